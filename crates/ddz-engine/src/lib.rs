@@ -1,0 +1,16 @@
+//! The Dou Dizhu rules engine: cards, rules as data, plays and their readings, legal-play generation.
+//!
+//! Pure and deterministic: no I/O, no clock, no global random number generator. `../shared/RULES.md`
+//! (in the project's shared folder) is the specification; each module says which sections it implements.
+
+pub mod card;
+pub mod movegen;
+pub mod play;
+pub mod readings;
+pub mod rules;
+
+pub use card::{Card, CardError, CardSet, Counts, Rank, WILD_SLOT};
+pub use movegen::{can_beat, legal_plays, legal_plays_vec};
+pub use play::{Attach, Kind, Play, PlayJson, Shape, Strength};
+pub use readings::{PlayError, readings};
+pub use rules::{Rules, TableType, UnknownTable, Wilds};

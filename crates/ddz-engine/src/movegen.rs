@@ -1,0 +1,562 @@
+//! Legal-play generation: for a hand and the play to beat (or a free lead), every legal play with its
+//! reading, each distinct (cards by rank, reading) once.
+//!
+//! Generation works on rank counts, not on card ids: a play is built as a core (the ranks of a single,
+//! pair, straight, run, triple run, four or bomb) and then its attachments. Wild cards are "flex" cards:
+//! for each core the generator tries every way of letting them fill the ranks the natural cards are
+//! missing (and, where natural cards are there too, every way of using the wild cards instead). Without
+//! wild cards each core has exactly one way, which is the fast path benchmarks measure.
+//!
+//! The result is tested against [`crate::readings`], which reads any set of cards straight from the
+//! rules: a generated play must be a reading of its cards, and every reading of every sub-hand that
+//! beats the prior play must be generated.
+
+use crate::card::{Counts, Rank, WILD_SLOT};
+use crate::play::{Attach, Kind, Play, Shape, Strength};
+use crate::readings::{canonical_single, run_mask};
+use crate::rules::{Rules, Wilds};
+
+/// Every legal play from `hand` under `rules`: any play on a free lead (`prior` = `None`), otherwise every
+/// play that beats `prior`. Plays are appended to `out` (which is not cleared).
+///
+/// ```
+/// use ddz_engine::{legal_plays, Rules, Counts};
+/// let hand: Counts = "33345".parse().unwrap();
+/// let mut plays = Vec::new();
+/// legal_plays(&Rules::no_shuffle(false), hand, None, &mut plays);
+/// // 3 4 5 singles, 33 pair, 333 triple, 333+4 and 333+5
+/// assert_eq!(plays.len(), 7);
+/// ```
+pub fn legal_plays(rules: &Rules, hand: Counts, prior: Option<&Play>, out: &mut Vec<Play>) {
+    let mut generator = Generator::new(rules, hand, out);
+    match prior {
+        None => generator.free_lead(),
+        Some(prior) => generator.follow(prior),
+    }
+}
+
+/// [`legal_plays`] into a new vector.
+pub fn legal_plays_vec(rules: &Rules, hand: Counts, prior: Option<&Play>) -> Vec<Play> {
+    let mut out = Vec::new();
+    legal_plays(rules, hand, prior, &mut out);
+    out
+}
+
+/// Whether `hand` has any play that beats `prior` (cheaper than generating them all only in that it
+/// stops at the first).
+pub fn can_beat(rules: &Rules, hand: Counts, prior: &Play) -> bool {
+    let mut out = Vec::new();
+    legal_plays(rules, hand, Some(prior), &mut out);
+    !out.is_empty()
+}
+
+/// What to do with a core once its cards are chosen.
+#[derive(Clone, Copy)]
+enum Then {
+    /// Emit the core alone as this kind.
+    Alone(Kind),
+    /// A triple or triple run, with the attachments to try.
+    Triples(Attachments),
+    /// A four with two singles or two pairs.
+    FourWithTwo(Attachments),
+}
+
+#[derive(Clone, Copy)]
+enum Attachments {
+    /// Every attachment the rules allow (a free lead).
+    Any,
+    /// Only this one (following).
+    Exactly(Attach),
+}
+
+/// A core with its cards chosen.
+#[derive(Clone, Copy)]
+struct Core {
+    kind_len: (u8, usize),
+    main: usize,
+    mask: u16,
+    /// Natural cards used.
+    cards: u64,
+    flex_used: u8,
+    wild_as: u64,
+}
+
+struct Generator<'a> {
+    rules: &'a Rules,
+    /// Natural cards by slot (wild cards are counted in `flex`).
+    natural: [u8; 16],
+    /// Wild cards in hand: the Wild, or the cards of the wild rank.
+    flex: u8,
+    /// Where the wild cards sit physically: slot 15, or the wild rank.
+    flex_slot: usize,
+    /// The wild rank's slot under the Wild Rank option.
+    wild_rank: Option<usize>,
+    lowest: usize,
+    run_top: usize,
+    out: &'a mut Vec<Play>,
+}
+
+const TWO: usize = 12;
+
+impl<'a> Generator<'a> {
+    fn new(rules: &'a Rules, hand: Counts, out: &'a mut Vec<Play>) -> Self {
+        let mut natural = [0u8; 16];
+        for (slot, n) in natural.iter_mut().enumerate() {
+            *n = hand.get(slot);
+        }
+        let (flex_slot, wild_rank) = match rules.wilds {
+            Wilds::Rank(rank) => (rank.index(), Some(rank.index())),
+            _ => (WILD_SLOT, None),
+        };
+        let flex = match rules.wilds {
+            Wilds::TheWild | Wilds::Rank(_) => std::mem::take(&mut natural[flex_slot]),
+            _ => 0,
+        };
+        Generator {
+            rules,
+            natural,
+            flex,
+            flex_slot,
+            wild_rank,
+            lowest: rules.lowest.index(),
+            run_top: rules.run_top.index(),
+            out,
+        }
+    }
+
+    fn free_lead(&mut self) {
+        for slot in 0..15 {
+            if self.natural[slot] > 0 {
+                self.emit_plain(
+                    Shape::new(Kind::Single, 1, Attach::None),
+                    slot,
+                    1 << (4 * slot),
+                );
+            }
+        }
+        if let (Some(wild), true) = (self.wild_rank, self.flex > 0) {
+            self.emit_plain(Shape::new(Kind::Single, 1, Attach::None), wild, 0);
+        }
+        let (triples, fours) = (
+            Then::Triples(Attachments::Any),
+            Then::FourWithTwo(Attachments::Any),
+        );
+        for slot in self.lowest..=TWO {
+            self.core(slot, slot, 2, Then::Alone(Kind::Pair));
+            self.core(slot, slot, 3, triples);
+            self.core(slot, slot, 4, Then::Alone(Kind::Bomb));
+            if self.rules.four_with_two {
+                self.core(slot, slot, 4, fours);
+            }
+        }
+        for (per, min_len, then) in [
+            (1u8, 5, Then::Alone(Kind::Straight)),
+            (2, 3, Then::Alone(Kind::PairRun)),
+            (3, 2, triples),
+        ] {
+            for low in self.lowest..=self.run_top {
+                let mut deficit = 0;
+                for high in low..=self.run_top {
+                    deficit += per.saturating_sub(self.natural[high]);
+                    if deficit > self.flex {
+                        break;
+                    }
+                    if high + 1 - low >= min_len {
+                        self.core(low, high, per, then);
+                    }
+                }
+            }
+        }
+        self.rockets();
+    }
+
+    fn follow(&mut self, prior: &Play) {
+        let shape = prior.shape;
+        let above = prior.main.index() + 1;
+        let len = shape.len as usize;
+        match shape.kind {
+            Kind::Rocket => return,
+            Kind::Bomb => {}
+            Kind::Single => {
+                for slot in above..15 {
+                    if self.natural[slot] > 0 {
+                        self.emit_plain(shape, slot, 1 << (4 * slot));
+                    }
+                }
+                if let (Some(wild), true) = (self.wild_rank, self.flex > 0)
+                    && wild >= above
+                {
+                    self.emit_plain(shape, wild, 0);
+                }
+            }
+            Kind::Pair => (above..=TWO).for_each(|s| self.core(s, s, 2, Then::Alone(Kind::Pair))),
+            Kind::FourWithTwo => (above..=TWO).for_each(|s| {
+                self.core(
+                    s,
+                    s,
+                    4,
+                    Then::FourWithTwo(Attachments::Exactly(shape.attach)),
+                )
+            }),
+            Kind::Straight | Kind::PairRun | Kind::Triples => {
+                let per = shape.per_rank();
+                let top = if len == 1 { TWO } else { self.run_top };
+                let then = match shape.kind {
+                    Kind::Triples => Then::Triples(Attachments::Exactly(shape.attach)),
+                    kind => Then::Alone(kind),
+                };
+                for high in above.max(self.lowest + len - 1)..=top {
+                    self.core(high + 1 - len, high, per, then);
+                }
+            }
+        }
+        let first_bomb = self.out.len();
+        for slot in self.lowest..=TWO {
+            self.core(slot, slot, 4, Then::Alone(Kind::Bomb));
+        }
+        if shape.kind == Kind::Bomb {
+            let mut i = first_bomb;
+            while i < self.out.len() {
+                if self.out[i].beats(prior) {
+                    i += 1;
+                } else {
+                    self.out.swap_remove(i);
+                }
+            }
+        }
+        self.rockets();
+    }
+
+    fn rockets(&mut self) {
+        let rocket = Shape::new(Kind::Rocket, 1, Attach::None);
+        let (black, red) = (self.natural[13] > 0, self.natural[14] > 0);
+        if black && red {
+            self.emit_plain(rocket, 14, 1 << 52 | 1 << 56);
+        }
+        if self.rules.wilds == Wilds::TheWild && self.flex > 0 {
+            let wild = 1u64 << 60;
+            if black {
+                self.push(rocket, 14, Strength::Natural, wild | 1 << 52, 1 << 56);
+            }
+            if red {
+                self.push(rocket, 14, Strength::Natural, wild | 1 << 56, 1 << 52);
+            }
+        }
+    }
+
+    /// Tries every way of making `per` cards of each rank `low..=high` from natural and wild cards.
+    fn core(&mut self, low: usize, high: usize, per: u8, then: Then) {
+        let kind_len = (per, high + 1 - low);
+        let core = Core {
+            kind_len,
+            main: high,
+            mask: run_mask(low, high),
+            cards: 0,
+            flex_used: 0,
+            wild_as: 0,
+        };
+        if self.flex == 0 {
+            for slot in low..=high {
+                if self.natural[slot] < per {
+                    return;
+                }
+            }
+            let mut cards = 0u64;
+            for slot in low..=high {
+                cards |= (per as u64) << (4 * slot);
+            }
+            self.finish(Core { cards, ..core }, then);
+        } else {
+            let deficit: u8 = (low..=high)
+                .map(|s| per.saturating_sub(self.natural[s]))
+                .sum();
+            if deficit <= self.flex {
+                self.split(low, high, per, deficit, core, then);
+            }
+        }
+    }
+
+    /// Chooses how many wild cards stand in at `slot` and beyond; `deficit` is what the natural cards
+    /// of those slots are missing.
+    fn split(&mut self, slot: usize, high: usize, per: u8, deficit: u8, core: Core, then: Then) {
+        if slot > high {
+            return self.finish(core, then);
+        }
+        let natural = self.natural[slot];
+        let missing = per.saturating_sub(natural);
+        let rest_deficit = deficit - missing;
+        let flex_left = self.flex - core.flex_used;
+        let most = per.min(flex_left - rest_deficit);
+        for stand_ins in missing..=most {
+            let as_itself = Some(slot) == self.wild_rank;
+            let next = Core {
+                cards: core.cards + (((per - stand_ins) as u64) << (4 * slot)),
+                flex_used: core.flex_used + stand_ins,
+                wild_as: if as_itself {
+                    core.wild_as
+                } else {
+                    core.wild_as + ((stand_ins as u64) << (4 * slot))
+                },
+                ..core
+            };
+            self.split(slot + 1, high, per, rest_deficit, next, then);
+        }
+    }
+
+    fn finish(&mut self, core: Core, then: Then) {
+        let (per, len) = core.kind_len;
+        let len = len as u8;
+        let (kind, attachments) = match then {
+            Then::Alone(kind) => {
+                let shape = Shape::new(kind, len, Attach::None);
+                return self.emit(shape, core.main, core.cards, core.flex_used, core.wild_as);
+            }
+            Then::Triples(attachments) => (Kind::Triples, attachments),
+            Then::FourWithTwo(attachments) => (Kind::FourWithTwo, attachments),
+        };
+        debug_assert_eq!(per, Shape::new(kind, len, Attach::None).per_rank());
+        // A triple run carries one attachment per triple; a four carries two.
+        let count = if kind == Kind::Triples { len } else { 2 };
+        let fewest_singles = if self.rules.any_number_of_singles {
+            1
+        } else {
+            count
+        };
+        let (bare, singles, pairs) = match attachments {
+            Attachments::Any => (kind == Kind::Triples, fewest_singles..=count, true),
+            Attachments::Exactly(Attach::None) => (true, 1..=0, false),
+            Attachments::Exactly(Attach::Singles(n)) => (false, n..=n, false),
+            Attachments::Exactly(Attach::Pairs(_)) => (false, 1..=0, true),
+        };
+        if bare {
+            let shape = Shape::new(kind, len, Attach::None);
+            self.emit(shape, core.main, core.cards, core.flex_used, core.wild_as);
+        }
+        if !singles.is_empty() {
+            let pool = self.single_pool(core);
+            for n in singles {
+                let shape = Shape::new(kind, len, Attach::Singles(n));
+                self.singles(
+                    &pool,
+                    0,
+                    n,
+                    shape,
+                    core,
+                    core.cards,
+                    core.flex_used,
+                    core.wild_as,
+                    false,
+                );
+            }
+        }
+        if pairs {
+            let shape = Shape::new(kind, len, Attach::Pairs(count));
+            self.pairs(
+                self.lowest,
+                count,
+                shape,
+                core,
+                core.cards,
+                core.flex_used,
+                core.wild_as,
+            );
+        }
+    }
+
+    /// The cards a single attachment may be: (physical slot, available, slot it reads as).
+    fn single_pool(&self, core: Core) -> Pool {
+        let mut pool = Pool::default();
+        for slot in 0..15 {
+            if core.mask & (1 << slot) == 0 && self.natural[slot] > 0 {
+                pool.push(PoolEntry {
+                    slot,
+                    available: self.natural[slot],
+                    reads_as: slot,
+                    flex: false,
+                });
+            }
+        }
+        let flex_left = self.flex - core.flex_used;
+        if flex_left > 0 {
+            let reads_as = match self.wild_rank {
+                Some(wild) => canonical_single(self.rules, Rank::ALL[wild], core.mask),
+                None => WILD_SLOT,
+            };
+            pool.push(PoolEntry {
+                slot: self.flex_slot,
+                available: flex_left,
+                reads_as,
+                flex: true,
+            });
+        }
+        let mut rest = 0;
+        for i in (0..pool.len).rev() {
+            rest += pool.entries[i].available;
+            pool.remaining[i] = rest;
+        }
+        pool
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn singles(
+        &mut self,
+        pool: &Pool,
+        i: usize,
+        left: u8,
+        shape: Shape,
+        core: Core,
+        cards: u64,
+        flex_used: u8,
+        wild_as: u64,
+        black_joker: bool,
+    ) {
+        if left == 0 {
+            return self.emit(shape, core.main, cards, flex_used, wild_as);
+        }
+        if i >= pool.len || pool.remaining[i] < left {
+            return;
+        }
+        let PoolEntry {
+            slot,
+            available,
+            reads_as,
+            flex,
+        } = pool.entries[i];
+        let mut most = available.min(left);
+        if slot == 14 && black_joker && !self.rules.jokers_attach_together {
+            most = 0; // both jokers together would hide a rocket
+        }
+        for take in 0..=most {
+            let t = take as u64;
+            let (cards, flex_used, wild_as) = if flex {
+                let stands = if reads_as == slot || reads_as == WILD_SLOT {
+                    0
+                } else {
+                    t << (4 * reads_as)
+                };
+                (cards, flex_used + take, wild_as + stands)
+            } else {
+                (cards + (t << (4 * slot)), flex_used, wild_as)
+            };
+            let black = black_joker || (slot == 13 && take > 0);
+            self.singles(
+                pool,
+                i + 1,
+                left - take,
+                shape,
+                core,
+                cards,
+                flex_used,
+                wild_as,
+                black,
+            );
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn pairs(
+        &mut self,
+        slot: usize,
+        left: u8,
+        shape: Shape,
+        core: Core,
+        cards: u64,
+        flex_used: u8,
+        wild_as: u64,
+    ) {
+        if left == 0 {
+            return self.emit(shape, core.main, cards, flex_used, wild_as);
+        }
+        if slot > TWO {
+            return;
+        }
+        // Skip this rank.
+        self.pairs(slot + 1, left, shape, core, cards, flex_used, wild_as);
+        if core.mask & (1 << slot) != 0 {
+            return;
+        }
+        let natural = self.natural[slot];
+        let flex_left = self.flex - flex_used;
+        let as_itself = Some(slot) == self.wild_rank;
+        for stand_ins in 0..=2u8.min(flex_left) {
+            let natural_used = 2 - stand_ins;
+            if natural_used > natural {
+                continue;
+            }
+            let stands = if as_itself {
+                0
+            } else {
+                (stand_ins as u64) << (4 * slot)
+            };
+            self.pairs(
+                slot + 1,
+                left - 1,
+                shape,
+                core,
+                cards + ((natural_used as u64) << (4 * slot)),
+                flex_used + stand_ins,
+                wild_as + stands,
+            );
+        }
+    }
+
+    /// Emits a play made of natural cards only.
+    fn emit_plain(&mut self, shape: Shape, main: usize, cards: u64) {
+        if cards == 0 {
+            // A lone wild-rank card, read as its own rank.
+            let flex = 1u64 << (4 * self.flex_slot);
+            return self.push(shape, main, Strength::Natural, flex, 0);
+        }
+        self.push(shape, main, Strength::Natural, cards, 0);
+    }
+
+    fn emit(&mut self, shape: Shape, main: usize, natural: u64, flex_used: u8, wild_as: u64) {
+        if natural == 0 && (self.wild_rank.is_none() || wild_as != 0) {
+            return; // wild cards alone: the Wild never, wild-rank cards only as their own rank
+        }
+        let strength = match (shape.kind, self.wild_rank) {
+            (Kind::Bomb, Some(wild)) if main == wild => Strength::PureWild,
+            (Kind::Bomb, Some(_)) if wild_as != 0 => Strength::Soft,
+            _ => Strength::Natural,
+        };
+        let cards = natural + ((flex_used as u64) << (4 * self.flex_slot));
+        self.push(shape, main, strength, cards, wild_as);
+    }
+
+    fn push(&mut self, shape: Shape, main: usize, strength: Strength, cards: u64, wild_as: u64) {
+        self.out.push(Play {
+            shape,
+            main: Rank::ALL[main],
+            strength,
+            cards: Counts(cards),
+            wild_as: Counts(wild_as),
+        });
+    }
+}
+
+/// A kind of card a single attachment may be.
+#[derive(Clone, Copy, Default)]
+struct PoolEntry {
+    /// The physical slot.
+    slot: usize,
+    available: u8,
+    /// The slot it reads as (differs only for a wild-rank card whose own rank is in the core).
+    reads_as: usize,
+    /// Whether these are wild cards.
+    flex: bool,
+}
+
+#[derive(Default)]
+struct Pool {
+    entries: [PoolEntry; 16],
+    /// Cards available from each entry on.
+    remaining: [u8; 16],
+    len: usize,
+}
+
+impl Pool {
+    fn push(&mut self, entry: PoolEntry) {
+        self.entries[self.len] = entry;
+        self.len += 1;
+    }
+}

@@ -1,0 +1,223 @@
+//! Rules as data: one [`Rules`] value per table type (RULES.md sections 1, 3 and 8).
+//!
+//! The differences between House, No Shuffle and Two Player are fields, not code paths: the deck, the
+//! number of players, the lowest rank, the top of straights and runs, how triples take attachments,
+//! whether four + two exists, and which wild cards there are. The Wild Rank option's drawn rank belongs
+//! to a deal, so it is set with [`Rules::with_wild_rank`] once drawn.
+
+use std::fmt;
+use std::str::FromStr;
+
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+use crate::card::{Card, CardSet, Rank};
+
+/// The three table types of RULES.md.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TableType {
+    House,
+    NoShuffle,
+    TwoPlayer,
+}
+
+/// Which wild cards a deal has.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Wilds {
+    /// No wild cards.
+    None,
+    /// House: the 55th card, the Wild.
+    TheWild,
+    /// Wild Rank option: the four cards of this rank are wild.
+    Rank(Rank),
+    /// Wild Rank option before the rank is drawn: no card is wild yet.
+    RankUndrawn,
+}
+
+/// Everything about a table type that the engine needs, as data.
+///
+/// ```
+/// use ddz_engine::{Rules, Rank};
+/// let house = Rules::house(true);
+/// assert_eq!(house.deck().len(), 55);
+/// assert_eq!(house.run_top, Rank::TWO);
+/// assert_eq!(Rules::two_player(false).deck().len(), 46);
+/// assert_eq!("noshuffle-wildrank".parse::<Rules>().unwrap(), Rules::no_shuffle(true));
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Rules {
+    pub table: TableType,
+    pub wilds: Wilds,
+    /// Seats at the table: 3, or 2 in Two Player.
+    pub players: u8,
+    /// Cards dealt to each seat.
+    pub hand_size: u8,
+    /// Middle (House) or bottom cards the landlord receives.
+    pub bottom_size: u8,
+    /// The lowest rank in the deck (`3`, or `5` in Two Player).
+    pub lowest: Rank,
+    /// The highest rank allowed in straights, pair runs and triple runs: `2` in House, `A` elsewhere.
+    pub run_top: Rank,
+    /// House: a triple run takes 0 to N singles. Elsewhere: none or exactly N.
+    pub any_number_of_singles: bool,
+    /// Whether both jokers may be attachments of one play together (House yes, elsewhere no).
+    pub jokers_attach_together: bool,
+    /// Whether four + two singles or four + two pairs is a play.
+    pub four_with_two: bool,
+}
+
+impl Rules {
+    /// House, with or without the Wild.
+    pub const fn house(the_wild: bool) -> Rules {
+        Rules {
+            table: TableType::House,
+            wilds: if the_wild {
+                Wilds::TheWild
+            } else {
+                Wilds::None
+            },
+            players: 3,
+            hand_size: 17,
+            bottom_size: if the_wild { 4 } else { 3 },
+            lowest: Rank::THREE,
+            run_top: Rank::TWO,
+            any_number_of_singles: true,
+            jokers_attach_together: true,
+            four_with_two: false,
+        }
+    }
+
+    /// No Shuffle, with or without the Wild Rank option.
+    pub const fn no_shuffle(wild_rank: bool) -> Rules {
+        Rules {
+            table: TableType::NoShuffle,
+            wilds: if wild_rank {
+                Wilds::RankUndrawn
+            } else {
+                Wilds::None
+            },
+            players: 3,
+            hand_size: 17,
+            bottom_size: 3,
+            lowest: Rank::THREE,
+            run_top: Rank::ACE,
+            any_number_of_singles: false,
+            jokers_attach_together: false,
+            four_with_two: true,
+        }
+    }
+
+    /// Two Player, with or without the Wild Rank option.
+    pub const fn two_player(wild_rank: bool) -> Rules {
+        Rules {
+            table: TableType::TwoPlayer,
+            players: 2,
+            lowest: Rank::FIVE,
+            ..Rules::no_shuffle(wild_rank)
+        }
+    }
+
+    /// These rules with the drawn wild rank (Wild Rank option only; other rules are returned unchanged).
+    pub fn with_wild_rank(self, rank: Rank) -> Rules {
+        match self.wilds {
+            Wilds::RankUndrawn | Wilds::Rank(_) => Rules {
+                wilds: Wilds::Rank(rank),
+                ..self
+            },
+            _ => self,
+        }
+    }
+
+    /// Whether this table plays the Wild Rank option (drawn or not).
+    pub const fn has_wild_rank_option(&self) -> bool {
+        matches!(self.wilds, Wilds::Rank(_) | Wilds::RankUndrawn)
+    }
+
+    /// The drawn wild rank, if any.
+    pub const fn wild_rank(&self) -> Option<Rank> {
+        match self.wilds {
+            Wilds::Rank(r) => Some(r),
+            _ => None,
+        }
+    }
+
+    /// Whether `rank` is a rank of this table's deck (jokers included).
+    pub fn has_rank(&self, rank: Rank) -> bool {
+        rank >= self.lowest
+    }
+
+    /// The ranks a wild rank may be drawn from (`3..2`, or `5..2` in Two Player).
+    pub fn wild_rank_choices(&self) -> impl Iterator<Item = Rank> + use<> {
+        (self.lowest.index()..=Rank::TWO.index()).map(|i| Rank::ALL[i])
+    }
+
+    /// The whole deck of this table.
+    pub fn deck(&self) -> CardSet {
+        let mut deck = CardSet::STANDARD_DECK;
+        for rank in Rank::ALL.iter().take_while(|r| **r < self.lowest) {
+            deck = deck.minus(CardSet::STANDARD_DECK.of_rank(*rank));
+        }
+        if self.wilds == Wilds::TheWild {
+            deck.insert(Card::WILD);
+        }
+        deck
+    }
+
+    /// The short name used in JSON and on the command line.
+    pub const fn name(&self) -> &'static str {
+        match (self.table, self.has_wild_rank_option(), self.wilds) {
+            (TableType::House, _, Wilds::TheWild) => "house",
+            (TableType::House, _, _) => "house-nowild",
+            (TableType::NoShuffle, false, _) => "noshuffle",
+            (TableType::NoShuffle, true, _) => "noshuffle-wildrank",
+            (TableType::TwoPlayer, false, _) => "twoplayer",
+            (TableType::TwoPlayer, true, _) => "twoplayer-wildrank",
+        }
+    }
+
+    /// Every table type and option, by name.
+    pub const ALL: [Rules; 6] = [
+        Rules::house(true),
+        Rules::house(false),
+        Rules::no_shuffle(false),
+        Rules::no_shuffle(true),
+        Rules::two_player(false),
+        Rules::two_player(true),
+    ];
+}
+
+impl fmt::Display for Rules {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// An unknown table name.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "unknown table {0:?} (expected house, house-nowild, noshuffle, noshuffle-wildrank, twoplayer or twoplayer-wildrank)"
+)]
+pub struct UnknownTable(pub String);
+
+impl FromStr for Rules {
+    type Err = UnknownTable;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Rules::ALL
+            .into_iter()
+            .find(|r| r.name() == s.to_ascii_lowercase())
+            .ok_or_else(|| UnknownTable(s.into()))
+    }
+}
+
+impl Serialize for Rules {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.name())
+    }
+}
+
+impl<'de> Deserialize<'de> for Rules {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let s = String::deserialize(d)?;
+        s.parse().map_err(serde::de::Error::custom)
+    }
+}
