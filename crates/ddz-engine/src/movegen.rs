@@ -11,6 +11,8 @@
 //! rules: a generated play must be a reading of its cards, and every reading of every sub-hand that
 //! beats the prior play must be generated.
 
+use arrayvec::ArrayVec;
+
 use crate::card::{Counts, Rank, WILD_SLOT};
 use crate::play::{Attach, Kind, Play, Shape, Strength};
 use crate::readings::{canonical_single, run_mask};
@@ -69,16 +71,58 @@ enum Attachments {
     Exactly(Attach),
 }
 
+/// Cards taken so far for one play.
+#[derive(Clone, Copy, Default)]
+struct Used {
+    /// Natural cards, as packed counts.
+    cards: u64,
+    /// Wild cards.
+    flex: u8,
+    /// What the wild cards stand in for, as packed counts.
+    wild_as: u64,
+}
+
+impl Used {
+    fn natural(slot: usize, n: u8) -> Used {
+        Used {
+            cards: (n as u64) << (4 * slot),
+            ..Used::default()
+        }
+    }
+
+    /// `n` wild cards standing in for `slot` (or, with `slot` = `None`, used as themselves).
+    fn wild(slot: Option<usize>, n: u8) -> Used {
+        Used {
+            flex: n,
+            wild_as: slot.map_or(0, |s| (n as u64) << (4 * s)),
+            ..Used::default()
+        }
+    }
+
+    fn plus(self, other: Used) -> Used {
+        Used {
+            cards: self.cards + other.cards,
+            flex: self.flex + other.flex,
+            wild_as: self.wild_as + other.wild_as,
+        }
+    }
+
+    fn times(self, n: u8) -> Used {
+        Used {
+            cards: self.cards * n as u64,
+            flex: self.flex * n,
+            wild_as: self.wild_as * n as u64,
+        }
+    }
+}
+
 /// A core with its cards chosen.
 #[derive(Clone, Copy)]
 struct Core {
     kind_len: (u8, usize),
     main: usize,
     mask: u16,
-    /// Natural cards used.
-    cards: u64,
-    flex_used: u8,
-    wild_as: u64,
+    used: Used,
 }
 
 struct Generator<'a> {
@@ -251,9 +295,7 @@ impl<'a> Generator<'a> {
             kind_len,
             main: high,
             mask: run_mask(low, high),
-            cards: 0,
-            flex_used: 0,
-            wild_as: 0,
+            used: Used::default(),
         };
         if self.flex == 0 {
             for slot in low..=high {
@@ -265,7 +307,11 @@ impl<'a> Generator<'a> {
             for slot in low..=high {
                 cards |= (per as u64) << (4 * slot);
             }
-            self.finish(Core { cards, ..core }, then);
+            let used = Used {
+                cards,
+                ..Used::default()
+            };
+            self.finish(Core { used, ..core }, then);
         } else {
             let deficit: u8 = (low..=high)
                 .map(|s| per.saturating_sub(self.natural[s]))
@@ -282,24 +328,23 @@ impl<'a> Generator<'a> {
         if slot > high {
             return self.finish(core, then);
         }
-        let natural = self.natural[slot];
-        let missing = per.saturating_sub(natural);
+        let missing = per.saturating_sub(self.natural[slot]);
         let rest_deficit = deficit - missing;
-        let flex_left = self.flex - core.flex_used;
-        let most = per.min(flex_left - rest_deficit);
+        let most = per.min(self.flex - core.used.flex - rest_deficit);
+        let stands_for = (Some(slot) != self.wild_rank).then_some(slot);
         for stand_ins in missing..=most {
-            let as_itself = Some(slot) == self.wild_rank;
-            let next = Core {
-                cards: core.cards + (((per - stand_ins) as u64) << (4 * slot)),
-                flex_used: core.flex_used + stand_ins,
-                wild_as: if as_itself {
-                    core.wild_as
-                } else {
-                    core.wild_as + ((stand_ins as u64) << (4 * slot))
-                },
-                ..core
-            };
-            self.split(slot + 1, high, per, rest_deficit, next, then);
+            let used = core
+                .used
+                .plus(Used::natural(slot, per - stand_ins))
+                .plus(Used::wild(stands_for, stand_ins));
+            self.split(
+                slot + 1,
+                high,
+                per,
+                rest_deficit,
+                Core { used, ..core },
+                then,
+            );
         }
     }
 
@@ -309,7 +354,7 @@ impl<'a> Generator<'a> {
         let (kind, attachments) = match then {
             Then::Alone(kind) => {
                 let shape = Shape::new(kind, len, Attach::None);
-                return self.emit(shape, core.main, core.cards, core.flex_used, core.wild_as);
+                return self.emit(shape, core.main, core.used);
             }
             Then::Triples(attachments) => (Kind::Triples, attachments),
             Then::FourWithTwo(attachments) => (Kind::FourWithTwo, attachments),
@@ -329,174 +374,155 @@ impl<'a> Generator<'a> {
             Attachments::Exactly(Attach::Pairs(_)) => (false, 1..=0, true),
         };
         if bare {
-            let shape = Shape::new(kind, len, Attach::None);
-            self.emit(shape, core.main, core.cards, core.flex_used, core.wild_as);
+            self.emit(Shape::new(kind, len, Attach::None), core.main, core.used);
         }
         if !singles.is_empty() {
             let pool = self.single_pool(core);
             for n in singles {
                 let shape = Shape::new(kind, len, Attach::Singles(n));
-                self.singles(
-                    &pool,
-                    0,
-                    n,
-                    shape,
-                    core,
-                    core.cards,
-                    core.flex_used,
-                    core.wild_as,
-                    false,
-                );
+                self.singles(&pool, shape, core.main, core.used, n);
             }
         }
         if pairs {
+            let pool = self.pair_pool(core);
             let shape = Shape::new(kind, len, Attach::Pairs(count));
-            self.pairs(
-                self.lowest,
-                count,
-                shape,
-                core,
-                core.cards,
-                core.flex_used,
-                core.wild_as,
-            );
+            self.pairs(&pool, 0, shape, core.main, core.used, count);
         }
     }
 
-    /// The cards a single attachment may be: (physical slot, available, slot it reads as).
+    /// The cards a single attachment may be: every natural card outside the core, and the wild cards
+    /// left (read as themselves, or for a wild-rank card whose rank is in the core, the lowest free rank).
     fn single_pool(&self, core: Core) -> Pool {
-        let mut pool = Pool::default();
+        let mut pool = Pool::new();
         for slot in 0..15 {
             if core.mask & (1 << slot) == 0 && self.natural[slot] > 0 {
                 pool.push(PoolEntry {
                     slot,
                     available: self.natural[slot],
-                    reads_as: slot,
-                    flex: false,
+                    unit: Used::natural(slot, 1),
                 });
             }
         }
-        let flex_left = self.flex - core.flex_used;
+        let flex_left = self.flex - core.used.flex;
         if flex_left > 0 {
-            let reads_as = match self.wild_rank {
-                Some(wild) => canonical_single(self.rules, Rank::ALL[wild], core.mask),
-                None => WILD_SLOT,
+            let stands_for = match self.wild_rank {
+                Some(wild) => Some(canonical_single(self.rules, Rank::ALL[wild], core.mask))
+                    .filter(|&s| s != wild),
+                None => None,
             };
             pool.push(PoolEntry {
                 slot: self.flex_slot,
                 available: flex_left,
-                reads_as,
-                flex: true,
+                unit: Used::wild(stands_for, 1),
             });
-        }
-        let mut rest = 0;
-        for i in (0..pool.len).rev() {
-            rest += pool.entries[i].available;
-            pool.remaining[i] = rest;
         }
         pool
     }
 
+    /// Every way to make one pair outside the core: two natural cards, or natural and wild, or two wild.
+    fn pair_pool(&self, core: Core) -> Pool {
+        let mut pool = Pool::new();
+        for slot in self.lowest..=TWO {
+            if core.mask & (1 << slot) != 0 {
+                continue;
+            }
+            let stands_for = (Some(slot) != self.wild_rank).then_some(slot);
+            for stand_ins in 0..=2u8.min(self.flex) {
+                if 2 - stand_ins <= self.natural[slot] {
+                    let unit =
+                        Used::natural(slot, 2 - stand_ins).plus(Used::wild(stands_for, stand_ins));
+                    pool.push(PoolEntry {
+                        slot,
+                        available: 1,
+                        unit,
+                    });
+                }
+            }
+        }
+        pool
+    }
+
+    /// Every multiset of `n` singles from `pool` added to `used`.
+    fn singles(&mut self, pool: &Pool, shape: Shape, main: usize, used: Used, n: u8) {
+        let entries = &pool[..];
+        let both_jokers_banned = !self.rules.jokers_attach_together;
+        match n {
+            1 => {
+                for e in entries {
+                    self.emit(shape, main, used.plus(e.unit));
+                }
+            }
+            2 => {
+                for (i, a) in entries.iter().enumerate() {
+                    for (j, b) in entries.iter().enumerate().skip(i) {
+                        let same = i == j;
+                        if (same && a.available < 2)
+                            || (both_jokers_banned && a.slot == 13 && b.slot == 14)
+                        {
+                            continue;
+                        }
+                        self.emit_checked(shape, main, used.plus(a.unit).plus(b.unit));
+                    }
+                }
+            }
+            _ => self.singles_from(pool, 0, shape, main, used, n, false),
+        }
+    }
+
     #[allow(clippy::too_many_arguments)]
-    fn singles(
+    fn singles_from(
         &mut self,
         pool: &Pool,
         i: usize,
-        left: u8,
         shape: Shape,
-        core: Core,
-        cards: u64,
-        flex_used: u8,
-        wild_as: u64,
-        black_joker: bool,
+        main: usize,
+        used: Used,
+        left: u8,
+        black: bool,
     ) {
         if left == 0 {
-            return self.emit(shape, core.main, cards, flex_used, wild_as);
+            return self.emit_checked(shape, main, used);
         }
-        if i >= pool.len || pool.remaining[i] < left {
+        let Some(entry) = pool.get(i) else {
             return;
-        }
-        let PoolEntry {
-            slot,
-            available,
-            reads_as,
-            flex,
-        } = pool.entries[i];
-        let mut most = available.min(left);
-        if slot == 14 && black_joker && !self.rules.jokers_attach_together {
+        };
+        let mut most = entry.available.min(left);
+        if entry.slot == 14 && black && !self.rules.jokers_attach_together {
             most = 0; // both jokers together would hide a rocket
         }
-        for take in 0..=most {
-            let t = take as u64;
-            let (cards, flex_used, wild_as) = if flex {
-                let stands = if reads_as == slot || reads_as == WILD_SLOT {
-                    0
-                } else {
-                    t << (4 * reads_as)
-                };
-                (cards, flex_used + take, wild_as + stands)
-            } else {
-                (cards + (t << (4 * slot)), flex_used, wild_as)
-            };
-            let black = black_joker || (slot == 13 && take > 0);
-            self.singles(
+        // Lowest attachments first, so plays come out in a natural order.
+        for take in (0..=most).rev() {
+            let black = black || (entry.slot == 13 && take > 0);
+            self.singles_from(
                 pool,
                 i + 1,
-                left - take,
                 shape,
-                core,
-                cards,
-                flex_used,
-                wild_as,
+                main,
+                used.plus(entry.unit.times(take)),
+                left - take,
                 black,
             );
         }
     }
 
-    #[allow(clippy::too_many_arguments)]
-    fn pairs(
-        &mut self,
-        slot: usize,
-        left: u8,
-        shape: Shape,
-        core: Core,
-        cards: u64,
-        flex_used: u8,
-        wild_as: u64,
-    ) {
+    /// Every choice of `left` pairs of distinct ranks from `pool[i..]` added to `used`.
+    fn pairs(&mut self, pool: &Pool, i: usize, shape: Shape, main: usize, used: Used, left: u8) {
         if left == 0 {
-            return self.emit(shape, core.main, cards, flex_used, wild_as);
+            return self.emit_checked(shape, main, used);
         }
-        if slot > TWO {
-            return;
+        for (j, entry) in pool.iter().enumerate().skip(i) {
+            let next = pool[j + 1..]
+                .iter()
+                .position(|e| e.slot != entry.slot)
+                .map_or(pool.len(), |k| j + 1 + k);
+            self.pairs(pool, next, shape, main, used.plus(entry.unit), left - 1);
         }
-        // Skip this rank.
-        self.pairs(slot + 1, left, shape, core, cards, flex_used, wild_as);
-        if core.mask & (1 << slot) != 0 {
-            return;
-        }
-        let natural = self.natural[slot];
-        let flex_left = self.flex - flex_used;
-        let as_itself = Some(slot) == self.wild_rank;
-        for stand_ins in 0..=2u8.min(flex_left) {
-            let natural_used = 2 - stand_ins;
-            if natural_used > natural {
-                continue;
-            }
-            let stands = if as_itself {
-                0
-            } else {
-                (stand_ins as u64) << (4 * slot)
-            };
-            self.pairs(
-                slot + 1,
-                left - 1,
-                shape,
-                core,
-                cards + ((natural_used as u64) << (4 * slot)),
-                flex_used + stand_ins,
-                wild_as + stands,
-            );
+    }
+
+    /// Emits `used` unless it needs more wild cards than the hand holds.
+    fn emit_checked(&mut self, shape: Shape, main: usize, used: Used) {
+        if used.flex <= self.flex {
+            self.emit(shape, main, used);
         }
     }
 
@@ -510,17 +536,17 @@ impl<'a> Generator<'a> {
         self.push(shape, main, Strength::Natural, cards, 0);
     }
 
-    fn emit(&mut self, shape: Shape, main: usize, natural: u64, flex_used: u8, wild_as: u64) {
-        if natural == 0 && (self.wild_rank.is_none() || wild_as != 0) {
+    fn emit(&mut self, shape: Shape, main: usize, used: Used) {
+        if used.cards == 0 && (self.wild_rank.is_none() || used.wild_as != 0) {
             return; // wild cards alone: the Wild never, wild-rank cards only as their own rank
         }
         let strength = match (shape.kind, self.wild_rank) {
             (Kind::Bomb, Some(wild)) if main == wild => Strength::PureWild,
-            (Kind::Bomb, Some(_)) if wild_as != 0 => Strength::Soft,
+            (Kind::Bomb, Some(_)) if used.wild_as != 0 => Strength::Soft,
             _ => Strength::Natural,
         };
-        let cards = natural + ((flex_used as u64) << (4 * self.flex_slot));
-        self.push(shape, main, strength, cards, wild_as);
+        let cards = used.cards + ((used.flex as u64) << (4 * self.flex_slot));
+        self.push(shape, main, strength, cards, used.wild_as);
     }
 
     fn push(&mut self, shape: Shape, main: usize, strength: Strength, cards: u64, wild_as: u64) {
@@ -534,29 +560,15 @@ impl<'a> Generator<'a> {
     }
 }
 
-/// A kind of card a single attachment may be.
-#[derive(Clone, Copy, Default)]
+/// One kind of attachment: a single card of a slot, or one way to make a pair of a slot.
+#[derive(Clone, Copy)]
 struct PoolEntry {
-    /// The physical slot.
     slot: usize,
+    /// How many of it may be taken.
     available: u8,
-    /// The slot it reads as (differs only for a wild-rank card whose own rank is in the core).
-    reads_as: usize,
-    /// Whether these are wild cards.
-    flex: bool,
+    /// The cards one of it takes.
+    unit: Used,
 }
 
-#[derive(Default)]
-struct Pool {
-    entries: [PoolEntry; 16],
-    /// Cards available from each entry on.
-    remaining: [u8; 16],
-    len: usize,
-}
-
-impl Pool {
-    fn push(&mut self, entry: PoolEntry) {
-        self.entries[self.len] = entry;
-        self.len += 1;
-    }
-}
+/// Single attachments come from at most 16 slots; pairs from 13 ranks, each made up to 3 ways.
+type Pool = ArrayVec<PoolEntry, 40>;

@@ -1,0 +1,183 @@
+//! `ddz moves`: the engine's public test surface. Reads positions as JSON lines and writes, for each, the
+//! legal plays with their readings as one JSON line. The format is documented in `docs/moves.md`.
+
+use std::io::{BufRead, Write};
+
+use ddz_engine::{Card, CardSet, Counts, Play, PlayJson, Rank, Rules, legal_plays, readings};
+use serde::{Deserialize, Serialize};
+
+/// One position to generate plays for.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Position {
+    pub rules: Rules,
+    /// The drawn wild rank (Wild Rank tables only).
+    #[serde(default)]
+    pub wild_rank: Option<Rank>,
+    /// The hand as cards (`["3S", "TH", "BJ", "W"]`)...
+    #[serde(default)]
+    pub hand: Option<Vec<Card>>,
+    /// ...or by rank only (`"33345BRW"`).
+    #[serde(default)]
+    pub hand_ranks: Option<String>,
+    /// The play to beat; absent or null on a free lead.
+    #[serde(default)]
+    pub prior: Option<PlayJson>,
+}
+
+#[derive(Debug, Serialize)]
+pub struct PlayOut {
+    #[serde(flatten)]
+    pub reading: PlayJson,
+    /// Concrete cards from the hand (when the hand was given as cards).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cards: Option<CardSet>,
+}
+
+#[derive(Debug, Serialize)]
+#[serde(untagged)]
+pub enum Answer {
+    Plays { count: usize, plays: Vec<PlayOut> },
+    Count { count: usize },
+    Error { error: String },
+}
+
+/// Answers one JSON line.
+pub fn answer(line: &str, counts_only: bool) -> Answer {
+    match answer_position(line, counts_only) {
+        Ok(answer) => answer,
+        Err(error) => Answer::Error { error },
+    }
+}
+
+fn answer_position(line: &str, counts_only: bool) -> Result<Answer, String> {
+    let position: Position =
+        serde_json::from_str(line).map_err(|e| format!("bad position: {e}"))?;
+    let rules = match (position.rules.has_wild_rank_option(), position.wild_rank) {
+        (true, Some(rank)) if position.rules.wild_rank_choices().any(|r| r == rank) => {
+            position.rules.with_wild_rank(rank)
+        }
+        (true, Some(rank)) => {
+            return Err(format!(
+                "{rank} cannot be the wild rank at a {} table",
+                position.rules
+            ));
+        }
+        (true, None) => return Err(format!("a {} position needs its wild_rank", position.rules)),
+        (false, Some(_)) => return Err(format!("a {} table has no wild rank", position.rules)),
+        (false, None) => position.rules,
+    };
+    let (hand, cards) = match (position.hand, position.hand_ranks) {
+        (Some(cards), None) => {
+            let set = CardSet::from_cards(cards).map_err(|e| e.to_string())?;
+            (set.counts(), Some(set))
+        }
+        (None, Some(ranks)) => (ranks.parse::<Counts>().map_err(|e| e.to_string())?, None),
+        _ => {
+            return Err(
+                "give the hand as either \"hand\" (cards) or \"hand_ranks\" (shorthand)".into(),
+            );
+        }
+    };
+    let deck = rules.deck().counts();
+    if !hand.fits_in(deck) {
+        return Err(format!(
+            "the hand {hand} holds cards that are not in a {rules} deck"
+        ));
+    }
+    let prior = position
+        .prior
+        .map(|json| resolve(&rules, &json))
+        .transpose()?;
+    let mut plays = Vec::new();
+    legal_plays(&rules, hand, prior.as_ref(), &mut plays);
+    if counts_only {
+        return Ok(Answer::Count { count: plays.len() });
+    }
+    let plays = plays
+        .iter()
+        .map(|play| PlayOut {
+            reading: PlayJson::from(play),
+            cards: cards.map(|set| {
+                set.pick(play.cards)
+                    .expect("generated plays come from the hand")
+            }),
+        })
+        .collect::<Vec<_>>();
+    Ok(Answer::Plays {
+        count: plays.len(),
+        plays,
+    })
+}
+
+/// The play a JSON reading names, checked against the rules.
+pub fn resolve(rules: &Rules, json: &PlayJson) -> Result<Play, String> {
+    let cards: Counts = json
+        .ranks
+        .parse()
+        .map_err(|e| format!("the play to beat: {e}"))?;
+    let all = readings(rules, cards).map_err(|e| format!("the play to beat: {e}"))?;
+    all.into_iter().find(|p| json.matches(p)).ok_or_else(|| {
+        format!(
+            "the play to beat: {} has no such reading under {rules}",
+            json.ranks
+        )
+    })
+}
+
+/// Runs `ddz moves` over `input`, one answer line per input line (blank lines are skipped).
+pub fn run(input: impl BufRead, mut output: impl Write, counts_only: bool) -> std::io::Result<()> {
+    for line in input.lines() {
+        let line = line?;
+        if line.trim().is_empty() {
+            continue;
+        }
+        let answer = answer(&line, counts_only);
+        serde_json::to_writer(&mut output, &answer)?;
+        output.write_all(b"\n")?;
+    }
+    output.flush()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn count(line: &str) -> Answer {
+        answer(line, true)
+    }
+
+    #[test]
+    fn free_lead_counts_plays() {
+        let a = count(r#"{"rules":"noshuffle","hand_ranks":"33345"}"#);
+        assert!(matches!(a, Answer::Count { count: 7 }), "{a:?}");
+    }
+
+    #[test]
+    fn following_uses_the_prior_reading() {
+        // 333W read as a triple + the Wild: followed by a higher triple + single.
+        let line = r#"{"rules":"house","hand":["4S","4H","4D","5S","2C"],
+            "prior":{"type":"triples","main":"3","length":1,"attach":"singles","attach_count":1,"ranks":"333W"}}"#;
+        let Answer::Plays { plays, .. } = answer(&line.replace('\n', ""), false) else {
+            panic!()
+        };
+        let texts: Vec<&str> = plays.iter().map(|p| p.reading.text.as_str()).collect();
+        assert_eq!(texts, ["triple of 4s + single", "triple of 4s + single"]);
+        assert_eq!(plays[0].cards.unwrap().to_string(), "4S 4H 4D 5S");
+    }
+
+    #[test]
+    fn bad_input_is_an_error_line() {
+        for line in [
+            "not json",
+            r#"{"rules":"chess","hand_ranks":"3"}"#,
+            r#"{"rules":"house","hand":["3S","3S"]}"#,
+            r#"{"rules":"house","hand":["ZZ"]}"#,
+            r#"{"rules":"twoplayer","hand_ranks":"3"}"#,
+            r#"{"rules":"noshuffle-wildrank","hand_ranks":"3"}"#,
+            r#"{"rules":"house","hand_ranks":"3","prior":{"type":"pair","main":"3","length":1,"attach":"none","ranks":"34"}}"#,
+        ] {
+            assert!(matches!(count(line), Answer::Error { .. }), "{line}");
+        }
+    }
+}
