@@ -4,13 +4,25 @@
 //! (in the project's shared folder) is the specification; each module says which sections it implements.
 
 pub mod card;
+pub mod deal;
+pub mod ledger;
 pub mod movegen;
 pub mod play;
 pub mod readings;
+pub mod record;
+pub mod rng;
 pub mod rules;
+pub mod view;
 
 pub use card::{Card, CardError, CardSet, Counts, Rank, WILD_SLOT};
+pub use deal::{
+    Action, Auction, Deal, DealError, DealResult, DealSetup, End, Phase, Seat, Start, Trick,
+};
+pub use ledger::{Ledger, Payment, settle};
 pub use movegen::{can_beat, legal_plays, legal_plays_vec};
 pub use play::{Attach, Kind, Play, PlayJson, Shape, Strength};
 pub use readings::{PlayError, readings};
+pub use record::DealRecord;
+pub use rng::Seed;
 pub use rules::{Rules, TableType, UnknownTable, Wilds};
+pub use view::DealView;

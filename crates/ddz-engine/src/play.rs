@@ -109,7 +109,8 @@ impl Shape {
 /// assert_eq!(kinds, [Kind::Triples, Kind::Bomb]);
 /// assert_eq!(plays[1].to_string(), "bomb of 3s (W as 3)");
 /// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(try_from = "PlayJson", into = "PlayJson")]
 pub struct Play {
     pub shape: Shape,
     /// The main rank: the top rank of a straight or run, the rank of a triple, four or bomb.
@@ -288,5 +289,44 @@ impl PlayJson {
                 .wild_as
                 .as_deref()
                 .is_none_or(|w| same_counts(w, play.wild_as))
+    }
+}
+
+impl From<Play> for PlayJson {
+    fn from(play: Play) -> PlayJson {
+        PlayJson::from(&play)
+    }
+}
+
+/// A JSON play whose fields do not describe a play.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("bad play: {0}")]
+pub struct BadPlayJson(String);
+
+impl TryFrom<PlayJson> for Play {
+    type Error = BadPlayJson;
+    /// The play as written. Whether it is a reading of its cards under some rules is checked where
+    /// the rules are known ([`crate::readings`]).
+    fn try_from(json: PlayJson) -> Result<Play, BadPlayJson> {
+        let bad = |e: crate::card::CardError| BadPlayJson(e.to_string());
+        let attach = match json.attach {
+            AttachJson::None => Attach::None,
+            AttachJson::Singles => Attach::Singles(json.attach_count),
+            AttachJson::Pairs => Attach::Pairs(json.attach_count),
+        };
+        let fits_below_main = json.length as usize <= json.main.index() + 1;
+        if json.length == 0 || !fits_below_main || attach.cards() > 20 {
+            return Err(BadPlayJson(format!(
+                "length {} and {} attachments",
+                json.length, json.attach_count
+            )));
+        }
+        Ok(Play {
+            shape: Shape::new(json.kind, json.length, attach),
+            main: json.main,
+            strength: json.strength.unwrap_or(Strength::Natural),
+            cards: json.ranks.parse().map_err(bad)?,
+            wild_as: json.wild_as.as_deref().unwrap_or("").parse().map_err(bad)?,
+        })
     }
 }

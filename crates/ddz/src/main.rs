@@ -1,8 +1,10 @@
 //! `ddz`: the Dou Dizhu binary. Subcommands run the engine's tools; see `ddz --help`.
 
 mod moves;
+mod simulate;
 
 use std::io;
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
@@ -26,14 +28,52 @@ enum Command {
         #[arg(long)]
         count: bool,
     },
+    /// Play deals between random legal players and write their records.
+    Simulate {
+        /// house, house-nowild, noshuffle or twoplayer.
+        #[arg(long)]
+        table: String,
+        /// Play the Wild Rank option (No Shuffle and Two Player).
+        #[arg(long)]
+        wild_rank: bool,
+        #[arg(long, default_value_t = 100)]
+        deals: u32,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Write each deal's record here as deal-NNNNNN.json.
+        #[arg(long)]
+        out: Option<PathBuf>,
+    },
+    /// Re-validate deal records from scratch and summarise them.
+    Replay {
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+    },
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Some(Command::Moves { count }) => {
-            moves::run(io::stdin().lock(), io::stdout().lock(), count)
+            moves::run(io::stdin().lock(), io::stdout().lock(), count).map_err(|e| e.to_string())
         }
+        Some(Command::Simulate {
+            table,
+            wild_rank,
+            deals,
+            seed,
+            out,
+        }) => {
+            let name = if wild_rank {
+                format!("{table}-wildrank")
+            } else {
+                table
+            };
+            name.parse::<ddz_engine::Rules>()
+                .map_err(|e| e.to_string())
+                .and_then(|rules| simulate::simulate(rules, deals, seed, out.as_deref()))
+        }
+        Some(Command::Replay { files }) => simulate::replay(&files),
         None => {
             eprintln!(
                 "ddz: the game server is not built yet; see `ddz --help` for the engine tools"

@@ -1,0 +1,86 @@
+//! What one seat may know about a deal (and what a spectator may): the only deal state the server sends.
+//!
+//! A [`DealView`] has exactly one field for cards in hands, `hand`, filled from the viewing seat's own
+//! hand; other seats appear only as card counts. The middle or bottom cards appear once the landlord has
+//! them (they are shown to everyone then); Two Player's unused cards never appear. Every action is public.
+
+use serde::Serialize;
+
+use crate::card::{Card, CardSet, Rank};
+use crate::deal::{Action, Auction, Deal, DealResult, Phase, Seat, Trick};
+use crate::rules::{Rules, TableType};
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct DealView {
+    pub rules: Rules,
+    /// The drawn wild rank (Wild Rank tables).
+    pub wild_rank: Option<Rank>,
+    /// The viewing seat; `None` for a spectator.
+    pub seat: Option<Seat>,
+    pub phase: Phase,
+    /// The seat with the first option, bid or call.
+    pub first: Seat,
+    /// House, first deal: the priority draws, one card per seat per round.
+    pub priority_draws: Vec<Vec<Option<Card>>>,
+    pub auction: Auction,
+    pub landlord: Option<Seat>,
+    /// Seats whose action is awaited.
+    pub waiting_for: Vec<Seat>,
+    /// The viewing seat's own hand.
+    pub hand: Option<CardSet>,
+    /// Cards in each seat's hand.
+    pub hand_sizes: Vec<usize>,
+    /// The middle (House) or bottom cards, once the landlord has taken them.
+    pub bottom: Option<CardSet>,
+    /// House: who has acknowledged the middle cards.
+    pub seen: Vec<bool>,
+    pub trick: Option<Trick>,
+    pub actions: Vec<Action>,
+    /// House: each seat's payments into the pot, the pot, and the landlord's share of the next ante.
+    pub paid: Vec<i64>,
+    pub pot: i64,
+    pub ante: i64,
+    /// No Shuffle / Two Player.
+    pub multiplier: u32,
+    pub auction_value: u32,
+    /// Two Player: the farmer's allowance.
+    pub allowance: Option<usize>,
+    pub bombs: u32,
+    pub result: Option<DealResult>,
+}
+
+impl Deal {
+    /// What `seat` may know (`None`: a spectator, who sees no hand).
+    pub fn view(&self, seat: Option<Seat>) -> DealView {
+        let house = self.rules().table == TableType::House;
+        DealView {
+            rules: *self.rules(),
+            wild_rank: self.rules().wild_rank(),
+            seat,
+            phase: self.phase(),
+            first: self.first(),
+            priority_draws: self.priority_draws().to_vec(),
+            auction: self.auction().clone(),
+            landlord: self.landlord(),
+            waiting_for: self.waiting_for(),
+            hand: seat.filter(|&s| s < self.players()).map(|s| self.hand(s)),
+            hand_sizes: (0..self.players()).map(|s| self.hand(s).len()).collect(),
+            bottom: self.landlord().map(|_| self.bottom()),
+            seen: self.seen().to_vec(),
+            trick: self.trick().copied(),
+            actions: self.actions().to_vec(),
+            paid: if house {
+                self.paid().to_vec()
+            } else {
+                Vec::new()
+            },
+            pot: self.pot(),
+            ante: if house { self.ante() } else { 0 },
+            multiplier: self.multiplier(),
+            auction_value: self.auction_value(),
+            allowance: self.allowance(),
+            bombs: self.bombs(),
+            result: self.result().cloned(),
+        }
+    }
+}

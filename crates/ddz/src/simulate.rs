@@ -1,0 +1,129 @@
+//! `ddz simulate`: plays deals between random legal players through a room ledger and writes each deal's
+//! record; `ddz replay`: re-validates records from scratch and summarises them.
+
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use ddz_engine::{Deal, DealRecord, Ledger, Rules, Seed};
+use rand::{RngExt, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+/// Plays one deal from `setup`-making `ledger` with uniformly random choices.
+pub fn random_deal(ledger: &Ledger, rng: &mut ChaCha8Rng) -> Deal {
+    let mut deal = Deal::new(ledger.next_setup(Seed::random(rng)));
+    while deal.result().is_none() {
+        let choices = deal.choices();
+        let action = &choices[rng.random_range(0..choices.len())];
+        deal.apply(action).expect("a generated choice is legal");
+    }
+    deal
+}
+
+pub fn simulate(rules: Rules, deals: u32, seed: u64, out: Option<&Path>) -> Result<(), String> {
+    if let Some(dir) = out {
+        std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    }
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut ledger = Ledger::new(rules);
+    let names: Vec<String> = ["North", "East", "West"][..rules.players as usize]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+    names.iter().for_each(|n| ledger.join(n));
+    let started = Instant::now();
+    let (mut landlord_wins, mut bombs) = (0u32, 0u32);
+    for i in 0..deals {
+        let deal = random_deal(&ledger, &mut rng);
+        let result = deal.result().expect("finished");
+        landlord_wins += u32::from(result.landlord_won == Some(true));
+        bombs += result.bombs;
+        ledger.record(&deal, &names);
+        if let Some(dir) = out {
+            let path: PathBuf = dir.join(format!("deal-{:06}.json", i + 1));
+            let json = serde_json::to_string_pretty(&DealRecord::of(&deal, names.clone()))
+                .expect("records serialise");
+            std::fs::write(&path, json).map_err(|e| format!("{}: {e}", path.display()))?;
+        }
+    }
+    let elapsed = started.elapsed().as_secs_f64();
+    println!(
+        "{deals} {rules} deals in {elapsed:.2} s ({:.0} deals/s): landlord won {landlord_wins}, {bombs} bombs",
+        f64::from(deals) / elapsed.max(1e-9)
+    );
+    for (name, balance) in &ledger.balances {
+        println!("  {name}: {balance}");
+    }
+    for payment in ledger.settlement() {
+        println!("  {payment}");
+    }
+    Ok(())
+}
+
+pub fn replay(files: &[PathBuf]) -> Result<(), String> {
+    let mut failed = 0;
+    for file in files {
+        let text = std::fs::read_to_string(file).map_err(|e| format!("{}: {e}", file.display()))?;
+        let outcome = serde_json::from_str::<DealRecord>(&text)
+            .map_err(|e| format!("not a deal record: {e}"))
+            .and_then(|record| {
+                record
+                    .replay()
+                    .map(|deal| (record, deal))
+                    .map_err(|e| e.to_string())
+            });
+        match outcome {
+            Ok((record, deal)) => println!("{}: ok — {}", file.display(), summary(&record, &deal)),
+            Err(e) => {
+                failed += 1;
+                println!("{}: REJECTED — {e}", file.display());
+            }
+        }
+    }
+    if failed > 0 {
+        Err(format!("{failed} of {} records rejected", files.len()))
+    } else {
+        Ok(())
+    }
+}
+
+fn summary(record: &DealRecord, deal: &Deal) -> String {
+    let name = |seat: usize| {
+        record
+            .seats
+            .get(seat)
+            .cloned()
+            .unwrap_or_else(|| format!("seat {seat}"))
+    };
+    let mut text = format!("{}, {} actions", deal.rules(), record.actions.len());
+    if let Some(rank) = deal.rules().wild_rank() {
+        text += &format!(", wild rank {rank}");
+    }
+    if let Some(landlord) = deal.landlord() {
+        text += &format!(", landlord {}", name(landlord));
+    }
+    match deal.result() {
+        None => text += ", unfinished",
+        Some(result) => {
+            match result.winner {
+                Some(w) => text += &format!(", {} went out ({:?})", name(w), result.end),
+                None => text += &format!(", no winner ({:?})", result.end),
+            }
+            let scores: Vec<String> = result
+                .score
+                .iter()
+                .enumerate()
+                .map(|(s, v)| format!("{} {v:+}", name(s)))
+                .collect();
+            text += &format!(
+                ", bombs {}, multiplier {}, score: {}",
+                result.bombs,
+                result.multiplier,
+                scores.join(", ")
+            );
+            if result.spring {
+                text += ", spring";
+            }
+        }
+    }
+    text
+}
