@@ -85,6 +85,7 @@ impl Ledger {
             seed,
             start,
             pack,
+            stacked: false,
         }
     }
 
