@@ -368,15 +368,15 @@ impl<'a> Generator<'a> {
             count
         };
         let (bare, singles, pairs) = match attachments {
-            Attachments::Any => (kind == Kind::Triples, fewest_singles..=count, true),
-            Attachments::Exactly(Attach::None) => (true, 1..=0, false),
-            Attachments::Exactly(Attach::Singles(n)) => (false, n..=n, false),
-            Attachments::Exactly(Attach::Pairs(_)) => (false, 1..=0, true),
+            Attachments::Any => (kind == Kind::Triples, Some(fewest_singles..=count), true),
+            Attachments::Exactly(Attach::None) => (true, None, false),
+            Attachments::Exactly(Attach::Singles(n)) => (false, Some(n..=n), false),
+            Attachments::Exactly(Attach::Pairs(_)) => (false, None, true),
         };
         if bare {
             self.emit(Shape::new(kind, len, Attach::None), core.main, core.used);
         }
-        if !singles.is_empty() {
+        if let Some(singles) = singles {
             let pool = self.single_pool(core);
             for n in singles {
                 let shape = Shape::new(kind, len, Attach::Singles(n));

@@ -10,7 +10,7 @@ use std::collections::HashSet;
 use ddz_engine::{Counts, Play, Rules, legal_plays_vec, readings};
 use proptest::prelude::*;
 use rand::seq::SliceRandom;
-use rand::{Rng, SeedableRng};
+use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 fn rules_for(index: usize, rng: &mut ChaCha8Rng) -> Rules {
