@@ -185,9 +185,13 @@ impl<'a> Generator<'a> {
             Then::Triples(Attachments::Any),
             Then::FourWithTwo(Attachments::Any),
         );
-        for slot in self.lowest..=TWO {
+        for slot in self.slots_with(2, self.lowest) {
             self.core(slot, slot, 2, Then::Alone(Kind::Pair));
+        }
+        for slot in self.slots_with(3, self.lowest) {
             self.core(slot, slot, 3, triples);
+        }
+        for slot in self.slots_with(4, self.lowest) {
             self.core(slot, slot, 4, Then::Alone(Kind::Bomb));
             if self.rules.four_with_two {
                 self.core(slot, slot, 4, fours);
@@ -233,8 +237,12 @@ impl<'a> Generator<'a> {
                     self.emit_plain(shape, wild, 0);
                 }
             }
-            Kind::Pair => (above..=TWO).for_each(|s| self.core(s, s, 2, Then::Alone(Kind::Pair))),
-            Kind::FourWithTwo => (above..=TWO).for_each(|s| {
+            Kind::Pair => {
+                for s in self.slots_with(2, above) {
+                    self.core(s, s, 2, Then::Alone(Kind::Pair));
+                }
+            }
+            Kind::FourWithTwo => self.slots_with(4, above).for_each(|s| {
                 self.core(
                     s,
                     s,
@@ -255,7 +263,7 @@ impl<'a> Generator<'a> {
             }
         }
         let first_bomb = self.out.len();
-        for slot in self.lowest..=TWO {
+        for slot in self.slots_with(4, self.lowest) {
             self.core(slot, slot, 4, Then::Alone(Kind::Bomb));
         }
         if shape.kind == Kind::Bomb {
@@ -269,6 +277,22 @@ impl<'a> Generator<'a> {
             }
         }
         self.rockets();
+    }
+
+    /// The slots from `from` to `2` that may hold `per` cards of a rank: with no wild cards, only those
+    /// with `per` natural cards.
+    fn slots_with(&self, per: u8, from: usize) -> impl Iterator<Item = usize> + use<> {
+        let mut slots: u32 = 0;
+        for slot in from..=TWO {
+            if self.flex > 0 || self.natural[slot] >= per {
+                slots |= 1 << slot;
+            }
+        }
+        std::iter::from_fn(move || {
+            let slot = slots.trailing_zeros() as usize;
+            slots &= slots.wrapping_sub(1);
+            (slot < 32).then_some(slot)
+        })
     }
 
     fn rockets(&mut self) {
