@@ -147,6 +147,8 @@ pub enum DealError {
     DoesNotBeat { play: String, prior: String },
     #[error("the leader of a trick must play")]
     CannotPassOnLead,
+    #[error("the pack is not exactly the cards of a {0} deck")]
+    BadPack(String),
     #[error("House deals have no deal limit")]
     NoDealLimit,
 }
@@ -273,7 +275,31 @@ pub struct Deal {
 
 impl Deal {
     /// Deals the cards and draws what must be drawn (priority cards, the first seat, the wild rank).
+    ///
+    /// Panics if `setup` has a pack that is not the table's deck; [`Deal::try_new`] checks instead.
     pub fn new(setup: DealSetup) -> Deal {
+        Deal::try_new(setup).expect("a deal setup with a valid pack")
+    }
+
+    /// [`Deal::new`] for a setup from outside (a record file): refuses a pack that is not exactly the
+    /// table's deck, or a first seat that is not at the table.
+    pub fn try_new(setup: DealSetup) -> Result<Deal, DealError> {
+        let players = setup.rules.players as usize;
+        if let Start::Seat(seat) = setup.start
+            && seat >= players
+        {
+            return Err(DealError::NoSuchSeat(seat));
+        }
+        if let Some(pack) = &setup.pack {
+            let set = CardSet::from_cards(pack.iter().copied());
+            if pack.len() != setup.rules.deck().len() || set != Ok(setup.rules.deck()) {
+                return Err(DealError::BadPack(setup.rules.to_string()));
+            }
+        }
+        Ok(Deal::deal(setup))
+    }
+
+    fn deal(setup: DealSetup) -> Deal {
         let base = setup.rules;
         let players = base.players as usize;
         let mut rng = DealRng::new(&setup.seed);
@@ -349,8 +375,9 @@ impl Deal {
     }
 
     /// Replays `actions` from `setup`; the first refused action is returned with its index.
+    /// A setup that cannot be dealt is refused at index 0.
     pub fn replay(setup: DealSetup, actions: &[Action]) -> Result<Deal, (usize, DealError)> {
-        let mut deal = Deal::new(setup);
+        let mut deal = Deal::try_new(setup).map_err(|e| (0, e))?;
         for (i, action) in actions.iter().enumerate() {
             deal.apply(action).map_err(|e| (i, e))?;
         }

@@ -69,7 +69,11 @@ impl DealRecord {
         let deal = Deal::replay(self.setup.clone(), &self.actions).map_err(|(index, error)| {
             RecordError::Refused {
                 index,
-                action: serde_json::to_string(&self.actions[index]).unwrap_or_default(),
+                action: self
+                    .actions
+                    .get(index)
+                    .map(|a| serde_json::to_string(a).unwrap_or_default())
+                    .unwrap_or_else(|| "the setup".into()),
                 error,
             }
         })?;

@@ -180,4 +180,31 @@ mod tests {
             assert!(matches!(count(line), Answer::Error { .. }), "{line}");
         }
     }
+
+    use proptest::prelude::*;
+
+    proptest! {
+        /// Whatever arrives on a line, `ddz moves` answers with plays or an error line, never a panic.
+        #[test]
+        fn any_position_gets_an_answer_never_a_panic(
+            table in "(house|house-nowild|noshuffle|noshuffle-wildrank|twoplayer|twoplayer-wildrank|x)",
+            wild in proptest::option::of("[2-9TJQKAW]"),
+            hand in "[2-9TJQKABRWX]{0,24}",
+            kind in "(single|pair|triples|straight|pair_run|four_with_two|bomb|rocket)",
+            main in "[2-9TJQKABR]",
+            length in 0u8..20,
+            attach in "(none|singles|pairs)",
+            count in 0u8..9,
+            ranks in "[2-9TJQKABRW]{0,22}",
+            junk in ".{0,40}",
+        ) {
+            let wild = wild.map(|w| format!(r#","wild_rank":"{w}""#)).unwrap_or_default();
+            let prior = format!(
+                r#"{{"type":"{kind}","main":"{main}","length":{length},"attach":"{attach}","attach_count":{count},"ranks":"{ranks}"}}"#
+            );
+            let line = format!(r#"{{"rules":"{table}"{wild},"hand_ranks":"{hand}","prior":{prior}}}"#);
+            let _ = answer(&line, false);
+            let _ = answer(&junk, false);
+        }
+    }
 }
