@@ -327,8 +327,7 @@ impl CardSet {
             let mut available = self.0 & slot_mask(slot);
             for _ in 0..want {
                 if available == 0 {
-                    let missing = first_card_of_slot(slot);
-                    return Err(CardError::NotInHand(missing));
+                    return Err(CardError::NotInHand(first_card_not_held(self, slot)));
                 }
                 let low = available & available.wrapping_neg();
                 picked |= low;
@@ -360,13 +359,10 @@ const fn slot_mask(slot: usize) -> u64 {
     }
 }
 
-fn first_card_of_slot(slot: usize) -> Card {
-    match slot {
-        0..13 => Card((slot * 4) as u8),
-        13 => Card::BLACK_JOKER,
-        14 => Card::RED_JOKER,
-        _ => Card::WILD,
-    }
+/// A card of `slot` that `set` does not hold (the first by suit).
+fn first_card_not_held(set: CardSet, slot: usize) -> Card {
+    let missing = slot_mask(slot) & !set.0;
+    Card(missing.trailing_zeros() as u8)
 }
 
 impl fmt::Display for CardSet {

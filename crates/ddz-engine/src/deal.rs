@@ -296,10 +296,10 @@ impl Deal {
                 return Err(DealError::BadPack(setup.rules.to_string()));
             }
         }
-        Ok(Deal::deal(setup))
+        Ok(Deal::from_setup(setup))
     }
 
-    fn deal(setup: DealSetup) -> Deal {
+    fn from_setup(setup: DealSetup) -> Deal {
         let base = setup.rules;
         let players = base.players as usize;
         let mut rng = DealRng::new(&setup.seed);

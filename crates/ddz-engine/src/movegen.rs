@@ -452,7 +452,9 @@ impl<'a> Generator<'a> {
             }
             let stands_for = (Some(slot) != self.wild_rank).then_some(slot);
             for stand_ins in 0..=2u8.min(self.flex) {
-                if 2 - stand_ins <= self.natural[slot] {
+                // Two wild cards alone make a pair of their own rank only.
+                let own_rank_only = stand_ins == 2 && stands_for.is_some();
+                if 2 - stand_ins <= self.natural[slot] && !own_rank_only {
                     let unit =
                         Used::natural(slot, 2 - stand_ins).plus(Used::wild(stands_for, stand_ins));
                     pool.push(PoolEntry {

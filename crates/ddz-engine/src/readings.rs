@@ -4,9 +4,10 @@
 //!
 //! Method: try every way the wild cards could stand in, and read the resulting ranks against each play
 //! type's definition. A wild card used as a single attachment is read as its own rank (the House Wild as
-//! itself); where its own rank is one of the play's triples, as the lowest rank that is not
-//! **[decision]**, so that a set of cards never has two readings that differ only in what a loose
-//! attachment stands for.
+//! itself); where its own rank is one of the play's triples, as the lowest rank that is not. An attached
+//! pair made of two wild-rank cards is a pair of their own rank (which is then never a core rank: the
+//! core would have used three or four of them). Both are **[decision]**s, so that a set of cards never
+//! has two readings that differ only in what a loose attachment stands for.
 
 use crate::card::{Counts, Rank, WILD_SLOT};
 use crate::play::{Attach, Kind, Play, Shape, Strength};
@@ -155,6 +156,13 @@ fn read_with(
             Wilds::Rank(wild) => {
                 if natural.is_empty() && stand_ins.slots().any(|(s, _)| s != wild.index()) {
                     continue; // only wild cards: each is its own rank
+                }
+                if let Attach::Pairs(_) = shape.attach
+                    && stand_ins
+                        .slots()
+                        .any(|(s, n)| n == 2 && s != wild.index() && core & (1 << s) == 0)
+                {
+                    continue; // a pair of wild cards alone, as an attachment, is a pair of their own rank
                 }
                 if let Attach::Singles(_) = shape.attach {
                     let canonical = canonical_single(rules, wild, core);

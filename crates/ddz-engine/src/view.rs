@@ -4,13 +4,13 @@
 //! hand; other seats appear only as card counts. The middle or bottom cards appear once the landlord has
 //! them (they are shown to everyone then); Two Player's unused cards never appear. Every action is public.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::card::{Card, CardSet, Rank};
 use crate::deal::{Action, Auction, Deal, DealResult, Phase, Seat, Trick};
 use crate::rules::{Rules, TableType};
 
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct DealView {
     pub rules: Rules,
     /// The drawn wild rank (Wild Rank tables).
@@ -47,6 +47,16 @@ pub struct DealView {
     pub allowance: Option<usize>,
     pub bombs: u32,
     pub result: Option<DealResult>,
+}
+
+impl DealView {
+    /// The rules to read and generate plays with: the table's rules with the drawn wild rank.
+    pub fn play_rules(&self) -> Rules {
+        match self.wild_rank {
+            Some(rank) => self.rules.with_wild_rank(rank),
+            None => self.rules,
+        }
+    }
 }
 
 impl Deal {

@@ -340,8 +340,6 @@ fn cards_not_in_hand_are_a_clear_error() {
 }
 
 #[test]
-#[ignore = "engine issue (not a RULES.md rule): CardSet::pick names the lowest card of the short rank \
-            even when that card is in the hand; \"3S 3H 4D BJ\".pick(\"333\") says 3S is not in the hand"]
 fn cards_not_in_hand_error_names_a_card_that_is_missing() {
     let hand: CardSet = "3S 3H 4D BJ".parse().unwrap();
     let err = hand.pick(counts("333")).unwrap_err();

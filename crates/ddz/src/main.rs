@@ -1,5 +1,6 @@
 //! `ddz`: the Dou Dizhu binary. Subcommands run the engine's tools; see `ddz --help`.
 
+mod arena;
 mod moves;
 mod simulate;
 
@@ -44,6 +45,37 @@ enum Command {
         #[arg(long)]
         out: Option<PathBuf>,
     },
+    /// Play seeded deals between two bots (or an external command, `exec:CMD`), sides swapped.
+    Arena {
+        /// house, house-nowild, noshuffle or twoplayer.
+        #[arg(long, default_value = "noshuffle")]
+        table: String,
+        #[arg(long)]
+        wild_rank: bool,
+        /// The research protocol: No Shuffle play rules, 20-card landlord, no bidding, ±2 per deal doubled per bomb.
+        #[arg(long)]
+        research: bool,
+        /// Side A: random, greedy, easy, normal, hard, bomber, or exec:COMMAND.
+        #[arg(long)]
+        a: String,
+        /// Side B.
+        #[arg(long)]
+        b: String,
+        #[arg(long, default_value_t = 1000)]
+        deals: u32,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Worker threads (default: all cores; one when a side is external).
+        #[arg(long)]
+        threads: Option<usize>,
+    },
+    /// Our bot over the JSON-lines bot protocol on stdin/stdout (docs/bot-protocol.md).
+    Bot {
+        #[arg(long, default_value = "hard")]
+        level: String,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+    },
     /// Re-validate deal records from scratch and summarise them.
     Replay {
         #[arg(required = true)]
@@ -74,6 +106,26 @@ fn main() -> ExitCode {
                 .and_then(|rules| simulate::simulate(rules, deals, seed, out.as_deref()))
         }
         Some(Command::Replay { files }) => simulate::replay(&files),
+        Some(Command::Arena {
+            table,
+            wild_rank,
+            research,
+            a,
+            b,
+            deals,
+            seed,
+            threads,
+        }) => arena::arena(arena::ArenaArgs {
+            table,
+            wild_rank,
+            research,
+            a,
+            b,
+            deals,
+            seed,
+            threads,
+        }),
+        Some(Command::Bot { level, seed }) => arena::bot(&level, seed),
         None => {
             eprintln!(
                 "ddz: the game server is not built yet; see `ddz --help` for the engine tools"

@@ -1,0 +1,275 @@
+//! The arena: seeded deals between two contestants, every deal played twice with the sides swapped.
+//!
+//! The landlord is fixed at seat 0 with no auction (House: seat 0 takes; No Shuffle: seat 0 bids 3; Two
+//! Player: seat 0 calls and seat 1 does not rob), so each deal is one contestant as landlord against the
+//! other as the farmers, then the same cards with the roles swapped. Scores are the table's own
+//! (money or points) or, under the research protocol (No Shuffle play rules, 20-card landlord, no
+//! bidding), ±2 per deal doubled per bomb or rocket.
+
+use std::cell::RefCell;
+use std::rc::Rc;
+use std::sync::atomic::{AtomicU32, Ordering};
+
+use ddz_engine::{Action, Deal, DealSetup, Rules, Seat, Seed, Start, TableType};
+
+use crate::protocol::External;
+use crate::{Bot, BotError, BotKind, Player};
+
+/// One side of a match.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Contestant {
+    Ours(BotKind),
+    /// A command that speaks the bot protocol.
+    External(String),
+}
+
+impl Contestant {
+    pub fn parse(text: &str) -> Result<Contestant, BotError> {
+        match text.strip_prefix("exec:") {
+            Some(command) => Ok(Contestant::External(command.to_string())),
+            None => text.parse().map(Contestant::Ours),
+        }
+    }
+
+    pub fn name(&self) -> String {
+        match self {
+            Contestant::Ours(kind) => kind.to_string(),
+            Contestant::External(command) => format!("exec:{command}"),
+        }
+    }
+
+    /// A player for one seat; an external side's seats share one process.
+    fn player(
+        &self,
+        seed: u64,
+        shared: &mut Option<Rc<RefCell<External>>>,
+    ) -> Result<Box<dyn Player>, BotError> {
+        match self {
+            Contestant::Ours(kind) => Ok(Box::new(Bot::new(*kind, seed))),
+            Contestant::External(command) => {
+                if shared.is_none() {
+                    *shared = Some(Rc::new(RefCell::new(External::spawn(command)?)));
+                }
+                Ok(Box::new(SharedExternal(shared.clone().expect("spawned"))))
+            }
+        }
+    }
+}
+
+/// An external process shared by the seats of one side.
+struct SharedExternal(Rc<RefCell<External>>);
+
+impl Player for SharedExternal {
+    fn choose(
+        &mut self,
+        view: &ddz_engine::DealView,
+        choices: &[Action],
+    ) -> Result<usize, BotError> {
+        self.0.borrow_mut().choose(view, choices)
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct Match {
+    pub rules: Rules,
+    pub research: bool,
+    pub deals: u32,
+    pub seed: u64,
+    pub a: Contestant,
+    pub b: Contestant,
+}
+
+/// One game's outcome from the landlord's side.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Game {
+    pub landlord_won: bool,
+    /// The landlord side's score (the farmers' side scored the opposite).
+    pub landlord_score: i64,
+    pub bombs: u32,
+}
+
+/// Plays one deal with `landlord` at seat 0 and `farmers` in the other seats.
+pub fn play_game(
+    rules: Rules,
+    research: bool,
+    seed: u64,
+    landlord: &mut dyn Player,
+    farmers: &mut [Box<dyn Player>],
+) -> Result<Game, BotError> {
+    let setup = DealSetup {
+        rules,
+        seed: Seed::from_u64(seed),
+        start: Start::Seat(0),
+        pack: None,
+        stacked: false,
+    };
+    let mut deal = Deal::new(setup);
+    let forced: Vec<Action> = match rules.table {
+        TableType::House => vec![Action::Take { seat: 0 }],
+        TableType::NoShuffle => vec![Action::Bid { seat: 0, bid: 3 }],
+        TableType::TwoPlayer => vec![
+            Action::Call {
+                seat: 0,
+                call: true,
+            },
+            Action::Rob {
+                seat: 1,
+                rob: false,
+            },
+        ],
+    };
+    for action in &forced {
+        deal.apply(action).expect("the forced auction is legal");
+    }
+    let mut decisions = 0;
+    while deal.result().is_none() {
+        decisions += 1;
+        if decisions > 2000 {
+            return Err(BotError("a deal ran past 2000 decisions".into()));
+        }
+        let seat: Seat = deal.waiting_for()[0];
+        let choices: Vec<Action> = deal
+            .choices()
+            .into_iter()
+            .filter(|a| a.seat() == Some(seat))
+            .collect();
+        let view = deal.view(Some(seat));
+        let player: &mut dyn Player = if seat == 0 {
+            &mut *landlord
+        } else {
+            farmers[seat - 1].as_mut()
+        };
+        let choice = player.choose(&view, &choices)?;
+        let action = choices
+            .get(choice)
+            .ok_or_else(|| BotError(format!("choice {choice} out of range")))?;
+        deal.apply(action)
+            .map_err(|e| BotError(format!("illegal choice: {e}")))?;
+    }
+    let result = deal.result().expect("finished");
+    let landlord_won = result.landlord_won == Some(true);
+    let landlord_score = if research {
+        let stake = 2i64 << result.bombs.min(40);
+        if landlord_won { stake } else { -stake }
+    } else {
+        result.score[0]
+    };
+    Ok(Game {
+        landlord_won,
+        landlord_score,
+        bombs: result.bombs,
+    })
+}
+
+/// Results for side A (side B's are the mirror image).
+#[derive(Clone, Debug, Default)]
+pub struct Tally {
+    pub games: u32,
+    pub wins: u32,
+    pub landlord_games: u32,
+    pub landlord_wins: u32,
+    pub score_sum: f64,
+    pub score_squares: f64,
+}
+
+impl Tally {
+    fn add(&mut self, a_is_landlord: bool, game: Game) {
+        let a_won = game.landlord_won == a_is_landlord;
+        let score = if a_is_landlord {
+            game.landlord_score
+        } else {
+            -game.landlord_score
+        } as f64;
+        self.games += 1;
+        self.wins += u32::from(a_won);
+        self.landlord_games += u32::from(a_is_landlord);
+        self.landlord_wins += u32::from(a_is_landlord && a_won);
+        self.score_sum += score;
+        self.score_squares += score * score;
+    }
+
+    fn merge(&mut self, other: &Tally) {
+        self.games += other.games;
+        self.wins += other.wins;
+        self.landlord_games += other.landlord_games;
+        self.landlord_wins += other.landlord_wins;
+        self.score_sum += other.score_sum;
+        self.score_squares += other.score_squares;
+    }
+
+    /// Side A's win rate with its 95% confidence half-width.
+    pub fn win_rate(&self) -> (f64, f64) {
+        let n = f64::from(self.games.max(1));
+        let p = f64::from(self.wins) / n;
+        (p, 1.96 * (p * (1.0 - p) / n).sqrt())
+    }
+
+    /// Side A's mean score per game with its 95% confidence half-width.
+    pub fn mean_score(&self) -> (f64, f64) {
+        let n = f64::from(self.games.max(1));
+        let mean = self.score_sum / n;
+        let variance = (self.score_squares / n - mean * mean).max(0.0);
+        (mean, 1.96 * (variance / n).sqrt())
+    }
+}
+
+/// Plays the match on `threads` threads (one if a side is external), calling `progress` with the
+/// number of deals done.
+pub fn run(m: &Match, threads: usize, progress: &(dyn Fn(u32) + Sync)) -> Result<Tally, BotError> {
+    let external = matches!(m.a, Contestant::External(_)) || matches!(m.b, Contestant::External(_));
+    let threads = if external { 1 } else { threads.max(1) };
+    let next = AtomicU32::new(0);
+    let done = AtomicU32::new(0);
+    let results: Vec<Result<Tally, BotError>> = std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..threads)
+            .map(|_| {
+                scope.spawn(|| {
+                    let mut tally = Tally::default();
+                    let (mut ext_a, mut ext_b) = (None, None);
+                    loop {
+                        let deal = next.fetch_add(1, Ordering::Relaxed);
+                        if deal >= m.deals {
+                            return Ok(tally);
+                        }
+                        let seed = m.seed.wrapping_mul(1_000_003).wrapping_add(u64::from(deal));
+                        for a_is_landlord in [true, false] {
+                            let (lead, rest) = if a_is_landlord {
+                                (&m.a, &m.b)
+                            } else {
+                                (&m.b, &m.a)
+                            };
+                            let (lead_ext, rest_ext) = if a_is_landlord {
+                                (&mut ext_a, &mut ext_b)
+                            } else {
+                                (&mut ext_b, &mut ext_a)
+                            };
+                            let bot_seed = |seat: u64| seed.wrapping_mul(31).wrapping_add(seat);
+                            let mut landlord = lead.player(bot_seed(0), lead_ext)?;
+                            let mut farmers = (1..u64::from(m.rules.players))
+                                .map(|seat| rest.player(bot_seed(seat), rest_ext))
+                                .collect::<Result<Vec<_>, _>>()?;
+                            let game = play_game(
+                                m.rules,
+                                m.research,
+                                seed,
+                                landlord.as_mut(),
+                                &mut farmers,
+                            )?;
+                            tally.add(a_is_landlord, game);
+                        }
+                        progress(done.fetch_add(1, Ordering::Relaxed) + 1);
+                    }
+                })
+            })
+            .collect();
+        workers
+            .into_iter()
+            .map(|w| w.join().expect("arena worker"))
+            .collect()
+    });
+    let mut total = Tally::default();
+    for result in results {
+        total.merge(&result?);
+    }
+    Ok(total)
+}

@@ -1,0 +1,154 @@
+//! Dou Dizhu bots for every decision of every table type.
+//!
+//! Every bot decides from its seat's [`DealView`] (never another hand) and the list of legal choices,
+//! and returns the index of its choice. Kinds:
+//!
+//! - `random`: uniform over the legal choices (a baseline);
+//! - `greedy`: always the smallest legal play, passing only when nothing beats (a baseline);
+//! - `easy`: the hand-planning player, half the time; greedy the other half;
+//! - `normal`: the hand-planning player ([`policy`]): fewest plays left, control kept, table sense;
+//! - `hard`: `normal`'s best candidates, chosen between by determinized rollouts ([`search`]);
+//! - `bomber`: plays every bomb and rocket at its first legal chance, otherwise `normal`.
+//!
+//! Decisions are deterministic given the bot's seed (which the server derives from the deal's seed).
+
+pub mod arena;
+pub mod plan;
+pub mod policy;
+pub mod protocol;
+pub mod search;
+pub mod table;
+
+use std::fmt;
+use std::str::FromStr;
+
+use ddz_engine::{Action, DealView};
+use rand::{RngExt, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+use crate::plan::PlanEvaluator;
+use crate::table::Table;
+
+/// A player that chooses among legal actions.
+pub trait Player {
+    /// The index in `choices` of the chosen action. `choices` is never empty.
+    fn choose(&mut self, view: &DealView, choices: &[Action]) -> Result<usize, BotError>;
+}
+
+/// A player that failed to choose (an external bot that broke the protocol).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct BotError(pub String);
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BotKind {
+    Random,
+    Greedy,
+    Easy,
+    Normal,
+    Hard,
+    Bomber,
+}
+
+impl BotKind {
+    pub const ALL: [BotKind; 6] = [
+        BotKind::Random,
+        BotKind::Greedy,
+        BotKind::Easy,
+        BotKind::Normal,
+        BotKind::Hard,
+        BotKind::Bomber,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            BotKind::Random => "random",
+            BotKind::Greedy => "greedy",
+            BotKind::Easy => "easy",
+            BotKind::Normal => "normal",
+            BotKind::Hard => "hard",
+            BotKind::Bomber => "bomber",
+        }
+    }
+}
+
+impl fmt::Display for BotKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for BotKind {
+    type Err = BotError;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        BotKind::ALL
+            .into_iter()
+            .find(|k| k.name() == s)
+            .ok_or_else(|| {
+                BotError(format!(
+                    "unknown bot {s:?} (random, greedy, easy, normal, hard, bomber)"
+                ))
+            })
+    }
+}
+
+/// One of our bots.
+pub struct Bot {
+    kind: BotKind,
+    rng: ChaCha8Rng,
+    eval: PlanEvaluator,
+    budget: search::Budget,
+}
+
+impl Bot {
+    pub fn new(kind: BotKind, seed: u64) -> Bot {
+        Bot {
+            kind,
+            rng: ChaCha8Rng::seed_from_u64(seed),
+            eval: PlanEvaluator::new(),
+            budget: search::Budget::default(),
+        }
+    }
+
+    pub fn kind(&self) -> BotKind {
+        self.kind
+    }
+
+    /// The `hard` bot's search budget.
+    pub fn with_budget(mut self, budget: search::Budget) -> Bot {
+        self.budget = budget;
+        self
+    }
+
+    /// The index in `choices` this bot picks (infallible: our bots always choose).
+    pub fn decide(&mut self, view: &DealView, choices: &[Action]) -> usize {
+        if choices.len() <= 1 {
+            return 0;
+        }
+        let table = Table::new(view);
+        match self.kind {
+            BotKind::Random => self.rng.random_range(0..choices.len()),
+            BotKind::Greedy => policy::greedy(choices),
+            BotKind::Easy if self.rng.random_bool(0.5) => policy::greedy(choices),
+            BotKind::Easy | BotKind::Normal => {
+                policy::choose(&table, choices, &mut self.eval, false)
+            }
+            BotKind::Bomber => policy::choose(&table, choices, &mut self.eval, true),
+            BotKind::Hard => {
+                let playing = matches!(choices[0], Action::Play { .. } | Action::Pass { .. })
+                    && table.landlord.is_some();
+                if !playing {
+                    return policy::choose(&table, choices, &mut self.eval, false);
+                }
+                let scored = policy::score_plays(&table, choices, &mut self.eval, false);
+                search::choose(&table, choices, &scored, self.budget, &mut self.rng)
+            }
+        }
+    }
+}
+
+impl Player for Bot {
+    fn choose(&mut self, view: &DealView, choices: &[Action]) -> Result<usize, BotError> {
+        Ok(self.decide(view, choices))
+    }
+}

@@ -1,0 +1,221 @@
+//! The hand-planning player (`normal`): every decision scores what each choice leaves behind with an
+//! [`Evaluator`], then applies the table sense of the strategy tips (RULES.md seeds, House "Strategy
+//! tips"): a tenant does not beat a partner, bombs are saved for an opponent about to go out, a single
+//! is not led into an opponent holding one card, and the Wild is never left alone.
+
+use ddz_engine::{Action, Kind, Play};
+
+use crate::plan::{Evaluator, PlanEvaluator, control};
+use crate::table::Table;
+
+/// How a hand strikes its holder before the landlord is chosen: control cards minus the plays needed.
+pub fn strength(table: &Table, eval: &mut PlanEvaluator) -> f32 {
+    let counts = table.counts();
+    control(counts) - 0.6 * f32::from(eval.min_plays(&table.rules, counts))
+}
+
+/// The auction decision: take/pass, bid, call, rob.
+pub fn auction(table: &Table, choices: &[Action], eval: &mut PlanEvaluator) -> usize {
+    let s = strength(table, eval);
+    let wanted = |action: &Action| match *action {
+        Action::Take { .. } => s >= 1.5,
+        Action::Bid { bid, .. } => match bid {
+            0 => true,
+            1 => s >= 0.0,
+            2 => s >= 2.5,
+            _ => s >= 5.0,
+        },
+        Action::Call { call, .. } => !call || s >= 0.5,
+        Action::Rob { rob, .. } => !rob || s >= 4.5,
+        _ => true,
+    };
+    // Choices list the boldest option first for take and call; bids rise: take the boldest wanted.
+    match choices.first() {
+        Some(Action::Bid { .. }) => (0..choices.len())
+            .rev()
+            .find(|&i| wanted(&choices[i]))
+            .unwrap_or(0),
+        _ => choices.iter().position(wanted).unwrap_or(choices.len() - 1),
+    }
+}
+
+/// A candidate play and what the hand is worth after it.
+#[derive(Clone, Copy, Debug)]
+pub struct Scored {
+    pub index: usize,
+    pub score: f32,
+}
+
+/// Scores every choice (pass included, as the hand's value unchanged). Higher is better.
+pub fn score_plays(
+    table: &Table,
+    choices: &[Action],
+    eval: &mut PlanEvaluator,
+    bomber: bool,
+) -> Vec<Scored> {
+    let hand = table.counts();
+    let prior = table.prior();
+    let partner_led = prior.is_some_and(|(seat, _)| table.is_partner(seat));
+    let danger = table.opponent_low();
+    let keep = eval.value(&table.rules, hand);
+    choices
+        .iter()
+        .enumerate()
+        .map(|(index, action)| {
+            let score = match action {
+                Action::Play { play, .. } => {
+                    let rest = play_rest(hand, play);
+                    if rest.is_empty() {
+                        1000.0 // out: nothing is better
+                    } else {
+                        let mut s =
+                            eval.value(&table.rules, rest) - 0.15 * play.main.index() as f32;
+                        s += lead_or_follow_sense(
+                            table,
+                            play,
+                            rest,
+                            danger,
+                            partner_led,
+                            eval,
+                            bomber,
+                        );
+                        if rest.total() == 1 && rest.wild() == 1 {
+                            s -= 500.0; // a lone Wild can never be played
+                        }
+                        s
+                    }
+                }
+                _ => pass_score(table, keep, danger, partner_led),
+            };
+            Scored { index, score }
+        })
+        .collect()
+}
+
+fn play_rest(hand: ddz_engine::Counts, play: &Play) -> ddz_engine::Counts {
+    hand.checked_sub(play.cards)
+        .expect("a choice comes from the hand")
+}
+
+fn pass_score(table: &Table, keep: f32, danger: usize, partner_led: bool) -> f32 {
+    if partner_led {
+        return keep + 20.0; // let the partner keep the lead
+    }
+    // Passing lets an opponent near the end keep control.
+    let threat = match danger {
+        0..=2 => 30.0,
+        3..=4 => 12.0,
+        5..=6 => 4.0,
+        _ => 0.0,
+    };
+    let prior_is_landlord_solo = table
+        .prior()
+        .is_some_and(|(s, _)| Some(s) == table.landlord);
+    keep - 6.0 - threat - if prior_is_landlord_solo { 1.0 } else { 0.0 }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn lead_or_follow_sense(
+    table: &Table,
+    play: &Play,
+    rest: ddz_engine::Counts,
+    danger: usize,
+    partner_led: bool,
+    eval: &mut PlanEvaluator,
+    bomber: bool,
+) -> f32 {
+    let is_bomb = play.shape.is_bomb_or_rocket();
+    let mut s = 0.0;
+    if is_bomb {
+        if bomber {
+            return 2000.0;
+        }
+        let finishing = eval.min_plays(&table.rules, rest) <= 1;
+        if !finishing && danger > 2 {
+            s -= 12.0; // save bombs for pressure
+        }
+    }
+    if partner_led {
+        s -= 40.0; // a tenant passes under the partner
+    }
+    match table.prior() {
+        None => {
+            // Leading: do not hand an opponent with n cards a play of n cards they might beat.
+            let cards = play.len() as usize;
+            let singles_like = matches!(play.shape.kind, Kind::Single | Kind::Pair);
+            if singles_like
+                && cards == danger
+                && !(cards == 1 && table.top_single(play.main.index()))
+            {
+                s -= 30.0;
+            }
+            // Feed a partner who is one card from out with the lowest single.
+            let next = table.next(table.me);
+            if table.is_partner(next) && table.sizes[next] == 1 && play.shape.kind == Kind::Single {
+                s += 25.0;
+            }
+        }
+        Some(_) => {
+            // Following an opponent: worth it unless it wrecks the hand; urgent near their end.
+            if danger <= 2 {
+                s += 25.0;
+            }
+        }
+    }
+    s
+}
+
+/// The `normal` choice.
+pub fn choose(table: &Table, choices: &[Action], eval: &mut PlanEvaluator, bomber: bool) -> usize {
+    match choices.first() {
+        None => 0,
+        Some(Action::Play { .. } | Action::Pass { .. }) if table.landlord.is_some() => {
+            best(&score_plays(table, choices, eval, bomber))
+        }
+        Some(Action::Seen { .. }) => choices
+            .iter()
+            .position(|a| a.seat() == Some(table.me))
+            .unwrap_or(0),
+        _ => auction(table, choices, eval),
+    }
+}
+
+pub fn best(scored: &[Scored]) -> usize {
+    scored
+        .iter()
+        .fold(None::<Scored>, |acc, s| match acc {
+            Some(a) if a.score >= s.score => Some(a),
+            _ => Some(*s),
+        })
+        .map_or(0, |s| s.index)
+}
+
+/// `greedy`: the smallest legal play (lowest main rank, then fewest cards; bombs last), passing only
+/// when nothing beats the play to beat.
+pub fn greedy(choices: &[Action]) -> usize {
+    let key = |a: &Action| match a {
+        Action::Play { play, .. } => Some((play.shape.is_bomb_or_rocket(), play.main, play.len())),
+        _ => None,
+    };
+    let smallest = choices
+        .iter()
+        .enumerate()
+        .filter_map(|(i, a)| key(a).map(|k| (k, i)))
+        .min();
+    match (smallest, choices.first()) {
+        (Some((_, i)), _) => i,
+        // Auction: greedy bids nothing and takes only when it must.
+        (None, _) => choices
+            .iter()
+            .position(|a| {
+                matches!(
+                    a,
+                    Action::Pass { .. }
+                        | Action::Bid { bid: 0, .. }
+                        | Action::Call { call: false, .. }
+                        | Action::Rob { rob: false, .. }
+                )
+            })
+            .unwrap_or(0),
+    }
+}

@@ -1,0 +1,135 @@
+//! The bot protocol (`docs/bot-protocol.md`): one JSON request per decision on a bot's standard input,
+//! one JSON response on its standard output, like UCI for chess engines.
+//!
+//! Request: `{"id": 7, "view": {...the seat's DealView...}, "choices": [...legal actions...]}`.
+//! Response: `{"id": 7, "choice": 3}`: the index of the chosen action in `choices`.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+
+use ddz_engine::{Action, DealView};
+use serde::{Deserialize, Serialize};
+
+use crate::{Bot, BotError, Player};
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Request {
+    /// Numbers requests so a response can be matched to its request.
+    pub id: u64,
+    /// Everything the deciding seat may know.
+    pub view: DealView,
+    /// The legal choices, one of which must be chosen.
+    pub choices: Vec<Action>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Response {
+    pub id: u64,
+    pub choice: usize,
+}
+
+/// Answers requests from `input` with `bot` until end of input; a malformed request gets an
+/// `{"error": "..."}` line.
+pub fn serve(bot: &mut Bot, input: impl BufRead, mut output: impl Write) -> std::io::Result<()> {
+    for line in input.lines() {
+        let line = line?;
+        if line.trim().is_empty() {
+            continue;
+        }
+        let reply = match serde_json::from_str::<Request>(&line) {
+            Ok(request) if request.choices.is_empty() => {
+                serde_json::json!({"id": request.id, "error": "no choices"})
+            }
+            Ok(request) => {
+                let choice = bot.decide(&request.view, &request.choices);
+                serde_json::to_value(Response {
+                    id: request.id,
+                    choice,
+                })
+                .expect("responses serialise")
+            }
+            Err(e) => serde_json::json!({"error": format!("bad request: {e}")}),
+        };
+        serde_json::to_writer(&mut output, &reply)?;
+        output.write_all(b"\n")?;
+        output.flush()?;
+    }
+    Ok(())
+}
+
+/// An external bot: a command that speaks the protocol.
+pub struct External {
+    command: String,
+    child: Child,
+    stdin: ChildStdin,
+    stdout: BufReader<ChildStdout>,
+    next_id: u64,
+}
+
+impl External {
+    /// Starts `command` through the shell.
+    pub fn spawn(command: &str) -> Result<External, BotError> {
+        let mut child = Command::new("sh")
+            .arg("-c")
+            .arg(command)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .map_err(|e| BotError(format!("cannot start {command:?}: {e}")))?;
+        let stdin = child.stdin.take().expect("piped");
+        let stdout = BufReader::new(child.stdout.take().expect("piped"));
+        Ok(External {
+            command: command.to_string(),
+            child,
+            stdin,
+            stdout,
+            next_id: 0,
+        })
+    }
+}
+
+impl Player for External {
+    fn choose(&mut self, view: &DealView, choices: &[Action]) -> Result<usize, BotError> {
+        self.next_id += 1;
+        let id = self.next_id;
+        let request = Request {
+            id,
+            view: view.clone(),
+            choices: choices.to_vec(),
+        };
+        let fail = |what: String| BotError(format!("external bot {:?}: {what}", self.command));
+        let line = serde_json::to_string(&request).expect("requests serialise");
+        writeln!(self.stdin, "{line}")
+            .and_then(|_| self.stdin.flush())
+            .map_err(|e| fail(format!("cannot write: {e}")))?;
+        let mut reply = String::new();
+        match self.stdout.read_line(&mut reply) {
+            Ok(0) => return Err(fail("closed its output".into())),
+            Err(e) => return Err(fail(format!("cannot read: {e}"))),
+            Ok(_) => {}
+        }
+        let response: Response = serde_json::from_str(reply.trim())
+            .map_err(|e| fail(format!("malformed response {:?}: {e}", reply.trim())))?;
+        if response.id != id {
+            return Err(fail(format!(
+                "answered request {} when asked {id}",
+                response.id
+            )));
+        }
+        if response.choice >= choices.len() {
+            return Err(fail(format!(
+                "chose {} of {} choices",
+                response.choice,
+                choices.len()
+            )));
+        }
+        Ok(response.choice)
+    }
+}
+
+impl Drop for External {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}

@@ -1,0 +1,92 @@
+//! What a bot knows at its turn, derived only from its seat's [`DealView`]: its hand, who is landlord,
+//! every seat's card count, and the cards not yet seen (neither in its hand nor played).
+
+use ddz_engine::{Action, CardSet, Counts, DealView, Play, Rules, Seat};
+
+pub struct Table<'a> {
+    pub view: &'a DealView,
+    /// The rules with the wild rank drawn.
+    pub rules: Rules,
+    pub me: Seat,
+    pub hand: CardSet,
+    pub landlord: Option<Seat>,
+    pub sizes: Vec<usize>,
+    /// Cards played so far.
+    pub played: CardSet,
+    /// Cards in no known place: the deck less this hand and the played cards.
+    pub unseen: CardSet,
+    /// The landlord's bottom cards not yet played (known to be in the landlord's hand).
+    pub known_in_landlord: CardSet,
+}
+
+impl<'a> Table<'a> {
+    pub fn new(view: &'a DealView) -> Table<'a> {
+        let me = view.seat.expect("a bot plays a seat");
+        let hand = view.hand.unwrap_or_default();
+        let played = view
+            .actions
+            .iter()
+            .filter_map(|a| match a {
+                Action::Play { cards, .. } => Some(*cards),
+                _ => None,
+            })
+            .fold(CardSet::EMPTY, CardSet::union);
+        let rules = view.play_rules();
+        let known_in_landlord = match (view.landlord, view.bottom) {
+            (Some(l), Some(bottom)) if l != me => bottom.minus(played),
+            _ => CardSet::EMPTY,
+        };
+        Table {
+            view,
+            rules,
+            me,
+            hand,
+            landlord: view.landlord,
+            sizes: view.hand_sizes.clone(),
+            played,
+            unseen: rules.deck().minus(hand).minus(played),
+            known_in_landlord,
+        }
+    }
+
+    pub fn players(&self) -> usize {
+        self.sizes.len()
+    }
+
+    pub fn counts(&self) -> Counts {
+        self.hand.counts()
+    }
+
+    /// Whether `seat` is on my side.
+    pub fn is_partner(&self, seat: Seat) -> bool {
+        seat != self.me && self.landlord.is_some_and(|l| l != seat && l != self.me)
+    }
+
+    pub fn is_opponent(&self, seat: Seat) -> bool {
+        seat != self.me && !self.is_partner(seat)
+    }
+
+    /// The fewest cards any opponent holds.
+    pub fn opponent_low(&self) -> usize {
+        (0..self.players())
+            .filter(|&s| self.is_opponent(s))
+            .map(|s| self.sizes[s])
+            .min()
+            .unwrap_or(usize::MAX)
+    }
+
+    pub fn next(&self, seat: Seat) -> Seat {
+        (seat + 1) % self.players()
+    }
+
+    /// The play to beat and its player.
+    pub fn prior(&self) -> Option<(Seat, Play)> {
+        self.view.trick.map(|t| (t.seat, t.play))
+    }
+
+    /// Whether no unseen single card outranks `slot` (so a single of it wins the trick).
+    pub fn top_single(&self, slot: usize) -> bool {
+        let unseen = self.unseen.counts();
+        (slot + 1..15).all(|s| unseen.get(s) == 0)
+    }
+}
