@@ -6,7 +6,11 @@
 //! keeps the candidate that wins most often. The same deals are used for every candidate, so the
 //! comparison is not blurred by luck of the deal.
 
-use ddz_engine::{Action, CardSet, Counts, Kind, Play, Rules, Seat, TableType, legal_plays};
+use std::collections::HashMap;
+
+use ddz_engine::{
+    Action, CardSet, Counts, Kind, Play, Rank, Rules, Seat, Shape, Strength, TableType, legal_plays,
+};
 use rand::seq::SliceRandom;
 use rand_chacha::ChaCha8Rng;
 
@@ -20,13 +24,19 @@ pub struct Budget {
     pub candidates: usize,
     /// Random deals of the unseen cards.
     pub samples: usize,
+    /// Solve sampled deals exactly when the table holds at most this many cards...
+    pub endgame_cards: usize,
+    /// ...within this many nodes per candidate and sample.
+    pub endgame_nodes: u32,
 }
 
 impl Default for Budget {
     fn default() -> Self {
         Budget {
-            candidates: 4,
-            samples: 12,
+            candidates: 6,
+            samples: 24,
+            endgame_cards: 20,
+            endgame_nodes: 6000,
         }
     }
 }
@@ -57,13 +67,26 @@ pub fn choose(
         return ranked[0].index;
     };
     let mut wins = vec![0u32; candidates.len()];
+    let cards_left: usize = table.sizes.iter().sum();
+    let endgame = cards_left <= budget.endgame_cards;
+    let mut solver = Solver::new(table.rules, landlord, budget.endgame_nodes);
+    let mut solver_misses = 0u32;
     for _ in 0..budget.samples {
         let hands = determinize(table, landlord, rng);
         for (c, candidate) in candidates.iter().enumerate() {
             let mut sim = Sim::new(table, landlord, hands.clone());
             sim.apply(table.me, &choices[candidate.index]);
-            let winner = sim.run();
-            if side_of(winner, landlord) == side_of(table.me, landlord) {
+            // Near the end, solve the sampled deal exactly; otherwise (or if the solver runs out of
+            // nodes) play it out with the rollout policy.
+            let solved = if endgame && solver_misses < 3 {
+                solver.landlord_wins(&sim)
+            } else {
+                None
+            };
+            // A position too big to solve once is likely too big every time: stop trying.
+            solver_misses += u32::from(endgame && solved.is_none());
+            let landlord_won = solved.unwrap_or_else(|| sim.run() == landlord);
+            if landlord_won == (table.me == landlord) {
                 wins[c] += 1;
             }
         }
@@ -74,10 +97,6 @@ pub fn choose(
         |(bi, bw), (i, &w)| if w > bw { (i, w) } else { (bi, bw) },
     );
     candidates[best].index
-}
-
-fn side_of(seat: Seat, landlord: Seat) -> bool {
-    seat == landlord
 }
 
 /// A random deal of the unseen cards to the other seats, consistent with what is public.
@@ -104,6 +123,7 @@ fn determinize(table: &Table, landlord: Seat, rng: &mut ChaCha8Rng) -> Vec<Count
 }
 
 /// A light game of counts only, for rollouts: no validation beyond what the generator guarantees.
+#[derive(Clone)]
 struct Sim {
     rules: Rules,
     hands: Vec<Counts>,
@@ -244,5 +264,134 @@ impl Sim {
                 best.map(|(_, p)| p)
             }
         }
+    }
+}
+
+/// A perfect-information solver for sampled endgames: does the landlord win with best play on both
+/// sides? Depth-first with a transposition table and a node budget.
+struct Solver {
+    rules: Rules,
+    landlord: Seat,
+    table: HashMap<(Vec<Counts>, Seat, Option<(Seat, Shape, Rank, Strength)>), bool>,
+    nodes: u32,
+    limit: u32,
+}
+
+impl Solver {
+    fn new(rules: Rules, landlord: Seat, limit: u32) -> Solver {
+        Solver {
+            rules,
+            landlord,
+            table: HashMap::new(),
+            nodes: 0,
+            limit,
+        }
+    }
+
+    /// `None` when the position needs more nodes than the budget.
+    fn landlord_wins(&mut self, sim: &Sim) -> Option<bool> {
+        if let Some(w) = sim.winner {
+            return Some(w == self.landlord);
+        }
+        self.nodes = 0;
+        self.table.clear();
+        self.solve(
+            &sim.hands.clone(),
+            sim.turn,
+            sim.trick,
+            sim.passes,
+            sim.allowance,
+        )
+    }
+
+    fn solve(
+        &mut self,
+        hands: &[Counts],
+        turn: Seat,
+        trick: Option<(Seat, Play)>,
+        passes: usize,
+        allowance: Option<u32>,
+    ) -> Option<bool> {
+        self.nodes += 1;
+        if self.nodes > self.limit {
+            return None;
+        }
+        let key = (
+            hands.to_vec(),
+            turn,
+            trick.map(|(s, p)| (s, p.shape, p.main, p.strength)),
+        );
+        if let Some(&known) = self.table.get(&key) {
+            return Some(known);
+        }
+        let players = hands.len();
+        let maximizing = turn == self.landlord;
+        let mut plays = Vec::new();
+        legal_plays(
+            &self.rules,
+            hands[turn],
+            trick.as_ref().map(|(_, p)| p),
+            &mut plays,
+        );
+        // Going out first, then the biggest plays; passing last.
+        plays.sort_by_key(|p| std::cmp::Reverse(p.len()));
+        let mut any_unknown = false;
+        let mut result = !maximizing;
+        for play in &plays {
+            let mut next = hands.to_vec();
+            next[turn] = next[turn]
+                .checked_sub(play.cards)
+                .expect("plays come from the hand");
+            let left = next[turn].total();
+            let wins_now =
+                left == 0 || (turn != self.landlord && allowance.is_some_and(|a| left <= a));
+            let outcome = if wins_now {
+                Some(turn == self.landlord)
+            } else {
+                self.solve(
+                    &next,
+                    (turn + 1) % players,
+                    Some((turn, *play)),
+                    0,
+                    allowance,
+                )
+            };
+            match outcome {
+                Some(v) if v == maximizing => {
+                    result = v;
+                    any_unknown = false;
+                    break;
+                }
+                Some(_) => {}
+                None => any_unknown = true,
+            }
+        }
+        if result != maximizing {
+            // Passing (not allowed on a lead; a hand with no lead lets the lead move on).
+            let outcome = match trick {
+                Some((leader, _)) if passes + 2 >= players => {
+                    self.solve(hands, leader, None, 0, allowance)
+                }
+                Some(t) => self.solve(hands, (turn + 1) % players, Some(t), passes + 1, allowance),
+                None if plays.is_empty() => {
+                    self.solve(hands, (turn + 1) % players, None, 0, allowance)
+                }
+                None => Some(result),
+            };
+            match outcome {
+                Some(v) => {
+                    if v == maximizing {
+                        result = v;
+                        any_unknown = false;
+                    }
+                }
+                None => any_unknown = true,
+            }
+        }
+        if any_unknown {
+            return None;
+        }
+        self.table.insert(key, result);
+        Some(result)
     }
 }
