@@ -1,1 +1,79 @@
-fn main() {}
+//! Decision time per bot level over thousands of real positions: every decision of seeded games
+//! (normal bots playing all seats) is replayed to each level, and its time measured one by one.
+//! Prints median, 90th and 99th percentile and maximum, on one core.
+
+use std::hint::black_box;
+use std::time::Instant;
+
+use ddz_bot::{Bot, BotKind};
+use ddz_engine::{Action, Deal, DealSetup, DealView, Rules, Seed, Start, TableType};
+
+fn positions(rules: Rules, games: u64) -> Vec<(DealView, Vec<Action>)> {
+    let mut out = Vec::new();
+    for game in 0..games {
+        let setup = DealSetup {
+            rules,
+            seed: Seed::from_u64(game),
+            start: Start::Seat(0),
+            pack: None,
+            stacked: false,
+        };
+        let mut deal = Deal::new(setup);
+        let mut bots: Vec<Bot> = (0..3)
+            .map(|s| Bot::new(BotKind::Normal, game * 3 + s))
+            .collect();
+        let forced = match rules.table {
+            TableType::House => Action::Take { seat: 0 },
+            _ => Action::Bid { seat: 0, bid: 3 },
+        };
+        deal.apply(&forced).expect("forced auction");
+        while deal.result().is_none() {
+            let seat = deal.waiting_for()[0];
+            let choices: Vec<Action> = deal
+                .choices()
+                .into_iter()
+                .filter(|a| a.seat() == Some(seat))
+                .collect();
+            let view = deal.view(Some(seat));
+            let choice = bots[seat].decide(&view, &choices);
+            if choices.len() > 1 {
+                out.push((view.clone(), choices.clone()));
+            }
+            deal.apply(&choices[choice])
+                .expect("bots choose legal actions");
+        }
+    }
+    out
+}
+
+fn main() {
+    // `cargo bench` passes --bench; any other argument filters nothing here.
+    for (name, rules) in [
+        ("noshuffle", Rules::no_shuffle(false)),
+        ("house_wild", Rules::house(true)),
+    ] {
+        let positions = positions(rules, 150);
+        for kind in [BotKind::Easy, BotKind::Normal, BotKind::Hard] {
+            let mut times: Vec<f64> = positions
+                .iter()
+                .enumerate()
+                .map(|(i, (view, choices))| {
+                    let mut bot = Bot::new(kind, i as u64);
+                    let start = Instant::now();
+                    black_box(bot.decide(black_box(view), choices));
+                    start.elapsed().as_secs_f64() * 1e6
+                })
+                .collect();
+            times.sort_by(f64::total_cmp);
+            let at = |q: f64| times[((times.len() - 1) as f64 * q) as usize];
+            println!(
+                "decisions/{name}/{kind}: {} positions, median {:.0} µs, p90 {:.0} µs, p99 {:.0} µs, max {:.0} µs",
+                times.len(),
+                at(0.5),
+                at(0.9),
+                at(0.99),
+                times[times.len() - 1]
+            );
+        }
+    }
+}

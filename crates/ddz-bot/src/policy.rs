@@ -111,7 +111,7 @@ fn pass_score(table: &Table, keep: f32, danger: usize, partner_led: bool) -> f32
     let prior_is_landlord_solo = table
         .prior()
         .is_some_and(|(s, _)| Some(s) == table.landlord);
-    keep - 6.0 - threat - if prior_is_landlord_solo { 1.0 } else { 0.0 }
+    keep - 10.0 - threat - if prior_is_landlord_solo { 1.0 } else { 0.0 }
 }
 
 #[allow(clippy::too_many_arguments)]
