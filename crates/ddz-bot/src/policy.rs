@@ -68,8 +68,10 @@ pub fn score_plays(
                     if rest.is_empty() {
                         1000.0 // out: nothing is better
                     } else {
-                        let mut s =
-                            eval.value(&table.rules, rest) - 0.15 * play.main.index() as f32;
+                        // Lower ranks first; more cards at once (junk hung on a triple, long combos).
+                        let mut s = eval.value(&table.rules, rest)
+                            - 0.15 * play.main.index() as f32
+                            + 0.3 * play.len() as f32;
                         s += lead_or_follow_sense(
                             table,
                             play,
@@ -132,7 +134,8 @@ fn lead_or_follow_sense(
         }
         let finishing = eval.min_plays(&table.rules, rest) <= 1;
         if !finishing && danger > 2 {
-            s -= 12.0; // save bombs for pressure
+            // Save bombs for pressure: an opponent one or two cards from out, or a lead lost otherwise.
+            s -= if danger > 4 { 60.0 } else { 20.0 };
         }
     }
     if partner_led {

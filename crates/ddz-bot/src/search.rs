@@ -41,6 +41,9 @@ impl Default for Budget {
     }
 }
 
+/// How far below the heuristic's best a candidate may score and still be searched.
+const SENSIBLE: f32 = 25.0;
+
 /// Picks among `scored` (the heuristic's scores for `choices`) by rollouts.
 pub fn choose(
     table: &Table,
@@ -52,13 +55,25 @@ pub fn choose(
     let mut ranked: Vec<Scored> = scored.to_vec();
     ranked.sort_by(|a, b| b.score.total_cmp(&a.score));
     // A play that goes out, or a single sensible choice, needs no search.
-    if ranked.len() == 1 || ranked[0].score >= 1000.0 {
+    if ranked.len() == 1
+        || ranked[0].score >= 1000.0
+        || ranked[1].score < ranked[0].score - SENSIBLE
+    {
         return ranked[0].index;
     }
-    let mut candidates: Vec<Scored> = ranked.iter().take(budget.candidates).copied().collect();
+    // Search only among sensible candidates: what the table sense rules out (beating a partner,
+    // an early bomb, stranding the Wild) stays ruled out.
+    let floor = ranked[0].score - SENSIBLE;
+    let mut candidates: Vec<Scored> = ranked
+        .iter()
+        .take(budget.candidates)
+        .filter(|s| s.score >= floor)
+        .copied()
+        .collect();
     if let Some(pass) = ranked
         .iter()
         .find(|s| matches!(choices[s.index], Action::Pass { .. }))
+        && pass.score >= floor
         && !candidates.iter().any(|c| c.index == pass.index)
     {
         candidates.push(*pass);
