@@ -368,7 +368,14 @@ fn check_views(deal: &Deal) {
         assert_eq!(view.priority_draws, deal.priority_draws());
         view.priority_draws.clear();
         let json = serde_json::to_string(&view).expect("a view serialises");
-        let leaked = cards_in_json(&json).intersection(hidden_from(deal, viewer));
+        let shown = cards_in_json(&json);
+        if let Some(seat) = viewer {
+            assert!(
+                deal.hand(seat).is_subset(shown),
+                "the scan finds the own hand"
+            );
+        }
+        let leaked = shown.intersection(hidden_from(deal, viewer));
         assert!(
             leaked.is_empty(),
             "the view of {viewer:?} shows {leaked} after {:?}: {json}",

@@ -1,0 +1,169 @@
+//! The `ddz` subcommands end to end, as a user runs them.
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+const DDZ: &str = env!("CARGO_BIN_EXE_ddz");
+
+fn run(args: &[&str], stdin: &str) -> Output {
+    let mut child = Command::new(DDZ)
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("ddz starts");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(stdin.as_bytes())
+        .unwrap();
+    child.wait_with_output().unwrap()
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+#[test]
+fn moves_answers_each_line_and_reports_bad_lines() {
+    let out = run(
+        &["moves", "--count"],
+        "{\"rules\":\"noshuffle\",\"hand_ranks\":\"33345\"}\n\nnot json\n{\"rules\":\"house\",\"hand_ranks\":\"W\"}\n",
+    );
+    assert!(out.status.success());
+    let lines: Vec<String> = text(&out.stdout).lines().map(String::from).collect();
+    assert_eq!(lines[0], r#"{"count":7}"#);
+    assert!(
+        lines[1].starts_with(r#"{"error":"bad position"#),
+        "{}",
+        lines[1]
+    );
+    assert_eq!(lines[2], r#"{"count":0}"#);
+}
+
+#[test]
+fn simulated_records_replay_and_tampered_ones_are_rejected() {
+    let dir = std::env::temp_dir().join(format!("ddz-cli-test-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let out = run(
+        &[
+            "simulate",
+            "--table",
+            "twoplayer",
+            "--wild-rank",
+            "--deals",
+            "3",
+            "--seed",
+            "5",
+            "--out",
+            dir.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let first = dir.join("deal-000001.json");
+    let out = run(&["replay", first.to_str().unwrap()], "");
+    assert!(out.status.success(), "{}", text(&out.stdout));
+    assert!(text(&out.stdout).contains(": ok"));
+
+    let mut record: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&first).unwrap()).unwrap();
+    record["result"]["score"][0] = serde_json::json!(999);
+    let tampered = dir.join("tampered.json");
+    std::fs::write(&tampered, record.to_string()).unwrap();
+    let out = run(&["replay", tampered.to_str().unwrap()], "");
+    assert!(!out.status.success());
+    assert!(
+        text(&out.stdout).contains("REJECTED"),
+        "{}",
+        text(&out.stdout)
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn arena_pits_an_external_bot_over_the_protocol() {
+    let external = format!("exec:{DDZ} bot --level normal --seed 3");
+    let out = run(
+        &[
+            "arena",
+            "--research",
+            "--a",
+            &external,
+            "--b",
+            "greedy",
+            "--deals",
+            "3",
+        ],
+        "",
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    assert!(stdout.contains("3 deals, each played twice"), "{stdout}");
+    assert!(stdout.lines().any(|l| l.starts_with("greedy")), "{stdout}");
+}
+
+#[test]
+fn arena_stops_with_a_clear_error_on_a_malformed_response() {
+    let out = run(
+        &[
+            "arena",
+            "--a",
+            "exec:while read line; do echo nonsense; done",
+            "--b",
+            "random",
+            "--deals",
+            "2",
+        ],
+        "",
+    );
+    assert!(!out.status.success());
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.contains("malformed response \"nonsense\""),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn arena_stops_with_a_clear_error_on_an_illegal_choice() {
+    let bot =
+        r#"exec:i=0; while read line; do i=$((i+1)); echo "{\"id\":$i,\"choice\":999}"; done"#;
+    let out = run(&["arena", "--a", bot, "--b", "random", "--deals", "2"], "");
+    assert!(!out.status.success());
+    let stderr = text(&out.stderr);
+    assert!(stderr.contains("chose 999 of"), "{stderr}");
+}
+
+#[test]
+fn bot_answers_requests_and_reports_bad_ones() {
+    use ddz_engine::{Deal, DealSetup, Rules, Seed, Start};
+    let deal = Deal::new(DealSetup {
+        rules: Rules::no_shuffle(false),
+        seed: Seed::from_u64(1),
+        start: Start::Seat(0),
+        pack: None,
+        stacked: false,
+    });
+    let request =
+        serde_json::json!({"id": 41, "view": deal.view(Some(0)), "choices": deal.choices()});
+    let out = run(
+        &["bot", "--level", "hard"],
+        &format!("{request}\n{{\"id\":1}}\n"),
+    );
+    assert!(out.status.success());
+    let lines: Vec<serde_json::Value> = text(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines[0]["id"], 41);
+    assert!(lines[0]["choice"].as_u64().unwrap() < deal.choices().len() as u64);
+    assert!(
+        lines[1]["error"]
+            .as_str()
+            .unwrap()
+            .starts_with("bad request")
+    );
+}
