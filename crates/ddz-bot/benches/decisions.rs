@@ -11,17 +11,9 @@ use ddz_engine::{Action, Deal, DealSetup, DealView, Rules, Seed, Start, TableTyp
 fn positions(rules: Rules, games: u64) -> Vec<(DealView, Vec<Action>)> {
     let mut out = Vec::new();
     for game in 0..games {
-        let setup = DealSetup {
-            rules,
-            seed: Seed::from_u64(game),
-            start: Start::Seat(0),
-            pack: None,
-            stacked: false,
-        };
+        let setup = DealSetup { rules, seed: Seed::from_u64(game), start: Start::Seat(0), pack: None, stacked: false };
         let mut deal = Deal::new(setup);
-        let mut bots: Vec<Bot> = (0..3)
-            .map(|s| Bot::new(BotKind::Normal, game * 3 + s))
-            .collect();
+        let mut bots: Vec<Bot> = (0..3).map(|s| Bot::new(BotKind::Normal, game * 3 + s)).collect();
         let forced = match rules.table {
             TableType::House => Action::Take { seat: 0 },
             _ => Action::Bid { seat: 0, bid: 3 },
@@ -29,18 +21,13 @@ fn positions(rules: Rules, games: u64) -> Vec<(DealView, Vec<Action>)> {
         deal.apply(&forced).expect("forced auction");
         while deal.result().is_none() {
             let seat = deal.waiting_for()[0];
-            let choices: Vec<Action> = deal
-                .choices()
-                .into_iter()
-                .filter(|a| a.seat() == Some(seat))
-                .collect();
+            let choices: Vec<Action> = deal.choices().into_iter().filter(|a| a.seat() == Some(seat)).collect();
             let view = deal.view(Some(seat));
             let choice = bots[seat].decide(&view, &choices);
             if choices.len() > 1 {
                 out.push((view.clone(), choices.clone()));
             }
-            deal.apply(&choices[choice])
-                .expect("bots choose legal actions");
+            deal.apply(&choices[choice]).expect("bots choose legal actions");
         }
     }
     out
@@ -48,10 +35,7 @@ fn positions(rules: Rules, games: u64) -> Vec<(DealView, Vec<Action>)> {
 
 fn main() {
     // `cargo bench` passes --bench; any other argument filters nothing here.
-    for (name, rules) in [
-        ("noshuffle", Rules::no_shuffle(false)),
-        ("house_wild", Rules::house(true)),
-    ] {
+    for (name, rules) in [("noshuffle", Rules::no_shuffle(false)), ("house_wild", Rules::house(true))] {
         let positions = positions(rules, 150);
         for kind in [BotKind::Easy, BotKind::Normal, BotKind::Hard] {
             let mut times: Vec<f64> = positions

@@ -39,11 +39,7 @@ impl Contestant {
     }
 
     /// A player for one seat; an external side's seats share one process.
-    fn player(
-        &self,
-        seed: u64,
-        shared: &mut Option<Rc<RefCell<External>>>,
-    ) -> Result<Box<dyn Player>, BotError> {
+    fn player(&self, seed: u64, shared: &mut Option<Rc<RefCell<External>>>) -> Result<Box<dyn Player>, BotError> {
         match self {
             Contestant::Ours(kind) => Ok(Box::new(Bot::new(*kind, seed))),
             Contestant::External(command) => {
@@ -60,11 +56,7 @@ impl Contestant {
 struct SharedExternal(Rc<RefCell<External>>);
 
 impl Player for SharedExternal {
-    fn choose(
-        &mut self,
-        view: &ddz_engine::DealView,
-        choices: &[Action],
-    ) -> Result<usize, BotError> {
+    fn choose(&mut self, view: &ddz_engine::DealView, choices: &[Action]) -> Result<usize, BotError> {
         self.0.borrow_mut().choose(view, choices)
     }
 }
@@ -96,27 +88,12 @@ pub fn play_game(
     landlord: &mut dyn Player,
     farmers: &mut [Box<dyn Player>],
 ) -> Result<Game, BotError> {
-    let setup = DealSetup {
-        rules,
-        seed: Seed::from_u64(seed),
-        start: Start::Seat(0),
-        pack: None,
-        stacked: false,
-    };
+    let setup = DealSetup { rules, seed: Seed::from_u64(seed), start: Start::Seat(0), pack: None, stacked: false };
     let mut deal = Deal::new(setup);
     let forced: Vec<Action> = match rules.table {
         TableType::House => vec![Action::Take { seat: 0 }],
         TableType::NoShuffle => vec![Action::Bid { seat: 0, bid: 3 }],
-        TableType::TwoPlayer => vec![
-            Action::Call {
-                seat: 0,
-                call: true,
-            },
-            Action::Rob {
-                seat: 1,
-                rob: false,
-            },
-        ],
+        TableType::TwoPlayer => vec![Action::Call { seat: 0, call: true }, Action::Rob { seat: 1, rob: false }],
     };
     for action in &forced {
         deal.apply(action).expect("the forced auction is legal");
@@ -128,23 +105,12 @@ pub fn play_game(
             return Err(BotError("a deal ran past 2000 decisions".into()));
         }
         let seat: Seat = deal.waiting_for()[0];
-        let choices: Vec<Action> = deal
-            .choices()
-            .into_iter()
-            .filter(|a| a.seat() == Some(seat))
-            .collect();
+        let choices: Vec<Action> = deal.choices().into_iter().filter(|a| a.seat() == Some(seat)).collect();
         let view = deal.view(Some(seat));
-        let player: &mut dyn Player = if seat == 0 {
-            &mut *landlord
-        } else {
-            farmers[seat - 1].as_mut()
-        };
+        let player: &mut dyn Player = if seat == 0 { &mut *landlord } else { farmers[seat - 1].as_mut() };
         let choice = player.choose(&view, &choices)?;
-        let action = choices
-            .get(choice)
-            .ok_or_else(|| BotError(format!("choice {choice} out of range")))?;
-        deal.apply(action)
-            .map_err(|e| BotError(format!("illegal choice: {e}")))?;
+        let action = choices.get(choice).ok_or_else(|| BotError(format!("choice {choice} out of range")))?;
+        deal.apply(action).map_err(|e| BotError(format!("illegal choice: {e}")))?;
     }
     let result = deal.result().expect("finished");
     let landlord_won = result.landlord_won == Some(true);
@@ -154,11 +120,7 @@ pub fn play_game(
     } else {
         result.score[0]
     };
-    Ok(Game {
-        landlord_won,
-        landlord_score,
-        bombs: result.bombs,
-    })
+    Ok(Game { landlord_won, landlord_score, bombs: result.bombs })
 }
 
 /// Results for side A (side B's are the mirror image).
@@ -175,11 +137,7 @@ pub struct Tally {
 impl Tally {
     fn add(&mut self, a_is_landlord: bool, game: Game) {
         let a_won = game.landlord_won == a_is_landlord;
-        let score = if a_is_landlord {
-            game.landlord_score
-        } else {
-            -game.landlord_score
-        } as f64;
+        let score = if a_is_landlord { game.landlord_score } else { -game.landlord_score } as f64;
         self.games += 1;
         self.wins += u32::from(a_won);
         self.landlord_games += u32::from(a_is_landlord);
@@ -233,28 +191,15 @@ pub fn run(m: &Match, threads: usize, progress: &(dyn Fn(u32) + Sync)) -> Result
                         }
                         let seed = m.seed.wrapping_mul(1_000_003).wrapping_add(u64::from(deal));
                         for a_is_landlord in [true, false] {
-                            let (lead, rest) = if a_is_landlord {
-                                (&m.a, &m.b)
-                            } else {
-                                (&m.b, &m.a)
-                            };
-                            let (lead_ext, rest_ext) = if a_is_landlord {
-                                (&mut ext_a, &mut ext_b)
-                            } else {
-                                (&mut ext_b, &mut ext_a)
-                            };
+                            let (lead, rest) = if a_is_landlord { (&m.a, &m.b) } else { (&m.b, &m.a) };
+                            let (lead_ext, rest_ext) =
+                                if a_is_landlord { (&mut ext_a, &mut ext_b) } else { (&mut ext_b, &mut ext_a) };
                             let bot_seed = |seat: u64| seed.wrapping_mul(31).wrapping_add(seat);
                             let mut landlord = lead.player(bot_seed(0), lead_ext)?;
                             let mut farmers = (1..u64::from(m.rules.players))
                                 .map(|seat| rest.player(bot_seed(seat), rest_ext))
                                 .collect::<Result<Vec<_>, _>>()?;
-                            let game = play_game(
-                                m.rules,
-                                m.research,
-                                seed,
-                                landlord.as_mut(),
-                                &mut farmers,
-                            )?;
+                            let game = play_game(m.rules, m.research, seed, landlord.as_mut(), &mut farmers)?;
                             tally.add(a_is_landlord, game);
                         }
                         progress(done.fetch_add(1, Ordering::Relaxed) + 1);
@@ -262,10 +207,7 @@ pub fn run(m: &Match, threads: usize, progress: &(dyn Fn(u32) + Sync)) -> Result
                 })
             })
             .collect();
-        workers
-            .into_iter()
-            .map(|w| w.join().expect("arena worker"))
-            .collect()
+        workers.into_iter().map(|w| w.join().expect("arena worker")).collect()
     });
     let mut total = Tally::default();
     for result in results {

@@ -51,14 +51,8 @@ pub enum BotKind {
 }
 
 impl BotKind {
-    pub const ALL: [BotKind; 6] = [
-        BotKind::Random,
-        BotKind::Greedy,
-        BotKind::Easy,
-        BotKind::Normal,
-        BotKind::Hard,
-        BotKind::Bomber,
-    ];
+    pub const ALL: [BotKind; 6] =
+        [BotKind::Random, BotKind::Greedy, BotKind::Easy, BotKind::Normal, BotKind::Hard, BotKind::Bomber];
 
     pub fn name(self) -> &'static str {
         match self {
@@ -84,11 +78,7 @@ impl FromStr for BotKind {
         BotKind::ALL
             .into_iter()
             .find(|k| k.name() == s)
-            .ok_or_else(|| {
-                BotError(format!(
-                    "unknown bot {s:?} (random, greedy, easy, normal, hard, bomber)"
-                ))
-            })
+            .ok_or_else(|| BotError(format!("unknown bot {s:?} (random, greedy, easy, normal, hard, bomber)")))
     }
 }
 
@@ -130,13 +120,11 @@ impl Bot {
             BotKind::Random => self.rng.random_range(0..choices.len()),
             BotKind::Greedy => policy::greedy(choices),
             BotKind::Easy if self.rng.random_bool(0.5) => policy::greedy(choices),
-            BotKind::Easy | BotKind::Normal => {
-                policy::choose(&table, choices, &mut self.eval, false)
-            }
+            BotKind::Easy | BotKind::Normal => policy::choose(&table, choices, &mut self.eval, false),
             BotKind::Bomber => policy::choose(&table, choices, &mut self.eval, true),
             BotKind::Hard => {
-                let playing = matches!(choices[0], Action::Play { .. } | Action::Pass { .. })
-                    && table.landlord.is_some();
+                let playing =
+                    matches!(choices[0], Action::Play { .. } | Action::Pass { .. }) && table.landlord.is_some();
                 if !playing {
                     return policy::choose(&table, choices, &mut self.eval, false);
                 }

@@ -47,12 +47,7 @@ pub fn control(hand: Counts) -> f32 {
     let red = f32::from(hand.get(14));
     let bombs = (0..13).filter(|&s| hand.get(s) == 4).count() as f32;
     let rocket = if black + red == 2.0 { 2.0 } else { 0.0 };
-    1.5 * twos
-        + 2.0 * black
-        + 3.0 * red
-        + 4.0 * bombs
-        + rocket
-        + 2.0 * f32::from(hand.get(WILD_SLOT))
+    1.5 * twos + 2.0 * black + 3.0 * red + 4.0 * bombs + rocket + 2.0 * f32::from(hand.get(WILD_SLOT))
 }
 
 /// The fewest plays `hand` can be played out in, free leads assumed (wild cards counted as singles that

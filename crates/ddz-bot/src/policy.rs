@@ -31,10 +31,7 @@ pub fn auction(table: &Table, choices: &[Action], eval: &mut PlanEvaluator) -> u
     };
     // Choices list the boldest option first for take and call; bids rise: take the boldest wanted.
     match choices.first() {
-        Some(Action::Bid { .. }) => (0..choices.len())
-            .rev()
-            .find(|&i| wanted(&choices[i]))
-            .unwrap_or(0),
+        Some(Action::Bid { .. }) => (0..choices.len()).rev().find(|&i| wanted(&choices[i])).unwrap_or(0),
         _ => choices.iter().position(wanted).unwrap_or(choices.len() - 1),
     }
 }
@@ -47,12 +44,7 @@ pub struct Scored {
 }
 
 /// Scores every choice (pass included, as the hand's value unchanged). Higher is better.
-pub fn score_plays(
-    table: &Table,
-    choices: &[Action],
-    eval: &mut PlanEvaluator,
-    bomber: bool,
-) -> Vec<Scored> {
+pub fn score_plays(table: &Table, choices: &[Action], eval: &mut PlanEvaluator, bomber: bool) -> Vec<Scored> {
     let hand = table.counts();
     let prior = table.prior();
     let partner_led = prior.is_some_and(|(seat, _)| table.is_partner(seat));
@@ -69,18 +61,9 @@ pub fn score_plays(
                         1000.0 // out: nothing is better
                     } else {
                         // Lower ranks first; more cards at once (junk hung on a triple, long combos).
-                        let mut s = eval.value(&table.rules, rest)
-                            - 0.15 * play.main.index() as f32
-                            + 0.3 * play.len() as f32;
-                        s += lead_or_follow_sense(
-                            table,
-                            play,
-                            rest,
-                            danger,
-                            partner_led,
-                            eval,
-                            bomber,
-                        );
+                        let mut s =
+                            eval.value(&table.rules, rest) - 0.15 * play.main.index() as f32 + 0.3 * play.len() as f32;
+                        s += lead_or_follow_sense(table, play, rest, danger, partner_led, eval, bomber);
                         if rest.total() == 1 && rest.wild() == 1 {
                             s -= 500.0; // a lone Wild can never be played
                         }
@@ -95,8 +78,7 @@ pub fn score_plays(
 }
 
 fn play_rest(hand: ddz_engine::Counts, play: &Play) -> ddz_engine::Counts {
-    hand.checked_sub(play.cards)
-        .expect("a choice comes from the hand")
+    hand.checked_sub(play.cards).expect("a choice comes from the hand")
 }
 
 fn pass_score(table: &Table, keep: f32, danger: usize, partner_led: bool) -> f32 {
@@ -110,9 +92,7 @@ fn pass_score(table: &Table, keep: f32, danger: usize, partner_led: bool) -> f32
         5..=6 => 4.0,
         _ => 0.0,
     };
-    let prior_is_landlord_solo = table
-        .prior()
-        .is_some_and(|(s, _)| Some(s) == table.landlord);
+    let prior_is_landlord_solo = table.prior().is_some_and(|(s, _)| Some(s) == table.landlord);
     keep - 10.0 - threat - if prior_is_landlord_solo { 1.0 } else { 0.0 }
 }
 
@@ -146,10 +126,7 @@ fn lead_or_follow_sense(
             // Leading: do not hand an opponent with n cards a play of n cards they might beat.
             let cards = play.len() as usize;
             let singles_like = matches!(play.shape.kind, Kind::Single | Kind::Pair);
-            if singles_like
-                && cards == danger
-                && !(cards == 1 && table.top_single(play.main.index()))
-            {
+            if singles_like && cards == danger && !(cards == 1 && table.top_single(play.main.index())) {
                 s -= 30.0;
             }
             // Feed a partner who is one card from out with the lowest single.
@@ -175,10 +152,7 @@ pub fn choose(table: &Table, choices: &[Action], eval: &mut PlanEvaluator, bombe
         Some(Action::Play { .. } | Action::Pass { .. }) if table.landlord.is_some() => {
             best(&score_plays(table, choices, eval, bomber))
         }
-        Some(Action::Seen { .. }) => choices
-            .iter()
-            .position(|a| a.seat() == Some(table.me))
-            .unwrap_or(0),
+        Some(Action::Seen { .. }) => choices.iter().position(|a| a.seat() == Some(table.me)).unwrap_or(0),
         _ => auction(table, choices, eval),
     }
 }
@@ -200,11 +174,7 @@ pub fn greedy(choices: &[Action]) -> usize {
         Action::Play { play, .. } => Some((play.shape.is_bomb_or_rocket(), play.main, play.len())),
         _ => None,
     };
-    let smallest = choices
-        .iter()
-        .enumerate()
-        .filter_map(|(i, a)| key(a).map(|k| (k, i)))
-        .min();
+    let smallest = choices.iter().enumerate().filter_map(|(i, a)| key(a).map(|k| (k, i))).min();
     match (smallest, choices.first()) {
         (Some((_, i)), _) => i,
         // Auction: greedy bids nothing and takes only when it must.

@@ -42,11 +42,7 @@ pub fn serve(bot: &mut Bot, input: impl BufRead, mut output: impl Write) -> std:
             }
             Ok(request) => {
                 let choice = bot.decide(&request.view, &request.choices);
-                serde_json::to_value(Response {
-                    id: request.id,
-                    choice,
-                })
-                .expect("responses serialise")
+                serde_json::to_value(Response { id: request.id, choice }).expect("responses serialise")
             }
             Err(e) => serde_json::json!({"error": format!("bad request: {e}")}),
         };
@@ -78,13 +74,7 @@ impl External {
             .map_err(|e| BotError(format!("cannot start {command:?}: {e}")))?;
         let stdin = child.stdin.take().expect("piped");
         let stdout = BufReader::new(child.stdout.take().expect("piped"));
-        Ok(External {
-            command: command.to_string(),
-            child,
-            stdin,
-            stdout,
-            next_id: 0,
-        })
+        Ok(External { command: command.to_string(), child, stdin, stdout, next_id: 0 })
     }
 }
 
@@ -92,11 +82,7 @@ impl Player for External {
     fn choose(&mut self, view: &DealView, choices: &[Action]) -> Result<usize, BotError> {
         self.next_id += 1;
         let id = self.next_id;
-        let request = Request {
-            id,
-            view: view.clone(),
-            choices: choices.to_vec(),
-        };
+        let request = Request { id, view: view.clone(), choices: choices.to_vec() };
         let fail = |what: String| BotError(format!("external bot {:?}: {what}", self.command));
         let line = serde_json::to_string(&request).expect("requests serialise");
         writeln!(self.stdin, "{line}")
@@ -111,17 +97,10 @@ impl Player for External {
         let response: Response = serde_json::from_str(reply.trim())
             .map_err(|e| fail(format!("malformed response {:?}: {e}", reply.trim())))?;
         if response.id != id {
-            return Err(fail(format!(
-                "answered request {} when asked {id}",
-                response.id
-            )));
+            return Err(fail(format!("answered request {} when asked {id}", response.id)));
         }
         if response.choice >= choices.len() {
-            return Err(fail(format!(
-                "chose {} of {} choices",
-                response.choice,
-                choices.len()
-            )));
+            return Err(fail(format!("chose {} of {} choices", response.choice, choices.len())));
         }
         Ok(response.choice)
     }

@@ -8,9 +8,7 @@
 
 use std::collections::HashMap;
 
-use ddz_engine::{
-    Action, CardSet, Counts, Kind, Play, Rank, Rules, Seat, Shape, Strength, TableType, legal_plays,
-};
+use ddz_engine::{Action, CardSet, Counts, Kind, Play, Rank, Rules, Seat, Shape, Strength, TableType, legal_plays};
 use rand::seq::SliceRandom;
 use rand_chacha::ChaCha8Rng;
 
@@ -32,12 +30,7 @@ pub struct Budget {
 
 impl Default for Budget {
     fn default() -> Self {
-        Budget {
-            candidates: 6,
-            samples: 24,
-            endgame_cards: 20,
-            endgame_nodes: 6000,
-        }
+        Budget { candidates: 6, samples: 24, endgame_cards: 20, endgame_nodes: 6000 }
     }
 }
 
@@ -45,34 +38,19 @@ impl Default for Budget {
 const SENSIBLE: f32 = 25.0;
 
 /// Picks among `scored` (the heuristic's scores for `choices`) by rollouts.
-pub fn choose(
-    table: &Table,
-    choices: &[Action],
-    scored: &[Scored],
-    budget: Budget,
-    rng: &mut ChaCha8Rng,
-) -> usize {
+pub fn choose(table: &Table, choices: &[Action], scored: &[Scored], budget: Budget, rng: &mut ChaCha8Rng) -> usize {
     let mut ranked: Vec<Scored> = scored.to_vec();
     ranked.sort_by(|a, b| b.score.total_cmp(&a.score));
     // A play that goes out, or a single sensible choice, needs no search.
-    if ranked.len() == 1
-        || ranked[0].score >= 1000.0
-        || ranked[1].score < ranked[0].score - SENSIBLE
-    {
+    if ranked.len() == 1 || ranked[0].score >= 1000.0 || ranked[1].score < ranked[0].score - SENSIBLE {
         return ranked[0].index;
     }
     // Search only among sensible candidates: what the table sense rules out (beating a partner,
     // an early bomb, stranding the Wild) stays ruled out.
     let floor = ranked[0].score - SENSIBLE;
-    let mut candidates: Vec<Scored> = ranked
-        .iter()
-        .take(budget.candidates)
-        .filter(|s| s.score >= floor)
-        .copied()
-        .collect();
-    if let Some(pass) = ranked
-        .iter()
-        .find(|s| matches!(choices[s.index], Action::Pass { .. }))
+    let mut candidates: Vec<Scored> =
+        ranked.iter().take(budget.candidates).filter(|s| s.score >= floor).copied().collect();
+    if let Some(pass) = ranked.iter().find(|s| matches!(choices[s.index], Action::Pass { .. }))
         && pass.score >= floor
         && !candidates.iter().any(|c| c.index == pass.index)
     {
@@ -93,11 +71,7 @@ pub fn choose(
             sim.apply(table.me, &choices[candidate.index]);
             // Near the end, solve the sampled deal exactly; otherwise (or if the solver runs out of
             // nodes) play it out with the rollout policy.
-            let solved = if endgame && solver_misses < 3 {
-                solver.landlord_wins(&sim)
-            } else {
-                None
-            };
+            let solved = if endgame && solver_misses < 3 { solver.landlord_wins(&sim) } else { None };
             // A position too big to solve once is likely too big every time: stop trying.
             solver_misses += u32::from(endgame && solved.is_none());
             let landlord_won = solved.unwrap_or_else(|| sim.run() == landlord);
@@ -107,10 +81,7 @@ pub fn choose(
         }
     }
     // Most wins; ties go to the heuristic's preference (candidates are in its order).
-    let (best, _) = wins.iter().enumerate().fold(
-        (0, 0),
-        |(bi, bw), (i, &w)| if w > bw { (i, w) } else { (bi, bw) },
-    );
+    let (best, _) = wins.iter().enumerate().fold((0, 0), |(bi, bw), (i, &w)| if w > bw { (i, w) } else { (bi, bw) });
     candidates[best].index
 }
 
@@ -160,17 +131,10 @@ impl Sim {
             turn: table.me,
             trick: table.prior(),
             passes: match table.prior() {
-                Some(_) => table
-                    .view
-                    .actions
-                    .iter()
-                    .rev()
-                    .take_while(|a| matches!(a, Action::Pass { .. }))
-                    .count(),
+                Some(_) => table.view.actions.iter().rev().take_while(|a| matches!(a, Action::Pass { .. })).count(),
                 None => 0,
             },
-            allowance: (table.rules.table == TableType::TwoPlayer)
-                .then(|| table.view.allowance.unwrap_or(1) as u32),
+            allowance: (table.rules.table == TableType::TwoPlayer).then(|| table.view.allowance.unwrap_or(1) as u32),
             winner: None,
             buffer: Vec::with_capacity(256),
         }
@@ -184,9 +148,7 @@ impl Sim {
     }
 
     fn play(&mut self, seat: Seat, play: Play) {
-        self.hands[seat] = self.hands[seat]
-            .checked_sub(play.cards)
-            .expect("rollout plays come from the hand");
+        self.hands[seat] = self.hands[seat].checked_sub(play.cards).expect("rollout plays come from the hand");
         self.trick = Some((seat, play));
         self.passes = 0;
         let left = self.hands[seat].total();
@@ -235,11 +197,8 @@ impl Sim {
         }
         let partner = |a: Seat, b: Seat| a != b && a != self.landlord && b != self.landlord;
         let players = self.hands.len();
-        let danger = (0..players)
-            .filter(|&s| s != seat && !partner(s, seat))
-            .map(|s| self.hands[s].total())
-            .min()
-            .unwrap_or(99);
+        let danger =
+            (0..players).filter(|&s| s != seat && !partner(s, seat)).map(|s| self.hands[s].total()).min().unwrap_or(99);
         match self.trick {
             Some((leader, _)) if partner(leader, seat) => None,
             Some(_) => {
@@ -267,9 +226,7 @@ impl Sim {
                     if play.shape.is_bomb_or_rocket() {
                         value -= 25.0;
                     }
-                    if play.len() as usize == danger as usize
-                        && matches!(play.shape.kind, Kind::Single | Kind::Pair)
-                    {
+                    if play.len() as usize == danger as usize && matches!(play.shape.kind, Kind::Single | Kind::Pair) {
                         value -= 15.0;
                     }
                     if best.is_none_or(|(v, _)| value > v) {
@@ -294,13 +251,7 @@ struct Solver {
 
 impl Solver {
     fn new(rules: Rules, landlord: Seat, limit: u32) -> Solver {
-        Solver {
-            rules,
-            landlord,
-            table: HashMap::new(),
-            nodes: 0,
-            limit,
-        }
+        Solver { rules, landlord, table: HashMap::new(), nodes: 0, limit }
     }
 
     /// `None` when the position needs more nodes than the budget.
@@ -310,13 +261,7 @@ impl Solver {
         }
         self.nodes = 0;
         self.table.clear();
-        self.solve(
-            &sim.hands.clone(),
-            sim.turn,
-            sim.trick,
-            sim.passes,
-            sim.allowance,
-        )
+        self.solve(&sim.hands.clone(), sim.turn, sim.trick, sim.passes, sim.allowance)
     }
 
     fn solve(
@@ -331,45 +276,27 @@ impl Solver {
         if self.nodes > self.limit {
             return None;
         }
-        let key = (
-            hands.to_vec(),
-            turn,
-            trick.map(|(s, p)| (s, p.shape, p.main, p.strength)),
-        );
+        let key = (hands.to_vec(), turn, trick.map(|(s, p)| (s, p.shape, p.main, p.strength)));
         if let Some(&known) = self.table.get(&key) {
             return Some(known);
         }
         let players = hands.len();
         let maximizing = turn == self.landlord;
         let mut plays = Vec::new();
-        legal_plays(
-            &self.rules,
-            hands[turn],
-            trick.as_ref().map(|(_, p)| p),
-            &mut plays,
-        );
+        legal_plays(&self.rules, hands[turn], trick.as_ref().map(|(_, p)| p), &mut plays);
         // Going out first, then the biggest plays; passing last.
         plays.sort_by_key(|p| std::cmp::Reverse(p.len()));
         let mut any_unknown = false;
         let mut result = !maximizing;
         for play in &plays {
             let mut next = hands.to_vec();
-            next[turn] = next[turn]
-                .checked_sub(play.cards)
-                .expect("plays come from the hand");
+            next[turn] = next[turn].checked_sub(play.cards).expect("plays come from the hand");
             let left = next[turn].total();
-            let wins_now =
-                left == 0 || (turn != self.landlord && allowance.is_some_and(|a| left <= a));
+            let wins_now = left == 0 || (turn != self.landlord && allowance.is_some_and(|a| left <= a));
             let outcome = if wins_now {
                 Some(turn == self.landlord)
             } else {
-                self.solve(
-                    &next,
-                    (turn + 1) % players,
-                    Some((turn, *play)),
-                    0,
-                    allowance,
-                )
+                self.solve(&next, (turn + 1) % players, Some((turn, *play)), 0, allowance)
             };
             match outcome {
                 Some(v) if v == maximizing => {
@@ -384,13 +311,9 @@ impl Solver {
         if result != maximizing {
             // Passing (not allowed on a lead; a hand with no lead lets the lead move on).
             let outcome = match trick {
-                Some((leader, _)) if passes + 2 >= players => {
-                    self.solve(hands, leader, None, 0, allowance)
-                }
+                Some((leader, _)) if passes + 2 >= players => self.solve(hands, leader, None, 0, allowance),
                 Some(t) => self.solve(hands, (turn + 1) % players, Some(t), passes + 1, allowance),
-                None if plays.is_empty() => {
-                    self.solve(hands, (turn + 1) % players, None, 0, allowance)
-                }
+                None if plays.is_empty() => self.solve(hands, (turn + 1) % players, None, 0, allowance),
                 None => Some(result),
             };
             match outcome {

@@ -68,11 +68,7 @@ impl<'a> Table<'a> {
 
     /// The fewest cards any opponent holds.
     pub fn opponent_low(&self) -> usize {
-        (0..self.players())
-            .filter(|&s| self.is_opponent(s))
-            .map(|s| self.sizes[s])
-            .min()
-            .unwrap_or(usize::MAX)
+        (0..self.players()).filter(|&s| self.is_opponent(s)).map(|s| self.sizes[s]).min().unwrap_or(usize::MAX)
     }
 
     pub fn next(&self, seat: Seat) -> Seat {

@@ -7,9 +7,8 @@ use ddz_engine::{Deal, DealSetup, Rules, Seed, Start};
 
 fn game(kind: BotKind, seed: u64) -> (bool, i64, u32) {
     let mut landlord = Bot::new(kind, seed);
-    let mut farmers: Vec<Box<dyn Player>> = (1..3)
-        .map(|s| Box::new(Bot::new(kind, seed + s)) as Box<dyn Player>)
-        .collect();
+    let mut farmers: Vec<Box<dyn Player>> =
+        (1..3).map(|s| Box::new(Bot::new(kind, seed + s)) as Box<dyn Player>).collect();
     let g = play_game(Rules::house(true), false, seed, &mut landlord, &mut farmers).unwrap();
     (g.landlord_won, g.landlord_score, g.bombs)
 }
@@ -51,16 +50,9 @@ fn protocol_messages_round_trip() {
         stacked: false,
     });
     deal.apply(&ddz_engine::Action::Take { seat: 0 }).unwrap();
-    let request = Request {
-        id: 12,
-        view: deal.view(Some(2)),
-        choices: deal.choices(),
-    };
+    let request = Request { id: 12, view: deal.view(Some(2)), choices: deal.choices() };
     let text = serde_json::to_string(&request).unwrap();
     assert_eq!(serde_json::from_str::<Request>(&text).unwrap(), request);
     let response = Response { id: 12, choice: 1 };
-    assert_eq!(
-        serde_json::from_str::<Response>(&serde_json::to_string(&response).unwrap()).unwrap(),
-        response
-    );
+    assert_eq!(serde_json::from_str::<Response>(&serde_json::to_string(&response).unwrap()).unwrap(), response);
 }

@@ -4,8 +4,7 @@
 
 use ddz_bot::{Bot, BotKind};
 use ddz_engine::{
-    Action, Auction, CardSet, Counts, DealView, Kind, Phase, Play, Rules, Seat, Trick,
-    legal_plays_vec, readings,
+    Action, Auction, CardSet, Counts, DealView, Kind, Phase, Play, Rules, Seat, Trick, legal_plays_vec, readings,
 };
 
 struct Position {
@@ -56,11 +55,7 @@ impl Position {
         let prior = trick.map(|t| t.play);
         let mut choices: Vec<Action> = legal_plays_vec(&self.rules, hand.counts(), prior.as_ref())
             .into_iter()
-            .map(|play| Action::Play {
-                seat: self.me,
-                cards: hand.pick(play.cards).unwrap(),
-                play,
-            })
+            .map(|play| Action::Play { seat: self.me, cards: hand.pick(play.cards).unwrap(), play })
             .collect();
         if prior.is_some() {
             choices.push(Action::Pass { seat: self.me });
@@ -161,10 +156,7 @@ fn save_bombs_when_nobody_is_close_to_out() {
     };
     for kind in STRONG {
         let choice = p.choice(kind);
-        assert!(
-            choice.is_none_or(|play| !play.shape.is_bomb_or_rocket()),
-            "{kind} bombed early: {choice:?}"
-        );
+        assert!(choice.is_none_or(|play| !play.shape.is_bomb_or_rocket()), "{kind} bombed early: {choice:?}");
     }
 }
 
@@ -179,9 +171,7 @@ fn bomb_when_an_opponent_is_one_or_two_cards_from_out() {
         prior: Some((0, "AS")),
     };
     for kind in STRONG {
-        let play = p
-            .choice(kind)
-            .expect("must not let the landlord keep the lead");
+        let play = p.choice(kind).expect("must not let the landlord keep the lead");
         assert!(play.shape.is_bomb_or_rocket(), "{kind} played {play}");
     }
 }
@@ -198,14 +188,8 @@ fn split_the_twos_when_fighting_for_the_lead() {
         prior: Some((0, "AS")),
     };
     for kind in STRONG {
-        let play = p
-            .choice(kind)
-            .unwrap_or_else(|| panic!("{kind} did not fight for the lead"));
-        assert_eq!(
-            (play.shape.kind, play.main.index()),
-            (Kind::Single, 12),
-            "{kind} played {play}"
-        );
+        let play = p.choice(kind).unwrap_or_else(|| panic!("{kind} did not fight for the lead"));
+        assert_eq!((play.shape.kind, play.main.index()), (Kind::Single, 12), "{kind} played {play}");
     }
 }
 
@@ -220,20 +204,12 @@ fn hang_the_lowest_junk_on_a_triple_never_the_twos() {
         prior: None,
     };
     let play = p.choice(BotKind::Normal).unwrap();
-    assert_eq!(
-        play.cards,
-        "3777".parse::<Counts>().unwrap(),
-        "normal led {play}"
-    );
+    assert_eq!(play.cards, "3777".parse::<Counts>().unwrap(), "normal led {play}");
     // The searching bot may lead the 2s first for control, but never hangs a 2 on the triple.
     for kind in STRONG {
         let play = p.choice(kind).unwrap();
         if play.shape.kind == Kind::Triples {
-            assert_eq!(
-                play.cards,
-                "3777".parse::<Counts>().unwrap(),
-                "{kind} led {play}"
-            );
+            assert_eq!(play.cards, "3777".parse::<Counts>().unwrap(), "{kind} led {play}");
         }
     }
 }
@@ -249,34 +225,20 @@ fn read_the_extra_answer_a_triple_and_pair_with_a_triple_and_pair() {
         prior: Some((0, "5S 5H 5D 9S 9H")),
     };
     for kind in STRONG {
-        let play = p
-            .choice(kind)
-            .unwrap_or_else(|| panic!("{kind} did not answer the triple + pair"));
-        assert_eq!(
-            play.cards,
-            "33888".parse::<Counts>().unwrap(),
-            "{kind} played {play}"
-        );
+        let play = p.choice(kind).unwrap_or_else(|| panic!("{kind} did not answer the triple + pair"));
+        assert_eq!(play.cards, "33888".parse::<Counts>().unwrap(), "{kind} played {play}");
     }
 }
 
 #[test]
 fn never_strand_the_wild() {
     // Playing the 5 alone would leave only the Wild, which can never be led.
-    let p = Position {
-        rules: Rules::house(true),
-        me: 0,
-        landlord: 0,
-        hand: "5S W 9H 9D",
-        sizes: [4, 17, 17],
-        prior: None,
-    };
+    let p =
+        Position { rules: Rules::house(true), me: 0, landlord: 0, hand: "5S W 9H 9D", sizes: [4, 17, 17], prior: None };
     for kind in STRONG {
         let (view, choices) = p.view_and_choices();
         let index = Bot::new(kind, 3).decide(&view, &choices);
-        let Action::Play { cards, .. } = &choices[index] else {
-            panic!("a lead")
-        };
+        let Action::Play { cards, .. } = &choices[index] else { panic!("a lead") };
         let rest = view.hand.unwrap().minus(*cards);
         assert!(rest != "W".parse().unwrap(), "{kind} stranded the Wild");
     }

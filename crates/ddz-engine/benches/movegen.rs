@@ -16,9 +16,7 @@ const POSITIONS: usize = 1000;
 fn hand(rules: &Rules, size: usize, rng: &mut ChaCha8Rng) -> Counts {
     let mut deck: Vec<_> = rules.deck().iter().collect();
     deck.shuffle(rng);
-    CardSet::from_cards(deck.into_iter().take(size))
-        .unwrap()
-        .counts()
+    CardSet::from_cards(deck.into_iter().take(size)).unwrap().counts()
 }
 
 fn positions(rules: &Rules, size: usize, follow: bool) -> Vec<(Counts, Option<Play>)> {
@@ -37,10 +35,9 @@ fn positions(rules: &Rules, size: usize, follow: bool) -> Vec<(Counts, Option<Pl
 fn bench(c: &mut Criterion) {
     let mut group = c.benchmark_group("legal_plays");
     group.throughput(Throughput::Elements(POSITIONS as u64));
-    for (name, rules, size) in [
-        ("noshuffle_20", Rules::no_shuffle(false), 20),
-        ("house_wild_21", Rules::house(true), 21),
-    ] {
+    for (name, rules, size) in
+        [("noshuffle_20", Rules::no_shuffle(false), 20), ("house_wild_21", Rules::house(true), 21)]
+    {
         for follow in [false, true] {
             let positions = positions(&rules, size, follow);
             let label = format!("{name}/{}", if follow { "follow" } else { "free_lead" });

@@ -71,10 +71,7 @@ impl Rank {
 
     fn from_char(c: char) -> Option<Rank> {
         let c = c.to_ascii_uppercase();
-        RANK_CHARS[..15]
-            .iter()
-            .position(|&b| b as char == c)
-            .map(|i| Rank(i as u8))
+        RANK_CHARS[..15].iter().position(|&b| b as char == c).map(|i| Rank(i as u8))
     }
 }
 
@@ -112,9 +109,7 @@ impl<'de> Deserialize<'de> for Rank {
 /// Errors in card text and card sets.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum CardError {
-    #[error(
-        "unknown card {0:?} (expected a rank from 3456789TJQKA2 and a suit from SHDC, or BJ, RJ, W)"
-    )]
+    #[error("unknown card {0:?} (expected a rank from 3456789TJQKA2 and a suit from SHDC, or BJ, RJ, W)")]
     UnknownCard(String),
     #[error("unknown rank {0:?} (expected one of 3456789TJQKA2)")]
     UnknownRank(String),
@@ -205,10 +200,7 @@ impl FromStr for Card {
         let unknown = || CardError::UnknownCard(s.into());
         let (rank_text, suit) = upper.split_at(upper.len().checked_sub(1).ok_or_else(unknown)?);
         let rank: Rank = rank_text.parse().map_err(|_| unknown())?;
-        let suit = SUITS
-            .iter()
-            .position(|&b| suit.as_bytes() == [b])
-            .ok_or_else(unknown)?;
+        let suit = SUITS.iter().position(|&b| suit.as_bytes() == [b]).ok_or_else(unknown)?;
         if rank.is_joker() {
             return Err(unknown());
         }
@@ -475,9 +467,7 @@ impl Counts {
 
     /// The non-empty slots, low to high, with their counts.
     pub fn slots(self) -> impl Iterator<Item = (usize, u8)> {
-        (0..16)
-            .map(move |s| (s, self.get(s)))
-            .filter(|&(_, n)| n > 0)
+        (0..16).map(move |s| (s, self.get(s))).filter(|&(_, n)| n > 0)
     }
 }
 

@@ -57,13 +57,7 @@ impl DealSetup {
         pack.extend(bottom.iter());
         let used = hands.iter().fold(bottom, |all, h| all.union(*h));
         pack.extend(rules.deck().minus(used).iter());
-        DealSetup {
-            rules,
-            seed: Seed::from_u64(0),
-            start: Start::Seat(first),
-            pack: Some(pack),
-            stacked: true,
-        }
+        DealSetup { rules, seed: Seed::from_u64(0), start: Start::Seat(first), pack: Some(pack), stacked: true }
     }
 }
 
@@ -84,11 +78,7 @@ pub enum Action {
     /// House: this seat has seen the middle cards.
     Seen { seat: Seat },
     /// Play these cards with this reading.
-    Play {
-        seat: Seat,
-        cards: CardSet,
-        play: Play,
-    },
+    Play { seat: Seat, cards: CardSet, play: Play },
     /// No Shuffle and Two Player: the five-minute deal limit was reached; no winner, no score.
     DealLimit,
     /// The room was closed during the deal: House refunds each player's own payments; no score.
@@ -121,10 +111,7 @@ pub enum DealError {
     #[error("it is not seat {seat}'s turn (waiting for seat {turn})")]
     NotYourTurn { seat: Seat, turn: Seat },
     #[error("{action} is not possible now: {phase}")]
-    WrongPhase {
-        action: &'static str,
-        phase: &'static str,
-    },
+    WrongPhase { action: &'static str, phase: &'static str },
     #[error("the third seat must take the middle cards")]
     MustTake,
     #[error("a bid must be 1, 2 or 3, or 0 to pass")]
@@ -328,10 +315,9 @@ impl Deal {
             hands[(first + i) % players].insert(*card);
         }
         let bottom_end = hand_cards + base.bottom_size as usize;
-        let bottom = CardSet::from_cards(deck[hand_cards..bottom_end].iter().copied())
-            .expect("a deck has no duplicates");
-        let unused = CardSet::from_cards(deck[bottom_end..].iter().copied())
-            .expect("a deck has no duplicates");
+        let bottom =
+            CardSet::from_cards(deck[hand_cards..bottom_end].iter().copied()).expect("a deck has no duplicates");
+        let unused = CardSet::from_cards(deck[bottom_end..].iter().copied()).expect("a deck has no duplicates");
         let rules = if base.has_wild_rank_option() {
             let choices: Vec<Rank> = base.wild_rank_choices().collect();
             base.with_wild_rank(choices[rng.below(choices.len())])
@@ -341,12 +327,9 @@ impl Deal {
         let auction = match base.table {
             TableType::House => Auction::TakeOrPass { passes: 0 },
             TableType::NoShuffle => Auction::Bidding { bids: Vec::new() },
-            TableType::TwoPlayer => Auction::CallAndRob {
-                holder: None,
-                declined: vec![false; players],
-                robs: 0,
-                asked: 0,
-            },
+            TableType::TwoPlayer => {
+                Auction::CallAndRob { holder: None, declined: vec![false; players], robs: 0, asked: 0 }
+            }
         };
         Deal {
             setup,
@@ -537,10 +520,7 @@ impl Deal {
             }
             let any_seat_may_act = matches!(action, Action::Seen { .. });
             if !any_seat_may_act && seat != self.turn {
-                return Err(DealError::NotYourTurn {
-                    seat,
-                    turn: self.turn,
-                });
+                return Err(DealError::NotYourTurn { seat, turn: self.turn });
             }
         }
         match *action {
@@ -565,28 +545,14 @@ impl Deal {
     }
 
     fn expect_phase(&self, phase: Phase, action: &'static str) -> Result<(), DealError> {
-        if self.phase == phase {
-            Ok(())
-        } else {
-            Err(DealError::WrongPhase {
-                action,
-                phase: self.phase.describe(),
-            })
-        }
+        if self.phase == phase { Ok(()) } else { Err(DealError::WrongPhase { action, phase: self.phase.describe() }) }
     }
 
     fn take(&mut self, seat: Seat, take: bool) -> Result<(), DealError> {
-        let name = if take {
-            "taking the middle cards"
-        } else {
-            "passing the option"
-        };
+        let name = if take { "taking the middle cards" } else { "passing the option" };
         self.expect_phase(Phase::Auction, name)?;
         let Auction::TakeOrPass { passes } = &mut self.auction else {
-            return Err(DealError::WrongPhase {
-                action: name,
-                phase: "this table does not take or pass",
-            });
+            return Err(DealError::WrongPhase { action: name, phase: "this table does not take or pass" });
         };
         if take {
             self.make_landlord(seat);
@@ -603,10 +569,7 @@ impl Deal {
         self.expect_phase(Phase::Auction, "bidding")?;
         let players = self.players();
         let Auction::Bidding { bids } = &mut self.auction else {
-            return Err(DealError::WrongPhase {
-                action: "bidding",
-                phase: "this table does not bid",
-            });
+            return Err(DealError::WrongPhase { action: "bidding", phase: "this table does not bid" });
         };
         if bid > 3 {
             return Err(DealError::BadBid);
@@ -619,11 +582,7 @@ impl Deal {
         if bid == 3 || bids.len() == players {
             let high = bids.iter().copied().max().unwrap_or(0);
             // All passed: the first bidder is landlord at one point.
-            let winner = if high == 0 {
-                0
-            } else {
-                bids.iter().position(|&b| b == high).expect("the high bid")
-            };
+            let winner = if high == 0 { 0 } else { bids.iter().position(|&b| b == high).expect("the high bid") };
             let landlord = (self.first + winner) % players;
             self.make_landlord(landlord);
         } else {
@@ -635,17 +594,8 @@ impl Deal {
     fn call(&mut self, seat: Seat, call: bool) -> Result<(), DealError> {
         self.expect_phase(Phase::Auction, "calling")?;
         let first = self.first;
-        let Auction::CallAndRob {
-            holder,
-            declined,
-            asked,
-            ..
-        } = &mut self.auction
-        else {
-            return Err(DealError::WrongPhase {
-                action: "calling",
-                phase: "this table does not call and rob",
-            });
+        let Auction::CallAndRob { holder, declined, asked, .. } = &mut self.auction else {
+            return Err(DealError::WrongPhase { action: "calling", phase: "this table does not call and rob" });
         };
         if holder.is_some() {
             return Err(DealError::WrongPhase {
@@ -675,23 +625,11 @@ impl Deal {
 
     fn rob(&mut self, seat: Seat, rob: bool) -> Result<(), DealError> {
         self.expect_phase(Phase::Auction, "robbing")?;
-        let Auction::CallAndRob {
-            holder,
-            declined,
-            robs,
-            ..
-        } = &mut self.auction
-        else {
-            return Err(DealError::WrongPhase {
-                action: "robbing",
-                phase: "this table does not call and rob",
-            });
+        let Auction::CallAndRob { holder, declined, robs, .. } = &mut self.auction else {
+            return Err(DealError::WrongPhase { action: "robbing", phase: "this table does not call and rob" });
         };
         let Some(current) = *holder else {
-            return Err(DealError::WrongPhase {
-                action: "robbing",
-                phase: "nobody has called yet",
-            });
+            return Err(DealError::WrongPhase { action: "robbing", phase: "nobody has called yet" });
         };
         if declined[seat] {
             return Err(DealError::DeclinedCannotRob);
@@ -741,33 +679,21 @@ impl Deal {
     pub fn check_play(&self, seat: Seat, cards: CardSet, play: &Play) -> Result<(), DealError> {
         self.expect_phase(Phase::Play, "playing cards")?;
         if seat != self.turn {
-            return Err(DealError::NotYourTurn {
-                seat,
-                turn: self.turn,
-            });
+            return Err(DealError::NotYourTurn { seat, turn: self.turn });
         }
         if !cards.is_subset(self.hands[seat]) {
             return Err(DealError::NotInHand(cards.minus(self.hands[seat])));
         }
         if cards.counts() != play.cards {
-            return Err(DealError::CardsDoNotMatch {
-                cards,
-                ranks: play.cards.to_string(),
-            });
+            return Err(DealError::CardsDoNotMatch { cards, ranks: play.cards.to_string() });
         }
         if !readings(&self.rules, play.cards)?.contains(play) {
-            return Err(DealError::NotThatReading {
-                cards: cards.to_string(),
-                reading: play.to_string(),
-            });
+            return Err(DealError::NotThatReading { cards: cards.to_string(), reading: play.to_string() });
         }
         if let Some(prior) = &self.trick
             && !play.beats(&prior.play)
         {
-            return Err(DealError::DoesNotBeat {
-                play: play.to_string(),
-                prior: prior.play.to_string(),
-            });
+            return Err(DealError::DoesNotBeat { play: play.to_string(), prior: prior.play.to_string() });
         }
         Ok(())
     }
@@ -787,11 +713,7 @@ impl Deal {
         let landlord = self.landlord.expect("trick play has a landlord");
         if out {
             self.finish_with_winner(seat, End::Out);
-        } else if seat != landlord
-            && self
-                .allowance()
-                .is_some_and(|a| self.hands[seat].len() <= a)
-        {
+        } else if seat != landlord && self.allowance().is_some_and(|a| self.hands[seat].len() <= a) {
             self.finish_with_winner(seat, End::Allowance);
         } else {
             self.turn = self.next(seat);
@@ -808,11 +730,7 @@ impl Deal {
             let landlord = self.landlord.expect("trick play has a landlord");
             let tenant_share = 1i64 << (self.bombs_collected - 1);
             for (s, paid) in self.paid.iter_mut().enumerate() {
-                *paid += if s == landlord {
-                    2 * tenant_share
-                } else {
-                    tenant_share
-                };
+                *paid += if s == landlord { 2 * tenant_share } else { tenant_share };
             }
         } else {
             let quadruples = self.rules.wild_rank().is_some()
@@ -846,16 +764,9 @@ impl Deal {
         let landlord = self.landlord.expect("a winner implies a landlord");
         let landlord_won = winner == landlord;
         let players = self.players();
-        let farmers_played = (0..players)
-            .filter(|&s| s != landlord)
-            .map(|s| self.plays_by[s])
-            .sum::<u32>();
+        let farmers_played = (0..players).filter(|&s| s != landlord).map(|s| self.plays_by[s]).sum::<u32>();
         let spring = self.rules.table != TableType::House
-            && if landlord_won {
-                farmers_played == 0
-            } else {
-                self.plays_by[landlord] == 1
-            };
+            && if landlord_won { farmers_played == 0 } else { self.plays_by[landlord] == 1 };
         if spring {
             self.multiplier = (self.multiplier * 2).min(MULTIPLIER_CAP);
         }
@@ -865,9 +776,7 @@ impl Deal {
             if landlord_won {
                 won[landlord] = pot;
             } else {
-                let other_tenant = (0..players)
-                    .find(|&s| s != landlord && s != winner)
-                    .expect("two tenants");
+                let other_tenant = (0..players).find(|&s| s != landlord && s != winner).expect("two tenants");
                 won[other_tenant] = pot / 2;
                 won[winner] = pot - pot / 2;
             }
@@ -876,15 +785,7 @@ impl Deal {
             let share = i64::from(self.auction_value()) * i64::from(self.multiplier);
             let farmers = players as i64 - 1;
             let sign = if landlord_won { 1 } else { -1 };
-            (0..players)
-                .map(|s| {
-                    if s == landlord {
-                        sign * share * farmers
-                    } else {
-                        -sign * share
-                    }
-                })
-                .collect()
+            (0..players).map(|s| if s == landlord { sign * share * farmers } else { -sign * share }).collect()
         };
         self.result = Some(DealResult {
             end,
@@ -919,11 +820,7 @@ impl Deal {
         let seat = self.turn;
         match (self.phase, &self.auction) {
             (Phase::Over, _) => Vec::new(),
-            (Phase::Reveal, _) => self
-                .waiting_for()
-                .into_iter()
-                .map(|seat| Action::Seen { seat })
-                .collect(),
+            (Phase::Reveal, _) => self.waiting_for().into_iter().map(|seat| Action::Seen { seat }).collect(),
             (Phase::Auction, Auction::TakeOrPass { passes }) => {
                 let mut choices = vec![Action::Take { seat }];
                 if *passes < 2 {
@@ -933,31 +830,23 @@ impl Deal {
             }
             (Phase::Auction, Auction::Bidding { bids }) => {
                 let current = bids.iter().copied().max().unwrap_or(0);
-                std::iter::once(0)
-                    .chain(current + 1..=3)
-                    .map(|bid| Action::Bid { seat, bid })
-                    .collect()
+                std::iter::once(0).chain(current + 1..=3).map(|bid| Action::Bid { seat, bid }).collect()
             }
-            (Phase::Auction, Auction::CallAndRob { holder: None, .. }) => [true, false]
-                .map(|call| Action::Call { seat, call })
-                .to_vec(),
-            (Phase::Auction, Auction::CallAndRob { .. }) => {
-                [true, false].map(|rob| Action::Rob { seat, rob }).to_vec()
+            (Phase::Auction, Auction::CallAndRob { holder: None, .. }) => {
+                [true, false].map(|call| Action::Call { seat, call }).to_vec()
             }
+            (Phase::Auction, Auction::CallAndRob { .. }) => [true, false].map(|rob| Action::Rob { seat, rob }).to_vec(),
             (Phase::Play, _) => {
                 let hand = self.hands[seat];
                 let prior = self.trick.as_ref().map(|t| &t.play);
-                let mut choices: Vec<Action> =
-                    crate::movegen::legal_plays_vec(&self.rules, hand.counts(), prior)
-                        .into_iter()
-                        .map(|play| Action::Play {
-                            seat,
-                            cards: hand
-                                .pick(play.cards)
-                                .expect("generated plays come from the hand"),
-                            play,
-                        })
-                        .collect();
+                let mut choices: Vec<Action> = crate::movegen::legal_plays_vec(&self.rules, hand.counts(), prior)
+                    .into_iter()
+                    .map(|play| Action::Play {
+                        seat,
+                        cards: hand.pick(play.cards).expect("generated plays come from the hand"),
+                        play,
+                    })
+                    .collect();
                 if prior.is_some() {
                     choices.push(Action::Pass { seat });
                 }
@@ -975,17 +864,9 @@ fn priority_draw(rng: &mut DealRng, players: usize, draws: &mut Vec<Vec<Option<C
         rng.shuffle(&mut deck);
         let round = &deck[..contenders.len()];
         let rank = |c: &Card| c.rank().expect("no Wild in the priority deck");
-        let best = round
-            .iter()
-            .map(rank)
-            .max()
-            .expect("at least one contender");
-        let winners: Vec<Seat> = contenders
-            .iter()
-            .zip(round)
-            .filter(|(_, c)| rank(c) == best)
-            .map(|(s, _)| *s)
-            .collect();
+        let best = round.iter().map(rank).max().expect("at least one contender");
+        let winners: Vec<Seat> =
+            contenders.iter().zip(round).filter(|(_, c)| rank(c) == best).map(|(s, _)| *s).collect();
         let mut by_seat = vec![None; players];
         for (seat, card) in contenders.iter().zip(round) {
             by_seat[*seat] = Some(*card);

@@ -42,22 +42,12 @@ impl std::fmt::Display for Payment {
 
 impl Ledger {
     pub fn new(rules: Rules) -> Ledger {
-        Ledger {
-            rules,
-            deals: 0,
-            last_first: None,
-            pack: None,
-            balances: BTreeMap::new(),
-        }
+        Ledger { rules, deals: 0, last_first: None, pack: None, balances: BTreeMap::new() }
     }
 
     /// A name's starting balance.
     pub fn starting_balance(&self) -> i64 {
-        if self.rules.table == TableType::House {
-            STARTING_BALANCE
-        } else {
-            0
-        }
+        if self.rules.table == TableType::House { STARTING_BALANCE } else { 0 }
     }
 
     /// Adds a player to the ledger (a no-op for a name already there).
@@ -75,18 +65,8 @@ impl Ledger {
             (None, TableType::House) => Start::PriorityDraw,
             (None, _) => Start::Random,
         };
-        let pack = if self.rules.table == TableType::NoShuffle {
-            self.pack.clone()
-        } else {
-            None
-        };
-        DealSetup {
-            rules: self.rules,
-            seed,
-            start,
-            pack,
-            stacked: false,
-        }
+        let pack = if self.rules.table == TableType::NoShuffle { self.pack.clone() } else { None };
+        DealSetup { rules: self.rules, seed, start, pack, stacked: false }
     }
 
     /// Books a finished deal played by `names` (by seat).
@@ -107,10 +87,7 @@ impl Ledger {
     /// Each name's net: balance minus the starting balance.
     pub fn nets(&self) -> Vec<(String, i64)> {
         let start = self.starting_balance();
-        self.balances
-            .iter()
-            .map(|(name, b)| (name.clone(), b - start))
-            .collect()
+        self.balances.iter().map(|(name, b)| (name.clone(), b - start)).collect()
     }
 
     /// The shortest list of payments that zeroes every net.
@@ -132,21 +109,10 @@ impl Ledger {
 /// assert_eq!(payments[0].to_string(), "Bea pays Alice $15");
 /// ```
 pub fn settle(nets: &[(String, i64)]) -> Vec<Payment> {
-    assert_eq!(
-        nets.iter().map(|(_, n)| n).sum::<i64>(),
-        0,
-        "nets must sum to zero"
-    );
+    assert_eq!(nets.iter().map(|(_, n)| n).sum::<i64>(), 0, "nets must sum to zero");
     let people: Vec<&(String, i64)> = nets.iter().filter(|(_, n)| *n != 0).collect();
-    let groups = if people.len() <= 16 {
-        zero_sum_groups(&people)
-    } else {
-        vec![people]
-    };
-    groups
-        .iter()
-        .flat_map(|group| settle_group(group))
-        .collect()
+    let groups = if people.len() <= 16 { zero_sum_groups(&people) } else { vec![people] };
+    groups.iter().flat_map(|group| settle_group(group)).collect()
 }
 
 /// Splits `people` into the most groups that each sum to zero.
@@ -158,11 +124,7 @@ fn zero_sum_groups<'a>(people: &[&'a (String, i64)]) -> Vec<Vec<&'a (String, i64
     for mask in 1..=full {
         let low = mask.trailing_zeros() as usize;
         sum[mask] = sum[mask & (mask - 1)] + people[low].1;
-        let most = (0..n)
-            .filter(|i| mask & (1 << i) != 0)
-            .map(|i| best[mask ^ (1 << i)])
-            .max()
-            .unwrap_or(0);
+        let most = (0..n).filter(|i| mask & (1 << i) != 0).map(|i| best[mask ^ (1 << i)]).max().unwrap_or(0);
         best[mask] = most + u32::from(sum[mask] == 0);
     }
     // Walk back: an order of people whose prefix sums return to zero once per group.
@@ -170,9 +132,7 @@ fn zero_sum_groups<'a>(people: &[&'a (String, i64)]) -> Vec<Vec<&'a (String, i64
     let mut mask = full;
     while mask != 0 {
         let here = best[mask] - u32::from(sum[mask] == 0);
-        let i = (0..n)
-            .find(|i| mask & (1 << i) != 0 && best[mask ^ (1 << i)] == here)
-            .expect("a best step");
+        let i = (0..n).find(|i| mask & (1 << i) != 0 && best[mask ^ (1 << i)] == here).expect("a best step");
         order.push(i);
         mask ^= 1 << i;
     }
@@ -192,24 +152,13 @@ fn zero_sum_groups<'a>(people: &[&'a (String, i64)]) -> Vec<Vec<&'a (String, i64
 
 /// Settles a zero-sum group: each payment clears at least one person, the last clears two.
 fn settle_group(group: &[&(String, i64)]) -> Vec<Payment> {
-    let mut debtors: Vec<(String, i64)> = group
-        .iter()
-        .filter(|(_, n)| *n < 0)
-        .map(|(s, n)| (s.clone(), -n))
-        .collect();
-    let mut creditors: Vec<(String, i64)> = group
-        .iter()
-        .filter(|(_, n)| *n > 0)
-        .map(|(s, n)| (s.clone(), *n))
-        .collect();
+    let mut debtors: Vec<(String, i64)> = group.iter().filter(|(_, n)| *n < 0).map(|(s, n)| (s.clone(), -n)).collect();
+    let mut creditors: Vec<(String, i64)> =
+        group.iter().filter(|(_, n)| *n > 0).map(|(s, n)| (s.clone(), *n)).collect();
     let mut payments = Vec::new();
     while let (Some(debtor), Some(creditor)) = (debtors.last_mut(), creditors.last_mut()) {
         let amount = debtor.1.min(creditor.1);
-        payments.push(Payment {
-            from: debtor.0.clone(),
-            to: creditor.0.clone(),
-            amount,
-        });
+        payments.push(Payment { from: debtor.0.clone(), to: creditor.0.clone(), amount });
         debtor.1 -= amount;
         creditor.1 -= amount;
         if debtor.1 == 0 {

@@ -84,35 +84,20 @@ struct Used {
 
 impl Used {
     fn natural(slot: usize, n: u8) -> Used {
-        Used {
-            cards: (n as u64) << (4 * slot),
-            ..Used::default()
-        }
+        Used { cards: (n as u64) << (4 * slot), ..Used::default() }
     }
 
     /// `n` wild cards standing in for `slot` (or, with `slot` = `None`, used as themselves).
     fn wild(slot: Option<usize>, n: u8) -> Used {
-        Used {
-            flex: n,
-            wild_as: slot.map_or(0, |s| (n as u64) << (4 * s)),
-            ..Used::default()
-        }
+        Used { flex: n, wild_as: slot.map_or(0, |s| (n as u64) << (4 * s)), ..Used::default() }
     }
 
     fn plus(self, other: Used) -> Used {
-        Used {
-            cards: self.cards + other.cards,
-            flex: self.flex + other.flex,
-            wild_as: self.wild_as + other.wild_as,
-        }
+        Used { cards: self.cards + other.cards, flex: self.flex + other.flex, wild_as: self.wild_as + other.wild_as }
     }
 
     fn times(self, n: u8) -> Used {
-        Used {
-            cards: self.cards * n as u64,
-            flex: self.flex * n,
-            wild_as: self.wild_as * n as u64,
-        }
+        Used { cards: self.cards * n as u64, flex: self.flex * n, wild_as: self.wild_as * n as u64 }
     }
 }
 
@@ -171,20 +156,13 @@ impl<'a> Generator<'a> {
     fn free_lead(&mut self) {
         for slot in 0..15 {
             if self.natural[slot] > 0 {
-                self.emit_plain(
-                    Shape::new(Kind::Single, 1, Attach::None),
-                    slot,
-                    1 << (4 * slot),
-                );
+                self.emit_plain(Shape::new(Kind::Single, 1, Attach::None), slot, 1 << (4 * slot));
             }
         }
         if let (Some(wild), true) = (self.wild_rank, self.flex > 0) {
             self.emit_plain(Shape::new(Kind::Single, 1, Attach::None), wild, 0);
         }
-        let (triples, fours) = (
-            Then::Triples(Attachments::Any),
-            Then::FourWithTwo(Attachments::Any),
-        );
+        let (triples, fours) = (Then::Triples(Attachments::Any), Then::FourWithTwo(Attachments::Any));
         for slot in self.slots_with(2, self.lowest) {
             self.core(slot, slot, 2, Then::Alone(Kind::Pair));
         }
@@ -197,11 +175,9 @@ impl<'a> Generator<'a> {
                 self.core(slot, slot, 4, fours);
             }
         }
-        for (per, min_len, then) in [
-            (1u8, 5, Then::Alone(Kind::Straight)),
-            (2, 3, Then::Alone(Kind::PairRun)),
-            (3, 2, triples),
-        ] {
+        for (per, min_len, then) in
+            [(1u8, 5, Then::Alone(Kind::Straight)), (2, 3, Then::Alone(Kind::PairRun)), (3, 2, triples)]
+        {
             for low in self.lowest..=self.run_top {
                 let mut deficit = 0;
                 for high in low..=self.run_top {
@@ -242,14 +218,9 @@ impl<'a> Generator<'a> {
                     self.core(s, s, 2, Then::Alone(Kind::Pair));
                 }
             }
-            Kind::FourWithTwo => self.slots_with(4, above).for_each(|s| {
-                self.core(
-                    s,
-                    s,
-                    4,
-                    Then::FourWithTwo(Attachments::Exactly(shape.attach)),
-                )
-            }),
+            Kind::FourWithTwo => self
+                .slots_with(4, above)
+                .for_each(|s| self.core(s, s, 4, Then::FourWithTwo(Attachments::Exactly(shape.attach)))),
             Kind::Straight | Kind::PairRun | Kind::Triples => {
                 let per = shape.per_rank();
                 let top = if len == 1 { TWO } else { self.run_top };
@@ -315,12 +286,7 @@ impl<'a> Generator<'a> {
     /// Tries every way of making `per` cards of each rank `low..=high` from natural and wild cards.
     fn core(&mut self, low: usize, high: usize, per: u8, then: Then) {
         let kind_len = (per, high + 1 - low);
-        let core = Core {
-            kind_len,
-            main: high,
-            mask: run_mask(low, high),
-            used: Used::default(),
-        };
+        let core = Core { kind_len, main: high, mask: run_mask(low, high), used: Used::default() };
         if self.flex == 0 {
             for slot in low..=high {
                 if self.natural[slot] < per {
@@ -331,15 +297,10 @@ impl<'a> Generator<'a> {
             for slot in low..=high {
                 cards |= (per as u64) << (4 * slot);
             }
-            let used = Used {
-                cards,
-                ..Used::default()
-            };
+            let used = Used { cards, ..Used::default() };
             self.finish(Core { used, ..core }, then);
         } else {
-            let deficit: u8 = (low..=high)
-                .map(|s| per.saturating_sub(self.natural[s]))
-                .sum();
+            let deficit: u8 = (low..=high).map(|s| per.saturating_sub(self.natural[s])).sum();
             if deficit <= self.flex {
                 self.split(low, high, per, deficit, core, then);
             }
@@ -357,18 +318,8 @@ impl<'a> Generator<'a> {
         let most = per.min(self.flex - core.used.flex - rest_deficit);
         let stands_for = (Some(slot) != self.wild_rank).then_some(slot);
         for stand_ins in missing..=most {
-            let used = core
-                .used
-                .plus(Used::natural(slot, per - stand_ins))
-                .plus(Used::wild(stands_for, stand_ins));
-            self.split(
-                slot + 1,
-                high,
-                per,
-                rest_deficit,
-                Core { used, ..core },
-                then,
-            );
+            let used = core.used.plus(Used::natural(slot, per - stand_ins)).plus(Used::wild(stands_for, stand_ins));
+            self.split(slot + 1, high, per, rest_deficit, Core { used, ..core }, then);
         }
     }
 
@@ -386,11 +337,7 @@ impl<'a> Generator<'a> {
         debug_assert_eq!(per, Shape::new(kind, len, Attach::None).per_rank());
         // A triple run carries one attachment per triple; a four carries two.
         let count = if kind == Kind::Triples { len } else { 2 };
-        let fewest_singles = if self.rules.any_number_of_singles {
-            1
-        } else {
-            count
-        };
+        let fewest_singles = if self.rules.any_number_of_singles { 1 } else { count };
         let (bare, singles, pairs) = match attachments {
             Attachments::Any => (kind == Kind::Triples, Some(fewest_singles..=count), true),
             Attachments::Exactly(Attach::None) => (true, None, false),
@@ -420,25 +367,16 @@ impl<'a> Generator<'a> {
         let mut pool = Pool::new();
         for slot in 0..15 {
             if core.mask & (1 << slot) == 0 && self.natural[slot] > 0 {
-                pool.push(PoolEntry {
-                    slot,
-                    available: self.natural[slot],
-                    unit: Used::natural(slot, 1),
-                });
+                pool.push(PoolEntry { slot, available: self.natural[slot], unit: Used::natural(slot, 1) });
             }
         }
         let flex_left = self.flex - core.used.flex;
         if flex_left > 0 {
             let stands_for = match self.wild_rank {
-                Some(wild) => Some(canonical_single(self.rules, Rank::ALL[wild], core.mask))
-                    .filter(|&s| s != wild),
+                Some(wild) => Some(canonical_single(self.rules, Rank::ALL[wild], core.mask)).filter(|&s| s != wild),
                 None => None,
             };
-            pool.push(PoolEntry {
-                slot: self.flex_slot,
-                available: flex_left,
-                unit: Used::wild(stands_for, 1),
-            });
+            pool.push(PoolEntry { slot: self.flex_slot, available: flex_left, unit: Used::wild(stands_for, 1) });
         }
         pool
     }
@@ -455,13 +393,8 @@ impl<'a> Generator<'a> {
                 // Two wild cards alone make a pair of their own rank only.
                 let own_rank_only = stand_ins == 2 && stands_for.is_some();
                 if 2 - stand_ins <= self.natural[slot] && !own_rank_only {
-                    let unit =
-                        Used::natural(slot, 2 - stand_ins).plus(Used::wild(stands_for, stand_ins));
-                    pool.push(PoolEntry {
-                        slot,
-                        available: 1,
-                        unit,
-                    });
+                    let unit = Used::natural(slot, 2 - stand_ins).plus(Used::wild(stands_for, stand_ins));
+                    pool.push(PoolEntry { slot, available: 1, unit });
                 }
             }
         }
@@ -482,9 +415,7 @@ impl<'a> Generator<'a> {
                 for (i, a) in entries.iter().enumerate() {
                     for (j, b) in entries.iter().enumerate().skip(i) {
                         let same = i == j;
-                        if (same && a.available < 2)
-                            || (both_jokers_banned && a.slot == 13 && b.slot == 14)
-                        {
+                        if (same && a.available < 2) || (both_jokers_banned && a.slot == 13 && b.slot == 14) {
                             continue;
                         }
                         self.emit_checked(shape, main, used.plus(a.unit).plus(b.unit));
@@ -496,16 +427,7 @@ impl<'a> Generator<'a> {
     }
 
     #[allow(clippy::too_many_arguments)]
-    fn singles_from(
-        &mut self,
-        pool: &Pool,
-        i: usize,
-        shape: Shape,
-        main: usize,
-        used: Used,
-        left: u8,
-        black: bool,
-    ) {
+    fn singles_from(&mut self, pool: &Pool, i: usize, shape: Shape, main: usize, used: Used, left: u8, black: bool) {
         if left == 0 {
             return self.emit_checked(shape, main, used);
         }
@@ -519,15 +441,7 @@ impl<'a> Generator<'a> {
         // Lowest attachments first, so plays come out in a natural order.
         for take in (0..=most).rev() {
             let black = black || (entry.slot == 13 && take > 0);
-            self.singles_from(
-                pool,
-                i + 1,
-                shape,
-                main,
-                used.plus(entry.unit.times(take)),
-                left - take,
-                black,
-            );
+            self.singles_from(pool, i + 1, shape, main, used.plus(entry.unit.times(take)), left - take, black);
         }
     }
 
@@ -537,10 +451,7 @@ impl<'a> Generator<'a> {
             return self.emit_checked(shape, main, used);
         }
         for (j, entry) in pool.iter().enumerate().skip(i) {
-            let next = pool[j + 1..]
-                .iter()
-                .position(|e| e.slot != entry.slot)
-                .map_or(pool.len(), |k| j + 1 + k);
+            let next = pool[j + 1..].iter().position(|e| e.slot != entry.slot).map_or(pool.len(), |k| j + 1 + k);
             self.pairs(pool, next, shape, main, used.plus(entry.unit), left - 1);
         }
     }
@@ -576,13 +487,7 @@ impl<'a> Generator<'a> {
     }
 
     fn push(&mut self, shape: Shape, main: usize, strength: Strength, cards: u64, wild_as: u64) {
-        self.out.push(Play {
-            shape,
-            main: Rank::ALL[main],
-            strength,
-            cards: Counts(cards),
-            wild_as: Counts(wild_as),
-        });
+        self.out.push(Play { shape, main: Rank::ALL[main], strength, cards: Counts(cards), wild_as: Counts(wild_as) });
     }
 }
 

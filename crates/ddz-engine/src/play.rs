@@ -164,8 +164,7 @@ impl Play {
 
     /// The lowest rank of the play's core (the first rank of a straight or run).
     pub fn low(&self) -> Rank {
-        Rank::from_index(self.main.index() as u8 + 1 - self.shape.len.max(1))
-            .expect("a run's low rank is a rank")
+        Rank::from_index(self.main.index() as u8 + 1 - self.shape.len.max(1)).expect("a run's low rank is a rank")
     }
 }
 
@@ -203,11 +202,7 @@ impl fmt::Display for Play {
             Attach::Pairs(n) => write!(f, " + {n} pairs")?,
         }
         if !self.wild_as.is_empty() {
-            let source = if self.cards.get(WILD_SLOT) > 0 {
-                "W".to_string()
-            } else {
-                "wild".to_string()
-            };
+            let source = if self.cards.get(WILD_SLOT) > 0 { "W".to_string() } else { "wild".to_string() };
             let stands: Vec<String> = self
                 .wild_as
                 .slots()
@@ -285,10 +280,7 @@ impl PlayJson {
             && self.attach_count == full.attach_count
             && self.strength.is_none_or(|s| s == play.strength)
             && same_counts(&self.ranks, play.cards)
-            && self
-                .wild_as
-                .as_deref()
-                .is_none_or(|w| same_counts(w, play.wild_as))
+            && self.wild_as.as_deref().is_none_or(|w| same_counts(w, play.wild_as))
     }
 }
 
@@ -316,10 +308,7 @@ impl TryFrom<PlayJson> for Play {
         };
         let fits_below_main = json.length as usize <= json.main.index() + 1;
         if json.length == 0 || !fits_below_main || attach.cards() > 20 {
-            return Err(BadPlayJson(format!(
-                "length {} and {} attachments",
-                json.length, json.attach_count
-            )));
+            return Err(BadPlayJson(format!("length {} and {} attachments", json.length, json.attach_count)));
         }
         Ok(Play {
             shape: Shape::new(json.kind, json.length, attach),

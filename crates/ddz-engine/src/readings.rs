@@ -49,13 +49,7 @@ pub fn readings(rules: &Rules, cards: Counts) -> Result<Vec<Play>, PlayError> {
         Wilds::TheWild if cards.wild() == 1 => {
             let natural = cards.with(WILD_SLOT, 0);
             for stand_in in 0..16 {
-                read_with(
-                    rules,
-                    cards,
-                    natural,
-                    Counts::EMPTY.plus(stand_in, 1),
-                    &mut plays,
-                );
+                read_with(rules, cards, natural, Counts::EMPTY.plus(stand_in, 1), &mut plays);
             }
         }
         Wilds::Rank(wild) if cards.of(wild) > 0 => {
@@ -80,23 +74,15 @@ fn check_deck(rules: &Rules, cards: Counts) -> Result<(), PlayError> {
         return Err(PlayError::Empty);
     }
     if cards.wild() > 0 && rules.wilds != Wilds::TheWild {
-        return Err(PlayError::NotInDeck(format!(
-            "there is no Wild at a {rules} table"
-        )));
+        return Err(PlayError::NotInDeck(format!("there is no Wild at a {rules} table")));
     }
     for (slot, n) in cards.slots() {
         let limit = if slot < 13 { 4 } else { 1 };
         if n > limit {
-            return Err(PlayError::NotInDeck(format!(
-                "a deck has only {limit} of {}",
-                Counts::EMPTY.plus(slot, 1)
-            )));
+            return Err(PlayError::NotInDeck(format!("a deck has only {limit} of {}", Counts::EMPTY.plus(slot, 1))));
         }
         if slot < 13 && !rules.has_rank(Rank::ALL[slot]) {
-            return Err(PlayError::NotInDeck(format!(
-                "there are no {}s at a {rules} table",
-                Rank::ALL[slot]
-            )));
+            return Err(PlayError::NotInDeck(format!("there are no {}s at a {rules} table", Rank::ALL[slot])));
         }
     }
     Ok(())
@@ -116,13 +102,7 @@ fn for_each_multiset(choices: &[usize], size: u8, acc: Counts, f: &mut impl FnMu
 
 /// Reads `natural + stand_ins` (what the wild cards in `cards` are taken to be) and keeps the readings in
 /// which the wild cards are used as the rules allow.
-fn read_with(
-    rules: &Rules,
-    cards: Counts,
-    natural: Counts,
-    stand_ins: Counts,
-    out: &mut Vec<Play>,
-) {
+fn read_with(rules: &Rules, cards: Counts, natural: Counts, stand_ins: Counts, out: &mut Vec<Play>) {
     let Some(effective) = add(natural, stand_ins) else {
         return;
     };
@@ -158,18 +138,13 @@ fn read_with(
                     continue; // only wild cards: each is its own rank
                 }
                 if let Attach::Pairs(_) = shape.attach
-                    && stand_ins
-                        .slots()
-                        .any(|(s, n)| n == 2 && s != wild.index() && core & (1 << s) == 0)
+                    && stand_ins.slots().any(|(s, n)| n == 2 && s != wild.index() && core & (1 << s) == 0)
                 {
                     continue; // a pair of wild cards alone, as an attachment, is a pair of their own rank
                 }
                 if let Attach::Singles(_) = shape.attach {
                     let canonical = canonical_single(rules, wild, core);
-                    if stand_ins
-                        .slots()
-                        .any(|(s, _)| core & (1 << s) == 0 && s != canonical)
-                    {
+                    if stand_ins.slots().any(|(s, _)| core & (1 << s) == 0 && s != canonical) {
                         continue;
                     }
                 }
@@ -182,13 +157,7 @@ fn read_with(
             (Kind::Bomb, Wilds::Rank(_)) if !wild_as.is_empty() => Strength::Soft,
             _ => Strength::Natural,
         };
-        out.push(Play {
-            shape,
-            main,
-            strength,
-            cards,
-            wild_as,
-        });
+        out.push(Play { shape, main, strength, cards, wild_as });
     }
 }
 
@@ -198,11 +167,7 @@ pub(crate) fn canonical_single(rules: &Rules, wild: Rank, core: u16) -> usize {
     if core & (1 << wild.index()) == 0 {
         return wild.index();
     }
-    rules
-        .wild_rank_choices()
-        .map(Rank::index)
-        .find(|&s| core & (1 << s) == 0)
-        .expect("a core never holds every rank")
+    rules.wild_rank_choices().map(Rank::index).find(|&s| core & (1 << s) == 0).expect("a core never holds every rank")
 }
 
 /// The slots of the core of a play as a bit mask (for a rocket, both jokers).
@@ -239,9 +204,7 @@ fn classify(rules: &Rules, e: Counts) -> Vec<(Shape, Rank)> {
     let only = |count: u8| ranks.len() == 1 && ranks[0].1 == count && ranks[0].0 < 13;
     let rank = |slot: usize| Rank::ALL[slot];
     match n {
-        1 if ranks[0].0 < 15 => {
-            found.push((Shape::new(Kind::Single, 1, Attach::None), rank(ranks[0].0)))
-        }
+        1 if ranks[0].0 < 15 => found.push((Shape::new(Kind::Single, 1, Attach::None), rank(ranks[0].0))),
         2 if only(2) => found.push((Shape::new(Kind::Pair, 1, Attach::None), rank(ranks[0].0))),
         2 if e.get(13) == 1 && e.get(14) == 1 => {
             found.push((Shape::new(Kind::Rocket, 1, Attach::None), Rank::RED_JOKER))
@@ -251,9 +214,7 @@ fn classify(rules: &Rules, e: Counts) -> Vec<(Shape, Rank)> {
     }
     let consecutive = |per: u8| -> Option<(usize, usize)> {
         let (low, high) = (ranks.first()?.0, ranks.last()?.0);
-        let ok = ranks
-            .iter()
-            .all(|&(s, c)| c == per && s <= rules.run_top.index())
+        let ok = ranks.iter().all(|&(s, c)| c == per && s <= rules.run_top.index())
             && high - low + 1 == ranks.len()
             && low >= rules.lowest.index();
         ok.then_some((low, high))
@@ -261,18 +222,12 @@ fn classify(rules: &Rules, e: Counts) -> Vec<(Shape, Rank)> {
     if n >= 5
         && let Some((low, high)) = consecutive(1)
     {
-        found.push((
-            Shape::new(Kind::Straight, (high - low + 1) as u8, Attach::None),
-            rank(high),
-        ));
+        found.push((Shape::new(Kind::Straight, (high - low + 1) as u8, Attach::None), rank(high)));
     }
     if n >= 6
         && let Some((low, high)) = consecutive(2)
     {
-        found.push((
-            Shape::new(Kind::PairRun, (high - low + 1) as u8, Attach::None),
-            rank(high),
-        ));
+        found.push((Shape::new(Kind::PairRun, (high - low + 1) as u8, Attach::None), rank(high)));
     }
     for len in 1..=n / 3 {
         let top_limit = if len == 1 { Rank::TWO } else { rules.run_top };
@@ -294,11 +249,7 @@ fn classify(rules: &Rules, e: Counts) -> Vec<(Shape, Rank)> {
     if rules.four_with_two && (n == 6 || n == 8) {
         for (slot, _) in ranks.iter().filter(|&&(s, c)| c == 4 && s < 13) {
             let rest = e.with(*slot, 0);
-            let attach = if n == 6 {
-                Attach::Singles(2)
-            } else {
-                Attach::Pairs(2)
-            };
+            let attach = if n == 6 { Attach::Singles(2) } else { Attach::Pairs(2) };
             if attachments_ok(rules, attach, rest, 1 << slot) {
                 found.push((Shape::new(Kind::FourWithTwo, 1, attach), rank(*slot)));
             }
@@ -328,12 +279,8 @@ fn attachments_ok(rules: &Rules, attach: Attach, rest: Counts, core: u16) -> boo
     }
     match attach {
         Attach::None => rest.is_empty(),
-        Attach::Singles(_) => {
-            rules.jokers_attach_together || rest.get(13) == 0 || rest.get(14) == 0
-        }
-        Attach::Pairs(pairs) => {
-            rest.slots().all(|(s, c)| s < 13 && c == 2) && rest.slots().count() == pairs as usize
-        }
+        Attach::Singles(_) => rules.jokers_attach_together || rest.get(13) == 0 || rest.get(14) == 0,
+        Attach::Pairs(pairs) => rest.slots().all(|(s, c)| s < 13 && c == 2) && rest.slots().count() == pairs as usize,
     }
 }
 
@@ -352,9 +299,7 @@ fn why_not(rules: &Rules, cards: Counts) -> PlayError {
         return PlayError::FourInARow;
     }
     let reaches_past_run_top = slots.iter().any(|&(s, _)| s > rules.run_top.index());
-    let uniform = slots
-        .windows(2)
-        .all(|w| w[0].1 == w[1].1 && w[1].0 == w[0].0 + 1);
+    let uniform = slots.windows(2).all(|w| w[0].1 == w[1].1 && w[1].0 == w[0].0 + 1);
     if cards.total() >= 5 && uniform && reaches_past_run_top {
         return PlayError::TwoOrJokerInRun;
     }

@@ -29,11 +29,7 @@ pub enum RecordError {
     #[error("unknown record format {0:?} (expected {FORMAT})")]
     Format(String),
     #[error("action {index} ({action}) is refused: {error}")]
-    Refused {
-        index: usize,
-        action: String,
-        error: DealError,
-    },
+    Refused { index: usize, action: String, error: DealError },
     #[error("the record says the result is {recorded}, but the deal replays to {replayed}")]
     Result { recorded: String, replayed: String },
     #[error("the record's state hash is {recorded}, but the deal replays to {replayed}")]
@@ -61,34 +57,23 @@ impl DealRecord {
         }
         let players = self.setup.rules.players as usize;
         if self.seats.len() != players {
-            return Err(RecordError::Seats {
-                names: self.seats.len(),
-                players,
-            });
+            return Err(RecordError::Seats { names: self.seats.len(), players });
         }
-        let deal = Deal::replay(self.setup.clone(), &self.actions).map_err(|(index, error)| {
-            RecordError::Refused {
-                index,
-                action: self
-                    .actions
-                    .get(index)
-                    .map(|a| serde_json::to_string(a).unwrap_or_default())
-                    .unwrap_or_else(|| "the setup".into()),
-                error,
-            }
+        let deal = Deal::replay(self.setup.clone(), &self.actions).map_err(|(index, error)| RecordError::Refused {
+            index,
+            action: self
+                .actions
+                .get(index)
+                .map(|a| serde_json::to_string(a).unwrap_or_default())
+                .unwrap_or_else(|| "the setup".into()),
+            error,
         })?;
         if deal.result() != self.result.as_ref() {
             let show = |r: Option<&DealResult>| serde_json::to_string(&r).unwrap_or_default();
-            return Err(RecordError::Result {
-                recorded: show(self.result.as_ref()),
-                replayed: show(deal.result()),
-            });
+            return Err(RecordError::Result { recorded: show(self.result.as_ref()), replayed: show(deal.result()) });
         }
         if deal.state_hash() != self.state_hash {
-            return Err(RecordError::Hash {
-                recorded: self.state_hash.clone(),
-                replayed: deal.state_hash(),
-            });
+            return Err(RecordError::Hash { recorded: self.state_hash.clone(), replayed: deal.state_hash() });
         }
         Ok(deal)
     }
@@ -131,9 +116,8 @@ impl Deal {
             result: self.result(),
         };
         let bytes = serde_json::to_vec(&state).expect("state serialises");
-        let hash = bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
-            (h ^ u64::from(*b)).wrapping_mul(0x0100_0000_01b3)
-        });
+        let hash =
+            bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, b| (h ^ u64::from(*b)).wrapping_mul(0x0100_0000_01b3));
         format!("{hash:016x}")
     }
 }

@@ -71,11 +71,7 @@ impl Rules {
     pub const fn house(the_wild: bool) -> Rules {
         Rules {
             table: TableType::House,
-            wilds: if the_wild {
-                Wilds::TheWild
-            } else {
-                Wilds::None
-            },
+            wilds: if the_wild { Wilds::TheWild } else { Wilds::None },
             players: 3,
             hand_size: 17,
             bottom_size: if the_wild { 4 } else { 3 },
@@ -91,11 +87,7 @@ impl Rules {
     pub const fn no_shuffle(wild_rank: bool) -> Rules {
         Rules {
             table: TableType::NoShuffle,
-            wilds: if wild_rank {
-                Wilds::RankUndrawn
-            } else {
-                Wilds::None
-            },
+            wilds: if wild_rank { Wilds::RankUndrawn } else { Wilds::None },
             players: 3,
             hand_size: 17,
             bottom_size: 3,
@@ -109,21 +101,13 @@ impl Rules {
 
     /// Two Player, with or without the Wild Rank option.
     pub const fn two_player(wild_rank: bool) -> Rules {
-        Rules {
-            table: TableType::TwoPlayer,
-            players: 2,
-            lowest: Rank::FIVE,
-            ..Rules::no_shuffle(wild_rank)
-        }
+        Rules { table: TableType::TwoPlayer, players: 2, lowest: Rank::FIVE, ..Rules::no_shuffle(wild_rank) }
     }
 
     /// These rules with the drawn wild rank (Wild Rank option only; other rules are returned unchanged).
     pub fn with_wild_rank(self, rank: Rank) -> Rules {
         match self.wilds {
-            Wilds::RankUndrawn | Wilds::Rank(_) => Rules {
-                wilds: Wilds::Rank(rank),
-                ..self
-            },
+            Wilds::RankUndrawn | Wilds::Rank(_) => Rules { wilds: Wilds::Rank(rank), ..self },
             _ => self,
         }
     }
@@ -202,10 +186,7 @@ pub struct UnknownTable(pub String);
 impl FromStr for Rules {
     type Err = UnknownTable;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        Rules::ALL
-            .into_iter()
-            .find(|r| r.name() == s.to_ascii_lowercase())
-            .ok_or_else(|| UnknownTable(s.into()))
+        Rules::ALL.into_iter().find(|r| r.name() == s.to_ascii_lowercase()).ok_or_else(|| UnknownTable(s.into()))
     }
 }
 

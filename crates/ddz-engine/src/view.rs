@@ -79,11 +79,7 @@ impl Deal {
             seen: self.seen().to_vec(),
             trick: self.trick().copied(),
             actions: self.actions().to_vec(),
-            paid: if house {
-                self.paid().to_vec()
-            } else {
-                Vec::new()
-            },
+            paid: if house { self.paid().to_vec() } else { Vec::new() },
             pot: self.pot(),
             ante: if house { self.ante() } else { 0 },
             multiplier: self.multiplier(),

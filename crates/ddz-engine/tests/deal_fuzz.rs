@@ -12,27 +12,15 @@ fn arbitrary_action(deal: &Deal, rng: &mut ChaCha8Rng) -> Action {
     match rng.random_range(0..12) {
         0 => Action::Take { seat },
         1 => Action::Pass { seat },
-        2 => Action::Bid {
-            seat,
-            bid: rng.random_range(0..6),
-        },
-        3 => Action::Call {
-            seat,
-            call: rng.random(),
-        },
-        4 => Action::Rob {
-            seat,
-            rob: rng.random(),
-        },
+        2 => Action::Bid { seat, bid: rng.random_range(0..6) },
+        3 => Action::Call { seat, call: rng.random() },
+        4 => Action::Rob { seat, rob: rng.random() },
         5 => Action::Seen { seat },
         6 if rng.random_range(0..20) == 0 => Action::DealLimit,
         7 | 8 => {
             // Often a legal choice, so that deals make progress.
             let choices = deal.choices();
-            choices
-                .choose(rng)
-                .cloned()
-                .unwrap_or(Action::Pass { seat })
+            choices.choose(rng).cloned().unwrap_or(Action::Pass { seat })
         }
         _ => {
             // Cards from anywhere in the deck (often not the seat's), with any of their readings.
@@ -46,11 +34,7 @@ fn arbitrary_action(deal: &Deal, rng: &mut ChaCha8Rng) -> Action {
                 cards
             };
             match readings(deal.rules(), hand_cards.counts()) {
-                Ok(plays) => Action::Play {
-                    seat,
-                    cards: hand_cards,
-                    play: *plays.choose(rng).unwrap(),
-                },
+                Ok(plays) => Action::Play { seat, cards: hand_cards, play: *plays.choose(rng).unwrap() },
                 Err(_) => Action::Pass { seat },
             }
         }

@@ -15,9 +15,7 @@
 
 use std::collections::BTreeMap;
 
-use ddz_engine::{
-    Action, Card, CardSet, Deal, DealRecord, Ledger, Phase, Rules, Seat, Seed, TableType, readings,
-};
+use ddz_engine::{Action, Card, CardSet, Deal, DealRecord, Ledger, Phase, Rules, Seat, Seed, TableType, readings};
 use proptest::prelude::*;
 use rand::seq::SliceRandom;
 use rand::{RngExt, SeedableRng};
@@ -51,9 +49,7 @@ fn check_cards(deal: &Deal) {
     let deck = deal.rules().deck();
     let played = CardSet::from_cards(deal.played().iter().copied()).expect("no card played twice");
     assert_eq!(played.len(), deal.played().len());
-    let mut parts: Vec<(CardSet, &str)> = (0..deal.players())
-        .map(|seat| (deal.hand(seat), "a hand"))
-        .collect();
+    let mut parts: Vec<(CardSet, &str)> = (0..deal.players()).map(|seat| (deal.hand(seat), "a hand")).collect();
     parts.push((played, "the played cards"));
     if deal.landlord().is_none() {
         parts.push((deal.bottom(), "the bottom"));
@@ -62,30 +58,19 @@ fn check_cards(deal: &Deal) {
     let mut all = CardSet::EMPTY;
     let mut count = 0;
     for (set, what) in parts {
-        assert!(
-            set.intersection(all).is_empty(),
-            "{what} repeats {}",
-            set.intersection(all)
-        );
+        assert!(set.intersection(all).is_empty(), "{what} repeats {}", set.intersection(all));
         all = all.union(set);
         count += set.len();
     }
     if deal.landlord().is_some() {
-        assert!(
-            deal.bottom().is_subset(all),
-            "the bottom went to the landlord"
-        );
+        assert!(deal.bottom().is_subset(all), "the bottom went to the landlord");
     }
     assert_eq!(all, deck, "cards lost or added");
     assert_eq!(count, deck.len());
 }
 
 fn check_views(deal: &Deal) {
-    let revealed = if deal.landlord().is_some() {
-        deal.bottom()
-    } else {
-        CardSet::EMPTY
-    };
+    let revealed = if deal.landlord().is_some() { deal.bottom() } else { CardSet::EMPTY };
     let mut secret = deal.unused();
     if deal.landlord().is_none() {
         secret = secret.union(deal.bottom());
@@ -103,10 +88,7 @@ fn check_views(deal: &Deal) {
         let json = serde_json::to_string(&view).expect("a view serialises");
         let shown = cards_in_json(&json);
         if let Some(seat) = viewer {
-            assert!(
-                deal.hand(seat).is_subset(shown),
-                "the scan finds the own hand"
-            );
+            assert!(deal.hand(seat).is_subset(shown), "the scan finds the own hand");
         }
         let leaked = shown.intersection(hidden);
         assert!(
@@ -131,9 +113,8 @@ fn probe_plays(deal: &Deal, choices: &[Action], rng: &mut ChaCha8Rng) {
     };
     for play in reads {
         let accepted = deal.check_play(seat, cards, &play).is_ok();
-        let listed = choices.iter().any(
-            |a| matches!(a, Action::Play { seat: s, play: p, .. } if *s == seat && *p == play),
-        );
+        let listed =
+            choices.iter().any(|a| matches!(a, Action::Play { seat: s, play: p, .. } if *s == seat && *p == play));
         assert_eq!(
             accepted,
             listed,
@@ -142,8 +123,7 @@ fn probe_plays(deal: &Deal, choices: &[Action], rng: &mut ChaCha8Rng) {
         );
         if accepted {
             let mut copy = deal.clone();
-            copy.apply(&Action::Play { seat, cards, play })
-                .expect("an accepted play applies");
+            copy.apply(&Action::Play { seat, cards, play }).expect("an accepted play applies");
         }
     }
 }
@@ -151,11 +131,7 @@ fn probe_plays(deal: &Deal, choices: &[Action], rng: &mut ChaCha8Rng) {
 fn check_choices_are_legal(deal: &Deal, choices: &[Action]) {
     for action in choices {
         if let Action::Play { seat, cards, play } = action {
-            assert!(
-                deal.check_play(*seat, *cards, play).is_ok(),
-                "{}: listed {play} is refused",
-                deal.rules()
-            );
+            assert!(deal.check_play(*seat, *cards, play).is_ok(), "{}: listed {play} is refused", deal.rules());
         }
     }
 }
@@ -183,42 +159,26 @@ fn check_record(deal: &Deal, names: &[String], history: &[Vec<Action>], rng: &mu
     let json = serde_json::to_string(&record).expect("a record serialises");
     let parsed: DealRecord = serde_json::from_str(&json).expect("a record parses");
     assert_eq!(parsed, record);
-    assert_eq!(
-        parsed.replay().expect("replays from JSON").state_hash(),
-        deal.state_hash()
-    );
+    assert_eq!(parsed.replay().expect("replays from JSON").state_hash(), deal.state_hash());
 
     let mut wrong_hash = record.clone();
-    wrong_hash.state_hash = if record.state_hash == "0000000000000000" {
-        "0000000000000001".into()
-    } else {
-        "0000000000000000".into()
-    };
+    wrong_hash.state_hash =
+        if record.state_hash == "0000000000000000" { "0000000000000001".into() } else { "0000000000000000".into() };
     assert!(wrong_hash.replay().is_err(), "a wrong hash is accepted");
 
     // Change one action to another that was possible at that point.
-    let changeable: Vec<usize> = (0..history.len())
-        .filter(|&i| history[i].iter().any(|a| *a != record.actions[i]))
-        .collect();
+    let changeable: Vec<usize> =
+        (0..history.len()).filter(|&i| history[i].iter().any(|a| *a != record.actions[i])).collect();
     if let Some(&i) = changeable.get(rng.random_range(0..changeable.len().max(1))) {
-        let others: Vec<&Action> = history[i]
-            .iter()
-            .filter(|a| **a != record.actions[i])
-            .collect();
+        let others: Vec<&Action> = history[i].iter().filter(|a| **a != record.actions[i]).collect();
         let mut tampered = record.clone();
         tampered.actions[i] = others[rng.random_range(0..others.len())].clone();
-        assert!(
-            tampered.replay().is_err(),
-            "action {i} changed to {:?} is accepted",
-            tampered.actions[i]
-        );
+        assert!(tampered.replay().is_err(), "action {i} changed to {:?} is accepted", tampered.actions[i]);
     }
     // Or to an action of the wrong seat.
     if let Some(i) = (0..record.actions.len()).find(|&i| record.actions[i].seat().is_some()) {
         let mut tampered = record.clone();
-        if let Action::Pass { seat } | Action::Seen { seat } | Action::Take { seat } =
-            &mut tampered.actions[i]
-        {
+        if let Action::Pass { seat } | Action::Seen { seat } | Action::Take { seat } = &mut tampered.actions[i] {
             *seat = (*seat + 1) % deal.players();
             assert!(tampered.replay().is_err());
         }
@@ -228,10 +188,7 @@ fn check_record(deal: &Deal, names: &[String], history: &[Vec<Action>], rng: &mu
 fn play_room(rules: Rules, seed: u64) {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let players = rules.players as usize;
-    let names: Vec<String> = ["Ann", "Bob", "Cy"][..players]
-        .iter()
-        .map(|s| s.to_string())
-        .collect();
+    let names: Vec<String> = ["Ann", "Bob", "Cy"][..players].iter().map(|s| s.to_string()).collect();
     let mut ledger = Ledger::new(rules);
     for name in &names {
         ledger.join(name);
@@ -300,11 +257,7 @@ fn play_room(rules: Rules, seed: u64) {
             *totals.get_mut(name).unwrap() += delta;
         }
         assert_eq!(ledger.balances, totals);
-        assert_eq!(
-            ledger.balances.values().sum::<i64>(),
-            start * players as i64,
-            "money is conserved"
-        );
+        assert_eq!(ledger.balances.values().sum::<i64>(), start * players as i64, "money is conserved");
     }
     let mut nets: BTreeMap<String, i64> = ledger.nets().into_iter().collect();
     for payment in ledger.settlement() {
@@ -372,12 +325,7 @@ fn actions_not_offered_are_refused_and_change_nothing() {
                 for action in candidates {
                     let mut copy = deal.clone();
                     let accepted = copy.apply(&action).is_ok();
-                    assert_eq!(
-                        accepted,
-                        choices.contains(&action),
-                        "{rules}: {action:?} in {:?}",
-                        deal.phase()
-                    );
+                    assert_eq!(accepted, choices.contains(&action), "{rules}: {action:?} in {:?}", deal.phase());
                     if !accepted {
                         assert_eq!(copy, deal, "refusing {action:?} changed the deal");
                     }

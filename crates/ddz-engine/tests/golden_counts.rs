@@ -82,80 +82,44 @@ fn describe(play: &Play) -> String {
         Attach::Singles(n) => format!("s{n}"),
         Attach::Pairs(n) => format!("p{n}"),
     };
-    format!(
-        "{}/{}/{}/{attach}",
-        kind_name(play.shape.kind),
-        play.main,
-        play.shape.len
-    )
+    format!("{}/{}/{}/{attach}", kind_name(play.shape.kind), play.main, play.shape.len)
 }
 
 fn parse(line: usize, text: &str) -> Position {
     let fields: Vec<&str> = text.split_whitespace().collect();
     let [table, wild, hand, prior_cards, reading, count] = fields[..] else {
-        panic!(
-            "line {line}: expected 6 fields, got {}: {text:?}",
-            fields.len()
-        );
+        panic!("line {line}: expected 6 fields, got {}: {text:?}", fields.len());
     };
     let base: Rules = table.parse().unwrap_or_else(|e| panic!("line {line}: {e}"));
     let rules = match wild {
         "-" => {
-            assert!(
-                !base.has_wild_rank_option(),
-                "line {line}: {table} needs a wild rank"
-            );
+            assert!(!base.has_wild_rank_option(), "line {line}: {table} needs a wild rank");
             base
         }
         rank => {
-            assert!(
-                base.has_wild_rank_option(),
-                "line {line}: {table} has no wild rank"
-            );
+            assert!(base.has_wild_rank_option(), "line {line}: {table} has no wild rank");
             let rank = rank.parse().unwrap_or_else(|e| panic!("line {line}: {e}"));
-            assert!(
-                base.wild_rank_choices().any(|r| r == rank),
-                "line {line}: {rank} cannot be drawn at {table}"
-            );
+            assert!(base.wild_rank_choices().any(|r| r == rank), "line {line}: {rank} cannot be drawn at {table}");
             base.with_wild_rank(rank)
         }
     };
-    let hand: Counts = hand
-        .parse()
-        .unwrap_or_else(|e| panic!("line {line}: hand: {e}"));
-    assert!(
-        hand.fits_in(rules.deck().counts()),
-        "line {line}: {hand} is not part of a {table} deck"
-    );
+    let hand: Counts = hand.parse().unwrap_or_else(|e| panic!("line {line}: hand: {e}"));
+    assert!(hand.fits_in(rules.deck().counts()), "line {line}: {hand} is not part of a {table} deck");
     let prior = match (prior_cards, reading) {
         ("-", "-") => None,
         ("-", _) | (_, "-") => panic!("line {line}: prior and reading go together"),
         (cards, reading) => {
-            let cards: Counts = cards
-                .parse()
-                .unwrap_or_else(|e| panic!("line {line}: prior: {e}"));
-            let plays = readings(&rules, cards)
-                .unwrap_or_else(|e| panic!("line {line}: prior {cards}: {e}"));
-            let play = plays
-                .iter()
-                .find(|p| describe(p) == reading)
-                .unwrap_or_else(|| {
-                    let all: Vec<String> = plays.iter().map(describe).collect();
-                    panic!("line {line}: {cards} has no reading {reading}, only {all:?}")
-                });
+            let cards: Counts = cards.parse().unwrap_or_else(|e| panic!("line {line}: prior: {e}"));
+            let plays = readings(&rules, cards).unwrap_or_else(|e| panic!("line {line}: prior {cards}: {e}"));
+            let play = plays.iter().find(|p| describe(p) == reading).unwrap_or_else(|| {
+                let all: Vec<String> = plays.iter().map(describe).collect();
+                panic!("line {line}: {cards} has no reading {reading}, only {all:?}")
+            });
             Some(*play)
         }
     };
-    let count = count
-        .parse()
-        .unwrap_or_else(|e| panic!("line {line}: count: {e}"));
-    Position {
-        line,
-        rules,
-        hand,
-        prior,
-        count,
-    }
+    let count = count.parse().unwrap_or_else(|e| panic!("line {line}: count: {e}"));
+    Position { line, rules, hand, prior, count }
 }
 
 fn positions() -> Vec<Position> {
@@ -180,12 +144,7 @@ fn golden_legal_play_counts() {
             ));
         }
     }
-    assert!(
-        failures.is_empty(),
-        "{} golden counts differ:\n{}",
-        failures.len(),
-        failures.join("\n")
-    );
+    assert!(failures.is_empty(), "{} golden counts differ:\n{}", failures.len(), failures.join("\n"));
 }
 
 #[test]
@@ -202,14 +161,8 @@ fn golden_data_covers_every_table_with_leads_and_follows() {
         }
     }
     for rules in Rules::ALL {
-        let (leads, follows, hands) = per_table
-            .get(rules.name())
-            .unwrap_or_else(|| panic!("no positions for {rules}"));
-        assert!(
-            hands.len() >= 20,
-            "{rules}: only {} distinct hands",
-            hands.len()
-        );
+        let (leads, follows, hands) = per_table.get(rules.name()).unwrap_or_else(|| panic!("no positions for {rules}"));
+        assert!(hands.len() >= 20, "{rules}: only {} distinct hands", hands.len());
         assert!(*leads >= 20, "{rules}: only {leads} free leads");
         assert!(*follows >= 60, "{rules}: only {follows} follows");
         // Typical dealt hands (17 cards, 20 for a landlord, 21 with the House middle of 4) and small ones.
@@ -230,15 +183,9 @@ fn hand_counted_positions() {
     let nines = Rules::two_player(true).with_wild_rank("9".parse().unwrap());
     let c = |s: &str| s.parse::<Counts>().unwrap();
     let play = |rules: &Rules, cards: &str, reading: &str| {
-        *readings(rules, c(cards))
-            .unwrap()
-            .iter()
-            .find(|p| describe(p) == reading)
-            .unwrap()
+        *readings(rules, c(cards)).unwrap().iter().find(|p| describe(p) == reading).unwrap()
     };
-    let count = |rules: &Rules, hand: &str, prior: Option<Play>| {
-        legal_plays_vec(rules, c(hand), prior.as_ref()).len()
-    };
+    let count = |rules: &Rules, hand: &str, prior: Option<Play>| legal_plays_vec(rules, c(hand), prior.as_ref()).len();
     assert_eq!(count(&ns, "33345", None), 7);
     assert_eq!(count(&ns, "3456", None), 4);
     assert_eq!(count(&ns, "333444", None), 11);
@@ -246,10 +193,7 @@ fn hand_counted_positions() {
     assert_eq!(count(&ns, "3333BR", None), 9);
     let four_two = play(&ns, "333378", "four_with_two/3/1/s2");
     assert_eq!(count(&ns, "444456", Some(four_two)), 2);
-    assert_eq!(
-        count(&ns, "445566", Some(play(&ns, "55", "pair/5/1/none"))),
-        1
-    );
+    assert_eq!(count(&ns, "445566", Some(play(&ns, "55", "pair/5/1/none"))), 1);
     assert_eq!(count(&house, "333W", None), 7);
     assert_eq!(count(&house, "3334W", None), 12);
     assert_eq!(count(&house, "BRW", None), 5);
@@ -270,14 +214,8 @@ fn hand_counted_positions() {
     assert_eq!(count(&sevens, "33337", None), 9);
     assert_eq!(count(&sevens, "5777", None), 20);
     assert_eq!(count(&tp, "56789", None), 6);
-    assert_eq!(
-        count(&tp, "56789", Some(play(&tp, "5", "single/5/1/none"))),
-        4
-    );
-    assert_eq!(
-        count(&tp, "9999BR", Some(play(&tp, "5555", "bomb/5/1/none"))),
-        2
-    );
+    assert_eq!(count(&tp, "56789", Some(play(&tp, "5", "single/5/1/none"))), 4);
+    assert_eq!(count(&tp, "9999BR", Some(play(&tp, "5555", "bomb/5/1/none"))), 2);
     assert_eq!(count(&nines, "9TTT", None), 8);
     let soft_fives = play(&nines, "5559", "bomb/5/1/none");
     let natural_fives = play(&nines, "5555", "bomb/5/1/none");

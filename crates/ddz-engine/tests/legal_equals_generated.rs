@@ -47,15 +47,10 @@ fn sub_multisets(hand: Counts) -> Vec<Counts> {
 fn check(rules: &Rules, hand: Counts, prior: Option<&Play>) {
     let generated = legal_plays_vec(rules, hand, prior);
     let set: HashSet<Play> = generated.iter().copied().collect();
-    assert_eq!(
-        set.len(),
-        generated.len(),
-        "duplicate plays for {hand} under {rules}"
-    );
+    assert_eq!(set.len(), generated.len(), "duplicate plays for {hand} under {rules}");
     for play in &generated {
         assert!(play.cards.fits_in(hand), "{play} uses cards not in {hand}");
-        let reads = readings(rules, play.cards)
-            .unwrap_or_else(|e| panic!("generated {play:?} has no reading: {e}"));
+        let reads = readings(rules, play.cards).unwrap_or_else(|e| panic!("generated {play:?} has no reading: {e}"));
         assert!(
             reads.contains(play),
             "generated {play:?} is not a reading of its cards under {rules} {:?}",

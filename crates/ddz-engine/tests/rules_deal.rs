@@ -10,8 +10,8 @@ use std::collections::BTreeSet;
 use ddz_engine::deal::MULTIPLIER_CAP;
 use ddz_engine::ledger::STARTING_BALANCE;
 use ddz_engine::{
-    Action, Auction, Card, CardSet, Deal, DealError, DealSetup, End, Kind, Ledger, Phase, Play,
-    PlayError, Rank, Rules, Seat, Seed, Start, Strength, TableType, readings,
+    Action, Auction, Card, CardSet, Deal, DealError, DealSetup, End, Kind, Ledger, Phase, Play, PlayError, Rank, Rules,
+    Seat, Seed, Start, Strength, TableType, readings,
 };
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -21,15 +21,11 @@ use rand_chacha::ChaCha8Rng;
 // ---------------------------------------------------------------------------------------------------
 
 fn cards(text: &str) -> CardSet {
-    text.parse()
-        .unwrap_or_else(|e| panic!("bad card text {text:?}: {e}"))
+    text.parse().unwrap_or_else(|e| panic!("bad card text {text:?}: {e}"))
 }
 
 fn names(n: usize) -> Vec<String> {
-    ["Ann", "Bob", "Cy"][..n]
-        .iter()
-        .map(|s| s.to_string())
-        .collect()
+    ["Ann", "Bob", "Cy"][..n].iter().map(|s| s.to_string()).collect()
 }
 
 /// The setup of a stacked deal: each hand holds the cards named for it, completed to the hand size with
@@ -42,11 +38,7 @@ fn stack_setup(rules: Rules, first: Seat, hands: &[&str], bottom: &str) -> DealS
     let mut sets: Vec<CardSet> = hands.iter().map(|h| cards(h)).collect();
     let mut named = bottom;
     for set in &sets {
-        assert!(
-            set.intersection(named).is_empty(),
-            "a card is named twice: {}",
-            set.intersection(named)
-        );
+        assert!(set.intersection(named).is_empty(), "a card is named twice: {}", set.intersection(named));
         named = named.union(*set);
     }
     assert!(named.is_subset(rules.deck()), "cards outside the deck");
@@ -84,28 +76,17 @@ fn plain(rules: Rules, first: Seat) -> Deal {
     let players = rules.players as usize;
     let deck: Vec<Card> = rules.deck().iter().collect();
     let hand = rules.hand_size as usize;
-    let hands: Vec<CardSet> = (0..players)
-        .map(|s| CardSet::from_cards(deck[s * hand..(s + 1) * hand].iter().copied()).unwrap())
-        .collect();
+    let hands: Vec<CardSet> =
+        (0..players).map(|s| CardSet::from_cards(deck[s * hand..(s + 1) * hand].iter().copied()).unwrap()).collect();
     let bottom_start = players * hand;
-    let bottom = CardSet::from_cards(
-        deck[bottom_start..bottom_start + rules.bottom_size as usize]
-            .iter()
-            .copied(),
-    )
-    .unwrap();
+    let bottom =
+        CardSet::from_cards(deck[bottom_start..bottom_start + rules.bottom_size as usize].iter().copied()).unwrap();
     Deal::new(DealSetup::stacked(rules, first, &hands, bottom))
 }
 
 /// A shuffled deal from a numbered seed.
 fn fresh(rules: Rules, seed: u64, start: Start) -> Deal {
-    Deal::new(DealSetup {
-        rules,
-        seed: Seed::from_u64(seed),
-        start,
-        pack: None,
-        stacked: false,
-    })
+    Deal::new(DealSetup { rules, seed: Seed::from_u64(seed), start, pack: None, stacked: false })
 }
 
 fn act(deal: &mut Deal, action: Action) {
@@ -122,11 +103,7 @@ fn reject(deal: &mut Deal, action: Action) -> DealError {
         Ok(()) => panic!("{action:?} was accepted"),
         Err(e) => e,
     };
-    assert_eq!(
-        deal.state_hash(),
-        hash,
-        "refusing {action:?} changed the hash"
-    );
+    assert_eq!(deal.state_hash(), hash, "refusing {action:?} changed the hash");
     assert_eq!(*deal, before, "refusing {action:?} changed the deal");
     err
 }
@@ -135,19 +112,11 @@ fn reject(deal: &mut Deal, action: Action) -> DealError {
 /// accept now (or, if none would, the first reading that `want` accepts).
 fn play_action(deal: &Deal, seat: Seat, text: &str, want: impl Fn(&Play) -> bool) -> Action {
     let set = cards(text);
-    let reads = readings(deal.rules(), set.counts())
-        .unwrap_or_else(|e| panic!("{text} is not a play: {e}"));
+    let reads = readings(deal.rules(), set.counts()).unwrap_or_else(|e| panic!("{text} is not a play: {e}"));
     let wanted: Vec<Play> = reads.into_iter().filter(|p| want(p)).collect();
     assert!(!wanted.is_empty(), "no wanted reading of {text}");
-    let play = wanted
-        .iter()
-        .find(|p| deal.check_play(seat, set, p).is_ok())
-        .unwrap_or(&wanted[0]);
-    Action::Play {
-        seat,
-        cards: set,
-        play: *play,
-    }
+    let play = wanted.iter().find(|p| deal.check_play(seat, set, p).is_ok()).unwrap_or(&wanted[0]);
+    Action::Play { seat, cards: set, play: *play }
 }
 
 fn play(deal: &mut Deal, seat: Seat, text: &str) -> Play {
@@ -198,10 +167,7 @@ fn run_out(deal: &mut Deal, seat: Seat) {
             pass(deal, turn);
             continue;
         }
-        assert!(
-            deal.trick().is_none(),
-            "seat {seat} does not hold the trick"
-        );
+        assert!(deal.trick().is_none(), "seat {seat} does not hold the trick");
         let hand = deal.hand(seat);
         let wild_alone = CardSet::from_cards([Card::WILD]).unwrap();
         let best = deal
@@ -212,11 +178,7 @@ fn run_out(deal: &mut Deal, seat: Seat) {
                 _ => None,
             })
             .max_by_key(|(cards, play, _)| {
-                (
-                    hand.minus(*cards) != wild_alone,
-                    !play.shape.is_bomb_or_rocket(),
-                    cards.len(),
-                )
+                (hand.minus(*cards) != wild_alone, !play.shape.is_bomb_or_rocket(), cards.len())
             })
             .expect("a leader has a play")
             .2;
@@ -256,54 +218,18 @@ fn choose_landlord(deal: &mut Deal, landlord: Seat) {
         }
         TableType::NoShuffle => {
             while deal.turn() != landlord {
-                act(
-                    deal,
-                    Action::Bid {
-                        seat: deal.turn(),
-                        bid: 0,
-                    },
-                );
+                act(deal, Action::Bid { seat: deal.turn(), bid: 0 });
             }
-            act(
-                deal,
-                Action::Bid {
-                    seat: landlord,
-                    bid: 3,
-                },
-            );
+            act(deal, Action::Bid { seat: landlord, bid: 3 });
         }
         TableType::TwoPlayer => {
             let other = 1 - landlord;
             if deal.turn() == other {
-                act(
-                    deal,
-                    Action::Call {
-                        seat: other,
-                        call: false,
-                    },
-                );
-                act(
-                    deal,
-                    Action::Call {
-                        seat: landlord,
-                        call: true,
-                    },
-                );
+                act(deal, Action::Call { seat: other, call: false });
+                act(deal, Action::Call { seat: landlord, call: true });
             } else {
-                act(
-                    deal,
-                    Action::Call {
-                        seat: landlord,
-                        call: true,
-                    },
-                );
-                act(
-                    deal,
-                    Action::Rob {
-                        seat: other,
-                        rob: false,
-                    },
-                );
+                act(deal, Action::Call { seat: landlord, call: true });
+                act(deal, Action::Rob { seat: other, rob: false });
             }
         }
     }
@@ -337,11 +263,7 @@ fn cards_in_json(json: &str) -> CardSet {
 /// What `viewer` must not see: other seats' hands (less the revealed middle cards), the unused cards,
 /// and the bottom before the landlord is chosen.
 fn hidden_from(deal: &Deal, viewer: Option<Seat>) -> CardSet {
-    let revealed = if deal.landlord().is_some() {
-        deal.bottom()
-    } else {
-        CardSet::EMPTY
-    };
+    let revealed = if deal.landlord().is_some() { deal.bottom() } else { CardSet::EMPTY };
     let mut hidden = deal.unused();
     if deal.landlord().is_none() {
         hidden = hidden.union(deal.bottom());
@@ -358,11 +280,7 @@ fn check_views(deal: &Deal) {
     for viewer in viewers {
         let mut view = deal.view(viewer);
         assert_eq!(view.hand, viewer.map(|s| deal.hand(s)), "own hand only");
-        assert_eq!(
-            view.bottom,
-            deal.landlord().map(|_| deal.bottom()),
-            "the bottom is shown once the landlord has it"
-        );
+        assert_eq!(view.bottom, deal.landlord().map(|_| deal.bottom()), "the bottom is shown once the landlord has it");
         assert_eq!(view.wild_rank, deal.rules().wild_rank());
         // The priority draws come from a separate deck: their card text says nothing about the hands.
         assert_eq!(view.priority_draws, deal.priority_draws());
@@ -370,17 +288,10 @@ fn check_views(deal: &Deal) {
         let json = serde_json::to_string(&view).expect("a view serialises");
         let shown = cards_in_json(&json);
         if let Some(seat) = viewer {
-            assert!(
-                deal.hand(seat).is_subset(shown),
-                "the scan finds the own hand"
-            );
+            assert!(deal.hand(seat).is_subset(shown), "the scan finds the own hand");
         }
         let leaked = shown.intersection(hidden_from(deal, viewer));
-        assert!(
-            leaked.is_empty(),
-            "the view of {viewer:?} shows {leaked} after {:?}: {json}",
-            deal.actions().last()
-        );
+        assert!(leaked.is_empty(), "the view of {viewer:?} shows {leaked} after {:?}: {json}", deal.actions().last());
     }
 }
 
@@ -398,12 +309,9 @@ fn find_cut(deal: &Deal, pack: &[Card]) -> Option<usize> {
         for (i, card) in rotated[..hand_cards].iter().enumerate() {
             hands[(deal.first() + i) % players].insert(*card);
         }
-        let bottom = CardSet::from_cards(
-            rotated[hand_cards..hand_cards + deal.rules().bottom_size as usize]
-                .iter()
-                .copied(),
-        )
-        .unwrap();
+        let bottom =
+            CardSet::from_cards(rotated[hand_cards..hand_cards + deal.rules().bottom_size as usize].iter().copied())
+                .unwrap();
         (0..players).all(|s| hands[s] == deal.hand(s)) && bottom == deal.bottom()
     })
 }
@@ -430,9 +338,7 @@ fn landlord_leads_first() {
             }
             let choices = deal.choices();
             assert!(
-                choices
-                    .iter()
-                    .all(|a| matches!(a, Action::Play { seat, .. } if *seat == landlord)),
+                choices.iter().all(|a| matches!(a, Action::Play { seat, .. } if *seat == landlord)),
                 "the landlord's choices are plays"
             );
             let last = choices.last().unwrap().clone();
@@ -450,80 +356,43 @@ fn follower_must_match_type_and_shape_or_bomb() {
     let mut deal = plain(Rules::no_shuffle(false), 0);
     choose_landlord(&mut deal, 0);
     play(&mut deal, 0, "3S 3H");
-    assert!(matches!(
-        reject_play(&mut deal, 1, "7H"),
-        DealError::DoesNotBeat { .. }
-    ));
-    assert!(matches!(
-        reject_play(&mut deal, 1, "7H 7D 7C"),
-        DealError::DoesNotBeat { .. }
-    ));
+    assert!(matches!(reject_play(&mut deal, 1, "7H"), DealError::DoesNotBeat { .. }));
+    assert!(matches!(reject_play(&mut deal, 1, "7H 7D 7C"), DealError::DoesNotBeat { .. }));
     play(&mut deal, 1, "7H 7D");
     play(&mut deal, 2, "JD JC");
     // A lower pair does not beat; a bomb beats the pair; a higher bomb beats a bomb.
-    assert!(matches!(
-        reject_play(&mut deal, 0, "4S 4H"),
-        DealError::DoesNotBeat { .. }
-    ));
+    assert!(matches!(reject_play(&mut deal, 0, "4S 4H"), DealError::DoesNotBeat { .. }));
     play_kind(&mut deal, 0, "4S 4H 4D 4C", Kind::Bomb);
     play_kind(&mut deal, 1, "8S 8H 8D 8C", Kind::Bomb);
     play_kind(&mut deal, 2, "QS QH QD QC", Kind::Bomb);
-    assert!(matches!(
-        reject_play(&mut deal, 0, "5S 5H 5D 5C"),
-        DealError::DoesNotBeat { .. }
-    ));
+    assert!(matches!(reject_play(&mut deal, 0, "5S 5H 5D 5C"), DealError::DoesNotBeat { .. }));
     play_kind(&mut deal, 0, "BJ RJ", Kind::Rocket);
-    assert!(matches!(
-        reject_play(&mut deal, 1, "9S 9H 9D 9C"),
-        DealError::DoesNotBeat { .. }
-    ));
+    assert!(matches!(reject_play(&mut deal, 1, "9S 9H 9D 9C"), DealError::DoesNotBeat { .. }));
     pass(&mut deal, 1);
     pass(&mut deal, 2);
     // Triple + pair is followed only by triple + pair.
     play(&mut deal, 0, "5S 5H 5D 3D 3C");
     pass(&mut deal, 1);
-    assert!(matches!(
-        reject_play(&mut deal, 2, "KS KH KD"),
-        DealError::DoesNotBeat { .. }
-    ));
-    assert!(matches!(
-        reject_play(&mut deal, 2, "KS KH KD 2S"),
-        DealError::DoesNotBeat { .. }
-    ));
+    assert!(matches!(reject_play(&mut deal, 2, "KS KH KD"), DealError::DoesNotBeat { .. }));
+    assert!(matches!(reject_play(&mut deal, 2, "KS KH KD 2S"), DealError::DoesNotBeat { .. }));
     let followed = play(&mut deal, 2, "KS KH KD 2S 2H");
     assert_eq!(followed.shape.kind, Kind::Triples);
 
     // Straights follow straights of the same length only.
-    let mut deal = stack(
-        Rules::no_shuffle(false),
-        0,
-        &["3S 4S 5S 6S 7S", "4H 5H 6H 7H 8H 9H", ""],
-        "BJ RJ 2C",
-    );
+    let mut deal = stack(Rules::no_shuffle(false), 0, &["3S 4S 5S 6S 7S", "4H 5H 6H 7H 8H 9H", ""], "BJ RJ 2C");
     choose_landlord(&mut deal, 0);
     play(&mut deal, 0, "3S 4S 5S 6S 7S");
-    assert!(matches!(
-        reject_play(&mut deal, 1, "4H 5H 6H 7H 8H 9H"),
-        DealError::DoesNotBeat { .. }
-    ));
+    assert!(matches!(reject_play(&mut deal, 1, "4H 5H 6H 7H 8H 9H"), DealError::DoesNotBeat { .. }));
     play(&mut deal, 1, "4H 5H 6H 7H 8H");
 
     // House: the Wild with a joker is a rocket and beats a bomb.
-    let mut deal = stack(
-        Rules::house(true),
-        0,
-        &["3S 3H 3D 3C", "W BJ", ""],
-        "2S 2H 2D 2C",
-    );
+    let mut deal = stack(Rules::house(true), 0, &["3S 3H 3D 3C", "W BJ", ""], "2S 2H 2D 2C");
     choose_landlord(&mut deal, 0);
     play_kind(&mut deal, 0, "3S 3H 3D 3C", Kind::Bomb);
     let rocket = play_kind(&mut deal, 1, "W BJ", Kind::Rocket);
     assert_eq!(rocket.shape.kind, Kind::Rocket);
     pass(&mut deal, 2);
-    assert!(matches!(
-        reject_play(&mut deal, 0, "2S 2H 2D 2C"),
-        DealError::DoesNotBeat { .. }
-    ));
+    assert!(matches!(reject_play(&mut deal, 0, "2S 2H 2D 2C"), DealError::DoesNotBeat { .. }));
 }
 
 /// 2.3 When every other player has passed in a row after a play, its player wins the trick and leads.
@@ -533,19 +402,11 @@ fn trick_ends_when_all_others_pass_and_winner_leads() {
     choose_landlord(&mut deal, 0);
     play(&mut deal, 0, "3S");
     pass(&mut deal, 1);
-    assert_eq!(
-        deal.trick().map(|t| t.seat),
-        Some(0),
-        "one pass is not enough"
-    );
+    assert_eq!(deal.trick().map(|t| t.seat), Some(0), "one pass is not enough");
     assert_eq!(deal.turn(), 2);
     play(&mut deal, 2, "QS");
     pass(&mut deal, 0);
-    assert_eq!(
-        deal.trick().map(|t| t.seat),
-        Some(2),
-        "passes before a beat do not count"
-    );
+    assert_eq!(deal.trick().map(|t| t.seat), Some(2), "passes before a beat do not count");
     assert_eq!(deal.turn(), 1);
     pass(&mut deal, 1);
     assert!(deal.trick().is_none(), "two passes in a row end the trick");
@@ -568,14 +429,8 @@ fn leader_cannot_pass() {
     for rules in Rules::ALL {
         let mut deal = plain(rules, 0);
         choose_landlord(&mut deal, 0);
-        assert_eq!(
-            reject(&mut deal, Action::Pass { seat: 0 }),
-            DealError::CannotPassOnLead
-        );
-        assert!(
-            !deal.choices().contains(&Action::Pass { seat: 0 }),
-            "{rules}: pass offered on the opening lead"
-        );
+        assert_eq!(reject(&mut deal, Action::Pass { seat: 0 }), DealError::CannotPassOnLead);
+        assert!(!deal.choices().contains(&Action::Pass { seat: 0 }), "{rules}: pass offered on the opening lead");
         // After winning a trick, the winner cannot pass either.
         let lowest = deal.hand(0).iter().find(|c| !c.is_wild()).unwrap();
         play(&mut deal, 0, &lowest.to_string());
@@ -583,10 +438,7 @@ fn leader_cannot_pass() {
             pass(&mut deal, seat);
         }
         assert_eq!(deal.turn(), 0);
-        assert_eq!(
-            reject(&mut deal, Action::Pass { seat: 0 }),
-            DealError::CannotPassOnLead
-        );
+        assert_eq!(reject(&mut deal, Action::Pass { seat: 0 }), DealError::CannotPassOnLead);
         assert!(!deal.choices().contains(&Action::Pass { seat: 0 }));
     }
 }
@@ -605,10 +457,7 @@ fn deal_ends_the_moment_a_player_empties_their_hand() {
         assert_eq!(result.winner, Some(0));
         assert_eq!(result.landlord_won, Some(true));
         assert!(deal.choices().is_empty());
-        assert_eq!(
-            reject(&mut deal, Action::Pass { seat: 1 }),
-            DealError::DealOver
-        );
+        assert_eq!(reject(&mut deal, Action::Pass { seat: 1 }), DealError::DealOver);
         assert_eq!(reject(&mut deal, Action::Abandon), DealError::DealOver);
     }
 }
@@ -617,16 +466,8 @@ fn deal_ends_the_moment_a_player_empties_their_hand() {
 /// longer go out.
 #[test]
 fn wild_only_hand_cannot_lead_and_lead_moves_on() {
-    let mut deal = stack(
-        Rules::house(true),
-        0,
-        &[
-            "3S",
-            "W 4S 5S 6S 7S 8S 9S TS JS QS KS AS 2S 4H 5H 6H 7H",
-            "",
-        ],
-        "BJ RJ 2H 2D",
-    );
+    let mut deal =
+        stack(Rules::house(true), 0, &["3S", "W 4S 5S 6S 7S 8S 9S TS JS QS KS AS 2S 4H 5H 6H 7H", ""], "BJ RJ 2H 2D");
     choose_landlord(&mut deal, 0);
     play(&mut deal, 0, "3S");
     play(&mut deal, 1, "4H");
@@ -642,23 +483,14 @@ fn wild_only_hand_cannot_lead_and_lead_moves_on() {
     assert!(deal.trick().is_none());
     assert_eq!(deal.turn(), 2, "the lead moves on from a Wild-only hand");
     assert_eq!(deal.waiting_for(), vec![2]);
-    assert_eq!(
-        reject(&mut deal, Action::Pass { seat: 2 }),
-        DealError::CannotPassOnLead
-    );
-    assert!(matches!(
-        reject(&mut deal, Action::Pass { seat: 1 }),
-        DealError::NotYourTurn { .. }
-    ));
+    assert_eq!(reject(&mut deal, Action::Pass { seat: 2 }), DealError::CannotPassOnLead);
+    assert!(matches!(reject(&mut deal, Action::Pass { seat: 1 }), DealError::NotYourTurn { .. }));
     let single = deal.hand(2).iter().next().unwrap();
     play(&mut deal, 2, &single.to_string());
     pass(&mut deal, 0);
     // The Wild is never played alone: seat 1 can only pass.
     assert_eq!(deal.choices(), vec![Action::Pass { seat: 1 }]);
-    assert_eq!(
-        readings(deal.rules(), cards("W").counts()),
-        Err(PlayError::WildAlone)
-    );
+    assert_eq!(readings(deal.rules(), cards("W").counts()), Err(PlayError::WildAlone));
     pass(&mut deal, 1);
     assert_eq!(deal.turn(), 2);
     finish(&mut deal);
@@ -712,11 +544,8 @@ fn check_priority_draws(deal: &Deal) -> usize {
         let set = CardSet::from_cards(cards.iter().copied()).expect("one deck per round");
         assert_eq!(set.len(), cards.len());
         let best = cards.iter().map(|c| c.rank().unwrap()).max().unwrap();
-        let winners: Vec<Seat> = contenders
-            .iter()
-            .copied()
-            .filter(|&s| round[s].unwrap().rank() == Some(best))
-            .collect();
+        let winners: Vec<Seat> =
+            contenders.iter().copied().filter(|&s| round[s].unwrap().rank() == Some(best)).collect();
         if i + 1 == draws.len() {
             assert_eq!(winners, vec![deal.first()], "the highest card goes first");
         } else {
@@ -748,9 +577,7 @@ fn house_priority_draw_picks_highest_card_and_ties_redraw() {
     let n = tie_seed.expect("some seed among 300 has a tie");
     let deal = fresh(Rules::house(true), n, Start::PriorityDraw);
     let first_round = &deal.priority_draws()[0];
-    let tied: Vec<Seat> = (0..3)
-        .filter(|&s| deal.priority_draws()[1][s].is_some())
-        .collect();
+    let tied: Vec<Seat> = (0..3).filter(|&s| deal.priority_draws()[1][s].is_some()).collect();
     assert!(tied.len() >= 2, "seed {n}: {first_round:?}");
     let rank = |s: Seat| first_round[s].unwrap().rank().unwrap();
     assert!(tied.iter().all(|&s| rank(s) == rank(tied[0])));
@@ -778,12 +605,7 @@ fn house_first_option_rotates_one_seat_left_across_three_deals() {
     let first = deal.first();
     // The first-option seat passes; the next takes.
     pass(&mut deal, first);
-    act(
-        &mut deal,
-        Action::Take {
-            seat: (first + 1) % 3,
-        },
-    );
+    act(&mut deal, Action::Take { seat: (first + 1) % 3 });
     finish(&mut deal);
     ledger.record(&deal, &names);
     for k in 1..=3 {
@@ -807,18 +629,12 @@ fn house_first_option_rotates_one_seat_left_across_three_deals() {
 fn house_third_seat_must_take() {
     for wild in [true, false] {
         let mut deal = plain(Rules::house(wild), 1);
-        assert_eq!(
-            deal.choices(),
-            vec![Action::Take { seat: 1 }, Action::Pass { seat: 1 }]
-        );
+        assert_eq!(deal.choices(), vec![Action::Take { seat: 1 }, Action::Pass { seat: 1 }]);
         pass(&mut deal, 1);
         pass(&mut deal, 2);
         assert_eq!(deal.turn(), 0);
         assert_eq!(deal.choices(), vec![Action::Take { seat: 0 }]);
-        assert_eq!(
-            reject(&mut deal, Action::Pass { seat: 0 }),
-            DealError::MustTake
-        );
+        assert_eq!(reject(&mut deal, Action::Pass { seat: 0 }), DealError::MustTake);
         act(&mut deal, Action::Take { seat: 0 });
         assert_eq!(deal.landlord(), Some(0));
         assert_eq!(deal.hand(0).len(), 17 + if wild { 4 } else { 3 });
@@ -846,22 +662,13 @@ fn house_middle_cards_must_be_acknowledged_by_all_before_the_landlord_leads() {
         }
         assert_eq!(deal.waiting_for(), vec![0, 1, 2]);
         let lowest = deal.hand(1).iter().next().unwrap().to_string();
-        assert!(matches!(
-            reject_play(&mut deal, 1, &lowest),
-            DealError::WrongPhase { .. }
-        ));
+        assert!(matches!(reject_play(&mut deal, 1, &lowest), DealError::WrongPhase { .. }));
         act(&mut deal, Action::Seen { seat: 2 });
-        assert_eq!(
-            reject(&mut deal, Action::Seen { seat: 2 }),
-            DealError::AlreadySeen(2)
-        );
+        assert_eq!(reject(&mut deal, Action::Seen { seat: 2 }), DealError::AlreadySeen(2));
         act(&mut deal, Action::Seen { seat: 0 });
         assert_eq!(deal.phase(), Phase::Reveal);
         assert_eq!(deal.waiting_for(), vec![1]);
-        assert!(matches!(
-            reject_play(&mut deal, 1, &lowest),
-            DealError::WrongPhase { .. }
-        ));
+        assert!(matches!(reject_play(&mut deal, 1, &lowest), DealError::WrongPhase { .. }));
         act(&mut deal, Action::Seen { seat: 1 });
         assert_eq!(deal.phase(), Phase::Play);
         assert_eq!(deal.turn(), 1);
@@ -873,10 +680,7 @@ fn house_middle_cards_must_be_acknowledged_by_all_before_the_landlord_leads() {
 #[test]
 fn no_shuffle_bids_must_rise_and_three_ends_the_auction() {
     let mut deal = plain(Rules::no_shuffle(false), 0);
-    assert_eq!(
-        reject(&mut deal, Action::Bid { seat: 0, bid: 4 }),
-        DealError::BadBid
-    );
+    assert_eq!(reject(&mut deal, Action::Bid { seat: 0, bid: 4 }), DealError::BadBid);
     bid(&mut deal, 0, 1);
     let offered: Vec<u8> = deal
         .choices()
@@ -887,28 +691,18 @@ fn no_shuffle_bids_must_rise_and_three_ends_the_auction() {
         })
         .collect();
     assert_eq!(offered, vec![0, 2, 3]);
-    assert_eq!(
-        reject(&mut deal, Action::Bid { seat: 1, bid: 1 }),
-        DealError::BidTooLow { bid: 1, current: 1 }
-    );
+    assert_eq!(reject(&mut deal, Action::Bid { seat: 1, bid: 1 }), DealError::BidTooLow { bid: 1, current: 1 });
     bid(&mut deal, 1, 3);
     assert_eq!(deal.landlord(), Some(1), "3 ends the auction at once");
     assert_eq!(deal.phase(), Phase::Play);
     assert_eq!(deal.auction_value(), 3);
-    assert_eq!(
-        *deal.auction(),
-        Auction::Bidding { bids: vec![1, 3] },
-        "seat 2 never bid"
-    );
+    assert_eq!(*deal.auction(), Auction::Bidding { bids: vec![1, 3] }, "seat 2 never bid");
 
     let mut deal = plain(Rules::no_shuffle(false), 2);
     bid(&mut deal, 2, 3);
     assert_eq!(deal.landlord(), Some(2));
     assert_eq!(deal.auction_value(), 3);
-    assert!(matches!(
-        reject(&mut deal, Action::Bid { seat: 2, bid: 0 }),
-        DealError::WrongPhase { .. }
-    ));
+    assert!(matches!(reject(&mut deal, Action::Bid { seat: 2, bid: 0 }), DealError::WrongPhase { .. }));
 }
 
 /// 5.2 Otherwise the highest bidder wins after everyone has bid once.
@@ -1001,9 +795,7 @@ fn no_shuffle_landlord_receives_the_bottom_shown_to_all() {
 /// 5.3 [decision] The first player is random on the first deal and alternates after.
 #[test]
 fn two_player_first_caller_alternates() {
-    let firsts: BTreeSet<Seat> = (0..20)
-        .map(|n| fresh(Rules::two_player(false), n, Start::Random).first())
-        .collect();
+    let firsts: BTreeSet<Seat> = (0..20).map(|n| fresh(Rules::two_player(false), n, Start::Random).first()).collect();
     assert_eq!(firsts.len(), 2);
 
     let names = names(2);
@@ -1026,34 +818,10 @@ fn two_player_first_caller_alternates() {
 #[test]
 fn two_player_decline_then_other_calls() {
     let mut deal = plain(Rules::two_player(false), 1);
-    assert_eq!(
-        deal.choices(),
-        vec![
-            Action::Call {
-                seat: 1,
-                call: true
-            },
-            Action::Call {
-                seat: 1,
-                call: false
-            }
-        ]
-    );
-    act(
-        &mut deal,
-        Action::Call {
-            seat: 1,
-            call: false,
-        },
-    );
+    assert_eq!(deal.choices(), vec![Action::Call { seat: 1, call: true }, Action::Call { seat: 1, call: false }]);
+    act(&mut deal, Action::Call { seat: 1, call: false });
     assert_eq!(deal.turn(), 0);
-    act(
-        &mut deal,
-        Action::Call {
-            seat: 0,
-            call: true,
-        },
-    );
+    act(&mut deal, Action::Call { seat: 0, call: true });
     assert_eq!(deal.landlord(), Some(0));
     assert_eq!(deal.auction_value(), 1);
     assert_eq!(deal.hand(0).len(), 20);
@@ -1064,20 +832,8 @@ fn two_player_decline_then_other_calls() {
 fn two_player_neither_calls_first_player_is_landlord() {
     for first in [0, 1] {
         let mut deal = plain(Rules::two_player(false), first);
-        act(
-            &mut deal,
-            Action::Call {
-                seat: first,
-                call: false,
-            },
-        );
-        act(
-            &mut deal,
-            Action::Call {
-                seat: 1 - first,
-                call: false,
-            },
-        );
+        act(&mut deal, Action::Call { seat: first, call: false });
+        act(&mut deal, Action::Call { seat: 1 - first, call: false });
         assert_eq!(deal.landlord(), Some(first));
         assert_eq!(deal.auction_value(), 1);
         assert_eq!(deal.allowance(), Some(1));
@@ -1090,69 +846,30 @@ fn two_player_neither_calls_first_player_is_landlord() {
 #[test]
 fn two_player_robs_alternate_up_to_four_and_double_the_auction_value() {
     let mut deal = plain(Rules::two_player(false), 0);
-    act(
-        &mut deal,
-        Action::Call {
-            seat: 0,
-            call: true,
-        },
-    );
+    act(&mut deal, Action::Call { seat: 0, call: true });
     assert_eq!(deal.auction_value(), 1);
     assert_eq!(deal.turn(), 1);
     for (robber, value) in [(1, 2), (0, 4), (1, 8), (0, 16)] {
         assert_eq!(deal.turn(), robber);
-        act(
-            &mut deal,
-            Action::Rob {
-                seat: robber,
-                rob: true,
-            },
-        );
+        act(&mut deal, Action::Rob { seat: robber, rob: true });
         assert_eq!(deal.auction_value(), value);
     }
     assert_eq!(deal.landlord(), Some(0), "the fourth robber is landlord");
     assert_eq!(deal.phase(), Phase::Play);
     assert_eq!(deal.allowance(), Some(5));
-    assert!(matches!(
-        reject(&mut deal, Action::Rob { seat: 0, rob: true }),
-        DealError::WrongPhase { .. }
-    ));
+    assert!(matches!(reject(&mut deal, Action::Rob { seat: 0, rob: true }), DealError::WrongPhase { .. }));
 
     // The last to call or rob is landlord when the other lets it stand.
     let mut deal = plain(Rules::two_player(false), 1);
-    act(
-        &mut deal,
-        Action::Call {
-            seat: 1,
-            call: true,
-        },
-    );
+    act(&mut deal, Action::Call { seat: 1, call: true });
     act(&mut deal, Action::Rob { seat: 0, rob: true });
-    act(
-        &mut deal,
-        Action::Rob {
-            seat: 1,
-            rob: false,
-        },
-    );
+    act(&mut deal, Action::Rob { seat: 1, rob: false });
     assert_eq!(deal.landlord(), Some(0));
     assert_eq!(deal.auction_value(), 2);
 
     let mut deal = plain(Rules::two_player(false), 1);
-    act(
-        &mut deal,
-        Action::Call {
-            seat: 1,
-            call: true,
-        },
-    );
-    act(
-        &mut deal,
-        Action::Rob {
-            seat: 0,
-            rob: false,
-        },
-    );
+    act(&mut deal, Action::Call { seat: 1, call: true });
+    act(&mut deal, Action::Rob { seat: 0, rob: false });
     assert_eq!(deal.landlord(), Some(1));
     assert_eq!(deal.auction_value(), 1);
 }
@@ -1161,37 +878,16 @@ fn two_player_robs_alternate_up_to_four_and_double_the_auction_value() {
 #[test]
 fn two_player_decliner_cannot_rob() {
     let mut deal = plain(Rules::two_player(false), 0);
-    act(
-        &mut deal,
-        Action::Call {
-            seat: 0,
-            call: false,
-        },
-    );
-    act(
-        &mut deal,
-        Action::Call {
-            seat: 1,
-            call: true,
-        },
-    );
+    act(&mut deal, Action::Call { seat: 0, call: false });
+    act(&mut deal, Action::Call { seat: 1, call: true });
     // No chance to rob: the caller is landlord at once.
     assert_eq!(deal.landlord(), Some(1));
     assert_eq!(deal.phase(), Phase::Play);
     assert_eq!(deal.auction_value(), 1);
-    assert!(
-        deal.choices()
-            .iter()
-            .all(|a| !matches!(a, Action::Rob { .. }))
-    );
+    assert!(deal.choices().iter().all(|a| !matches!(a, Action::Rob { .. })));
     let err = reject(&mut deal, Action::Rob { seat: 0, rob: true });
     assert!(
-        matches!(
-            err,
-            DealError::WrongPhase { .. }
-                | DealError::NotYourTurn { .. }
-                | DealError::DeclinedCannotRob
-        ),
+        matches!(err, DealError::WrongPhase { .. } | DealError::NotYourTurn { .. } | DealError::DeclinedCannotRob),
         "{err}"
     );
 }
@@ -1236,25 +932,13 @@ fn two_player_nine_unused_cards_stay_hidden() {
 #[test]
 fn two_player_allowance_is_one_plus_robs_and_farmer_wins_at_it() {
     let mut deal = stack(Rules::two_player(false), 0, &["5S 7S", "6S 8S"], "2S 2H 2D");
-    act(
-        &mut deal,
-        Action::Call {
-            seat: 0,
-            call: true,
-        },
-    );
+    act(&mut deal, Action::Call { seat: 0, call: true });
     assert_eq!(deal.allowance(), Some(1));
     act(&mut deal, Action::Rob { seat: 1, rob: true });
     assert_eq!(deal.allowance(), Some(2));
     act(&mut deal, Action::Rob { seat: 0, rob: true });
     assert_eq!(deal.allowance(), Some(3));
-    act(
-        &mut deal,
-        Action::Rob {
-            seat: 1,
-            rob: false,
-        },
-    );
+    act(&mut deal, Action::Rob { seat: 1, rob: false });
     assert_eq!(deal.landlord(), Some(0));
     assert_eq!(deal.auction_value(), 4);
     assert_eq!(deal.allowance(), Some(3));
@@ -1296,12 +980,7 @@ fn house_balances_start_at_100_and_may_go_below_zero() {
     for name in &names {
         ledger.join(name);
     }
-    assert!(
-        ledger
-            .balances
-            .values()
-            .all(|&b| b == STARTING_BALANCE && b == 100)
-    );
+    assert!(ledger.balances.values().all(|&b| b == STARTING_BALANCE && b == 100));
     // Ann (seat 0) is landlord and loses $2 to the tenants.
     let mut deal = stack(Rules::house(true), 0, &["3S", "", "2S"], "4S 4H 4D 4C");
     choose_landlord(&mut deal, 0);
@@ -1343,12 +1022,7 @@ fn house_ante_is_2_and_1() {
 /// $4 + $2 + $2, then $8 + $4 + $4.
 #[test]
 fn house_pot_doubles_4_8_16_with_each_bomb() {
-    let mut deal = stack(
-        Rules::house(true),
-        0,
-        &["3S 3H 3D 3C", "5S 5H 5D 5C", "BJ RJ W"],
-        "2S 2H 2D 2C",
-    );
+    let mut deal = stack(Rules::house(true), 0, &["3S 3H 3D 3C", "5S 5H 5D 5C", "BJ RJ W"], "2S 2H 2D 2C");
     choose_landlord(&mut deal, 0);
     assert_eq!((deal.pot(), deal.ante()), (4, 2));
     play_kind(&mut deal, 0, "3S 3H 3D 3C", Kind::Bomb);
@@ -1373,12 +1047,8 @@ fn house_pot_doubles_4_8_16_with_each_bomb() {
 /// 6.1 A bomb or rocket that is the player's last cards collects nothing.
 #[test]
 fn house_last_card_bomb_collects_nothing() {
-    let mut deal = stack(
-        Rules::house(false),
-        0,
-        &["3S 3H 3D 3C 5S 6S 7S 8S 9S TS JS QS KS AS 5H 5D 5C", "", ""],
-        "2S 2H 2D",
-    );
+    let mut deal =
+        stack(Rules::house(false), 0, &["3S 3H 3D 3C 5S 6S 7S 8S 9S TS JS QS KS AS 5H 5D 5C", "", ""], "2S 2H 2D");
     choose_landlord(&mut deal, 0);
     lead(&mut deal, 0, "5S 6S 7S 8S 9S TS JS QS KS AS");
     lead(&mut deal, 0, "5H 5D 5C 2S 2H");
@@ -1387,25 +1057,13 @@ fn house_last_card_bomb_collects_nothing() {
     play_kind(&mut deal, 0, "3S 3H 3D 3C", Kind::Bomb);
     let result = deal.result().expect("the bomb went out");
     assert_eq!(result.bombs, 1);
-    assert_eq!(
-        deal.paid(),
-        &[2, 1, 1],
-        "nothing collected for the last bomb"
-    );
+    assert_eq!(deal.paid(), &[2, 1, 1], "nothing collected for the last bomb");
     assert_eq!(deal.pot(), 4);
     assert_eq!(result.score, vec![2, -1, -1]);
 
     // The same for a tenant going out with a rocket.
-    let mut deal = stack(
-        Rules::house(false),
-        0,
-        &[
-            "3S",
-            "4S 4H 4D 4C 5S 6S 7S 8S 9S TS JS QS KS AS BJ RJ 2S",
-            "",
-        ],
-        "2H 2D 2C",
-    );
+    let mut deal =
+        stack(Rules::house(false), 0, &["3S", "4S 4H 4D 4C 5S 6S 7S 8S 9S TS JS QS KS AS BJ RJ 2S", ""], "2H 2D 2C");
     choose_landlord(&mut deal, 0);
     play(&mut deal, 0, "3S");
     play(&mut deal, 1, "2S");
@@ -1426,12 +1084,7 @@ fn house_last_card_bomb_collects_nothing() {
 /// 6.1 Landlord empties their hand: the landlord takes the whole pot.
 #[test]
 fn house_landlord_takes_the_whole_pot() {
-    let mut deal = stack(
-        Rules::house(true),
-        0,
-        &["", "6S 6H 6D 6C 3S", "W"],
-        "9S 9H TS TH",
-    );
+    let mut deal = stack(Rules::house(true), 0, &["", "6S 6H 6D 6C 3S", "W"], "9S 9H TS TH");
     pass(&mut deal, 0);
     act(&mut deal, Action::Take { seat: 1 });
     for seat in 0..3 {
@@ -1470,12 +1123,7 @@ fn house_tenants_split_the_pot_odd_dollar_to_the_one_who_went_out() {
     assert_eq!(result.score, vec![-2, 1, 1], "each tenant receives $2");
 
     // Seat 1 goes out after a bomb; pot $8.
-    let mut deal = stack(
-        Rules::house(true),
-        0,
-        &["3S", "2S 7S 7H 7D 7C", ""],
-        "4S 4H 4D 4C",
-    );
+    let mut deal = stack(Rules::house(true), 0, &["3S", "2S 7S 7H 7D 7C", ""], "4S 4H 4D 4C");
     choose_landlord(&mut deal, 0);
     play(&mut deal, 0, "3S");
     play(&mut deal, 1, "2S");
@@ -1517,12 +1165,7 @@ fn house_closing_mid_deal_refunds_each_players_own_payments() {
         ledger.join(name);
     }
     // After the ante and a bomb: paid 4, 2, 2.
-    let mut deal = stack(
-        Rules::house(true),
-        0,
-        &["3S 3H 3D 3C", "", ""],
-        "2S 2H 2D 2C",
-    );
+    let mut deal = stack(Rules::house(true), 0, &["3S 3H 3D 3C", "", ""], "2S 2H 2D 2C");
     choose_landlord(&mut deal, 0);
     play_kind(&mut deal, 0, "3S 3H 3D 3C", Kind::Bomb);
     assert_eq!(deal.paid(), &[4, 2, 2]);
@@ -1534,10 +1177,7 @@ fn house_closing_mid_deal_refunds_each_players_own_payments() {
     assert_eq!(result.score, vec![0, 0, 0], "each gets back what they paid");
     ledger.record(&deal, &names);
     assert!(ledger.balances.values().all(|&b| b == 100));
-    assert_eq!(
-        reject(&mut deal, Action::Pass { seat: 1 }),
-        DealError::DealOver
-    );
+    assert_eq!(reject(&mut deal, Action::Pass { seat: 1 }), DealError::DealOver);
 
     // During the auction and the reveal as well.
     let mut deal = plain(Rules::house(false), 2);
@@ -1583,12 +1223,7 @@ fn house_closing_settles_into_the_shortest_list_of_payments() {
 #[test]
 fn no_shuffle_landlord_wins_two_shares_farmers_one_each() {
     // Landlord (seat 1, bid 2) wins; a farmer played, so no spring.
-    let mut deal = stack(
-        Rules::no_shuffle(false),
-        0,
-        &["", "3S 2S", "4S"],
-        "BJ RJ 2C",
-    );
+    let mut deal = stack(Rules::no_shuffle(false), 0, &["", "3S 2S", "4S"], "BJ RJ 2C");
     bid(&mut deal, 0, 0);
     bid(&mut deal, 1, 2);
     bid(&mut deal, 2, 0);
@@ -1606,12 +1241,7 @@ fn no_shuffle_landlord_wins_two_shares_farmers_one_each() {
     assert_eq!(result.score, vec![-2, 4, -2]);
 
     // The farmers win; the landlord played twice, so no spring.
-    let mut deal = stack(
-        Rules::no_shuffle(false),
-        0,
-        &["", "3S 5S", "4S 2S"],
-        "BJ RJ 2C",
-    );
+    let mut deal = stack(Rules::no_shuffle(false), 0, &["", "3S 5S", "4S 2S"], "BJ RJ 2C");
     bid(&mut deal, 0, 0);
     bid(&mut deal, 1, 2);
     bid(&mut deal, 2, 0);
@@ -1632,12 +1262,7 @@ fn no_shuffle_landlord_wins_two_shares_farmers_one_each() {
 /// 6.2 The multiplier starts at 1 and doubles for each bomb or rocket.
 #[test]
 fn bombs_double_the_multiplier() {
-    let mut deal = stack(
-        Rules::no_shuffle(false),
-        0,
-        &["3S 3H 3D 3C 2C", "5S 5H 5D 5C", "BJ RJ"],
-        "2S 2H 2D",
-    );
+    let mut deal = stack(Rules::no_shuffle(false), 0, &["3S 3H 3D 3C 2C", "5S 5H 5D 5C", "BJ RJ"], "2S 2H 2D");
     bid(&mut deal, 0, 1);
     bid(&mut deal, 1, 0);
     bid(&mut deal, 2, 0);
@@ -1668,13 +1293,8 @@ fn bombs_double_the_multiplier() {
 /// multiply it by 4.
 #[test]
 fn wild_rank_soft_bomb_doubles_natural_bomb_and_rocket_quadruple() {
-    let mut deal = stack_wild_rank(
-        Rules::no_shuffle(true),
-        Rank::SEVEN,
-        0,
-        &["KS KH KD 7S", "8S 8H 8D 8C", "BJ RJ"],
-        "2S 2H 2D",
-    );
+    let mut deal =
+        stack_wild_rank(Rules::no_shuffle(true), Rank::SEVEN, 0, &["KS KH KD 7S", "8S 8H 8D 8C", "BJ RJ"], "2S 2H 2D");
     bid(&mut deal, 0, 1);
     bid(&mut deal, 1, 0);
     bid(&mut deal, 2, 0);
@@ -1683,42 +1303,24 @@ fn wild_rank_soft_bomb_doubles_natural_bomb_and_rocket_quadruple() {
     assert_eq!(deal.multiplier(), 2, "a soft bomb doubles");
     let natural = play_kind(&mut deal, 1, "8S 8H 8D 8C", Kind::Bomb);
     assert_eq!(natural.strength, Strength::Natural);
-    assert_eq!(
-        deal.multiplier(),
-        8,
-        "a natural bomb (beating a higher soft bomb) quadruples"
-    );
+    assert_eq!(deal.multiplier(), 8, "a natural bomb (beating a higher soft bomb) quadruples");
     play_kind(&mut deal, 2, "BJ RJ", Kind::Rocket);
     assert_eq!(deal.multiplier(), 32, "a rocket quadruples");
 
-    let mut deal = stack_wild_rank(
-        Rules::no_shuffle(true),
-        Rank::SEVEN,
-        0,
-        &["7S 7H 7D 7C", "AS AH AD AC BJ RJ", ""],
-        "2S 2H 2D",
-    );
+    let mut deal =
+        stack_wild_rank(Rules::no_shuffle(true), Rank::SEVEN, 0, &["7S 7H 7D 7C", "AS AH AD AC BJ RJ", ""], "2S 2H 2D");
     bid(&mut deal, 0, 1);
     bid(&mut deal, 1, 0);
     bid(&mut deal, 2, 0);
     let pure = play_kind(&mut deal, 0, "7S 7H 7D 7C", Kind::Bomb);
     assert_eq!(pure.strength, Strength::PureWild);
     assert_eq!(deal.multiplier(), 4, "a pure-wild bomb quadruples");
-    assert!(matches!(
-        reject_play(&mut deal, 1, "AS AH AD AC"),
-        DealError::DoesNotBeat { .. }
-    ));
+    assert!(matches!(reject_play(&mut deal, 1, "AS AH AD AC"), DealError::DoesNotBeat { .. }));
     play_kind(&mut deal, 1, "BJ RJ", Kind::Rocket);
     assert_eq!(deal.multiplier(), 16);
 
     // Two Player with Wild Rank: a natural bomb quadruples as well.
-    let mut deal = stack_wild_rank(
-        Rules::two_player(true),
-        Rank::SEVEN,
-        0,
-        &["9S 9H 9D 9C", ""],
-        "2S 2H 2D",
-    );
+    let mut deal = stack_wild_rank(Rules::two_player(true), Rank::SEVEN, 0, &["9S 9H 9D 9C", ""], "2S 2H 2D");
     choose_landlord(&mut deal, 0);
     play_kind(&mut deal, 0, "9S 9H 9D 9C", Kind::Bomb);
     assert_eq!(deal.multiplier(), 4);
@@ -1727,11 +1329,7 @@ fn wild_rank_soft_bomb_doubles_natural_bomb_and_rocket_quadruple() {
 /// 6.2 Spring: the landlord wins without either farmer having played a card: the multiplier doubles.
 #[test]
 fn spring_doubles_when_landlord_wins_without_farmer_cards() {
-    let hands = [
-        "3S 4S 5S 6S 7S 8S 9S TS JS QS KS AS 3H 3D 3C 4H 4D",
-        "2S",
-        "",
-    ];
+    let hands = ["3S 4S 5S 6S 7S 8S 9S TS JS QS KS AS 3H 3D 3C 4H 4D", "2S", ""];
     let mut deal = stack(Rules::no_shuffle(false), 0, &hands, "4C BJ RJ");
     bid(&mut deal, 0, 2);
     bid(&mut deal, 1, 0);
@@ -1766,48 +1364,23 @@ fn spring_doubles_when_landlord_wins_without_farmer_cards() {
     assert_eq!(result.score, vec![4, -2, -2]);
 
     // Two Player: the same.
-    let mut deal = stack(
-        Rules::two_player(false),
-        0,
-        &["5S 5H 5D 5C", ""],
-        "2S 2H 2D",
-    );
-    act(
-        &mut deal,
-        Action::Call {
-            seat: 0,
-            call: true,
-        },
-    );
+    let mut deal = stack(Rules::two_player(false), 0, &["5S 5H 5D 5C", ""], "2S 2H 2D");
+    act(&mut deal, Action::Call { seat: 0, call: true });
     act(&mut deal, Action::Rob { seat: 1, rob: true });
     act(&mut deal, Action::Rob { seat: 0, rob: true });
-    act(
-        &mut deal,
-        Action::Rob {
-            seat: 1,
-            rob: false,
-        },
-    );
+    act(&mut deal, Action::Rob { seat: 1, rob: false });
     run_out(&mut deal, 0);
     let result = deal.result().unwrap();
     assert!(result.spring);
     assert_eq!(result.auction_value, 4);
-    assert_eq!(
-        result.score[0],
-        4 * i64::from(result.multiplier),
-        "one share"
-    );
+    assert_eq!(result.score[0], 4 * i64::from(result.multiplier), "one share");
     assert_eq!(result.multiplier % 2, 0);
 }
 
 /// 6.2 [decision] Spring also when the farmers win while the landlord played only their opening lead.
 #[test]
 fn farmers_spring_doubles_when_landlord_played_only_the_opening_lead() {
-    let hands = [
-        "3S KS",
-        "2S 5H 6H 7H 8H 9H TH JH QH KH AH 5D 5C 5S 6D 6C 6S",
-        "4H",
-    ];
+    let hands = ["3S KS", "2S 5H 6H 7H 8H 9H TH JH QH KH AH 5D 5C 5S 6D 6C 6S", "4H"];
     let mut deal = stack(Rules::no_shuffle(false), 0, &hands, "BJ RJ 2C");
     bid(&mut deal, 0, 1);
     bid(&mut deal, 1, 0);
@@ -1863,11 +1436,7 @@ fn multiplier_is_capped_at_1024() {
         Rules::no_shuffle(true),
         Rank::FIVE,
         0,
-        &[
-            "9S 9H 9D 9C TS TH TD TC JS JH JD JC QS QH QD QC KS",
-            "BJ RJ 3S",
-            "",
-        ],
+        &["9S 9H 9D 9C TS TH TD TC JS JH JD JC QS QH QD QC KS", "BJ RJ 3S", ""],
         "KH KD KC",
     );
     bid(&mut deal, 0, 1);
@@ -1906,13 +1475,7 @@ fn multiplier_is_capped_at_1024() {
     bid(&mut deal, 0, 1);
     bid(&mut deal, 1, 0);
     bid(&mut deal, 2, 0);
-    for bomb in [
-        "9S 9H 9D 9C",
-        "TS TH TD TC",
-        "JS JH JD JC",
-        "QS QH QD QC",
-        "KS KH KD KC",
-    ] {
+    for bomb in ["9S 9H 9D 9C", "TS TH TD TC", "JS JH JD JC", "QS QH QD QC", "KS KH KD KC"] {
         lead(&mut deal, 0, bomb);
     }
     let result = deal.result().unwrap();
@@ -1923,27 +1486,10 @@ fn multiplier_is_capped_at_1024() {
 /// 6.3 Score = auction value x multiplier, one share.
 #[test]
 fn two_player_score_is_one_share_of_auction_value_times_multiplier() {
-    let mut deal = stack(
-        Rules::two_player(false),
-        0,
-        &["", "5S 5H 5D 5C"],
-        "2S 2H 2D",
-    );
-    act(
-        &mut deal,
-        Action::Call {
-            seat: 0,
-            call: true,
-        },
-    );
+    let mut deal = stack(Rules::two_player(false), 0, &["", "5S 5H 5D 5C"], "2S 2H 2D");
+    act(&mut deal, Action::Call { seat: 0, call: true });
     act(&mut deal, Action::Rob { seat: 1, rob: true });
-    act(
-        &mut deal,
-        Action::Rob {
-            seat: 0,
-            rob: false,
-        },
-    );
+    act(&mut deal, Action::Rob { seat: 0, rob: false });
     assert_eq!(deal.landlord(), Some(1));
     assert_eq!(deal.auction_value(), 2);
     play_kind(&mut deal, 1, "5S 5H 5D 5C", Kind::Bomb);
@@ -1963,12 +1509,7 @@ fn two_player_score_is_one_share_of_auction_value_times_multiplier() {
 fn deal_limit_ends_with_no_winner_and_no_score() {
     let names = names(3);
     let mut ledger = Ledger::new(Rules::no_shuffle(false));
-    let mut deal = stack(
-        Rules::no_shuffle(false),
-        0,
-        &["3S 3H 3D 3C", "", ""],
-        "2S 2H 2D",
-    );
+    let mut deal = stack(Rules::no_shuffle(false), 0, &["3S 3H 3D 3C", "", ""], "2S 2H 2D");
     bid(&mut deal, 0, 2);
     bid(&mut deal, 1, 0);
     bid(&mut deal, 2, 0);
@@ -1979,10 +1520,7 @@ fn deal_limit_ends_with_no_winner_and_no_score() {
     assert_eq!(result.winner, None);
     assert_eq!(result.landlord_won, None);
     assert_eq!(result.score, vec![0, 0, 0]);
-    assert_eq!(
-        reject(&mut deal, Action::Pass { seat: 1 }),
-        DealError::DealOver
-    );
+    assert_eq!(reject(&mut deal, Action::Pass { seat: 1 }), DealError::DealOver);
     ledger.record(&deal, &names);
     assert!(ledger.balances.values().all(|&b| b == 0));
 
@@ -2013,19 +1551,10 @@ fn out_of_turn_wrong_phase_and_illegal_actions_are_rejected_and_change_nothing()
     let mut deal = plain(Rules::house(true), 0);
     not_your_turn(reject(&mut deal, Action::Take { seat: 1 }));
     not_your_turn(reject(&mut deal, Action::Pass { seat: 2 }));
-    assert_eq!(
-        reject(&mut deal, Action::Take { seat: 3 }),
-        DealError::NoSuchSeat(3)
-    );
+    assert_eq!(reject(&mut deal, Action::Take { seat: 3 }), DealError::NoSuchSeat(3));
     wrong_phase(reject(&mut deal, Action::Seen { seat: 0 }));
     wrong_phase(reject(&mut deal, Action::Bid { seat: 0, bid: 1 }));
-    wrong_phase(reject(
-        &mut deal,
-        Action::Call {
-            seat: 0,
-            call: true,
-        },
-    ));
+    wrong_phase(reject(&mut deal, Action::Call { seat: 0, call: true }));
     wrong_phase(reject(&mut deal, Action::Rob { seat: 0, rob: true }));
     wrong_phase(reject_play(&mut deal, 0, "3S"));
     assert_eq!(reject(&mut deal, Action::DealLimit), DealError::NoDealLimit);
@@ -2035,103 +1564,53 @@ fn out_of_turn_wrong_phase_and_illegal_actions_are_rejected_and_change_nothing()
     wrong_phase(reject(&mut deal, Action::Pass { seat: 0 }));
     wrong_phase(reject_play(&mut deal, 0, "3S"));
     act(&mut deal, Action::Seen { seat: 1 });
-    assert_eq!(
-        reject(&mut deal, Action::Seen { seat: 1 }),
-        DealError::AlreadySeen(1)
-    );
+    assert_eq!(reject(&mut deal, Action::Seen { seat: 1 }), DealError::AlreadySeen(1));
     act(&mut deal, Action::Seen { seat: 0 });
     act(&mut deal, Action::Seen { seat: 2 });
     // Play.
     wrong_phase(reject(&mut deal, Action::Seen { seat: 2 }));
     wrong_phase(reject(&mut deal, Action::Take { seat: 0 }));
-    assert_eq!(
-        reject(&mut deal, Action::Pass { seat: 0 }),
-        DealError::CannotPassOnLead
-    );
+    assert_eq!(reject(&mut deal, Action::Pass { seat: 0 }), DealError::CannotPassOnLead);
     not_your_turn(reject_play(&mut deal, 1, "7H"));
     // Cards from another hand.
-    assert!(matches!(
-        reject_play(&mut deal, 0, "7H"),
-        DealError::NotInHand(_)
-    ));
+    assert!(matches!(reject_play(&mut deal, 0, "7H"), DealError::NotInHand(_)));
     // Cards that are not the reading's ranks.
     let pair_of_fours = readings(deal.rules(), cards("4S 4H").counts()).unwrap()[0];
     assert!(matches!(
-        reject(
-            &mut deal,
-            Action::Play {
-                seat: 0,
-                cards: cards("3S 3H"),
-                play: pair_of_fours,
-            }
-        ),
+        reject(&mut deal, Action::Play { seat: 0, cards: cards("3S 3H"), play: pair_of_fours }),
         DealError::CardsDoNotMatch { .. }
     ));
     // A reading that is not a reading of the cards.
     let mut wrong = readings(deal.rules(), cards("3S 3H").counts()).unwrap()[0];
     wrong.main = Rank::FOUR;
     assert!(matches!(
-        reject(
-            &mut deal,
-            Action::Play {
-                seat: 0,
-                cards: cards("3S 3H"),
-                play: wrong,
-            }
-        ),
+        reject(&mut deal, Action::Play { seat: 0, cards: cards("3S 3H"), play: wrong }),
         DealError::NotThatReading { .. }
     ));
     // Cards that are not a play at all.
     let mut not_a_play = readings(deal.rules(), cards("3S").counts()).unwrap()[0];
     not_a_play.cards = cards("3S 5S").counts();
     assert!(matches!(
-        reject(
-            &mut deal,
-            Action::Play {
-                seat: 0,
-                cards: cards("3S 5S"),
-                play: not_a_play,
-            }
-        ),
+        reject(&mut deal, Action::Play { seat: 0, cards: cards("3S 5S"), play: not_a_play }),
         DealError::NotAPlay(_)
     ));
     play(&mut deal, 0, "3S");
-    assert!(matches!(
-        reject_play(&mut deal, 1, "7H 7D"),
-        DealError::DoesNotBeat { .. }
-    ));
+    assert!(matches!(reject_play(&mut deal, 1, "7H 7D"), DealError::DoesNotBeat { .. }));
     not_your_turn(reject(&mut deal, Action::Pass { seat: 0 }));
     finish(&mut deal);
-    for action in [
-        Action::Pass { seat: 0 },
-        Action::Seen { seat: 0 },
-        Action::Abandon,
-        Action::DealLimit,
-    ] {
+    for action in [Action::Pass { seat: 0 }, Action::Seen { seat: 0 }, Action::Abandon, Action::DealLimit] {
         assert_eq!(reject(&mut deal, action), DealError::DealOver);
     }
 
     // No Shuffle.
     let mut deal = plain(Rules::no_shuffle(true), 0);
-    assert_eq!(
-        reject(&mut deal, Action::Bid { seat: 0, bid: 5 }),
-        DealError::BadBid
-    );
+    assert_eq!(reject(&mut deal, Action::Bid { seat: 0, bid: 5 }), DealError::BadBid);
     not_your_turn(reject(&mut deal, Action::Bid { seat: 1, bid: 1 }));
     wrong_phase(reject(&mut deal, Action::Take { seat: 0 }));
     wrong_phase(reject(&mut deal, Action::Pass { seat: 0 }));
-    wrong_phase(reject(
-        &mut deal,
-        Action::Call {
-            seat: 0,
-            call: true,
-        },
-    ));
+    wrong_phase(reject(&mut deal, Action::Call { seat: 0, call: true }));
     bid(&mut deal, 0, 2);
-    assert_eq!(
-        reject(&mut deal, Action::Bid { seat: 1, bid: 2 }),
-        DealError::BidTooLow { bid: 2, current: 2 }
-    );
+    assert_eq!(reject(&mut deal, Action::Bid { seat: 1, bid: 2 }), DealError::BidTooLow { bid: 2, current: 2 });
     bid(&mut deal, 1, 0);
     bid(&mut deal, 2, 0);
     wrong_phase(reject(&mut deal, Action::Bid { seat: 0, bid: 3 }));
@@ -2139,38 +1618,11 @@ fn out_of_turn_wrong_phase_and_illegal_actions_are_rejected_and_change_nothing()
     // Two Player.
     let mut deal = plain(Rules::two_player(false), 0);
     wrong_phase(reject(&mut deal, Action::Rob { seat: 0, rob: true }));
-    assert_eq!(
-        reject(
-            &mut deal,
-            Action::Call {
-                seat: 2,
-                call: true
-            }
-        ),
-        DealError::NoSuchSeat(2)
-    );
-    not_your_turn(reject(
-        &mut deal,
-        Action::Call {
-            seat: 1,
-            call: true,
-        },
-    ));
+    assert_eq!(reject(&mut deal, Action::Call { seat: 2, call: true }), DealError::NoSuchSeat(2));
+    not_your_turn(reject(&mut deal, Action::Call { seat: 1, call: true }));
     wrong_phase(reject(&mut deal, Action::Bid { seat: 0, bid: 1 }));
-    act(
-        &mut deal,
-        Action::Call {
-            seat: 0,
-            call: true,
-        },
-    );
-    wrong_phase(reject(
-        &mut deal,
-        Action::Call {
-            seat: 1,
-            call: true,
-        },
-    ));
+    act(&mut deal, Action::Call { seat: 0, call: true });
+    wrong_phase(reject(&mut deal, Action::Call { seat: 1, call: true }));
     not_your_turn(reject(&mut deal, Action::Rob { seat: 0, rob: true }));
 }
 
@@ -2267,9 +1719,8 @@ fn no_shuffle_play_again_collects_played_order_then_hands_and_cuts_without_shuff
             let mut deal = Deal::new(setup);
             check_dealt(&deal);
             if let Some(pack) = &pack {
-                let cut = find_cut(&deal, pack).unwrap_or_else(|| {
-                    panic!("deal {deal_no}: not a cut of the collected pack dealt one at a time")
-                });
+                let cut = find_cut(&deal, pack)
+                    .unwrap_or_else(|| panic!("deal {deal_no}: not a cut of the collected pack dealt one at a time"));
                 cuts.insert(cut);
             }
             // Play (sometimes stopping early: the deal limit or a closed room).
@@ -2306,10 +1757,7 @@ fn no_shuffle_play_again_collects_played_order_then_hands_and_cuts_without_shuff
             let collected = deal.collected_pack();
             assert_eq!(collected, expected);
             assert_eq!(collected.len(), 54);
-            assert_eq!(
-                CardSet::from_cards(collected.iter().copied()),
-                Ok(rules.deck())
-            );
+            assert_eq!(CardSet::from_cards(collected.iter().copied()), Ok(rules.deck()));
             ledger.record(&deal, &names);
             assert_eq!(ledger.pack.as_ref(), Some(&collected));
         }
@@ -2342,10 +1790,7 @@ fn two_player_deck_has_no_threes_or_fours() {
             assert_eq!(drawn.len(), 11, "any rank 5..2 can be drawn: {drawn:?}");
         }
     }
-    assert!(matches!(
-        readings(&Rules::two_player(false), cards("3S").counts()),
-        Err(PlayError::NotInDeck(_))
-    ));
+    assert!(matches!(readings(&Rules::two_player(false), cards("3S").counts()), Err(PlayError::NotInDeck(_))));
 }
 
 /// 7 Every deal is reproducible from its seed (and, for No Shuffle, the collected pack and the cut).
@@ -2403,11 +1848,7 @@ fn wild_rank_is_drawn_and_shown_to_all() {
                 assert_eq!(json["wild_rank"], expected);
             }
         }
-        let expected = if rules.has_wild_rank_option() {
-            rules.wild_rank_choices().count()
-        } else {
-            0
-        };
+        let expected = if rules.has_wild_rank_option() { rules.wild_rank_choices().count() } else { 0 };
         assert_eq!(drawn.len(), expected, "{rules}: {drawn:?}");
     }
 }

@@ -5,8 +5,7 @@
 //! as their own rank (`"3337"` with sevens wild).
 
 use ddz_engine::{
-    Attach, Card, CardError, CardSet, Counts, Kind, Play, PlayError, Rank, Rules, Strength,
-    legal_plays_vec, readings,
+    Attach, Card, CardError, CardSet, Counts, Kind, Play, PlayError, Rank, Rules, Strength, legal_plays_vec, readings,
 };
 
 // ---------------------------------------------------------------------------------------------------
@@ -29,29 +28,22 @@ fn tp_wild(wild: char) -> Rules {
 }
 
 fn rank(c: char) -> Rank {
-    c.to_string()
-        .parse()
-        .unwrap_or_else(|e| panic!("bad rank {c}: {e}"))
+    c.to_string().parse().unwrap_or_else(|e| panic!("bad rank {c}: {e}"))
 }
 
 fn counts(s: &str) -> Counts {
-    s.parse()
-        .unwrap_or_else(|e| panic!("bad shorthand {s:?}: {e}"))
+    s.parse().unwrap_or_else(|e| panic!("bad shorthand {s:?}: {e}"))
 }
 
 /// Every reading of `cards`; panics (with the engine's reason) if there is none.
 fn reads(rules: &Rules, cards: &str) -> Vec<Play> {
-    readings(rules, counts(cards))
-        .unwrap_or_else(|e| panic!("{cards} should be a play at {rules}, engine says: {e}"))
+    readings(rules, counts(cards)).unwrap_or_else(|e| panic!("{cards} should be a play at {rules}, engine says: {e}"))
 }
 
 /// Why `cards` is not a play; panics if it is one.
 fn not_a_play(rules: &Rules, cards: &str) -> PlayError {
     match readings(rules, counts(cards)) {
-        Ok(plays) => panic!(
-            "{cards} should not be a play at {rules}, engine reads it as: {}",
-            describe(&plays)
-        ),
+        Ok(plays) => panic!("{cards} should not be a play at {rules}, engine reads it as: {}", describe(&plays)),
         Err(e) => e,
     }
 }
@@ -63,12 +55,7 @@ fn is_play(rules: &Rules, cards: &str) -> bool {
 /// The one reading of `cards`; panics if there are none or several.
 fn only(rules: &Rules, cards: &str) -> Play {
     let plays = reads(rules, cards);
-    assert_eq!(
-        plays.len(),
-        1,
-        "{cards} at {rules} should have one reading, has: {}",
-        describe(&plays)
-    );
+    assert_eq!(plays.len(), 1, "{cards} at {rules} should have one reading, has: {}", describe(&plays));
     plays[0]
 }
 
@@ -79,28 +66,16 @@ fn reading(rules: &Rules, cards: &str, kind: Kind, main: char) -> Play {
     *plays
         .iter()
         .find(|p| p.shape.kind == kind && p.main == rank(main))
-        .unwrap_or_else(|| {
-            panic!(
-                "{cards} at {rules} has no {kind:?} reading with main {main}: {}",
-                describe(&plays)
-            )
-        })
+        .unwrap_or_else(|| panic!("{cards} at {rules} has no {kind:?} reading with main {main}: {}", describe(&plays)))
 }
 
 fn describe(plays: &[Play]) -> String {
-    plays
-        .iter()
-        .map(|p| format!("[{p}]"))
-        .collect::<Vec<_>>()
-        .join(" ")
+    plays.iter().map(|p| format!("[{p}]")).collect::<Vec<_>>().join(" ")
 }
 
 /// (kind, len, attach, main) of each reading, sorted.
 fn shapes(plays: &[Play]) -> Vec<(Kind, u8, Attach, Rank)> {
-    let mut v: Vec<_> = plays
-        .iter()
-        .map(|p| (p.shape.kind, p.shape.len, p.shape.attach, p.main))
-        .collect();
+    let mut v: Vec<_> = plays.iter().map(|p| (p.shape.kind, p.shape.len, p.shape.attach, p.main)).collect();
     v.sort();
     v.dedup();
     v
@@ -191,15 +166,9 @@ fn two_player_deck_has_46_cards_without_threes_and_fours() {
 
 #[test]
 fn wild_rank_is_drawn_from_three_to_two_or_five_to_two_in_two_player() {
-    let ns: String = Rules::no_shuffle(true)
-        .wild_rank_choices()
-        .map(|r| r.char())
-        .collect();
+    let ns: String = Rules::no_shuffle(true).wild_rank_choices().map(|r| r.char()).collect();
     assert_eq!(ns, "3456789TJQKA2");
-    let tp: String = Rules::two_player(true)
-        .wild_rank_choices()
-        .map(|r| r.char())
-        .collect();
+    let tp: String = Rules::two_player(true).wild_rank_choices().map(|r| r.char()).collect();
     assert_eq!(tp, "56789TJQKA2");
     assert_eq!(ns_wild('7').wild_rank(), Some(Rank::SEVEN));
     assert_eq!(Rules::no_shuffle(true).wild_rank(), None, "not drawn yet");
@@ -274,10 +243,7 @@ fn unknown_card_text_is_a_clear_error() {
         assert!(message.contains(&format!("{bad:?}")), "{message}");
         assert!(message.contains("3456789TJQKA2"), "{message}");
     }
-    assert_eq!(
-        "3S 3X".parse::<CardSet>().unwrap_err(),
-        CardError::UnknownCard("3X".into())
-    );
+    assert_eq!("3S 3X".parse::<CardSet>().unwrap_err(), CardError::UnknownCard("3X".into()));
 }
 
 #[test]
@@ -285,20 +251,14 @@ fn unknown_rank_shorthand_is_a_clear_error() {
     let err = "33X".parse::<Counts>().unwrap_err();
     assert_eq!(err, CardError::UnknownShorthand('X'));
     assert!(err.to_string().contains("'X'"), "{err}");
-    assert_eq!(
-        "1".parse::<Counts>().unwrap_err(),
-        CardError::UnknownShorthand('1')
-    );
+    assert_eq!("1".parse::<Counts>().unwrap_err(), CardError::UnknownShorthand('1'));
     // More cards of a kind than a deck has.
     for bad in ["33333", "BB", "RR", "WW"] {
         let err = bad.parse::<Counts>().unwrap_err();
         assert_eq!(err, CardError::TooMany(bad.into()), "{bad}");
         assert!(err.to_string().contains("more than four"), "{err}");
     }
-    assert_eq!(
-        "1".parse::<Rank>().unwrap_err(),
-        CardError::UnknownRank("1".into())
-    );
+    assert_eq!("1".parse::<Rank>().unwrap_err(), CardError::UnknownRank("1".into()));
 }
 
 #[test]
@@ -307,10 +267,7 @@ fn duplicate_cards_are_a_clear_error() {
     let three_spades: Card = "3S".parse().unwrap();
     assert_eq!(err, CardError::Duplicate(three_spades));
     assert_eq!(err.to_string(), "the card 3S appears twice");
-    assert_eq!(
-        "W BJ W".parse::<CardSet>().unwrap_err(),
-        CardError::Duplicate(Card::WILD)
-    );
+    assert_eq!("W BJ W".parse::<CardSet>().unwrap_err(), CardError::Duplicate(Card::WILD));
     assert_eq!(
         CardSet::from_cards([Card::RED_JOKER, Card::RED_JOKER]).unwrap_err(),
         CardError::Duplicate(Card::RED_JOKER)
@@ -332,10 +289,7 @@ fn cards_not_in_hand_are_a_clear_error() {
             panic!("picking {ask} from {hand}: expected NotInHand, got {err:?}");
         };
         assert_eq!(card.rank(), missing_rank, "picking {ask} from {hand}");
-        assert_eq!(
-            err.to_string(),
-            format!("the card {card} is not in the hand")
-        );
+        assert_eq!(err.to_string(), format!("the card {card} is not in the hand"));
     }
 }
 
@@ -366,35 +320,17 @@ fn cards_outside_the_tables_deck_are_not_plays() {
     let no_wild = not_a_play(&NS, "333W");
     assert!(matches!(no_wild, PlayError::NotInDeck(_)), "{no_wild:?}");
     assert!(no_wild.to_string().contains("no Wild"), "{no_wild}");
-    assert!(matches!(
-        not_a_play(&HOUSE_NOWILD, "W3"),
-        PlayError::NotInDeck(_)
-    ));
-    assert!(matches!(
-        not_a_play(&ns_wild('7'), "W"),
-        PlayError::NotInDeck(_)
-    ));
+    assert!(matches!(not_a_play(&HOUSE_NOWILD, "W3"), PlayError::NotInDeck(_)));
+    assert!(matches!(not_a_play(&ns_wild('7'), "W"), PlayError::NotInDeck(_)));
     let no_threes = not_a_play(&TP, "34567");
-    assert!(
-        matches!(no_threes, PlayError::NotInDeck(_)),
-        "{no_threes:?}"
-    );
+    assert!(matches!(no_threes, PlayError::NotInDeck(_)), "{no_threes:?}");
     assert!(no_threes.to_string().contains("no 3s"), "{no_threes}");
-    assert!(matches!(
-        not_a_play(&tp_wild('9'), "44"),
-        PlayError::NotInDeck(_)
-    ));
+    assert!(matches!(not_a_play(&tp_wild('9'), "44"), PlayError::NotInDeck(_)));
     // Impossible counts built by hand are refused, not a panic.
     let five_threes = Counts::EMPTY.plus(0, 5);
-    assert!(matches!(
-        readings(&HOUSE, five_threes),
-        Err(PlayError::NotInDeck(_))
-    ));
+    assert!(matches!(readings(&HOUSE, five_threes), Err(PlayError::NotInDeck(_))));
     let two_black_jokers = Counts::EMPTY.plus(13, 2);
-    assert!(matches!(
-        readings(&NS, two_black_jokers),
-        Err(PlayError::NotInDeck(_))
-    ));
+    assert!(matches!(readings(&NS, two_black_jokers), Err(PlayError::NotInDeck(_))));
 }
 
 #[test]
@@ -429,17 +365,10 @@ fn readings_never_panic_on_any_cards() {
 #[test]
 fn the_wild_cannot_be_played_alone() {
     assert_eq!(readings(&HOUSE, counts("W")), Err(PlayError::WildAlone));
-    assert_eq!(
-        PlayError::WildAlone.to_string(),
-        "the Wild cannot be played alone"
-    );
+    assert_eq!(PlayError::WildAlone.to_string(), "the Wild cannot be played alone");
     // Not as a lead, not as a follow.
     let lead = legal(&HOUSE, "3W", None);
-    assert!(
-        lead.iter().all(|p| p.cards != counts("W")),
-        "{}",
-        describe(&lead)
-    );
+    assert!(lead.iter().all(|p| p.cards != counts("W")), "{}", describe(&lead));
     let three = only(&HOUSE, "3");
     assert!(legal(&HOUSE, "W", Some(&three)).is_empty());
 }
@@ -458,10 +387,8 @@ fn the_wild_is_never_a_single() {
     assert_eq!(card_sets(&follows), ["5"]);
     let two = only(&HOUSE, "2");
     assert!(legal(&HOUSE, "W", Some(&two)).is_empty());
-    let lead_singles: Vec<_> = legal(&HOUSE, "5BW", None)
-        .into_iter()
-        .filter(|p| p.shape.kind == Kind::Single)
-        .collect();
+    let lead_singles: Vec<_> =
+        legal(&HOUSE, "5BW", None).into_iter().filter(|p| p.shape.kind == Kind::Single).collect();
     assert_eq!(card_sets(&lead_singles), ["5", "B"]);
 }
 
@@ -474,19 +401,12 @@ fn wild_with_one_joker_is_a_rocket() {
         assert!(rocket.beats(&only(&HOUSE, "R")));
     }
     // Never a pair of jokers.
-    assert!(
-        reads(&HOUSE, "BW")
-            .iter()
-            .all(|p| p.shape.kind != Kind::Pair)
-    );
+    assert!(reads(&HOUSE, "BW").iter().all(|p| p.shape.kind != Kind::Pair));
 }
 
 #[test]
 fn wild_with_both_jokers_is_no_play() {
-    assert_eq!(
-        readings(&HOUSE, counts("BRW")),
-        Err(PlayError::WildWithBothJokers)
-    );
+    assert_eq!(readings(&HOUSE, counts("BRW")), Err(PlayError::WildWithBothJokers));
     // From that hand: the two singles and three rockets, nothing of three cards.
     let lead = legal(&HOUSE, "BRW", None);
     assert_eq!(card_sets(&lead), ["B", "BR", "BW", "R", "RW"]);
@@ -499,10 +419,7 @@ fn wild_as_a_triples_single_is_itself() {
     assert_eq!(triple.shape.attach, Attach::Singles(1));
     assert!(triple.wild_as.is_empty(), "{triple}");
     // Not also read as a single 4, 5, ... standing in: only one triple + single reading.
-    let singles = reads(&HOUSE, "333W")
-        .into_iter()
-        .filter(|p| p.shape.kind == Kind::Triples)
-        .count();
+    let singles = reads(&HOUSE, "333W").into_iter().filter(|p| p.shape.kind == Kind::Triples).count();
     assert_eq!(singles, 1);
     let run = only(&HOUSE, "3334445W");
     assert_eq!(run.shape.attach, Attach::Singles(2));
@@ -515,15 +432,9 @@ fn wild_completes_a_pair_or_a_triple() {
     assert_eq!((pair.shape.kind, pair.main), (Kind::Pair, Rank::FIVE));
     assert_eq!(pair.wild_as, counts("5"));
     let two_pair = only(&HOUSE, "2W");
-    assert_eq!(
-        (two_pair.shape.kind, two_pair.main),
-        (Kind::Pair, Rank::TWO)
-    );
+    assert_eq!((two_pair.shape.kind, two_pair.main), (Kind::Pair, Rank::TWO));
     let triple = only(&HOUSE, "KKW");
-    assert_eq!(
-        (triple.shape.kind, triple.main),
-        (Kind::Triples, Rank::KING)
-    );
+    assert_eq!((triple.shape.kind, triple.main), (Kind::Triples, Rank::KING));
     assert_eq!(triple.shape.attach, Attach::None);
     assert_eq!(triple.wild_as, counts("K"));
     // It stands in for one card only.
@@ -533,24 +444,14 @@ fn wild_completes_a_pair_or_a_triple() {
 #[test]
 fn wild_fills_a_gap_in_a_straight_or_run() {
     let straight = only(&HOUSE, "345W7");
-    assert_eq!(
-        (straight.shape.kind, straight.main),
-        (Kind::Straight, Rank::SEVEN)
-    );
+    assert_eq!((straight.shape.kind, straight.main), (Kind::Straight, Rank::SEVEN));
     assert_eq!(straight.wild_as, counts("6"));
     let pair_run = only(&HOUSE, "33445W");
-    assert_eq!(
-        (pair_run.shape.kind, pair_run.shape.len),
-        (Kind::PairRun, 3)
-    );
+    assert_eq!((pair_run.shape.kind, pair_run.shape.len), (Kind::PairRun, 3));
     assert_eq!(pair_run.wild_as, counts("5"));
     let triple_run = only(&HOUSE, "33344W");
     assert_eq!(
-        (
-            triple_run.shape.kind,
-            triple_run.shape.len,
-            triple_run.shape.attach
-        ),
+        (triple_run.shape.kind, triple_run.shape.len, triple_run.shape.attach),
         (Kind::Triples, 2, Attach::None)
     );
     assert_eq!(triple_run.wild_as, counts("4"));
@@ -579,19 +480,12 @@ fn wild_is_the_fourth_card_of_a_bomb() {
 
 #[test]
 fn wild_never_makes_five_of_a_kind() {
-    assert!(matches!(
-        not_a_play(&HOUSE, "3333W"),
-        PlayError::NoReading(_)
-    ));
+    assert!(matches!(not_a_play(&HOUSE, "3333W"), PlayError::NoReading(_)));
     assert!(!is_play(&HOUSE, "2222W"));
     // From 3333W the biggest plays are four-card bombs.
     let lead = legal(&HOUSE, "3333W", None);
     assert!(lead.iter().all(|p| p.len() <= 4), "{}", describe(&lead));
-    let bombs: Vec<_> = lead
-        .iter()
-        .filter(|p| p.shape.kind == Kind::Bomb)
-        .copied()
-        .collect();
+    let bombs: Vec<_> = lead.iter().filter(|p| p.shape.kind == Kind::Bomb).copied().collect();
     assert_eq!(card_sets(&bombs), ["3333", "333W"]);
 }
 
@@ -615,10 +509,7 @@ fn house_triple_plus_single_takes_any_other_card() {
     }
     // A card split from a pair in the hand.
     let lead = legal(&HOUSE, "33355", None);
-    assert!(
-        lead.iter()
-            .any(|p| p.cards == counts("3335") && p.shape.attach == Attach::Singles(1))
-    );
+    assert!(lead.iter().any(|p| p.cards == counts("3335") && p.shape.attach == Attach::Singles(1)));
 }
 
 #[test]
@@ -633,20 +524,11 @@ fn house_triple_plus_pair_is_one_rank_and_never_jokers() {
 #[test]
 fn two_tops_house_straights_and_runs() {
     let straight = only(&HOUSE, "TJQKA2");
-    assert_eq!(
-        (straight.shape.kind, straight.main),
-        (Kind::Straight, Rank::TWO)
-    );
+    assert_eq!((straight.shape.kind, straight.main), (Kind::Straight, Rank::TWO));
     let pair_run = only(&HOUSE, "KKAA22");
-    assert_eq!(
-        (pair_run.shape.kind, pair_run.main),
-        (Kind::PairRun, Rank::TWO)
-    );
+    assert_eq!((pair_run.shape.kind, pair_run.main), (Kind::PairRun, Rank::TWO));
     let triple_run = only(&HOUSE_NOWILD, "AAA222");
-    assert_eq!(
-        (triple_run.shape.kind, triple_run.shape.len, triple_run.main),
-        (Kind::Triples, 2, Rank::TWO)
-    );
+    assert_eq!((triple_run.shape.kind, triple_run.shape.len, triple_run.main), (Kind::Triples, 2, Rank::TWO));
     let whole = only(&HOUSE_NOWILD, "3456789TJQKA2");
     assert_eq!((whole.shape.len, whole.main), (13, Rank::TWO));
     // A straight to the 2 beats the straight to the A of the same length.
@@ -666,54 +548,27 @@ fn straights_never_wrap_around_or_take_jokers() {
 fn two_never_in_no_shuffle_runs() {
     for rules in [NS, TP] {
         assert_eq!(only(&rules, "TJQKA").main, Rank::ACE, "{rules}");
-        assert_eq!(
-            not_a_play(&rules, "TJQKA2"),
-            PlayError::TwoOrJokerInRun,
-            "{rules}"
-        );
-        assert_eq!(
-            not_a_play(&rules, "JQKA2"),
-            PlayError::TwoOrJokerInRun,
-            "{rules}"
-        );
+        assert_eq!(not_a_play(&rules, "TJQKA2"), PlayError::TwoOrJokerInRun, "{rules}");
+        assert_eq!(not_a_play(&rules, "JQKA2"), PlayError::TwoOrJokerInRun, "{rules}");
         assert_eq!(only(&rules, "QQKKAA").shape.kind, Kind::PairRun, "{rules}");
-        assert_eq!(
-            not_a_play(&rules, "KKAA22"),
-            PlayError::TwoOrJokerInRun,
-            "{rules}"
-        );
+        assert_eq!(not_a_play(&rules, "KKAA22"), PlayError::TwoOrJokerInRun, "{rules}");
         assert_eq!(only(&rules, "KKKAAA").shape.len, 2, "{rules}");
-        assert_eq!(
-            not_a_play(&rules, "AAA222"),
-            PlayError::TwoOrJokerInRun,
-            "{rules}"
-        );
+        assert_eq!(not_a_play(&rules, "AAA222"), PlayError::TwoOrJokerInRun, "{rules}");
     }
     assert_eq!(only(&NS, "3456789TJQKA").shape.len, 12);
     // A 2 may still be a wing, and a lone triple of 2s is a play.
     let wings = only(&NS, "KKKAAA22");
-    assert_eq!(
-        (wings.main, wings.shape.attach),
-        (Rank::ACE, Attach::Singles(2))
-    );
+    assert_eq!((wings.main, wings.shape.attach), (Rank::ACE, Attach::Singles(2)));
     assert_eq!(only(&NS, "2223").main, Rank::TWO);
     // Wild rank cards never stand in for a 2 inside a run either.
     let plays = reads(&ns_wild('7'), "TJQK7");
-    assert!(
-        plays.iter().all(|p| p.main <= Rank::ACE),
-        "{}",
-        describe(&plays)
-    );
+    assert!(plays.iter().all(|p| p.main <= Rank::ACE), "{}", describe(&plays));
 }
 
 #[test]
 fn four_in_a_row_is_not_a_straight() {
     for rules in [HOUSE, NS, ns_wild('9')] {
-        assert_eq!(
-            readings(&rules, counts("3456")),
-            Err(PlayError::FourInARow),
-            "{rules}"
-        );
+        assert_eq!(readings(&rules, counts("3456")), Err(PlayError::FourInARow), "{rules}");
     }
     assert_eq!(readings(&TP, counts("789T")), Err(PlayError::FourInARow));
     assert!(PlayError::FourInARow.to_string().contains("five cards"));
@@ -726,15 +581,9 @@ fn four_in_a_row_is_not_a_straight() {
 #[test]
 fn straights_are_five_or_more_consecutive_ranks() {
     let five = only(&NS, "34567");
-    assert_eq!(
-        (five.shape.kind, five.shape.len, five.main),
-        (Kind::Straight, 5, Rank::SEVEN)
-    );
+    assert_eq!((five.shape.kind, five.shape.len, five.main), (Kind::Straight, 5, Rank::SEVEN));
     assert!(!is_play(&NS, "34568"));
-    assert!(
-        !is_play(&NS, "334567"),
-        "a straight has one card of each rank"
-    );
+    assert!(!is_play(&NS, "334567"), "a straight has one card of each rank");
     assert_eq!(only(&NS, "345678").shape.len, 6);
 }
 
@@ -743,10 +592,7 @@ fn pair_runs_need_three_consecutive_pairs() {
     assert!(!is_play(&NS, "3344"));
     assert!(!is_play(&HOUSE, "3344"));
     let run = only(&NS, "334455");
-    assert_eq!(
-        (run.shape.kind, run.shape.len, run.main),
-        (Kind::PairRun, 3, Rank::FIVE)
-    );
+    assert_eq!((run.shape.kind, run.shape.len, run.main), (Kind::PairRun, 3, Rank::FIVE));
     assert!(!is_play(&NS, "335566"));
     assert_eq!(only(&NS, "33445566778899TTJJQQKKAA").shape.len, 12);
 }
@@ -780,26 +626,14 @@ fn house_triple_run_singles_may_be_one_rank_jokers_or_the_wild() {
     assert_eq!(only(&HOUSE, "33344455").shape.attach, Attach::Singles(2));
     assert_eq!(only(&HOUSE, "333444BR").shape.attach, Attach::Singles(2));
     assert_eq!(only(&HOUSE, "333444BW").shape.attach, Attach::Singles(2));
-    assert_eq!(
-        only(&HOUSE_NOWILD, "333444555BR").shape.attach,
-        Attach::Singles(2)
-    );
+    assert_eq!(only(&HOUSE_NOWILD, "333444555BR").shape.attach, Attach::Singles(2));
 }
 
 #[test]
 fn house_triple_runs_never_mix_singles_and_pairs() {
-    assert!(
-        !is_play(&HOUSE, "333444556"),
-        "a pair and a single on two triples"
-    );
-    assert!(
-        !is_play(&HOUSE, "3334445567"),
-        "four cards that are not two pairs"
-    );
-    assert!(
-        !is_play(&HOUSE, "33344455566778"),
-        "pairs and a single on three triples"
-    );
+    assert!(!is_play(&HOUSE, "333444556"), "a pair and a single on two triples");
+    assert!(!is_play(&HOUSE, "3334445567"), "four cards that are not two pairs");
+    assert!(!is_play(&HOUSE, "33344455566778"), "pairs and a single on three triples");
     assert!(!is_play(&HOUSE, "33344455BR"), "jokers never pair");
 }
 
@@ -818,10 +652,7 @@ fn triple_run_followers_match_attachments_exactly() {
     check("33344456", &["55566678"], Attach::Singles(2));
     let pairs = only(&HOUSE, "33344499TT");
     assert!(legal(&HOUSE, hand, Some(&pairs)).is_empty());
-    assert_eq!(
-        card_sets(&legal(&HOUSE, "5556667788", Some(&pairs))),
-        ["5556667788"]
-    );
+    assert_eq!(card_sets(&legal(&HOUSE, "5556667788", Some(&pairs))), ["5556667788"]);
     // By the comparison itself: a different attachment never beats.
     let bare = only(&HOUSE, "555666");
     let one = only(&HOUSE, "5556667");
@@ -865,11 +696,7 @@ fn no_four_with_attachments_in_house() {
 fn jokers_never_pair() {
     for rules in [HOUSE, HOUSE_NOWILD, NS, TP] {
         let plays = reads(&rules, "BR");
-        assert_eq!(
-            shapes(&plays),
-            [(Kind::Rocket, 1, Attach::None, Rank::RED_JOKER)],
-            "{rules}"
-        );
+        assert_eq!(shapes(&plays), [(Kind::Rocket, 1, Attach::None, Rank::RED_JOKER)], "{rules}");
     }
     assert_eq!("BB".parse::<Counts>(), Err(CardError::TooMany("BB".into())));
     // The Wild never pairs a joker, a wild rank card never stands in for one.
@@ -887,21 +714,14 @@ fn no_attachment_of_the_triples_own_rank() {
     // A fourth card of the triple's rank is a bomb, never triple + single.
     for rules in [HOUSE, NS] {
         let plays = reads(&rules, "3333");
-        assert_eq!(
-            shapes(&plays),
-            [(Kind::Bomb, 1, Attach::None, Rank::THREE)],
-            "{rules}"
-        );
+        assert_eq!(shapes(&plays), [(Kind::Bomb, 1, Attach::None, Rank::THREE)], "{rules}");
         assert!(!is_play(&rules, "33334445"), "{rules}: a 3 on the run 3-4");
         assert!(!is_play(&rules, "33335"), "{rules}");
     }
     // The Wild as a single is itself, not a 3: 333W is triple + single or a bomb, nothing else.
     assert_eq!(
         shapes(&reads(&HOUSE, "333W")),
-        [
-            (Kind::Triples, 1, Attach::Singles(1), Rank::THREE),
-            (Kind::Bomb, 1, Attach::None, Rank::THREE)
-        ]
+        [(Kind::Triples, 1, Attach::Singles(1), Rank::THREE), (Kind::Bomb, 1, Attach::None, Rank::THREE)]
     );
     // 333 4444 5: the run 3-4 with wings 4 and 5 would carry a 4; not a play.
     assert!(!is_play(&NS, "33344445"));
@@ -918,10 +738,7 @@ fn no_attachment_of_the_triples_own_rank() {
 fn no_shuffle_singles_include_both_jokers() {
     let black = only(&NS, "B");
     let red = only(&NS, "R");
-    assert_eq!(
-        (black.shape.kind, red.shape.kind),
-        (Kind::Single, Kind::Single)
-    );
+    assert_eq!((black.shape.kind, red.shape.kind), (Kind::Single, Kind::Single));
     assert!(black.beats(&only(&NS, "2")) && red.beats(&black));
     let two = only(&NS, "2");
     assert_eq!(card_sets(&legal(&NS, "AB", Some(&two))), ["B"]);
@@ -934,49 +751,29 @@ fn airplane_wings_are_none_or_exactly_n_singles_or_n_pairs() {
         let wing = |w: &str| readings(&rules, counts(&format!("{base}{w}")));
         assert_eq!(wing("").unwrap()[0].shape.attach, Attach::None, "{rules}");
         assert!(wing("9").is_err(), "{rules}: one wing on two triples");
-        assert_eq!(
-            wing("9T").unwrap()[0].shape.attach,
-            Attach::Singles(2),
-            "{rules}"
-        );
-        assert_eq!(
-            wing("99TT").unwrap()[0].shape.attach,
-            Attach::Pairs(2),
-            "{rules}"
-        );
+        assert_eq!(wing("9T").unwrap()[0].shape.attach, Attach::Singles(2), "{rules}");
+        assert_eq!(wing("99TT").unwrap()[0].shape.attach, Attach::Pairs(2), "{rules}");
         assert!(wing("99T").is_err(), "{rules}: never a mix");
         assert!(wing("9TJ").is_err(), "{rules}: three wings on two triples");
-        assert!(
-            wing("99TTJJ").is_err(),
-            "{rules}: three pairs on two triples"
-        );
+        assert!(wing("99TTJJ").is_err(), "{rules}: three pairs on two triples");
     }
     assert!(!is_play(&NS, "33344455567"), "two wings on three triples");
 }
 
 #[test]
 fn four_with_two_only_in_no_shuffle_and_two_player() {
-    for (rules, cards, pairs) in [
-        (NS, "333345", "33335566"),
-        (TP, "555567", "55556677"),
-        (ns_wild('9'), "333345", "33335566"),
-    ] {
+    for (rules, cards, pairs) in
+        [(NS, "333345", "33335566"), (TP, "555567", "55556677"), (ns_wild('9'), "333345", "33335566")]
+    {
         let two = only(&rules, cards);
         assert_eq!(
             (two.shape.kind, two.main, two.shape.attach),
-            (
-                Kind::FourWithTwo,
-                rank(cards.chars().next().unwrap()),
-                Attach::Singles(2)
-            ),
+            (Kind::FourWithTwo, rank(cards.chars().next().unwrap()), Attach::Singles(2)),
             "{rules}"
         );
         let four_pairs = only(&rules, pairs);
         assert_eq!(four_pairs.shape.attach, Attach::Pairs(2), "{rules}");
-        assert!(
-            !two.beats(&four_pairs) && !four_pairs.beats(&two),
-            "{rules}: other shapes"
-        );
+        assert!(!two.beats(&four_pairs) && !four_pairs.beats(&two), "{rules}: other shapes");
     }
     for rules in [HOUSE, HOUSE_NOWILD] {
         assert!(!is_play(&rules, "333345"), "{rules}");
@@ -990,17 +787,11 @@ fn four_with_two_only_in_no_shuffle_and_two_player() {
 #[test]
 fn four_with_two_singles_may_be_a_pair() {
     let play = only(&NS, "333355");
-    assert_eq!(
-        (play.shape.kind, play.shape.attach),
-        (Kind::FourWithTwo, Attach::Singles(2))
-    );
+    assert_eq!((play.shape.kind, play.shape.attach), (Kind::FourWithTwo, Attach::Singles(2)));
     // It is four + two singles: it follows four + two singles, not four + two pairs.
     assert!(only(&NS, "444455").beats(&only(&NS, "3333KA")));
     assert!(!only(&NS, "444455").beats(&only(&NS, "33335566")));
-    assert!(
-        !play.beats(&only(&NS, "3333KA")),
-        "same four, attachments never count"
-    );
+    assert!(!play.beats(&only(&NS, "3333KA")), "same four, attachments never count");
 }
 
 #[test]
@@ -1010,39 +801,23 @@ fn four_with_two_is_not_a_bomb() {
     let bomb = only(&NS, "3333");
     assert!(bomb.beats(&four), "a bomb beats four + two");
     assert!(!four.beats(&bomb), "four + two is not a bomb");
-    assert!(
-        !four.beats(&only(&NS, "5")),
-        "four + two does not beat other plays"
-    );
+    assert!(!four.beats(&only(&NS, "5")), "four + two does not beat other plays");
     // Following four + two: the higher four + two, and the bomb.
     let prior = only(&NS, "333378");
     let follows = legal(&NS, "444456", Some(&prior));
     assert_eq!(
         shapes(&follows),
-        [
-            (Kind::FourWithTwo, 1, Attach::Singles(2), Rank::FOUR),
-            (Kind::Bomb, 1, Attach::None, Rank::FOUR)
-        ]
+        [(Kind::FourWithTwo, 1, Attach::Singles(2), Rank::FOUR), (Kind::Bomb, 1, Attach::None, Rank::FOUR)]
     );
 }
 
 #[test]
 fn both_jokers_never_single_wings_in_no_shuffle() {
     for rules in [NS, TP, ns_wild('9')] {
-        let base = if rules.table == TP.table {
-            "555666"
-        } else {
-            "333444"
-        };
+        let base = if rules.table == TP.table { "555666" } else { "333444" };
         assert!(!is_play(&rules, &format!("{base}BR")), "{rules}");
-        assert!(
-            is_play(&rules, &format!("{base}B9")),
-            "{rules}: one joker is fine"
-        );
-        assert!(
-            !is_play(&rules, &format!("{}BR", &base[..3])),
-            "{rules}: triple + BR"
-        );
+        assert!(is_play(&rules, &format!("{base}B9")), "{rules}: one joker is fine");
+        assert!(!is_play(&rules, &format!("{}BR", &base[..3])), "{rules}: triple + BR");
         assert!(!is_play(&rules, "5555BR"), "{rules}: four + both jokers");
         assert!(is_play(&rules, "5555R9"), "{rules}");
     }
@@ -1060,44 +835,25 @@ fn both_jokers_never_single_wings_in_no_shuffle() {
 #[test]
 fn two_player_straights_start_at_five() {
     let lowest = only(&TP, "56789");
-    assert_eq!(
-        (lowest.shape.kind, lowest.main),
-        (Kind::Straight, Rank::NINE)
-    );
+    assert_eq!((lowest.shape.kind, lowest.main), (Kind::Straight, Rank::NINE));
     assert!(matches!(not_a_play(&TP, "34567"), PlayError::NotInDeck(_)));
     assert!(matches!(not_a_play(&TP, "45678"), PlayError::NotInDeck(_)));
     assert_eq!(only(&TP, "56789TJQKA").shape.len, 10);
     assert_eq!(only(&TP, "556677").shape.kind, Kind::PairRun);
     assert_eq!(only(&TP, "555666").shape.kind, Kind::Triples);
     // A hand from 5 to A holds exactly the straights 5..A of length 5 to 10: 6+5+4+3+2+1 = 21.
-    let straights = legal(&TP, "56789TJQKA", None)
-        .into_iter()
-        .filter(|p| p.shape.kind == Kind::Straight)
-        .count();
+    let straights = legal(&TP, "56789TJQKA", None).into_iter().filter(|p| p.shape.kind == Kind::Straight).count();
     assert_eq!(straights, 21);
 }
 
 #[test]
 fn two_player_wild_rank_never_stands_for_three_or_four() {
     // At No Shuffle a wild 9 may be a 4 (straight 4-8) or itself (5-9); at Two Player only itself.
-    assert_eq!(
-        shapes(&reads(&ns_wild('9'), "56789"))
-            .iter()
-            .map(|s| s.3)
-            .collect::<Vec<_>>(),
-        [rank('8'), Rank::NINE]
-    );
+    assert_eq!(shapes(&reads(&ns_wild('9'), "56789")).iter().map(|s| s.3).collect::<Vec<_>>(), [rank('8'), Rank::NINE]);
     assert_eq!(only(&tp_wild('9'), "56789").main, Rank::NINE);
-    assert!(
-        !is_play(&tp_wild('9'), "5679"),
-        "no 4 to make 5-6-7-... from below"
-    );
+    assert!(!is_play(&tp_wild('9'), "5679"), "no 4 to make 5-6-7-... from below");
     let plays = reads(&tp_wild('9'), "559");
-    assert!(
-        plays
-            .iter()
-            .all(|p| p.wild_as.of(Rank::THREE) == 0 && p.wild_as.of(Rank::FOUR) == 0)
-    );
+    assert!(plays.iter().all(|p| p.wild_as.of(Rank::THREE) == 0 && p.wild_as.of(Rank::FOUR) == 0));
 }
 
 #[test]
@@ -1106,10 +862,7 @@ fn pair_wings_have_distinct_ranks() {
     assert!(!is_play(&NS, "33335555"), "55 + 55 on a four");
     assert_eq!(only(&NS, "3334445566").shape.attach, Attach::Pairs(2));
     assert_eq!(only(&NS, "33335566").shape.attach, Attach::Pairs(2));
-    assert!(
-        !is_play(&HOUSE, "3334445555"),
-        "House pairs are of different ranks too"
-    );
+    assert!(!is_play(&HOUSE, "3334445555"), "House pairs are of different ranks too");
     // A wild card cannot make a second pair of the same rank either.
     assert!(!is_play(&ns_wild('7'), "3334445557"));
 }
@@ -1118,12 +871,7 @@ fn pair_wings_have_distinct_ranks() {
 fn single_wings_may_share_a_rank_or_form_a_triple() {
     let airplane = only(&NS, "333444555KKK");
     assert_eq!(
-        (
-            airplane.shape.kind,
-            airplane.shape.len,
-            airplane.main,
-            airplane.shape.attach
-        ),
+        (airplane.shape.kind, airplane.shape.len, airplane.main, airplane.shape.attach),
         (Kind::Triples, 3, Rank::FIVE, Attach::Singles(3))
     );
     assert_eq!(only(&NS, "333444KK").shape.attach, Attach::Singles(2));
@@ -1133,10 +881,7 @@ fn single_wings_may_share_a_rank_or_form_a_triple() {
 #[test]
 fn single_wings_may_form_a_four() {
     let airplane = only(&NS, "3334445556667777");
-    assert_eq!(
-        (airplane.shape.len, airplane.main, airplane.shape.attach),
-        (4, rank('6'), Attach::Singles(4))
-    );
+    assert_eq!((airplane.shape.len, airplane.main, airplane.shape.attach), (4, rank('6'), Attach::Singles(4)));
 }
 
 #[test]
@@ -1156,9 +901,7 @@ fn airplane_of_four_also_reads_as_airplane_of_three_with_wings() {
         // higher, the bare run of four is another shape.
         let prior = only(&rules, "333444555789");
         let bare = plays.iter().find(|p| p.shape.len == 4).unwrap();
-        let winged = plays
-            .iter()
-            .find(|p| p.shape.len == 3 && p.main == rank('6'));
+        let winged = plays.iter().find(|p| p.shape.len == 3 && p.main == rank('6'));
         assert!(!bare.beats(&prior), "{rules}");
         assert!(winged.unwrap().beats(&prior), "{rules}");
     }
@@ -1169,32 +912,20 @@ fn three_three_three_wild_reads_two_ways() {
     let plays = reads(&HOUSE, "333W");
     assert_eq!(
         shapes(&plays),
-        [
-            (Kind::Triples, 1, Attach::Singles(1), Rank::THREE),
-            (Kind::Bomb, 1, Attach::None, Rank::THREE)
-        ]
+        [(Kind::Triples, 1, Attach::Singles(1), Rank::THREE), (Kind::Bomb, 1, Attach::None, Rank::THREE)]
     );
     // The follower's reading must match what it follows: on 222 + 5 only the bomb reading can be
     // played.
     let follows = legal(&HOUSE, "333W", Some(&only(&HOUSE, "2225")));
-    assert_eq!(
-        shapes(&follows),
-        [(Kind::Bomb, 1, Attach::None, Rank::THREE)]
-    );
+    assert_eq!(shapes(&follows), [(Kind::Bomb, 1, Attach::None, Rank::THREE)]);
     // On 444 + 5: the triple + single reading is too low, the bomb reading beats it.
     let on_triple_single = legal(&HOUSE, "333W", Some(&only(&HOUSE_NOWILD, "4445")));
     assert_eq!(card_sets(&on_triple_single), ["333W"]);
     assert!(on_triple_single.iter().all(|p| p.shape.kind == Kind::Bomb));
     // On a lower triple + single both readings are playable (444W reads the same two ways as 333W).
     let both = legal(&HOUSE, "444W", Some(&only(&HOUSE, "3335")));
-    assert!(
-        both.iter()
-            .any(|p| p.cards == counts("444W") && p.shape.kind == Kind::Triples)
-    );
-    assert!(
-        both.iter()
-            .any(|p| p.cards == counts("444W") && p.shape.kind == Kind::Bomb)
-    );
+    assert!(both.iter().any(|p| p.cards == counts("444W") && p.shape.kind == Kind::Triples));
+    assert!(both.iter().any(|p| p.cards == counts("444W") && p.shape.kind == Kind::Bomb));
 }
 
 #[test]
@@ -1202,29 +933,13 @@ fn four_to_seven_with_wild_reads_two_ways() {
     let plays = reads(&HOUSE, "4567W");
     assert_eq!(
         shapes(&plays),
-        [
-            (Kind::Straight, 5, Attach::None, Rank::SEVEN),
-            (Kind::Straight, 5, Attach::None, rank('8'))
-        ]
+        [(Kind::Straight, 5, Attach::None, Rank::SEVEN), (Kind::Straight, 5, Attach::None, rank('8'))]
     );
-    assert_eq!(
-        plays
-            .iter()
-            .find(|p| p.main == Rank::SEVEN)
-            .unwrap()
-            .wild_as,
-        counts("3")
-    );
-    assert_eq!(
-        plays.iter().find(|p| p.main == rank('8')).unwrap().wild_as,
-        counts("8")
-    );
+    assert_eq!(plays.iter().find(|p| p.main == Rank::SEVEN).unwrap().wild_as, counts("3"));
+    assert_eq!(plays.iter().find(|p| p.main == rank('8')).unwrap().wild_as, counts("8"));
     // Following the straight 3-7, only the 4-8 reading may be played; following 4-8, neither.
     let follows = legal(&HOUSE, "4567W", Some(&only(&HOUSE, "34567")));
-    assert_eq!(
-        shapes(&follows),
-        [(Kind::Straight, 5, Attach::None, rank('8'))]
-    );
+    assert_eq!(shapes(&follows), [(Kind::Straight, 5, Attach::None, rank('8'))]);
     assert!(legal(&HOUSE, "4567W", Some(&only(&HOUSE, "45678"))).is_empty());
 }
 
@@ -1236,10 +951,7 @@ fn four_to_seven_with_wild_reads_two_ways() {
 fn wild_rank_cards_stand_in_for_any_rank() {
     let rules = ns_wild('7');
     let pair = only(&rules, "57");
-    assert_eq!(
-        (pair.shape.kind, pair.main, pair.wild_as),
-        (Kind::Pair, Rank::FIVE, counts("5"))
-    );
+    assert_eq!((pair.shape.kind, pair.main, pair.wild_as), (Kind::Pair, Rank::FIVE, counts("5")));
     let twos = only(&rules, "27");
     assert_eq!((twos.shape.kind, twos.main), (Kind::Pair, Rank::TWO));
     let triple = only(&rules, "AA7");
@@ -1260,46 +972,29 @@ fn wild_rank_cards_never_stand_in_for_a_joker() {
     assert!(!is_play(&rules, "R7"));
     assert!(!is_play(&tp_wild('9'), "B9"));
     let lead = legal(&rules, "B7", None);
-    assert!(
-        lead.iter().all(|p| p.shape.kind == Kind::Single),
-        "{}",
-        describe(&lead)
-    );
+    assert!(lead.iter().all(|p| p.shape.kind == Kind::Single), "{}", describe(&lead));
 }
 
 #[test]
 fn wild_rank_cards_may_play_as_themselves() {
     let rules = ns_wild('7');
     let straight = only(&rules, "34567");
-    assert_eq!(
-        (straight.main, straight.wild_as),
-        (Rank::SEVEN, Counts::EMPTY)
-    );
+    assert_eq!((straight.main, straight.wild_as), (Rank::SEVEN, Counts::EMPTY));
     let pair_run = reading(&rules, "667788", Kind::PairRun, '8');
-    assert_eq!(
-        (pair_run.main, pair_run.wild_as),
-        (rank('8'), Counts::EMPTY)
-    );
+    assert_eq!((pair_run.main, pair_run.wild_as), (rank('8'), Counts::EMPTY));
 }
 
 #[test]
 fn any_number_of_wild_rank_cards_in_one_play() {
     let rules = ns_wild('7');
     let bomb = reading(&rules, "3777", Kind::Bomb, '3');
-    assert_eq!(
-        (bomb.strength, bomb.wild_as),
-        (Strength::Soft, counts("333"))
-    );
+    assert_eq!((bomb.strength, bomb.wild_as), (Strength::Soft, counts("333")));
     // 33 44 5 + 777: a pair run 3-6 with the 7s as 5, 6 and 6.
     let run = reading(&rules, "33445777", Kind::PairRun, '6');
     assert_eq!((run.shape.len, run.wild_as), (4, counts("566")));
     // Four wild cards with a natural card: a triple of 4s (7 7 7 as 4) + the 3, among others.
     let plays = reads(&rules, "3777");
-    assert!(
-        plays
-            .iter()
-            .any(|p| p.main == Rank::FOUR && p.wild_as == counts("444"))
-    );
+    assert!(plays.iter().any(|p| p.main == Rank::FOUR && p.wild_as == counts("444")));
 }
 
 #[test]
@@ -1307,10 +1002,7 @@ fn wild_rank_card_counts_as_its_stand_in_in_attachments() {
     let rules = ns_wild('7');
     // 333 + 5 + 7: the 7 is a 5, making the attached pair.
     let play = only(&rules, "33357");
-    assert_eq!(
-        (play.shape.kind, play.shape.attach),
-        (Kind::Triples, Attach::Pairs(1))
-    );
+    assert_eq!((play.shape.kind, play.shape.attach), (Kind::Triples, Attach::Pairs(1)));
     assert_eq!(play.wild_as, counts("5"));
     // 333444 + 55 + 6 + 7: the 7 is a 6, making two pairs.
     let airplane = only(&rules, "3334445567");
@@ -1322,26 +1014,14 @@ fn wild_rank_card_counts_as_its_stand_in_in_attachments() {
 fn lone_wild_rank_card_is_its_own_rank() {
     let rules = ns_wild('7');
     let seven = only(&rules, "7");
-    assert_eq!(
-        (seven.shape.kind, seven.main, seven.wild_as),
-        (Kind::Single, Rank::SEVEN, Counts::EMPTY)
-    );
+    assert_eq!((seven.shape.kind, seven.main, seven.wild_as), (Kind::Single, Rank::SEVEN, Counts::EMPTY));
     assert!(seven.beats(&only(&rules, "6")));
     assert!(!seven.beats(&only(&rules, "8")));
     assert!(legal(&rules, "7", Some(&only(&rules, "8"))).is_empty());
-    assert_eq!(
-        card_sets(&legal(&rules, "7", Some(&only(&rules, "6")))),
-        ["7"]
-    );
+    assert_eq!(card_sets(&legal(&rules, "7", Some(&only(&rules, "6")))), ["7"]);
     // Only wild cards: every card is its own rank.
-    assert_eq!(
-        shapes(&reads(&rules, "77")),
-        [(Kind::Pair, 1, Attach::None, Rank::SEVEN)]
-    );
-    assert_eq!(
-        shapes(&reads(&rules, "777")),
-        [(Kind::Triples, 1, Attach::None, Rank::SEVEN)]
-    );
+    assert_eq!(shapes(&reads(&rules, "77")), [(Kind::Pair, 1, Attach::None, Rank::SEVEN)]);
+    assert_eq!(shapes(&reads(&rules, "777")), [(Kind::Triples, 1, Attach::None, Rank::SEVEN)]);
     assert!(legal(&rules, "77", Some(&only(&rules, "88"))).is_empty());
     // Two Player too.
     let nine = only(&tp_wild('9'), "9");
@@ -1350,26 +1030,12 @@ fn lone_wild_rank_card_is_its_own_rank() {
 
 #[test]
 fn four_wild_rank_cards_are_the_pure_wild_bomb() {
-    for (rules, cards) in [
-        (ns_wild('7'), "7777"),
-        (tp_wild('9'), "9999"),
-        (ns_wild('3'), "3333"),
-    ] {
+    for (rules, cards) in [(ns_wild('7'), "7777"), (tp_wild('9'), "9999"), (ns_wild('3'), "3333")] {
         let bomb = only(&rules, cards);
-        assert_eq!(
-            (bomb.shape.kind, bomb.strength),
-            (Kind::Bomb, Strength::PureWild),
-            "{rules}"
-        );
+        assert_eq!((bomb.shape.kind, bomb.strength), (Kind::Bomb, Strength::PureWild), "{rules}");
         assert!(bomb.wild_as.is_empty());
-        assert!(
-            bomb.beats(&only(&rules, "2222")),
-            "{rules}: beats the natural bomb of 2s"
-        );
-        assert!(
-            only(&rules, "BR").beats(&bomb),
-            "{rules}: the rocket beats it"
-        );
+        assert!(bomb.beats(&only(&rules, "2222")), "{rules}: beats the natural bomb of 2s");
+        assert!(only(&rules, "BR").beats(&bomb), "{rules}: the rocket beats it");
     }
     // Free lead from 7777: the single, pair, triple and the pure-wild bomb, and nothing more.
     assert_eq!(legal(&ns_wild('7'), "7777", None).len(), 4);
@@ -1406,11 +1072,7 @@ fn bomb_strength_order_rocket_pure_natural_soft() {
     let kinds: Vec<_> = follows.iter().map(|p| (p.shape.kind, p.strength)).collect();
     assert!(kinds.contains(&(Kind::Bomb, Strength::PureWild)));
     assert!(kinds.contains(&(Kind::Rocket, Strength::Natural)));
-    assert!(
-        !kinds.contains(&(Kind::Bomb, Strength::Soft)),
-        "{}",
-        describe(&follows)
-    );
+    assert!(!kinds.contains(&(Kind::Bomb, Strength::Soft)), "{}", describe(&follows));
 }
 
 #[test]
@@ -1430,17 +1092,10 @@ fn no_five_card_bombs() {
     let rules = ns_wild('7');
     assert!(!is_play(&rules, "33337"));
     // 3333 + 77 is four + two singles, never a bomb of five.
-    assert_eq!(
-        shapes(&reads(&rules, "333377")),
-        [(Kind::FourWithTwo, 1, Attach::Singles(2), Rank::THREE)]
-    );
+    assert_eq!(shapes(&reads(&rules, "333377")), [(Kind::FourWithTwo, 1, Attach::Singles(2), Rank::THREE)]);
     let lead = legal(&rules, "33337", None);
     assert!(lead.iter().all(|p| p.len() <= 4), "{}", describe(&lead));
-    let bombs: Vec<_> = lead
-        .iter()
-        .filter(|p| p.shape.kind == Kind::Bomb)
-        .copied()
-        .collect();
+    let bombs: Vec<_> = lead.iter().filter(|p| p.shape.kind == Kind::Bomb).copied().collect();
     assert_eq!(card_sets(&bombs), ["3333", "3337"]);
     assert!(!is_play(&HOUSE, "3333W"));
 }
@@ -1453,17 +1108,7 @@ fn no_five_card_bombs() {
 fn bomb_beats_any_non_bomb() {
     for rules in [HOUSE, NS, TP] {
         let bomb = only(&rules, "5555");
-        for cards in [
-            "R",
-            "22",
-            "222",
-            "2226",
-            "22266",
-            "9TJQKA",
-            "TTJJQQ",
-            "KKKAAA",
-            "JJJQQQKKKAAA",
-        ] {
+        for cards in ["R", "22", "222", "2226", "22266", "9TJQKA", "TTJJQQ", "KKKAAA", "JJJQQQKKKAAA"] {
             for play in reads(&rules, cards) {
                 assert!(bomb.beats(&play), "{rules}: {bomb} should beat {play}");
                 assert!(!play.beats(&bomb), "{rules}: {play} should not beat {bomb}");
@@ -1501,14 +1146,7 @@ fn nothing_beats_a_rocket() {
     assert!(!rocket.beats(&only(&HOUSE, "BW")));
     assert!(legal(&HOUSE, "BW22223333AAAA", Some(&rocket)).is_empty());
     assert!(legal(&HOUSE, "BR2222", Some(&only(&HOUSE, "RW"))).is_empty());
-    assert!(
-        legal(
-            &ns_wild('7'),
-            "7777BR2222",
-            Some(&only(&ns_wild('7'), "BR"))
-        )
-        .is_empty()
-    );
+    assert!(legal(&ns_wild('7'), "7777BR2222", Some(&only(&ns_wild('7'), "BR"))).is_empty());
 }
 
 #[test]
@@ -1588,16 +1226,11 @@ fn other_shape_cannot_follow() {
     for (rules, play, prior) in cases {
         let prior_play = only(rules, prior);
         for p in reads(rules, play) {
-            assert!(
-                !p.beats(&prior_play),
-                "{rules}: {p} should not follow {prior_play}"
-            );
+            assert!(!p.beats(&prior_play), "{rules}: {p} should not follow {prior_play}");
         }
         let follows = legal(rules, play, Some(&prior_play));
         assert!(
-            follows
-                .iter()
-                .all(|f| f.shape == prior_play.shape || f.shape.is_bomb_or_rocket()),
+            follows.iter().all(|f| f.shape == prior_play.shape || f.shape.is_bomb_or_rocket()),
             "{rules}: from {play} on {prior_play}: {}",
             describe(&follows)
         );
@@ -1607,19 +1240,14 @@ fn other_shape_cannot_follow() {
 #[test]
 fn legal_follows_all_beat_the_prior_and_keep_its_shape() {
     let hand = "3344556677889TJQKA2BR";
-    for prior_cards in [
-        "3", "33", "333", "3334", "33344", "34567", "334455", "333444", "33344456", "3333",
-    ] {
+    for prior_cards in ["3", "33", "333", "3334", "33344", "34567", "334455", "333444", "33344456", "3333"] {
         let prior = only(&NS, prior_cards);
         let follows = legal(&NS, hand, Some(&prior));
         assert!(!follows.is_empty(), "{prior}");
         for play in &follows {
             assert!(play.beats(&prior), "{play} on {prior}");
             assert!(play.cards.fits_in(counts(hand)));
-            assert!(
-                play.shape == prior.shape || play.shape.is_bomb_or_rocket(),
-                "{play} on {prior}"
-            );
+            assert!(play.shape == prior.shape || play.shape.is_bomb_or_rocket(), "{play} on {prior}");
         }
     }
 }

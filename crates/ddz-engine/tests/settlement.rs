@@ -12,11 +12,7 @@ use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 fn named(values: &[i64]) -> Vec<(String, i64)> {
-    values
-        .iter()
-        .enumerate()
-        .map(|(i, &v)| (format!("P{i}"), v))
-        .collect()
+    values.iter().enumerate().map(|(i, &v)| (format!("P{i}"), v)).collect()
 }
 
 /// Applies the payments and checks that every net ends at zero, that only debtors pay and only creditors
@@ -32,10 +28,7 @@ fn check_settles(nets: &[(String, i64)], payments: &[Payment]) {
         *left.get_mut(p.from.as_str()).expect("a known payer") += p.amount;
         *left.get_mut(p.to.as_str()).expect("a known payee") -= p.amount;
     }
-    assert!(
-        left.values().all(|&v| v == 0),
-        "{nets:?} left {left:?} after {payments:?}"
-    );
+    assert!(left.values().all(|&v| v == 0), "{nets:?} left {left:?} after {payments:?}");
 }
 
 /// The fewest payments that settle `debts`, by exhaustive search: the first unsettled person settles in
@@ -60,15 +53,8 @@ fn brute_force_minimum(debts: &mut [i64], from: usize) -> usize {
 
 /// Nets of `n` names that sum to zero: random values in `-spread..=spread`, the last making up the sum.
 fn random_nets(n: usize, spread: i64, rng: &mut ChaCha8Rng) -> Vec<i64> {
-    let mut values: Vec<i64> = (1..n)
-        .map(|_| {
-            if rng.random_ratio(1, 6) {
-                0
-            } else {
-                rng.random_range(-spread..=spread)
-            }
-        })
-        .collect();
+    let mut values: Vec<i64> =
+        (1..n).map(|_| if rng.random_ratio(1, 6) { 0 } else { rng.random_range(-spread..=spread) }).collect();
     values.push(-values.iter().sum::<i64>());
     values.shuffle(rng);
     values
@@ -87,11 +73,7 @@ fn the_brute_force_agrees_with_known_minimums() {
 
 #[test]
 fn the_rules_example_is_one_payment() {
-    let nets = vec![
-        ("Alice".to_string(), 15),
-        ("Bea".to_string(), -15),
-        ("Cy".to_string(), 0),
-    ];
+    let nets = vec![("Alice".to_string(), 15), ("Bea".to_string(), -15), ("Cy".to_string(), 0)];
     let payments = settle(&nets);
     assert_eq!(payments.len(), 1);
     assert_eq!(payments[0].to_string(), "Bea pays Alice $15");

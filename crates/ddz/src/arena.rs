@@ -22,38 +22,20 @@ pub fn arena(args: ArenaArgs) -> Result<(), String> {
     let rules: Rules = if args.research {
         Rules::no_shuffle(false)
     } else {
-        let name = if args.wild_rank {
-            format!("{}-wildrank", args.table)
-        } else {
-            args.table.clone()
-        };
-        name.parse()
-            .map_err(|e: ddz_engine::UnknownTable| e.to_string())?
+        let name = if args.wild_rank { format!("{}-wildrank", args.table) } else { args.table.clone() };
+        name.parse().map_err(|e: ddz_engine::UnknownTable| e.to_string())?
     };
     let a = Contestant::parse(&args.a).map_err(|e| e.to_string())?;
     let b = Contestant::parse(&args.b).map_err(|e| e.to_string())?;
-    let m = Match {
-        rules,
-        research: args.research,
-        deals: args.deals,
-        seed: args.seed,
-        a,
-        b,
-    };
-    let threads = args
-        .threads
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let m = Match { rules, research: args.research, deals: args.deals, seed: args.seed, a, b };
+    let threads = args.threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
     let started = std::time::Instant::now();
     let total = m.deals;
     let progress = move |done: u32| {
         if done.is_multiple_of(10) || done == total {
             let width = 30;
             let filled = (done as usize * width) / total.max(1) as usize;
-            eprint!(
-                "\r[{}{}] {done}/{total} deals",
-                "#".repeat(filled),
-                " ".repeat(width - filled)
-            );
+            eprint!("\r[{}{}] {done}/{total} deals", "#".repeat(filled), " ".repeat(width - filled));
             let _ = io::stderr().flush();
         }
     };
@@ -64,11 +46,7 @@ pub fn arena(args: ArenaArgs) -> Result<(), String> {
 }
 
 fn print_table(m: &Match, t: &Tally, seconds: f64) {
-    let protocol = if m.research {
-        " (research protocol: landlord fixed, ±2 doubled per bomb)"
-    } else {
-        ""
-    };
+    let protocol = if m.research { " (research protocol: landlord fixed, ±2 doubled per bomb)" } else { "" };
     println!(
         "{} vs {} on {}{protocol}: {} deals, each played twice with sides swapped ({:.1} s)",
         m.a.name(),
@@ -109,10 +87,7 @@ fn print_table(m: &Match, t: &Tally, seconds: f64) {
 }
 
 pub fn bot(level: &str, seed: u64) -> Result<(), String> {
-    let kind: BotKind = level
-        .parse()
-        .map_err(|e: ddz_bot::BotError| e.to_string())?;
+    let kind: BotKind = level.parse().map_err(|e: ddz_bot::BotError| e.to_string())?;
     let mut bot = Bot::new(kind, seed);
-    ddz_bot::protocol::serve(&mut bot, io::stdin().lock(), io::stdout().lock())
-        .map_err(|e| e.to_string())
+    ddz_bot::protocol::serve(&mut bot, io::stdin().lock(), io::stdout().lock()).map_err(|e| e.to_string())
 }

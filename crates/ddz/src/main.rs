@@ -11,11 +11,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 #[derive(Parser)]
-#[command(
-    name = "ddz",
-    version,
-    about = "Dou Dizhu: game server and engine tools"
-)]
+#[command(name = "ddz", version, about = "Dou Dizhu: game server and engine tools")]
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
@@ -23,6 +19,8 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
+    /// Serve the game (the default): HTTP and WebSocket on --addr, rooms stored in --database.
+    Serve(ServeArgs),
     /// Read positions as JSON lines on stdin; write each one's legal plays as a JSON line (docs/moves.md).
     Moves {
         /// Write only the number of legal plays of each position.
@@ -83,55 +81,76 @@ enum Command {
     },
 }
 
+#[derive(clap::Args, Default)]
+struct ServeArgs {
+    /// The address to listen on.
+    #[arg(long, env = "DDZ_ADDR", default_value = "127.0.0.1:8080")]
+    addr: Option<std::net::SocketAddr>,
+    /// The SQLite database URL.
+    #[arg(long, env = "DDZ_DATABASE", default_value = "sqlite://ddz.db")]
+    database: Option<String>,
+    /// The most WebSocket connections open at once.
+    #[arg(long, env = "DDZ_MAX_CONNECTIONS", default_value_t = 10_000)]
+    max_connections: usize,
+}
+
+fn serve(args: ServeArgs) -> Result<(), String> {
+    tracing_subscriber::fmt()
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_default_env()
+                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info,tower_http=warn")),
+        )
+        .init();
+    let config = ddz_server::Config {
+        addr: args.addr.unwrap_or_else(|| "127.0.0.1:8080".parse().expect("an address")),
+        database: args.database.unwrap_or_else(|| "sqlite://ddz.db".into()),
+        max_connections: if args.max_connections == 0 { 10_000 } else { args.max_connections },
+        timing: ddz_server::actor::Timing::default(),
+    };
+    let runtime = tokio::runtime::Runtime::new().map_err(|e| e.to_string())?;
+    runtime.block_on(async move {
+        let running = ddz_server::start(config).await.map_err(|e| format!("cannot start: {e}"))?;
+        println!("Dou Dizhu on http://{}", running.addr);
+        shutdown_signal().await;
+        eprintln!("shutting down");
+        running.stop().await.map_err(|e| e.to_string())
+    })
+}
+
+async fn shutdown_signal() {
+    let ctrl_c = tokio::signal::ctrl_c();
+    #[cfg(unix)]
+    {
+        let mut term =
+            tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()).expect("a signal handler");
+        tokio::select! {
+            _ = ctrl_c => {}
+            _ = term.recv() => {}
+        }
+    }
+    #[cfg(not(unix))]
+    let _ = ctrl_c.await;
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
+        Some(Command::Serve(args)) => serve(args),
+        None => serve(ServeArgs { max_connections: 10_000, ..ServeArgs::default() }),
         Some(Command::Moves { count }) => {
             moves::run(io::stdin().lock(), io::stdout().lock(), count).map_err(|e| e.to_string())
         }
-        Some(Command::Simulate {
-            table,
-            wild_rank,
-            deals,
-            seed,
-            out,
-        }) => {
-            let name = if wild_rank {
-                format!("{table}-wildrank")
-            } else {
-                table
-            };
+        Some(Command::Simulate { table, wild_rank, deals, seed, out }) => {
+            let name = if wild_rank { format!("{table}-wildrank") } else { table };
             name.parse::<ddz_engine::Rules>()
                 .map_err(|e| e.to_string())
                 .and_then(|rules| simulate::simulate(rules, deals, seed, out.as_deref()))
         }
         Some(Command::Replay { files }) => simulate::replay(&files),
-        Some(Command::Arena {
-            table,
-            wild_rank,
-            research,
-            a,
-            b,
-            deals,
-            seed,
-            threads,
-        }) => arena::arena(arena::ArenaArgs {
-            table,
-            wild_rank,
-            research,
-            a,
-            b,
-            deals,
-            seed,
-            threads,
-        }),
-        Some(Command::Bot { level, seed }) => arena::bot(&level, seed),
-        None => {
-            eprintln!(
-                "ddz: the game server is not built yet; see `ddz --help` for the engine tools"
-            );
-            return ExitCode::FAILURE;
+        Some(Command::Arena { table, wild_rank, research, a, b, deals, seed, threads }) => {
+            arena::arena(arena::ArenaArgs { table, wild_rank, research, a, b, deals, seed, threads })
         }
+        Some(Command::Bot { level, seed }) => arena::bot(&level, seed),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

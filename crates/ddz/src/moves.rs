@@ -51,17 +51,13 @@ pub fn answer(line: &str, counts_only: bool) -> Answer {
 }
 
 fn answer_position(line: &str, counts_only: bool) -> Result<Answer, String> {
-    let position: Position =
-        serde_json::from_str(line).map_err(|e| format!("bad position: {e}"))?;
+    let position: Position = serde_json::from_str(line).map_err(|e| format!("bad position: {e}"))?;
     let rules = match (position.rules.has_wild_rank_option(), position.wild_rank) {
         (true, Some(rank)) if position.rules.wild_rank_choices().any(|r| r == rank) => {
             position.rules.with_wild_rank(rank)
         }
         (true, Some(rank)) => {
-            return Err(format!(
-                "{rank} cannot be the wild rank at a {} table",
-                position.rules
-            ));
+            return Err(format!("{rank} cannot be the wild rank at a {} table", position.rules));
         }
         (true, None) => return Err(format!("a {} position needs its wild_rank", position.rules)),
         (false, Some(_)) => return Err(format!("a {} table has no wild rank", position.rules)),
@@ -74,21 +70,14 @@ fn answer_position(line: &str, counts_only: bool) -> Result<Answer, String> {
         }
         (None, Some(ranks)) => (ranks.parse::<Counts>().map_err(|e| e.to_string())?, None),
         _ => {
-            return Err(
-                "give the hand as either \"hand\" (cards) or \"hand_ranks\" (shorthand)".into(),
-            );
+            return Err("give the hand as either \"hand\" (cards) or \"hand_ranks\" (shorthand)".into());
         }
     };
     let deck = rules.deck().counts();
     if !hand.fits_in(deck) {
-        return Err(format!(
-            "the hand {hand} holds cards that are not in a {rules} deck"
-        ));
+        return Err(format!("the hand {hand} holds cards that are not in a {rules} deck"));
     }
-    let prior = position
-        .prior
-        .map(|json| resolve(&rules, &json))
-        .transpose()?;
+    let prior = position.prior.map(|json| resolve(&rules, &json)).transpose()?;
     let mut plays = Vec::new();
     legal_plays(&rules, hand, prior.as_ref(), &mut plays);
     if counts_only {
@@ -98,31 +87,19 @@ fn answer_position(line: &str, counts_only: bool) -> Result<Answer, String> {
         .iter()
         .map(|play| PlayOut {
             reading: PlayJson::from(play),
-            cards: cards.map(|set| {
-                set.pick(play.cards)
-                    .expect("generated plays come from the hand")
-            }),
+            cards: cards.map(|set| set.pick(play.cards).expect("generated plays come from the hand")),
         })
         .collect::<Vec<_>>();
-    Ok(Answer::Plays {
-        count: plays.len(),
-        plays,
-    })
+    Ok(Answer::Plays { count: plays.len(), plays })
 }
 
 /// The play a JSON reading names, checked against the rules.
 pub fn resolve(rules: &Rules, json: &PlayJson) -> Result<Play, String> {
-    let cards: Counts = json
-        .ranks
-        .parse()
-        .map_err(|e| format!("the play to beat: {e}"))?;
+    let cards: Counts = json.ranks.parse().map_err(|e| format!("the play to beat: {e}"))?;
     let all = readings(rules, cards).map_err(|e| format!("the play to beat: {e}"))?;
-    all.into_iter().find(|p| json.matches(p)).ok_or_else(|| {
-        format!(
-            "the play to beat: {} has no such reading under {rules}",
-            json.ranks
-        )
-    })
+    all.into_iter()
+        .find(|p| json.matches(p))
+        .ok_or_else(|| format!("the play to beat: {} has no such reading under {rules}", json.ranks))
 }
 
 /// Runs `ddz moves` over `input`, one answer line per input line (blank lines are skipped).
@@ -158,9 +135,7 @@ mod tests {
         // 333W read as a triple + the Wild: followed by a higher triple + single.
         let line = r#"{"rules":"house","hand":["4S","4H","4D","5S","2C"],
             "prior":{"type":"triples","main":"3","length":1,"attach":"singles","attach_count":1,"ranks":"333W"}}"#;
-        let Answer::Plays { plays, .. } = answer(&line.replace('\n', ""), false) else {
-            panic!()
-        };
+        let Answer::Plays { plays, .. } = answer(&line.replace('\n', ""), false) else { panic!() };
         let texts: Vec<&str> = plays.iter().map(|p| p.reading.text.as_str()).collect();
         assert_eq!(texts, ["triple of 4s + single", "triple of 4s + single"]);
         assert_eq!(plays[0].cards.unwrap().to_string(), "4S 4H 4D 5S");

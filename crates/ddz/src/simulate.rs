@@ -25,10 +25,8 @@ pub fn simulate(rules: Rules, deals: u32, seed: u64, out: Option<&Path>) -> Resu
     }
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let mut ledger = Ledger::new(rules);
-    let names: Vec<String> = ["North", "East", "West"][..rules.players as usize]
-        .iter()
-        .map(|s| s.to_string())
-        .collect();
+    let names: Vec<String> =
+        ["North", "East", "West"][..rules.players as usize].iter().map(|s| s.to_string()).collect();
     names.iter().for_each(|n| ledger.join(n));
     let started = Instant::now();
     let (mut landlord_wins, mut bombs) = (0u32, 0u32);
@@ -40,8 +38,7 @@ pub fn simulate(rules: Rules, deals: u32, seed: u64, out: Option<&Path>) -> Resu
         ledger.record(&deal, &names);
         if let Some(dir) = out {
             let path: PathBuf = dir.join(format!("deal-{:06}.json", i + 1));
-            let json = serde_json::to_string_pretty(&DealRecord::of(&deal, names.clone()))
-                .expect("records serialise");
+            let json = serde_json::to_string_pretty(&DealRecord::of(&deal, names.clone())).expect("records serialise");
             std::fs::write(&path, json).map_err(|e| format!("{}: {e}", path.display()))?;
         }
     }
@@ -65,12 +62,7 @@ pub fn replay(files: &[PathBuf]) -> Result<(), String> {
         let text = std::fs::read_to_string(file).map_err(|e| format!("{}: {e}", file.display()))?;
         let outcome = serde_json::from_str::<DealRecord>(&text)
             .map_err(|e| format!("not a deal record: {e}"))
-            .and_then(|record| {
-                record
-                    .replay()
-                    .map(|deal| (record, deal))
-                    .map_err(|e| e.to_string())
-            });
+            .and_then(|record| record.replay().map(|deal| (record, deal)).map_err(|e| e.to_string()));
         match outcome {
             Ok((record, deal)) => println!("{}: ok — {}", file.display(), summary(&record, &deal)),
             Err(e) => {
@@ -79,21 +71,11 @@ pub fn replay(files: &[PathBuf]) -> Result<(), String> {
             }
         }
     }
-    if failed > 0 {
-        Err(format!("{failed} of {} records rejected", files.len()))
-    } else {
-        Ok(())
-    }
+    if failed > 0 { Err(format!("{failed} of {} records rejected", files.len())) } else { Ok(()) }
 }
 
 fn summary(record: &DealRecord, deal: &Deal) -> String {
-    let name = |seat: usize| {
-        record
-            .seats
-            .get(seat)
-            .cloned()
-            .unwrap_or_else(|| format!("seat {seat}"))
-    };
+    let name = |seat: usize| record.seats.get(seat).cloned().unwrap_or_else(|| format!("seat {seat}"));
     let mut text = format!("{}, {} actions", deal.rules(), record.actions.len());
     if let Some(rank) = deal.rules().wild_rank() {
         text += &format!(", wild rank {rank}");
@@ -108,18 +90,10 @@ fn summary(record: &DealRecord, deal: &Deal) -> String {
                 Some(w) => text += &format!(", {} went out ({:?})", name(w), result.end),
                 None => text += &format!(", no winner ({:?})", result.end),
             }
-            let scores: Vec<String> = result
-                .score
-                .iter()
-                .enumerate()
-                .map(|(s, v)| format!("{} {v:+}", name(s)))
-                .collect();
-            text += &format!(
-                ", bombs {}, multiplier {}, score: {}",
-                result.bombs,
-                result.multiplier,
-                scores.join(", ")
-            );
+            let scores: Vec<String> =
+                result.score.iter().enumerate().map(|(s, v)| format!("{} {v:+}", name(s))).collect();
+            text +=
+                &format!(", bombs {}, multiplier {}, score: {}", result.bombs, result.multiplier, scores.join(", "));
             if result.spring {
                 text += ", spring";
             }

@@ -13,12 +13,7 @@ fn run(args: &[&str], stdin: &str) -> Output {
         .stderr(Stdio::piped())
         .spawn()
         .expect("ddz starts");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(stdin.as_bytes())
-        .unwrap();
+    child.stdin.take().unwrap().write_all(stdin.as_bytes()).unwrap();
     child.wait_with_output().unwrap()
 }
 
@@ -35,11 +30,7 @@ fn moves_answers_each_line_and_reports_bad_lines() {
     assert!(out.status.success());
     let lines: Vec<String> = text(&out.stdout).lines().map(String::from).collect();
     assert_eq!(lines[0], r#"{"count":7}"#);
-    assert!(
-        lines[1].starts_with(r#"{"error":"bad position"#),
-        "{}",
-        lines[1]
-    );
+    assert!(lines[1].starts_with(r#"{"error":"bad position"#), "{}", lines[1]);
     assert_eq!(lines[2], r#"{"count":0}"#);
 }
 
@@ -68,37 +59,20 @@ fn simulated_records_replay_and_tampered_ones_are_rejected() {
     assert!(out.status.success(), "{}", text(&out.stdout));
     assert!(text(&out.stdout).contains(": ok"));
 
-    let mut record: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(&first).unwrap()).unwrap();
+    let mut record: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&first).unwrap()).unwrap();
     record["result"]["score"][0] = serde_json::json!(999);
     let tampered = dir.join("tampered.json");
     std::fs::write(&tampered, record.to_string()).unwrap();
     let out = run(&["replay", tampered.to_str().unwrap()], "");
     assert!(!out.status.success());
-    assert!(
-        text(&out.stdout).contains("REJECTED"),
-        "{}",
-        text(&out.stdout)
-    );
+    assert!(text(&out.stdout).contains("REJECTED"), "{}", text(&out.stdout));
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
 fn arena_pits_an_external_bot_over_the_protocol() {
     let external = format!("exec:{DDZ} bot --level normal --seed 3");
-    let out = run(
-        &[
-            "arena",
-            "--research",
-            "--a",
-            &external,
-            "--b",
-            "greedy",
-            "--deals",
-            "3",
-        ],
-        "",
-    );
+    let out = run(&["arena", "--research", "--a", &external, "--b", "greedy", "--deals", "3"], "");
     assert!(out.status.success(), "{}", text(&out.stderr));
     let stdout = text(&out.stdout);
     assert!(stdout.contains("3 deals, each played twice"), "{stdout}");
@@ -107,30 +81,16 @@ fn arena_pits_an_external_bot_over_the_protocol() {
 
 #[test]
 fn arena_stops_with_a_clear_error_on_a_malformed_response() {
-    let out = run(
-        &[
-            "arena",
-            "--a",
-            "exec:while read line; do echo nonsense; done",
-            "--b",
-            "random",
-            "--deals",
-            "2",
-        ],
-        "",
-    );
+    let out =
+        run(&["arena", "--a", "exec:while read line; do echo nonsense; done", "--b", "random", "--deals", "2"], "");
     assert!(!out.status.success());
     let stderr = text(&out.stderr);
-    assert!(
-        stderr.contains("malformed response \"nonsense\""),
-        "{stderr}"
-    );
+    assert!(stderr.contains("malformed response \"nonsense\""), "{stderr}");
 }
 
 #[test]
 fn arena_stops_with_a_clear_error_on_an_illegal_choice() {
-    let bot =
-        r#"exec:i=0; while read line; do i=$((i+1)); echo "{\"id\":$i,\"choice\":999}"; done"#;
+    let bot = r#"exec:i=0; while read line; do i=$((i+1)); echo "{\"id\":$i,\"choice\":999}"; done"#;
     let out = run(&["arena", "--a", bot, "--b", "random", "--deals", "2"], "");
     assert!(!out.status.success());
     let stderr = text(&out.stderr);
@@ -147,23 +107,11 @@ fn bot_answers_requests_and_reports_bad_ones() {
         pack: None,
         stacked: false,
     });
-    let request =
-        serde_json::json!({"id": 41, "view": deal.view(Some(0)), "choices": deal.choices()});
-    let out = run(
-        &["bot", "--level", "hard"],
-        &format!("{request}\n{{\"id\":1}}\n"),
-    );
+    let request = serde_json::json!({"id": 41, "view": deal.view(Some(0)), "choices": deal.choices()});
+    let out = run(&["bot", "--level", "hard"], &format!("{request}\n{{\"id\":1}}\n"));
     assert!(out.status.success());
-    let lines: Vec<serde_json::Value> = text(&out.stdout)
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+    let lines: Vec<serde_json::Value> = text(&out.stdout).lines().map(|l| serde_json::from_str(l).unwrap()).collect();
     assert_eq!(lines[0]["id"], 41);
     assert!(lines[0]["choice"].as_u64().unwrap() < deal.choices().len() as u64);
-    assert!(
-        lines[1]["error"]
-            .as_str()
-            .unwrap()
-            .starts_with("bad request")
-    );
+    assert!(lines[1]["error"].as_str().unwrap().starts_with("bad request"));
 }

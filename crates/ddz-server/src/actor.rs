@@ -1,0 +1,376 @@
+//! One task per room, the only owner of that room's state, fed through a bounded inbox.
+//!
+//! Every change goes the same way: checked against the room, stamped with the room clock, stored in the
+//! database, applied, and only then broadcast, each connection getting the room as its own seat may see
+//! it. Clocks are inputs: the task sleeps until the next deadline (a bot's move, a turn's 40 seconds, the
+//! deal limit) and then produces the action itself.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use ddz_bot::{Bot, BotKind};
+use ddz_engine::{Action, Phase, Seat, Seed, TableType};
+use tokio::sync::{mpsc, oneshot};
+use tokio::time::Instant;
+
+use crate::clock::Clock;
+use crate::db::Db;
+use crate::protocol::{Command, Event, RoomView};
+use crate::room::{Entry, Occupant, Room, RoomError, Stamped, same_name};
+
+/// The room clocks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Timing {
+    /// How long a human has for each turn before the bot plays it: 40 seconds.
+    pub turn_ms: u64,
+    /// No Shuffle and Two Player deals end with no winner after five minutes.
+    pub deal_limit_ms: u64,
+    /// Bots think for `bot_min_ms` plus up to `bot_span_ms`: 0.5 to 1.5 seconds.
+    pub bot_min_ms: u64,
+    pub bot_span_ms: u64,
+}
+
+impl Default for Timing {
+    fn default() -> Self {
+        Timing { turn_ms: 40_000, deal_limit_ms: 5 * 60_000, bot_min_ms: 500, bot_span_ms: 1000 }
+    }
+}
+/// Room inbox capacity.
+pub const INBOX: usize = 256;
+
+pub type ConnId = u64;
+
+pub enum Msg {
+    Connect {
+        conn: ConnId,
+        name: String,
+        out: mpsc::Sender<Event>,
+        reply: oneshot::Sender<Result<(), String>>,
+    },
+    Disconnect {
+        conn: ConnId,
+    },
+    Command {
+        conn: ConnId,
+        command: Command,
+    },
+    /// Seat `name` in the first free seat (Play vs 2 Bots, public tables from the lobby page).
+    Seat {
+        name: String,
+        reply: oneshot::Sender<Result<Seat, String>>,
+    },
+    AddBots {
+        level: String,
+        reply: oneshot::Sender<Result<(), String>>,
+    },
+    Start {
+        reply: oneshot::Sender<Result<(), String>>,
+    },
+    View {
+        reply: oneshot::Sender<RoomView>,
+    },
+}
+
+struct Connection {
+    name: String,
+    out: mpsc::Sender<Event>,
+}
+
+/// What the lobby and the room list know of a room without asking it.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct Summary {
+    pub code: String,
+    pub mode: crate::room::Mode,
+    pub rules: String,
+    pub seats: Vec<Option<String>>,
+    pub deals_played: u32,
+    pub in_deal: bool,
+    pub closed: bool,
+}
+
+pub type Summaries = Arc<std::sync::Mutex<HashMap<String, Summary>>>;
+
+pub struct RoomTask {
+    room: Room,
+    db: Db,
+    clock: Clock,
+    timing: Timing,
+    inbox: mpsc::Receiver<Msg>,
+    connections: HashMap<ConnId, Connection>,
+    /// The last action number accepted from each name (lower-cased), for idempotent retries.
+    last_seq: HashMap<String, u64>,
+    summaries: Summaries,
+}
+
+impl RoomTask {
+    pub fn new(
+        room: Room,
+        db: Db,
+        clock: Clock,
+        timing: Timing,
+        inbox: mpsc::Receiver<Msg>,
+        summaries: Summaries,
+    ) -> RoomTask {
+        RoomTask { room, db, clock, timing, inbox, connections: HashMap::new(), last_seq: HashMap::new(), summaries }
+    }
+
+    pub async fn run(mut self) {
+        self.publish_summary();
+        loop {
+            let deadline = self.next_deadline();
+            tokio::select! {
+                msg = self.inbox.recv() => match msg {
+                    Some(msg) => self.handle(msg).await,
+                    None => break,
+                },
+                _ = sleep_until(deadline), if deadline.is_some() => self.on_clock().await,
+            }
+        }
+    }
+
+    async fn handle(&mut self, msg: Msg) {
+        match msg {
+            Msg::Connect { conn, name, out, reply } => {
+                let taken = self.connections.values().any(|c| same_name(&c.name, &name));
+                if taken {
+                    let _ = reply.send(Err(format!("{name} is already connected to this room")));
+                    return;
+                }
+                self.connections.insert(conn, Connection { name, out });
+                let _ = reply.send(Ok(()));
+                self.broadcast();
+            }
+            Msg::Disconnect { conn } => {
+                if self.connections.remove(&conn).is_some() {
+                    self.broadcast();
+                }
+            }
+            Msg::Command { conn, command } => self.command(conn, command).await,
+            Msg::Seat { name, reply } => {
+                let result = match self.room.seat_of(&name) {
+                    Some(seat) => Ok(seat),
+                    None => match self.room.seats.iter().position(Option::is_none) {
+                        Some(seat) => self.commit(Entry::Sit { seat, name }).await.map(|_| seat),
+                        None => Err(RoomError::Full.to_string()),
+                    },
+                };
+                let _ = reply.send(result);
+            }
+            Msg::AddBots { level, reply } => {
+                let mut result = Ok(());
+                while let Some(seat) = self.room.seats.iter().position(Option::is_none) {
+                    if let Err(e) = self.commit(Entry::AddBot { seat, level: level.clone() }).await {
+                        result = Err(e);
+                        break;
+                    }
+                }
+                let _ = reply.send(result);
+            }
+            Msg::Start { reply } => {
+                let _ = reply.send(self.start().await);
+            }
+            Msg::View { reply } => {
+                let _ = reply.send(self.view_for(None));
+            }
+        }
+    }
+
+    async fn command(&mut self, conn: ConnId, command: Command) {
+        let Some(name) = self.connections.get(&conn).map(|c| c.name.clone()) else {
+            return;
+        };
+        let seat = self.room.seat_of(&name);
+        let is_host = self.room.is_host(&name);
+        let (result, seq) = match command {
+            Command::Hello { .. } => (Err("already in the room".to_string()), None),
+            Command::Ping => {
+                self.send(conn, Event::Pong);
+                return;
+            }
+            Command::Sit { seat: wanted } => {
+                let result = match (seat, wanted.or_else(|| self.room.seats.iter().position(Option::is_none))) {
+                    (Some(_), _) => Err(RoomError::AlreadySeated(name.clone()).to_string()),
+                    (None, None) => Err(RoomError::Full.to_string()),
+                    (None, Some(s)) => self.commit(Entry::Sit { seat: s, name: name.clone() }).await,
+                };
+                (result, None)
+            }
+            Command::Act { seq, action } => {
+                let key = name.to_lowercase();
+                if self.last_seq.get(&key).is_some_and(|&last| seq <= last) {
+                    // A retry of an action already taken: answer again, change nothing.
+                    self.send(conn, Event::Ack { seq });
+                    return;
+                }
+                let result = match seat {
+                    None => Err(RoomError::NotSeated.to_string()),
+                    Some(s) => self.commit(Entry::Act { action: action.for_seat(s), timed_out: false }).await,
+                };
+                if result.is_ok() {
+                    self.last_seq.insert(key, seq);
+                    self.send(conn, Event::Ack { seq });
+                }
+                (result, Some(seq))
+            }
+            Command::AddBot { seat, level } if is_host => (self.commit(Entry::AddBot { seat, level }).await, None),
+            Command::Start if is_host => (self.start().await, None),
+            Command::SetWild { on } if is_host => (self.commit(Entry::SetWild { on }).await, None),
+            Command::Close if is_host => (self.commit(Entry::Close).await, None),
+            Command::AddBot { .. } => (Err(RoomError::NotHost("seat bots").to_string()), None),
+            Command::Start => (Err(RoomError::NotHost("start a deal").to_string()), None),
+            Command::SetWild { .. } => (Err(RoomError::NotHost("change the rules").to_string()), None),
+            Command::Close => (Err(RoomError::NotHost("close the room").to_string()), None),
+        };
+        if let Err(message) = result {
+            self.send(conn, Event::Error { message, seq });
+        }
+    }
+
+    async fn start(&mut self) -> Result<(), String> {
+        let seed = Seed::random(&mut rand::rng());
+        let setup = self.room.next_setup(seed);
+        self.commit(Entry::Start { setup }).await
+    }
+
+    /// Checks, stamps, stores, applies and broadcasts one entry.
+    async fn commit(&mut self, entry: Entry) -> Result<(), String> {
+        self.room.check(&entry).map_err(|e| e.to_string())?;
+        let stamped = Stamped { n: self.room.last + 1, at: self.clock.now_ms(), entry };
+        let mut after = self.room.clone();
+        after.apply(&stamped);
+        if let Err(e) = self.db.append(&stamped, &after).await {
+            tracing::error!(room = %self.room.code, error = %e, "could not store an entry");
+            return Err("the server could not save that; please try again".to_string());
+        }
+        self.room = after;
+        self.broadcast();
+        self.publish_summary();
+        Ok(())
+    }
+
+    fn send(&mut self, conn: ConnId, event: Event) {
+        let slow = self.connections.get(&conn).is_some_and(|c| c.out.try_send(event).is_err());
+        if slow {
+            // A client that cannot keep up is dropped; it reconnects and gets a snapshot.
+            self.connections.remove(&conn);
+        }
+    }
+
+    fn view_for(&self, seat: Option<Seat>) -> RoomView {
+        let connected: Vec<bool> = (0..self.room.seats.len())
+            .map(|s| {
+                let name = self.room.seats[s].as_ref().map(|o| o.name().to_string());
+                name.is_some_and(|n| self.connections.values().any(|c| same_name(&c.name, &n)))
+            })
+            .collect();
+        RoomView::of(&self.room, seat, &connected, self.deadlines())
+    }
+
+    fn broadcast(&mut self) {
+        let n = self.room.last;
+        let conns: Vec<(ConnId, Option<Seat>)> =
+            self.connections.iter().map(|(id, c)| (*id, self.room.seat_of(&c.name))).collect();
+        for (conn, seat) in conns {
+            let view = self.view_for(seat);
+            self.send(conn, Event::State { n, room: Box::new(view) });
+        }
+    }
+
+    fn publish_summary(&self) {
+        let summary = Summary {
+            code: self.room.code.clone(),
+            mode: self.room.mode,
+            rules: self.room.rules().to_string(),
+            seats: self.room.seats.iter().map(|s| s.as_ref().map(|o| o.name().to_string())).collect(),
+            deals_played: self.room.ledger.deals,
+            in_deal: self.room.deal_in_progress(),
+            closed: self.room.closed,
+        };
+        self.summaries.lock().expect("summaries lock").insert(self.room.code.clone(), summary);
+    }
+
+    /// The current turn's deadline and the deal limit (ms since the epoch), for clients.
+    fn deadlines(&self) -> (Option<u64>, Option<u64>) {
+        if !self.room.deal_in_progress() {
+            return (None, None);
+        }
+        let limit = (self.room.rules().table != TableType::House)
+            .then_some(self.room.deal_started_at + self.timing.deal_limit_ms);
+        (Some(self.room.turn_started_at + self.timing.turn_ms), limit)
+    }
+
+    /// When each awaited seat acts by itself: a bot after its short delay, a human's turn at 40 s.
+    fn due(&self) -> Vec<(Seat, u64)> {
+        if self.room.closed || !self.room.deal_in_progress() {
+            return Vec::new();
+        }
+        self.room
+            .waiting()
+            .into_iter()
+            .map(|seat| {
+                let bot = self.room.seats[seat].as_ref().is_some_and(Occupant::is_bot);
+                let wait = if bot { self.bot_delay_ms(seat) } else { self.timing.turn_ms };
+                (seat, self.room.turn_started_at + wait)
+            })
+            .collect()
+    }
+
+    fn next_deadline(&self) -> Option<Instant> {
+        let (_, limit) = self.deadlines();
+        let earliest = self.due().into_iter().map(|(_, at)| at).chain(limit).min()?;
+        Some(self.clock.instant_at(earliest))
+    }
+
+    async fn on_clock(&mut self) {
+        let now = self.clock.now_ms();
+        if let (_, Some(limit)) = self.deadlines()
+            && now >= limit
+        {
+            let _ = self.commit(Entry::Act { action: Action::DealLimit, timed_out: false }).await;
+            return;
+        }
+        for (seat, at) in self.due() {
+            if at > now {
+                continue;
+            }
+            let human = !self.room.seats[seat].as_ref().is_some_and(Occupant::is_bot);
+            if let Some(action) = self.bot_action(seat) {
+                let _ = self.commit(Entry::Act { action, timed_out: human }).await;
+            }
+            return; // one action at a time: the deal may have moved on
+        }
+    }
+
+    /// The bot's choice for `seat` (the seat's own bot, or `hard` covering a human who timed out).
+    fn bot_action(&self, seat: Seat) -> Option<Action> {
+        let deal = self.room.deal.as_ref()?;
+        let choices: Vec<Action> = deal.choices().into_iter().filter(|a| a.seat() == Some(seat)).collect();
+        if choices.is_empty() {
+            return None;
+        }
+        if deal.phase() == Phase::Reveal {
+            return choices.into_iter().next();
+        }
+        let kind = self.room.seats[seat].as_ref().and_then(Occupant::bot_kind).unwrap_or(BotKind::Hard);
+        let seed =
+            deal.setup().seed.0.iter().fold(self.room.last, |h, b| h.wrapping_mul(31).wrapping_add(u64::from(*b)));
+        let mut bot = Bot::new(kind, seed ^ seat as u64);
+        let index = bot.decide(&deal.view(Some(seat)), &choices);
+        choices.into_iter().nth(index)
+    }
+}
+
+impl RoomTask {
+    /// A bot's think time for this turn: varied, but the same for the same entry and seat.
+    fn bot_delay_ms(&self, seat: Seat) -> u64 {
+        let mix = (self.room.last ^ ((seat as u64) << 32)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        self.timing.bot_min_ms + (mix >> 33) % self.timing.bot_span_ms.max(1)
+    }
+}
+
+async fn sleep_until(deadline: Option<Instant>) {
+    match deadline {
+        Some(at) => tokio::time::sleep_until(at).await,
+        None => std::future::pending().await,
+    }
+}

@@ -1,0 +1,330 @@
+//! Persistence through sqlx on SQLite: rooms, their append-only logs, finished deals as replayable
+//! records, and player stats. Migrations are embedded in the binary.
+
+use std::str::FromStr;
+
+use ddz_engine::{Deal, DealRecord, Kind, TableType};
+use serde::Serialize;
+use sqlx::migrate::{Migration, MigrationType, Migrator};
+use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions};
+use sqlx::{Row, SqlSafeStr};
+
+use crate::room::{Entry, Mode, Occupant, Room, Stamped};
+
+#[derive(Clone)]
+pub struct Db {
+    pool: SqlitePool,
+}
+
+pub type DbResult<T> = Result<T, sqlx::Error>;
+
+fn migrator() -> Migrator {
+    Migrator::with_migrations(vec![Migration::new(
+        1,
+        "rooms".into(),
+        MigrationType::Simple,
+        include_str!("../migrations/0001_rooms.sql").into_sql_str(),
+        false,
+    )])
+}
+
+/// A stored room: how it was created and its log.
+pub struct StoredRoom {
+    pub code: String,
+    pub rules: String,
+    pub mode: Mode,
+    pub host: String,
+    pub entries: Vec<Stamped>,
+}
+
+/// A player's totals for one table type and board.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct StatLine {
+    pub name: String,
+    pub table: String,
+    pub public: bool,
+    pub deals: i64,
+    pub landlord_deals: i64,
+    pub landlord_wins: i64,
+    pub farmer_deals: i64,
+    pub farmer_wins: i64,
+    pub money: i64,
+    pub points: i64,
+    pub bombs: i64,
+    pub springs: i64,
+}
+
+/// One row of a board.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct BoardRow {
+    pub rank: usize,
+    pub name: String,
+    pub score: i64,
+    pub deals: i64,
+}
+
+impl Db {
+    /// Opens (creating if needed) the database at `url` (`sqlite://ddz.db`) and migrates it.
+    pub async fn open(url: &str) -> DbResult<Db> {
+        let options = SqliteConnectOptions::from_str(url)?
+            .create_if_missing(true)
+            .journal_mode(SqliteJournalMode::Wal)
+            .foreign_keys(true);
+        let pool = SqlitePoolOptions::new().max_connections(4).connect_with(options).await?;
+        migrator().run(&pool).await?;
+        Ok(Db { pool })
+    }
+
+    pub async fn create_room(&self, code: &str, rules: &str, mode: Mode, host: &str, at: u64) -> DbResult<()> {
+        sqlx::query("INSERT INTO rooms (code, rules, mode, host, created_at) VALUES (?, ?, ?, ?, ?)")
+            .bind(code)
+            .bind(rules)
+            .bind(mode_name(mode))
+            .bind(host)
+            .bind(at as i64)
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+
+    /// Appends an entry; when it finishes a deal, stores the deal's record and books its stats, all in one
+    /// transaction. `after` is the room with the entry applied.
+    pub async fn append(&self, stamped: &Stamped, after: &Room) -> DbResult<()> {
+        let mut tx = self.pool.begin().await?;
+        let entry = serde_json::to_string(&stamped.entry).expect("entries serialise");
+        sqlx::query("INSERT INTO room_log (code, n, at, entry) VALUES (?, ?, ?, ?)")
+            .bind(&after.code)
+            .bind(stamped.n as i64)
+            .bind(stamped.at as i64)
+            .bind(entry)
+            .execute(&mut *tx)
+            .await?;
+        if matches!(stamped.entry, Entry::Close) {
+            sqlx::query("UPDATE rooms SET closed_at = ? WHERE code = ?")
+                .bind(stamped.at as i64)
+                .bind(&after.code)
+                .execute(&mut *tx)
+                .await?;
+        }
+        let finished = matches!(stamped.entry, Entry::Act { .. } | Entry::Close)
+            && after.deal.as_ref().is_some_and(|d| d.result().is_some())
+            && deal_just_finished(stamped, after);
+        if finished && let Some(deal) = &after.deal {
+            let names = after.names();
+            let record = serde_json::to_string(&DealRecord::of(deal, names.clone())).expect("records serialise");
+            sqlx::query("INSERT INTO deals (code, number, finished_at, record) VALUES (?, ?, ?, ?)")
+                .bind(&after.code)
+                .bind(i64::from(after.ledger.deals))
+                .bind(stamped.at as i64)
+                .bind(record)
+                .execute(&mut *tx)
+                .await?;
+            for line in stat_lines(deal, after) {
+                sqlx::query(
+                    "INSERT INTO stats (name_key, name, table_type, public, deals, landlord_deals, landlord_wins, \
+                     farmer_deals, farmer_wins, money, points, bombs, springs) \
+                     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) \
+                     ON CONFLICT (name_key, table_type, public) DO UPDATE SET name = excluded.name, \
+                     deals = deals + excluded.deals, landlord_deals = landlord_deals + excluded.landlord_deals, \
+                     landlord_wins = landlord_wins + excluded.landlord_wins, \
+                     farmer_deals = farmer_deals + excluded.farmer_deals, farmer_wins = farmer_wins + excluded.farmer_wins, \
+                     money = money + excluded.money, points = points + excluded.points, \
+                     bombs = bombs + excluded.bombs, springs = springs + excluded.springs",
+                )
+                .bind(line.name.to_lowercase())
+                .bind(&line.name)
+                .bind(&line.table)
+                .bind(line.public)
+                .bind(line.deals)
+                .bind(line.landlord_deals)
+                .bind(line.landlord_wins)
+                .bind(line.farmer_deals)
+                .bind(line.farmer_wins)
+                .bind(line.money)
+                .bind(line.points)
+                .bind(line.bombs)
+                .bind(line.springs)
+                .execute(&mut *tx)
+                .await?;
+            }
+        }
+        tx.commit().await
+    }
+
+    /// Every room not closed, with its log.
+    pub async fn open_rooms(&self) -> DbResult<Vec<StoredRoom>> {
+        let rows = sqlx::query("SELECT code FROM rooms WHERE closed_at IS NULL ORDER BY created_at")
+            .fetch_all(&self.pool)
+            .await?;
+        let mut rooms = Vec::new();
+        for row in rows {
+            let code: String = row.get(0);
+            if let Some(room) = self.room(&code).await? {
+                rooms.push(room);
+            }
+        }
+        Ok(rooms)
+    }
+
+    /// One room and its log, closed or not.
+    pub async fn room(&self, code: &str) -> DbResult<Option<StoredRoom>> {
+        let Some(row) = sqlx::query("SELECT code, rules, mode, host FROM rooms WHERE code = ?")
+            .bind(code)
+            .fetch_optional(&self.pool)
+            .await?
+        else {
+            return Ok(None);
+        };
+        let log = sqlx::query("SELECT n, at, entry FROM room_log WHERE code = ? ORDER BY n")
+            .bind(code)
+            .fetch_all(&self.pool)
+            .await?;
+        let entries = log
+            .iter()
+            .map(|r| {
+                let entry: String = r.get(2);
+                let entry = serde_json::from_str(&entry).map_err(|e| sqlx::Error::Decode(Box::new(e)))?;
+                Ok(Stamped { n: r.get::<i64, _>(0) as u64, at: r.get::<i64, _>(1) as u64, entry })
+            })
+            .collect::<DbResult<Vec<_>>>()?;
+        Ok(Some(StoredRoom {
+            code: row.get(0),
+            rules: row.get(1),
+            mode: parse_mode(&row.get::<String, _>(2)),
+            host: row.get(3),
+            entries,
+        }))
+    }
+
+    /// A player's stat lines, every table type and board.
+    pub async fn stats(&self, name: &str) -> DbResult<Vec<StatLine>> {
+        let rows = sqlx::query(
+            "SELECT name, table_type, public, deals, landlord_deals, landlord_wins, farmer_deals, farmer_wins, \
+             money, points, bombs, springs FROM stats WHERE name_key = ? ORDER BY table_type, public",
+        )
+        .bind(name.to_lowercase())
+        .fetch_all(&self.pool)
+        .await?;
+        Ok(rows
+            .iter()
+            .map(|r| StatLine {
+                name: r.get(0),
+                table: r.get(1),
+                public: r.get(2),
+                deals: r.get(3),
+                landlord_deals: r.get(4),
+                landlord_wins: r.get(5),
+                farmer_deals: r.get(6),
+                farmer_wins: r.get(7),
+                money: r.get(8),
+                points: r.get(9),
+                bombs: r.get(10),
+                springs: r.get(11),
+            })
+            .collect())
+    }
+
+    /// A board: `overall` ranks total House money won, `lobby` money won at public tables.
+    pub async fn board(&self, board: &str, limit: i64) -> DbResult<Option<Vec<BoardRow>>> {
+        let sql = match board {
+            "overall" => {
+                "SELECT MAX(name), SUM(money), SUM(deals) FROM stats WHERE table_type = 'house' \
+                 GROUP BY name_key ORDER BY SUM(money) DESC, SUM(deals) ASC LIMIT ?"
+            }
+            "lobby" => {
+                "SELECT MAX(name), SUM(money), SUM(deals) FROM stats WHERE table_type = 'house' AND public = 1 \
+                 GROUP BY name_key ORDER BY SUM(money) DESC, SUM(deals) ASC LIMIT ?"
+            }
+            _ => return Ok(None),
+        };
+        let rows = sqlx::query(sql).bind(limit).fetch_all(&self.pool).await?;
+        Ok(Some(
+            rows.iter()
+                .enumerate()
+                .map(|(i, r)| BoardRow { rank: i + 1, name: r.get(0), score: r.get(1), deals: r.get(2) })
+                .collect(),
+        ))
+    }
+
+    /// Finished deal records of a room, in order.
+    pub async fn deal_records(&self, code: &str) -> DbResult<Vec<String>> {
+        let rows = sqlx::query("SELECT record FROM deals WHERE code = ? ORDER BY number")
+            .bind(code)
+            .fetch_all(&self.pool)
+            .await?;
+        Ok(rows.iter().map(|r| r.get(0)).collect())
+    }
+}
+
+fn deal_just_finished(stamped: &Stamped, after: &Room) -> bool {
+    // The deal ended with this entry: its last action is the one just stored (or the room closed).
+    match &stamped.entry {
+        Entry::Act { action, .. } => after.deal.as_ref().is_some_and(|d| d.actions().last() == Some(action)),
+        Entry::Close => after.deal.as_ref().is_some_and(|d| d.actions().last() == Some(&ddz_engine::Action::Abandon)),
+        _ => false,
+    }
+}
+
+/// The stats each seated player earns from a finished deal (bots included; a deal with no winner
+/// counts as a deal and nothing else).
+fn stat_lines(deal: &Deal, room: &Room) -> Vec<StatLine> {
+    let Some(result) = deal.result() else {
+        return Vec::new();
+    };
+    let table = match deal.rules().table {
+        TableType::House => "house",
+        TableType::NoShuffle => "noshuffle",
+        TableType::TwoPlayer => "twoplayer",
+    };
+    let landlord = deal.landlord();
+    room.seats
+        .iter()
+        .enumerate()
+        .filter_map(|(seat, occupant)| occupant.as_ref().map(|o| (seat, o)))
+        .map(|(seat, occupant): (usize, &Occupant)| {
+            let is_landlord = landlord == Some(seat);
+            let won = result.landlord_won.map(|l| l == is_landlord);
+            let bombs = deal
+                .actions()
+                .iter()
+                .filter(|a| {
+                    matches!(a, ddz_engine::Action::Play { seat: s, play, .. }
+                        if *s == seat && matches!(play.shape.kind, Kind::Bomb | Kind::Rocket))
+                })
+                .count() as i64;
+            let score = result.score.get(seat).copied().unwrap_or(0);
+            let house = deal.rules().table == TableType::House;
+            let played = landlord.is_some() && result.winner.is_some();
+            StatLine {
+                name: occupant.name().to_string(),
+                table: table.to_string(),
+                public: room.mode == Mode::Public,
+                deals: 1,
+                landlord_deals: i64::from(played && is_landlord),
+                landlord_wins: i64::from(is_landlord && won == Some(true)),
+                farmer_deals: i64::from(played && !is_landlord),
+                farmer_wins: i64::from(!is_landlord && won == Some(true)),
+                money: if house { score } else { 0 },
+                points: if house { 0 } else { score },
+                bombs,
+                springs: i64::from(result.spring && won == Some(true)),
+            }
+        })
+        .collect()
+}
+
+pub fn mode_name(mode: Mode) -> &'static str {
+    match mode {
+        Mode::Invite => "invite",
+        Mode::Public => "public",
+        Mode::Bots => "bots",
+    }
+}
+
+fn parse_mode(text: &str) -> Mode {
+    match text {
+        "public" => Mode::Public,
+        "bots" => Mode::Bots,
+        _ => Mode::Invite,
+    }
+}

@@ -1,0 +1,154 @@
+//! The client-server protocol: JSON messages over one WebSocket per client (`docs/protocol.md`).
+//!
+//! One enum of client commands, one of server events. Every room state a client receives is a
+//! [`RoomView`] built for its own seat from the engine's per-seat [`DealView`].
+
+use ddz_engine::{Action, CardSet, DealView, Payment, Play, Seat};
+use serde::{Deserialize, Serialize};
+
+use crate::room::{Mode, Occupant, Room};
+
+/// What a client may send.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum Command {
+    /// Enter a room as `name` (case-insensitive). `last_event` is the last event number seen, if any.
+    Hello {
+        room: String,
+        name: String,
+        last_event: Option<u64>,
+    },
+    /// Take a free seat (the first free one if `seat` is absent).
+    Sit {
+        seat: Option<Seat>,
+    },
+    /// A deal action for the client's own seat. `seq` numbers the client's actions: a repeated `seq`
+    /// is answered again and never applied twice.
+    Act {
+        seq: u64,
+        action: ClientAction,
+    },
+    /// Host only: seat a bot.
+    AddBot {
+        seat: Seat,
+        level: String,
+    },
+    /// Host only: start the next deal.
+    Start,
+    /// Host only: the House Wild for the next deal.
+    SetWild {
+        on: bool,
+    },
+    /// Host only: close the room (settles House balances; refunds a deal in progress).
+    Close,
+    Ping,
+}
+
+/// A deal action, from the acting seat (the server fills the seat in).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "action", rename_all = "snake_case")]
+pub enum ClientAction {
+    Take,
+    Pass,
+    Bid { bid: u8 },
+    Call { call: bool },
+    Rob { rob: bool },
+    Seen,
+    Play { cards: CardSet, play: Play },
+}
+
+impl ClientAction {
+    pub fn for_seat(self, seat: Seat) -> Action {
+        match self {
+            ClientAction::Take => Action::Take { seat },
+            ClientAction::Pass => Action::Pass { seat },
+            ClientAction::Bid { bid } => Action::Bid { seat, bid },
+            ClientAction::Call { call } => Action::Call { seat, call },
+            ClientAction::Rob { rob } => Action::Rob { seat, rob },
+            ClientAction::Seen => Action::Seen { seat },
+            ClientAction::Play { cards, play } => Action::Play { seat, cards, play },
+        }
+    }
+}
+
+/// What the server sends.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum Event {
+    /// The room as this client may see it, after event number `n`.
+    State {
+        n: u64,
+        room: Box<RoomView>,
+    },
+    /// The action numbered `seq` was accepted.
+    Ack {
+        seq: u64,
+    },
+    /// A request was refused; nothing changed.
+    Error {
+        message: String,
+        seq: Option<u64>,
+    },
+    Pong,
+}
+
+/// A seat as everyone sees it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SeatView {
+    pub seat: Seat,
+    pub occupant: Option<Occupant>,
+    pub connected: bool,
+    pub balance: Option<i64>,
+}
+
+/// The room for one client.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RoomView {
+    pub code: String,
+    pub mode: Mode,
+    pub rules: String,
+    /// House: whether the next deal plays the Wild.
+    pub host: String,
+    pub you: Option<Seat>,
+    pub seats: Vec<SeatView>,
+    pub deals_played: u32,
+    pub deal: Option<DealView>,
+    /// The current turn's deadline and the deal limit, in milliseconds since the Unix epoch.
+    pub turn_deadline: Option<u64>,
+    pub deal_deadline: Option<u64>,
+    pub log: Vec<String>,
+    pub closed: bool,
+    pub settlement: Vec<Payment>,
+}
+
+impl RoomView {
+    /// The room as `seat` sees it (`None`: a spectator). The deal goes through the engine's view.
+    pub fn of(room: &Room, seat: Option<Seat>, connected: &[bool], deadlines: (Option<u64>, Option<u64>)) -> RoomView {
+        RoomView {
+            code: room.code.clone(),
+            mode: room.mode,
+            rules: room.rules().to_string(),
+            host: room.host.clone(),
+            you: seat,
+            seats: room
+                .seats
+                .iter()
+                .enumerate()
+                .map(|(s, occupant)| SeatView {
+                    seat: s,
+                    occupant: occupant.clone(),
+                    connected: occupant.as_ref().is_some_and(Occupant::is_bot)
+                        || connected.get(s).copied().unwrap_or(false),
+                    balance: occupant.as_ref().and_then(|o| room.ledger.balances.get(o.name()).copied()),
+                })
+                .collect(),
+            deals_played: room.ledger.deals,
+            deal: room.deal.as_ref().map(|d| d.view(seat)),
+            turn_deadline: deadlines.0,
+            deal_deadline: deadlines.1,
+            log: room.log.iter().rev().take(50).rev().cloned().collect(),
+            closed: room.closed,
+            settlement: room.settlement.clone(),
+        }
+    }
+}

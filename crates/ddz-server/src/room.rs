@@ -1,0 +1,324 @@
+//! A room's state as a fold over its log (RULES.md section 8): seats, host, the ledger across deals, the
+//! current deal, the table log, and closing. Pure: no I/O and no clock; times arrive inside entries.
+//!
+//! Every change to a room is an [`Entry`]; the room task stores each entry before applying it, so a
+//! restarted server rebuilds every room exactly by folding its stored entries again.
+
+use ddz_engine::{Action, Deal, DealSetup, Ledger, Payment, Rules, Seat, TableType};
+use serde::{Deserialize, Serialize};
+
+use ddz_bot::BotKind;
+
+/// How a room came to be; it decides who may sit and which board its deals count for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Mode {
+    /// An invite room: anyone with the link may sit.
+    Invite,
+    /// A public lobby table (House with the Wild): listed, anyone may sit.
+    Public,
+    /// Play vs 2 Bots.
+    Bots,
+}
+
+/// Who sits in a seat.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum Occupant {
+    Human { name: String },
+    Bot { name: String, level: String },
+}
+
+impl Occupant {
+    pub fn name(&self) -> &str {
+        match self {
+            Occupant::Human { name } | Occupant::Bot { name, .. } => name,
+        }
+    }
+
+    pub fn is_bot(&self) -> bool {
+        matches!(self, Occupant::Bot { .. })
+    }
+
+    pub fn bot_kind(&self) -> Option<BotKind> {
+        match self {
+            Occupant::Bot { level, .. } => level.parse().ok(),
+            Occupant::Human { .. } => None,
+        }
+    }
+}
+
+/// One change to a room, as stored.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "entry", rename_all = "snake_case")]
+pub enum Entry {
+    Sit {
+        seat: Seat,
+        name: String,
+    },
+    AddBot {
+        seat: Seat,
+        level: String,
+    },
+    Start {
+        setup: DealSetup,
+    },
+    /// A deal action; `timed_out` when the clock made the bot play it for a human.
+    Act {
+        action: Action,
+        timed_out: bool,
+    },
+    /// The host changes the House Wild for the next deal.
+    SetWild {
+        on: bool,
+    },
+    Close,
+}
+
+/// A stored entry with its number and time (milliseconds since the Unix epoch).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Stamped {
+    pub n: u64,
+    pub at: u64,
+    pub entry: Entry,
+}
+
+/// Why a room refuses a request.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum RoomError {
+    #[error("the room is closed")]
+    Closed,
+    #[error("seat {0} is taken")]
+    SeatTaken(Seat),
+    #[error("there is no seat {0} at this table")]
+    NoSuchSeat(Seat),
+    #[error("every seat is taken")]
+    Full,
+    #[error("{0} is already seated here")]
+    AlreadySeated(String),
+    #[error("only the host may {0}")]
+    NotHost(&'static str),
+    #[error("a deal is in progress")]
+    DealInProgress,
+    #[error("every seat must be filled before a deal starts")]
+    SeatsEmpty,
+    #[error("there is no deal in progress")]
+    NoDeal,
+    #[error("you are not seated at this table")]
+    NotSeated,
+    #[error("the Wild is a House option")]
+    NotHouse,
+    #[error("unknown bot level {0:?}")]
+    UnknownBot(String),
+    #[error("{0}")]
+    Deal(#[from] ddz_engine::DealError),
+}
+
+/// The room.
+#[derive(Clone, Debug)]
+pub struct Room {
+    pub code: String,
+    pub mode: Mode,
+    pub host: String,
+    pub seats: Vec<Option<Occupant>>,
+    pub ledger: Ledger,
+    pub deal: Option<Deal>,
+    /// The table log, for everyone.
+    pub log: Vec<String>,
+    pub closed: bool,
+    /// The settlement (House) shown when the room closed.
+    pub settlement: Vec<Payment>,
+    /// The last entry's number.
+    pub last: u64,
+    /// When the current deal started and when the current turn started (ms since the epoch).
+    pub deal_started_at: u64,
+    pub turn_started_at: u64,
+}
+
+/// Names compare without regard to case.
+pub fn same_name(a: &str, b: &str) -> bool {
+    a.to_lowercase() == b.to_lowercase()
+}
+
+impl Room {
+    pub fn new(code: String, rules: Rules, mode: Mode, host: String) -> Room {
+        Room {
+            code,
+            mode,
+            host,
+            seats: vec![None; rules.players as usize],
+            ledger: Ledger::new(rules),
+            deal: None,
+            log: Vec::new(),
+            closed: false,
+            settlement: Vec::new(),
+            last: 0,
+            deal_started_at: 0,
+            turn_started_at: 0,
+        }
+    }
+
+    pub fn rules(&self) -> Rules {
+        self.ledger.rules
+    }
+
+    pub fn seat_of(&self, name: &str) -> Option<Seat> {
+        self.seats.iter().position(|s| s.as_ref().is_some_and(|o| same_name(o.name(), name)))
+    }
+
+    pub fn names(&self) -> Vec<String> {
+        self.seats.iter().map(|s| s.as_ref().map_or(String::new(), |o| o.name().to_string())).collect()
+    }
+
+    pub fn deal_in_progress(&self) -> bool {
+        self.deal.as_ref().is_some_and(|d| d.result().is_none())
+    }
+
+    pub fn is_host(&self, name: &str) -> bool {
+        same_name(&self.host, name)
+    }
+
+    /// Checks `entry` against the room, without changing it.
+    pub fn check(&self, entry: &Entry) -> Result<(), RoomError> {
+        if self.closed {
+            return Err(RoomError::Closed);
+        }
+        match entry {
+            Entry::Sit { seat, name } => {
+                self.free_seat(*seat)?;
+                if self.seat_of(name).is_some() {
+                    return Err(RoomError::AlreadySeated(name.clone()));
+                }
+            }
+            Entry::AddBot { seat, level } => {
+                self.free_seat(*seat)?;
+                level.parse::<BotKind>().map_err(|_| RoomError::UnknownBot(level.clone()))?;
+            }
+            Entry::Start { .. } => {
+                if self.deal_in_progress() {
+                    return Err(RoomError::DealInProgress);
+                }
+                if self.seats.iter().any(Option::is_none) {
+                    return Err(RoomError::SeatsEmpty);
+                }
+            }
+            Entry::Act { action, .. } => {
+                let deal = self.deal.as_ref().filter(|d| d.result().is_none()).ok_or(RoomError::NoDeal)?;
+                let mut trial = deal.clone();
+                trial.apply(action)?;
+            }
+            Entry::SetWild { .. } => {
+                if self.rules().table != TableType::House {
+                    return Err(RoomError::NotHouse);
+                }
+            }
+            Entry::Close => {}
+        }
+        Ok(())
+    }
+
+    fn free_seat(&self, seat: Seat) -> Result<(), RoomError> {
+        match self.seats.get(seat) {
+            None => Err(RoomError::NoSuchSeat(seat)),
+            Some(Some(_)) => Err(RoomError::SeatTaken(seat)),
+            Some(None) => Ok(()),
+        }
+    }
+
+    /// Applies a checked entry (entries from the store are applied as they are: they were checked
+    /// before they were stored).
+    pub fn apply(&mut self, stamped: &Stamped) {
+        self.last = stamped.n;
+        let at = stamped.at;
+        match &stamped.entry {
+            Entry::Sit { seat, name } => {
+                self.seats[*seat] = Some(Occupant::Human { name: name.clone() });
+                self.ledger.join(name);
+                self.log.push(format!("{name} sat down"));
+            }
+            Entry::AddBot { seat, level } => {
+                let name = self.bot_name(level);
+                self.ledger.join(&name);
+                self.log.push(format!("{name} ({level} bot) sat down"));
+                self.seats[*seat] = Some(Occupant::Bot { name, level: level.clone() });
+            }
+            Entry::Start { setup } => {
+                self.deal = Some(Deal::new(setup.clone()));
+                self.deal_started_at = at;
+                self.turn_started_at = at;
+                self.log.push(format!("deal {} started ({})", self.ledger.deals + 1, setup.rules));
+            }
+            Entry::Act { action, timed_out } => {
+                let names = self.names();
+                let Some(deal) = self.deal.as_mut() else {
+                    return;
+                };
+                if deal.apply(action).is_err() {
+                    return; // stored entries were checked; a refused one changes nothing
+                }
+                self.turn_started_at = at;
+                if *timed_out && let Some(seat) = action.seat() {
+                    self.log.push(format!("{} ran out of time; the bot played", names[seat]));
+                }
+                if deal.result().is_some() {
+                    let deal = deal.clone();
+                    self.finish_deal(&deal, &names);
+                }
+            }
+            Entry::SetWild { on } => {
+                self.ledger.rules = Rules::house(*on);
+                let state = if *on { "on" } else { "off" };
+                self.log.push(format!("{} turned the Wild {state} for the next deal", self.host));
+            }
+            Entry::Close => {
+                if self.deal_in_progress() {
+                    let names = self.names();
+                    if let Some(deal) = self.deal.as_mut() {
+                        deal.apply(&Action::Abandon).expect("an unfinished deal can be abandoned");
+                        let deal = deal.clone();
+                        self.finish_deal(&deal, &names);
+                    }
+                }
+                self.closed = true;
+                self.settlement =
+                    if self.rules().table == TableType::House { self.ledger.settlement() } else { Vec::new() };
+                self.log.push("the host closed the room".to_string());
+            }
+        }
+    }
+
+    fn finish_deal(&mut self, deal: &Deal, names: &[String]) {
+        self.ledger.record(deal, names);
+        if let Some(result) = deal.result() {
+            let line = match result.winner {
+                Some(w) => format!("{} went out", names[w]),
+                None => "the deal ended with no winner".to_string(),
+            };
+            self.log.push(line);
+        }
+    }
+
+    fn bot_name(&self, level: &str) -> String {
+        let base = format!("Bot {}", capitalise(level));
+        (1..)
+            .map(|i| if i == 1 { base.clone() } else { format!("{base} {i}") })
+            .find(|n| self.seat_of(n).is_none() && !self.ledger.balances.contains_key(n))
+            .expect("some name is free")
+    }
+
+    /// The seat whose move the deal waits for, when one seat is awaited; for House reveals, every
+    /// seat that has not yet acknowledged.
+    pub fn waiting(&self) -> Vec<Seat> {
+        self.deal.as_ref().map_or(Vec::new(), |d| d.waiting_for())
+    }
+
+    /// The next setup from `seed`.
+    pub fn next_setup(&self, seed: ddz_engine::Seed) -> DealSetup {
+        self.ledger.next_setup(seed)
+    }
+}
+
+fn capitalise(s: &str) -> String {
+    let mut chars = s.chars();
+    chars.next().map_or(String::new(), |c| c.to_uppercase().chain(chars).collect())
+}

@@ -1,0 +1,119 @@
+//! The registry of running rooms: creates rooms, restores them from the database at start, and hands
+//! out their inboxes.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+use ddz_engine::Rules;
+use rand::RngExt;
+use tokio::sync::{mpsc, oneshot};
+
+use crate::actor::{INBOX, Msg, RoomTask, Summaries, Summary, Timing};
+use crate::clock::Clock;
+use crate::db::{Db, DbResult, StoredRoom, mode_name};
+use crate::protocol::RoomView;
+use crate::room::{Mode, Room};
+
+#[derive(Clone)]
+pub struct Rooms {
+    db: Db,
+    clock: Clock,
+    timing: Timing,
+    inboxes: Arc<Mutex<HashMap<String, mpsc::Sender<Msg>>>>,
+    summaries: Summaries,
+}
+
+/// Room codes: 6 characters without look-alikes (no 0/O, 1/I/L).
+const CODE_CHARS: &[u8] = b"ABCDEFGHJKMNPQRSTUVWXYZ23456789";
+
+impl Rooms {
+    pub fn new(db: Db, clock: Clock, timing: Timing) -> Rooms {
+        Rooms { db, clock, timing, inboxes: Arc::default(), summaries: Arc::default() }
+    }
+
+    pub fn db(&self) -> &Db {
+        &self.db
+    }
+
+    /// Restores every open room from the database.
+    pub async fn restore(&self) -> DbResult<usize> {
+        let stored = self.db.open_rooms().await?;
+        let count = stored.len();
+        for room in stored {
+            self.spawn(rebuild(room));
+        }
+        Ok(count)
+    }
+
+    /// Creates a room and starts its task.
+    pub async fn create(&self, rules: Rules, mode: Mode, host: &str) -> DbResult<String> {
+        let code = loop {
+            let code = new_code();
+            if self.db.room(&code).await?.is_none() {
+                break code;
+            }
+        };
+        self.db.create_room(&code, rules.name(), mode, host, self.clock.now_ms()).await?;
+        self.spawn(Room::new(code.clone(), rules, mode, host.to_string()));
+        tracing::info!(room = %code, rules = %rules, mode = mode_name(mode), host, "room created");
+        Ok(code)
+    }
+
+    fn spawn(&self, room: Room) {
+        let (tx, rx) = mpsc::channel(INBOX);
+        self.inboxes.lock().expect("rooms lock").insert(room.code.clone(), tx);
+        let task = RoomTask::new(room, self.db.clone(), self.clock, self.timing, rx, self.summaries.clone());
+        tokio::spawn(task.run());
+    }
+
+    /// The inbox of room `code`, loading a closed room (read-only) from the database if needed.
+    pub async fn inbox(&self, code: &str) -> DbResult<Option<mpsc::Sender<Msg>>> {
+        let code = code.to_uppercase();
+        if let Some(tx) = self.inboxes.lock().expect("rooms lock").get(&code) {
+            return Ok(Some(tx.clone()));
+        }
+        let Some(stored) = self.db.room(&code).await? else {
+            return Ok(None);
+        };
+        self.spawn(rebuild(stored));
+        Ok(self.inboxes.lock().expect("rooms lock").get(&code).cloned())
+    }
+
+    /// Asks room `code` something and waits for the answer.
+    pub async fn ask<T>(&self, code: &str, make: impl FnOnce(oneshot::Sender<T>) -> Msg) -> Option<T> {
+        let inbox = self.inbox(code).await.ok().flatten()?;
+        let (reply, answer) = oneshot::channel();
+        inbox.send(make(reply)).await.ok()?;
+        answer.await.ok()
+    }
+
+    pub async fn view(&self, code: &str) -> Option<RoomView> {
+        self.ask(code, |reply| Msg::View { reply }).await
+    }
+
+    /// Public tables with their seats, newest first.
+    pub fn lobby(&self) -> Vec<Summary> {
+        let summaries = self.summaries.lock().expect("summaries lock");
+        summaries.values().filter(|s| s.mode == Mode::Public && !s.closed).cloned().collect()
+    }
+
+    /// Stops every room task (their inboxes close).
+    pub fn shutdown(&self) {
+        self.inboxes.lock().expect("rooms lock").clear();
+    }
+}
+
+fn new_code() -> String {
+    let mut rng = rand::rng();
+    (0..6).map(|_| CODE_CHARS[rng.random_range(0..CODE_CHARS.len())] as char).collect()
+}
+
+/// A room from its stored log.
+fn rebuild(stored: StoredRoom) -> Room {
+    let rules: Rules = stored.rules.parse().unwrap_or(Rules::house(true));
+    let mut room = Room::new(stored.code, rules, stored.mode, stored.host);
+    for entry in &stored.entries {
+        room.apply(entry);
+    }
+    room
+}

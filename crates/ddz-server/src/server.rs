@@ -1,0 +1,333 @@
+//! HTTP and WebSocket: the JSON endpoints and one WebSocket per client.
+//!
+//! Guards: frames over [`MAX_FRAME`] bytes are refused, each connection may send [`RATE_PER_SEC`]
+//! messages a second (bursts of [`RATE_BURST`]), outgoing queues are bounded, and at most
+//! `max_connections` sockets are open at once.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
+use axum::extract::{Path, State};
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use ddz_engine::Rules;
+use futures_util::{SinkExt, StreamExt};
+use serde::Deserialize;
+use tokio::sync::{Semaphore, mpsc, oneshot};
+use tokio::time::{Duration, Instant};
+
+use crate::actor::{ConnId, Msg};
+use crate::protocol::{Command, Event};
+use crate::room::Mode;
+use crate::rooms::Rooms;
+
+pub const MAX_FRAME: usize = 16 * 1024;
+pub const RATE_PER_SEC: f64 = 10.0;
+pub const RATE_BURST: f64 = 20.0;
+/// Events queued for one client before it counts as too slow.
+pub const OUTBOX: usize = 64;
+
+#[derive(Clone)]
+pub struct AppState {
+    pub rooms: Rooms,
+    pub connections: Arc<Semaphore>,
+    pub next_conn: Arc<AtomicU64>,
+}
+
+/// An error answered as JSON with a status code.
+pub struct AppError(StatusCode, String);
+
+impl IntoResponse for AppError {
+    fn into_response(self) -> Response {
+        (self.0, Json(serde_json::json!({ "error": self.1 }))).into_response()
+    }
+}
+
+impl From<sqlx::Error> for AppError {
+    fn from(e: sqlx::Error) -> AppError {
+        tracing::error!(error = %e, "database error");
+        AppError(StatusCode::INTERNAL_SERVER_ERROR, "the server could not reach its database".into())
+    }
+}
+
+fn bad(message: impl Into<String>) -> AppError {
+    AppError(StatusCode::BAD_REQUEST, message.into())
+}
+
+fn not_found(message: impl Into<String>) -> AppError {
+    AppError(StatusCode::NOT_FOUND, message.into())
+}
+
+pub fn router(state: AppState) -> Router {
+    Router::new()
+        .route("/ws", get(websocket))
+        .route("/api/rooms", post(create_room))
+        .route("/api/play-vs-bots", post(play_vs_bots))
+        .route("/api/lobby", get(lobby))
+        .route("/api/rooms/{code}", get(room_summary))
+        .route("/api/rooms/{code}/deals", get(room_deals))
+        .route("/api/players/{name}", get(player_stats))
+        .route("/api/boards/{board}", get(board))
+        .with_state(state)
+}
+
+/// A player name: 1 to 24 characters after trimming, no control characters.
+pub fn valid_name(name: &str) -> Result<String, String> {
+    let name = name.trim();
+    if name.is_empty() || name.chars().count() > 24 || name.chars().any(char::is_control) {
+        return Err("a name is 1 to 24 characters".into());
+    }
+    Ok(name.to_string())
+}
+
+#[derive(Deserialize)]
+struct CreateRoom {
+    name: String,
+    /// `house`, `noshuffle` or `twoplayer`.
+    table: String,
+    /// The House Wild, or the Wild Rank option.
+    #[serde(default = "yes")]
+    wild: bool,
+    #[serde(default)]
+    public: bool,
+}
+
+fn yes() -> bool {
+    true
+}
+
+fn table_rules(table: &str, wild: bool) -> Result<Rules, AppError> {
+    match table {
+        "house" => Ok(Rules::house(wild)),
+        "noshuffle" => Ok(Rules::no_shuffle(wild)),
+        "twoplayer" => Ok(Rules::two_player(wild)),
+        other => Err(bad(format!("unknown table {other:?} (house, noshuffle, twoplayer)"))),
+    }
+}
+
+async fn create_room(
+    State(state): State<AppState>,
+    Json(req): Json<CreateRoom>,
+) -> Result<Json<serde_json::Value>, AppError> {
+    let name = valid_name(&req.name).map_err(bad)?;
+    // Public lobby tables always play House with the Wild, so that the lobby board compares.
+    let (rules, mode) = if req.public {
+        (Rules::house(true), Mode::Public)
+    } else {
+        (table_rules(&req.table, req.wild)?, Mode::Invite)
+    };
+    let code = state.rooms.create(rules, mode, &name).await?;
+    state
+        .rooms
+        .ask(&code, |reply| Msg::Seat { name, reply })
+        .await
+        .ok_or_else(|| bad("the room stopped"))?
+        .map_err(bad)?;
+    Ok(Json(serde_json::json!({ "code": code })))
+}
+
+#[derive(Deserialize)]
+struct PlayVsBots {
+    name: String,
+    #[serde(default = "house")]
+    table: String,
+    #[serde(default = "yes")]
+    wild: bool,
+    #[serde(default = "hard")]
+    level: String,
+}
+
+fn house() -> String {
+    "house".into()
+}
+
+fn hard() -> String {
+    "hard".into()
+}
+
+/// Play vs 2 Bots: a room with the player seated, bots in the other seats, and the first deal dealt.
+async fn play_vs_bots(
+    State(state): State<AppState>,
+    Json(req): Json<PlayVsBots>,
+) -> Result<Json<serde_json::Value>, AppError> {
+    let name = valid_name(&req.name).map_err(bad)?;
+    let rules = table_rules(&req.table, req.wild)?;
+    let code = state.rooms.create(rules, Mode::Bots, &name).await?;
+    let stopped = || bad("the room stopped");
+    state.rooms.ask(&code, |reply| Msg::Seat { name, reply }).await.ok_or_else(stopped)?.map_err(bad)?;
+    let level = req.level;
+    state.rooms.ask(&code, |reply| Msg::AddBots { level, reply }).await.ok_or_else(stopped)?.map_err(bad)?;
+    state.rooms.ask(&code, |reply| Msg::Start { reply }).await.ok_or_else(stopped)?.map_err(bad)?;
+    Ok(Json(serde_json::json!({ "code": code })))
+}
+
+async fn lobby(State(state): State<AppState>) -> Json<serde_json::Value> {
+    Json(serde_json::json!({ "tables": state.rooms.lobby() }))
+}
+
+async fn room_summary(State(state): State<AppState>, Path(code): Path<String>) -> Result<Response, AppError> {
+    let view = state.rooms.view(&code).await.ok_or_else(|| not_found(format!("no room {code}")))?;
+    Ok(Json(view).into_response())
+}
+
+async fn room_deals(State(state): State<AppState>, Path(code): Path<String>) -> Result<Response, AppError> {
+    let records = state.rooms.db().deal_records(&code.to_uppercase()).await?;
+    let records: Vec<serde_json::Value> = records.iter().filter_map(|r| serde_json::from_str(r).ok()).collect();
+    Ok(Json(serde_json::json!({ "deals": records })).into_response())
+}
+
+async fn player_stats(State(state): State<AppState>, Path(name): Path<String>) -> Result<Response, AppError> {
+    let lines = state.rooms.db().stats(&name).await?;
+    Ok(Json(serde_json::json!({ "name": name, "stats": lines })).into_response())
+}
+
+async fn board(State(state): State<AppState>, Path(board): Path<String>) -> Result<Response, AppError> {
+    let rows = state
+        .rooms
+        .db()
+        .board(&board, 100)
+        .await?
+        .ok_or_else(|| not_found(format!("no board {board:?} (overall, lobby)")))?;
+    Ok(Json(serde_json::json!({ "board": board, "rows": rows })).into_response())
+}
+
+async fn websocket(State(state): State<AppState>, upgrade: WebSocketUpgrade) -> Response {
+    let Ok(permit) = state.connections.clone().try_acquire_owned() else {
+        return AppError(StatusCode::SERVICE_UNAVAILABLE, "the server is full; try again soon".into()).into_response();
+    };
+    upgrade.max_message_size(MAX_FRAME).max_frame_size(MAX_FRAME).on_upgrade(move |socket| async move {
+        let conn = state.next_conn.fetch_add(1, Ordering::Relaxed);
+        client(socket, state, conn).await;
+        drop(permit);
+    })
+}
+
+/// A token bucket: `RATE_PER_SEC` a second, up to `RATE_BURST` at once.
+struct RateLimit {
+    tokens: f64,
+    at: Instant,
+}
+
+impl RateLimit {
+    fn new() -> RateLimit {
+        RateLimit { tokens: RATE_BURST, at: Instant::now() }
+    }
+
+    fn allow(&mut self) -> bool {
+        let now = Instant::now();
+        self.tokens = (self.tokens + now.duration_since(self.at).as_secs_f64() * RATE_PER_SEC).min(RATE_BURST);
+        self.at = now;
+        if self.tokens >= 1.0 {
+            self.tokens -= 1.0;
+            true
+        } else {
+            false
+        }
+    }
+}
+
+async fn send(socket: &mut WebSocket, event: &Event) -> bool {
+    let text = serde_json::to_string(event).expect("events serialise");
+    socket.send(Message::Text(text.into())).await.is_ok()
+}
+
+fn error(message: impl Into<String>) -> Event {
+    Event::Error { message: message.into(), seq: None }
+}
+
+/// One client: a `hello` first, then commands to its room and events back.
+async fn client(mut socket: WebSocket, state: AppState, conn: ConnId) {
+    let (inbox, out_rx) = match hello(&mut socket, &state, conn).await {
+        Ok(joined) => joined,
+        Err(message) => {
+            send(&mut socket, &error(message)).await;
+            let _ = socket.close().await;
+            return;
+        }
+    };
+    serve_client(socket, inbox.clone(), out_rx, conn).await;
+    let _ = inbox.send(Msg::Disconnect { conn }).await;
+}
+
+async fn hello(
+    socket: &mut WebSocket,
+    state: &AppState,
+    conn: ConnId,
+) -> Result<(mpsc::Sender<Msg>, mpsc::Receiver<Event>), String> {
+    let first = tokio::time::timeout(Duration::from_secs(10), socket.recv()).await;
+    let text = match first {
+        Ok(Some(Ok(Message::Text(text)))) => text,
+        Ok(Some(Ok(_))) => return Err("send a hello message first".into()),
+        Ok(_) | Err(_) => return Err("no hello".into()),
+    };
+    let Ok(Command::Hello { room, name, .. }) = serde_json::from_str::<Command>(&text) else {
+        return Err("the first message must be a hello with a room and a name".into());
+    };
+    let name = valid_name(&name)?;
+    let inbox = state.rooms.inbox(&room).await.map_err(|_| "the server could not load the room".to_string())?;
+    let inbox = inbox.ok_or_else(|| format!("there is no room {room}"))?;
+    let (out, out_rx) = mpsc::channel(OUTBOX);
+    let (reply, answer) = oneshot::channel();
+    inbox.send(Msg::Connect { conn, name, out, reply }).await.map_err(|_| "the room stopped".to_string())?;
+    answer.await.map_err(|_| "the room stopped".to_string())??;
+    Ok((inbox, out_rx))
+}
+
+async fn serve_client(socket: WebSocket, inbox: mpsc::Sender<Msg>, mut events: mpsc::Receiver<Event>, conn: ConnId) {
+    let (mut sink, mut stream) = socket.split();
+    let mut limit = RateLimit::new();
+    let (to_client, mut replies) = mpsc::channel::<Event>(8);
+    loop {
+        tokio::select! {
+            event = events.recv() => {
+                let Some(event) = event else { break }; // dropped by the room as too slow
+                let text = serde_json::to_string(&event).expect("events serialise");
+                if sink.send(Message::Text(text.into())).await.is_err() {
+                    break;
+                }
+            }
+            reply = replies.recv() => {
+                let Some(reply) = reply else { break };
+                let text = serde_json::to_string(&reply).expect("events serialise");
+                if sink.send(Message::Text(text.into())).await.is_err() {
+                    break;
+                }
+            }
+            frame = stream.next() => {
+                let text = match frame {
+                    Some(Ok(Message::Text(text))) => text,
+                    Some(Ok(Message::Close(_))) | None => break,
+                    Some(Ok(Message::Binary(_))) => {
+                        let _ = to_client.try_send(error("send commands as JSON text"));
+                        continue;
+                    }
+                    Some(Ok(_)) => continue,
+                    Some(Err(e)) => {
+                        // An oversized frame or a broken socket: say why if we can, then close.
+                        tracing::debug!(conn, error = %e, "websocket error");
+                        let text = serde_json::to_string(&error(format!("connection closed: {e}"))).expect("events serialise");
+                        let _ = sink.send(Message::Text(text.into())).await;
+                        break;
+                    }
+                };
+                if !limit.allow() {
+                    let _ = to_client.try_send(error("too many messages: slow down"));
+                    continue;
+                }
+                let command = match serde_json::from_str::<Command>(&text) {
+                    Ok(command) => command,
+                    Err(e) => {
+                        let _ = to_client.try_send(error(format!("not a command: {e}")));
+                        continue;
+                    }
+                };
+                if inbox.try_send(Msg::Command { conn, command }).is_err() {
+                    let _ = to_client.try_send(error("the room is busy; try again"));
+                }
+            }
+        }
+    }
+}

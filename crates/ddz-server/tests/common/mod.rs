@@ -1,0 +1,230 @@
+//! Test helpers: a server on a free port with its own database, a raw HTTP POST, and a WebSocket client
+//! that plays legal moves from its own view.
+
+#![allow(dead_code)]
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use ddz_engine::{Auction, DealView, Phase, legal_plays_vec};
+use ddz_server::actor::Timing;
+use ddz_server::protocol::{ClientAction, Command, Event, RoomView};
+use ddz_server::{Config, Running};
+use futures_util::{SinkExt, StreamExt};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::TcpStream;
+use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
+
+/// Bots that think for a millisecond, so that tests run quickly; turn clocks as in play.
+pub const FAST: Timing = Timing { turn_ms: 40_000, deal_limit_ms: 300_000, bot_min_ms: 1, bot_span_ms: 5 };
+
+pub fn temp_db(name: &str) -> PathBuf {
+    let path = std::env::temp_dir().join(format!("ddz-test-{name}-{}.db", std::process::id()));
+    for suffix in ["", "-wal", "-shm"] {
+        let _ = std::fs::remove_file(format!("{}{suffix}", path.display()));
+    }
+    path
+}
+
+pub async fn server(db: &PathBuf, timing: Timing) -> Running {
+    ddz_server::start(Config {
+        addr: "127.0.0.1:0".parse().unwrap(),
+        database: format!("sqlite://{}", db.display()),
+        max_connections: 100,
+        timing,
+    })
+    .await
+    .expect("the server starts")
+}
+
+/// POSTs JSON and returns the JSON answer.
+pub async fn post(addr: SocketAddr, path: &str, body: serde_json::Value) -> serde_json::Value {
+    request(addr, "POST", path, Some(body)).await
+}
+
+pub async fn get(addr: SocketAddr, path: &str) -> serde_json::Value {
+    request(addr, "GET", path, None).await
+}
+
+async fn request(addr: SocketAddr, method: &str, path: &str, body: Option<serde_json::Value>) -> serde_json::Value {
+    let mut stream = TcpStream::connect(addr).await.unwrap();
+    let body = body.map(|b| b.to_string()).unwrap_or_default();
+    let head = format!(
+        "{method} {path} HTTP/1.1\r\nHost: test\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+        body.len()
+    );
+    stream.write_all(head.as_bytes()).await.unwrap();
+    stream.write_all(body.as_bytes()).await.unwrap();
+    let mut response = String::new();
+    stream.read_to_string(&mut response).await.unwrap();
+    let (_, body) = response.split_once("\r\n\r\n").expect("an HTTP response");
+    serde_json::from_str(body).unwrap_or_else(|e| panic!("not JSON ({e}): {response}"))
+}
+
+pub struct Client {
+    pub name: String,
+    ws: WebSocketStream<MaybeTlsStream<TcpStream>>,
+    pub view: Option<RoomView>,
+    pub n: u64,
+    /// Every raw message received, for hidden-information checks.
+    pub raw: Vec<String>,
+    pub errors: Vec<String>,
+    seq: u64,
+}
+
+impl Client {
+    /// Connects and says hello; returns once the first room state arrived.
+    pub async fn join(addr: SocketAddr, room: &str, name: &str) -> Client {
+        let mut client = Client::connect(addr, room, name).await;
+        client.next_state().await;
+        client
+    }
+
+    /// Connects and says hello without waiting for an answer.
+    pub async fn connect(addr: SocketAddr, room: &str, name: &str) -> Client {
+        let (ws, _) = tokio_tungstenite::connect_async(format!("ws://{addr}/ws")).await.expect("websocket");
+        let mut client =
+            Client { name: name.into(), ws, view: None, n: 0, raw: Vec::new(), errors: Vec::new(), seq: 0 };
+        client.send(&Command::Hello { room: room.into(), name: name.into(), last_event: None }).await;
+        client
+    }
+
+    pub async fn send(&mut self, command: &Command) {
+        self.send_text(&serde_json::to_string(command).unwrap()).await;
+    }
+
+    pub async fn send_text(&mut self, text: &str) {
+        self.ws.send(Message::Text(text.to_string().into())).await.expect("send");
+    }
+
+    /// The next event, or `None` if the socket closed or nothing came within `wait`.
+    pub async fn recv_within(&mut self, wait: Duration) -> Option<Event> {
+        loop {
+            let frame = tokio::time::timeout(wait, self.ws.next()).await.ok()??;
+            match frame {
+                Ok(Message::Text(text)) => {
+                    let event: Event = serde_json::from_str(&text).expect("events parse");
+                    self.raw.push(text.to_string());
+                    match &event {
+                        Event::State { n, room } => {
+                            self.n = *n;
+                            self.view = Some((**room).clone());
+                        }
+                        Event::Error { message, .. } => self.errors.push(message.clone()),
+                        _ => {}
+                    }
+                    return Some(event);
+                }
+                Ok(Message::Close(_)) | Err(_) => return None,
+                Ok(_) => continue,
+            }
+        }
+    }
+
+    pub async fn recv(&mut self) -> Event {
+        self.recv_within(Duration::from_secs(20)).await.expect("an event within 20 s")
+    }
+
+    pub async fn next_state(&mut self) -> RoomView {
+        loop {
+            if let Event::State { room, .. } = self.recv().await {
+                return *room;
+            }
+        }
+    }
+
+    /// Reads events until `done` holds for the room.
+    pub async fn until(&mut self, done: impl Fn(&RoomView) -> bool) -> RoomView {
+        loop {
+            if let Some(view) = &self.view
+                && done(view)
+            {
+                return view.clone();
+            }
+            self.next_state().await;
+        }
+    }
+
+    /// The next error message.
+    pub async fn next_error(&mut self) -> String {
+        loop {
+            if let Event::Error { message, .. } = self.recv().await {
+                return message;
+            }
+        }
+    }
+
+    pub fn deal(&self) -> Option<&DealView> {
+        self.view.as_ref().and_then(|v| v.deal.as_ref())
+    }
+
+    /// Whether the deal waits for this client.
+    pub fn my_turn(&self) -> bool {
+        let Some(view) = &self.view else { return false };
+        let (Some(seat), Some(deal)) = (view.you, &view.deal) else {
+            return false;
+        };
+        deal.result.is_none() && deal.waiting_for.contains(&seat)
+    }
+
+    /// Sends a legal action for this client's seat (the first play, or a simple auction choice).
+    pub async fn act(&mut self) {
+        let action = legal_action(self.deal().expect("a deal"));
+        self.seq += 1;
+        let seq = self.seq;
+        self.send(&Command::Act { seq, action }).await;
+    }
+
+    pub fn next_seq(&mut self) -> u64 {
+        self.seq += 1;
+        self.seq
+    }
+}
+
+/// A legal action from a seat's own view.
+pub fn legal_action(deal: &DealView) -> ClientAction {
+    match (deal.phase, &deal.auction) {
+        (Phase::Reveal, _) => ClientAction::Seen,
+        (Phase::Auction, Auction::TakeOrPass { .. }) => ClientAction::Take,
+        (Phase::Auction, Auction::Bidding { bids }) => {
+            ClientAction::Bid { bid: if bids.iter().any(|&b| b == 3) { 0 } else { 3 } }
+        }
+        (Phase::Auction, Auction::CallAndRob { holder: None, .. }) => ClientAction::Call { call: true },
+        (Phase::Auction, Auction::CallAndRob { .. }) => ClientAction::Rob { rob: false },
+        _ => {
+            let hand = deal.hand.expect("a seated view has a hand");
+            let prior = deal.trick.map(|t| t.play);
+            match legal_plays_vec(&deal.play_rules(), hand.counts(), prior.as_ref()).first() {
+                Some(play) => ClientAction::Play { cards: hand.pick(play.cards).unwrap(), play: *play },
+                None => ClientAction::Pass,
+            }
+        }
+    }
+}
+
+/// Plays until the deal is over: whoever's turn it is acts; everyone keeps reading.
+pub async fn play_to_end(clients: &mut [Client]) {
+    for _ in 0..2000 {
+        for client in clients.iter_mut() {
+            while client.recv_within(Duration::from_millis(5)).await.is_some() {}
+        }
+        if clients.iter().all(|c| c.deal().is_some_and(|d| d.result.is_some())) {
+            return;
+        }
+        for client in clients.iter_mut() {
+            if client.my_turn() {
+                client.act().await;
+                // Wait for the room to move on (or to refuse a move made on a stale view).
+                loop {
+                    match client.recv().await {
+                        Event::State { .. } | Event::Error { .. } => break,
+                        _ => {}
+                    }
+                }
+            }
+        }
+    }
+    panic!("the deal did not finish");
+}

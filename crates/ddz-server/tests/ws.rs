@@ -1,0 +1,297 @@
+//! The server over real WebSockets on a free port.
+
+mod common;
+
+use std::collections::HashSet;
+use std::time::Duration;
+
+use common::{Client, FAST, get, play_to_end, post, server, temp_db};
+use ddz_engine::{Card, CardSet, Phase, Rules};
+
+use ddz_server::protocol::{ClientAction, Command, Event};
+
+async fn invite_room(addr: std::net::SocketAddr, host: &str, table: &str) -> String {
+    let created = post(addr, "/api/rooms", serde_json::json!({"name": host, "table": table})).await;
+    created["code"].as_str().expect("a room code").to_string()
+}
+
+async fn three_players(addr: std::net::SocketAddr, table: &str) -> (String, Vec<Client>) {
+    let code = invite_room(addr, "Alice", table).await;
+    let alice = Client::join(addr, &code, "Alice").await;
+    let mut bea = Client::join(addr, &code, "Bea").await;
+    bea.send(&Command::Sit { seat: None }).await;
+    let mut cy = Client::join(addr, &code, "Cy").await;
+    cy.send(&Command::Sit { seat: None }).await;
+    cy.until(|v| v.seats.iter().all(|s| s.occupant.is_some())).await;
+    (code, vec![alice, bea, cy])
+}
+
+#[tokio::test]
+async fn three_humans_play_a_house_deal_to_the_end() {
+    let db = temp_db("three-humans");
+    let running = server(&db, FAST).await;
+    let (code, mut clients) = three_players(running.addr, "house").await;
+    clients[0].send(&Command::Start).await;
+    play_to_end(&mut clients).await;
+    let results: Vec<_> = clients.iter().map(|c| c.deal().unwrap().result.clone().unwrap()).collect();
+    assert!(results.windows(2).all(|w| w[0] == w[1]), "everyone sees the same result");
+    assert_eq!(results[0].score.iter().sum::<i64>(), 0);
+    let view = clients[0].view.clone().unwrap();
+    let balances: i64 = view.seats.iter().map(|s| s.balance.unwrap()).sum();
+    assert_eq!(balances, 300, "money is conserved");
+    let stats = get(running.addr, "/api/players/alice").await;
+    assert_eq!(stats["stats"][0]["deals"], 1);
+    let deals = get(running.addr, &format!("/api/rooms/{code}/deals")).await;
+    assert_eq!(deals["deals"].as_array().unwrap().len(), 1);
+    running.stop().await.unwrap();
+}
+
+#[tokio::test]
+async fn a_player_against_two_bots_finishes_a_deal() {
+    let db = temp_db("vs-bots");
+    let running = server(&db, FAST).await;
+    let created = post(running.addr, "/api/play-vs-bots", serde_json::json!({"name": "Alice"})).await;
+    let code = created["code"].as_str().unwrap();
+    let mut alice = Client::join(running.addr, code, "Alice").await;
+    let view = alice.view.clone().unwrap();
+    assert!(view.seats.iter().filter(|s| s.occupant.as_ref().is_some_and(|o| o.is_bot())).count() == 2);
+    assert!(view.deal.is_some(), "the table is already running");
+    play_to_end(std::slice::from_mut(&mut alice)).await;
+    assert!(alice.deal().unwrap().result.is_some());
+    running.stop().await.unwrap();
+}
+
+#[tokio::test]
+async fn a_reconnect_mid_deal_resumes_with_the_same_hand() {
+    let db = temp_db("reconnect");
+    let running = server(&db, FAST).await;
+    let created = post(running.addr, "/api/play-vs-bots", serde_json::json!({"name": "Alice"})).await;
+    let code = created["code"].as_str().unwrap().to_string();
+    let mut alice = Client::join(running.addr, &code, "Alice").await;
+    let view =
+        alice.until(|v| v.deal.as_ref().is_some_and(|d| d.phase != Phase::Auction || d.waiting_for == [0])).await;
+    let hand = view.deal.unwrap().hand;
+    drop(alice);
+    tokio::time::sleep(Duration::from_millis(50)).await;
+    let again = Client::join(running.addr, &code, "ALICE").await;
+    let view = again.view.clone().unwrap();
+    assert_eq!(view.you, Some(0), "the same seat, whatever the case of the name");
+    assert_eq!(view.deal.unwrap().hand, hand, "the same hand");
+    running.stop().await.unwrap();
+}
+
+#[tokio::test]
+async fn a_server_restart_mid_deal_resumes_the_same_room_and_deal() {
+    let db = temp_db("restart");
+    let running = server(&db, FAST).await;
+    let (code, mut clients) = three_players(running.addr, "noshuffle").await;
+    clients[0].send(&Command::Start).await;
+    // Play a few actions, then stop the server.
+    for _ in 0..6 {
+        for client in clients.iter_mut() {
+            while client.recv_within(Duration::from_millis(5)).await.is_some() {}
+        }
+        if let Some(client) = clients.iter_mut().find(|c| c.my_turn()) {
+            client.act().await;
+            client.recv().await;
+        }
+    }
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    for client in clients.iter_mut() {
+        while client.recv_within(Duration::from_millis(50)).await.is_some() {}
+    }
+    let before: Vec<_> = clients.iter().map(|c| c.deal().cloned().unwrap()).collect();
+    drop(clients);
+    running.stop().await.unwrap();
+
+    let running = server(&db, FAST).await;
+    let mut again = Vec::new();
+    for name in ["Alice", "Bea", "Cy"] {
+        again.push(Client::join(running.addr, &code, name).await);
+    }
+    for (client, before) in again.iter().zip(&before) {
+        let deal = client.deal().unwrap();
+        assert_eq!(deal.hand, before.hand);
+        assert_eq!(deal.actions, before.actions);
+        assert_eq!(deal.waiting_for, before.waiting_for);
+    }
+    play_to_end(&mut again).await;
+    running.stop().await.unwrap();
+}
+
+#[tokio::test]
+async fn a_second_connection_cannot_take_a_connected_name() {
+    let db = temp_db("second-connection");
+    let running = server(&db, FAST).await;
+    let code = invite_room(running.addr, "Alice", "house").await;
+    let _alice = Client::join(running.addr, &code, "Alice").await;
+    let mut impostor = Client::connect(running.addr, &code, "alice").await;
+    let message = impostor.next_error().await;
+    assert!(message.contains("already connected"), "{message}");
+    assert!(impostor.recv_within(Duration::from_secs(2)).await.is_none(), "the second connection is closed");
+    running.stop().await.unwrap();
+}
+
+#[tokio::test]
+async fn bad_input_gets_an_error_and_loses_nothing() {
+    let db = temp_db("bad-input");
+    let running = server(&db, FAST).await;
+    let (_, mut clients) = three_players(running.addr, "house").await;
+    clients[0].send(&Command::Start).await;
+    let view = clients[0].until(|v| v.deal.is_some()).await;
+    let n = clients[0].n;
+    let turn = view.deal.unwrap().waiting_for[0];
+    let other = (turn + 1) % 3;
+
+    // Malformed JSON and unknown commands.
+    clients[other].send_text("{not json").await;
+    assert!(clients[other].next_error().await.starts_with("not a command"));
+    clients[other].send_text(r#"{"type":"launch_rockets"}"#).await;
+    assert!(clients[other].next_error().await.starts_with("not a command"));
+    // Out of turn.
+    clients[other].send(&Command::Act { seq: 1, action: ClientAction::Take }).await;
+    assert!(clients[other].next_error().await.contains("not seat"));
+    // Not the host.
+    clients[other].send(&Command::Close).await;
+    assert!(clients[other].next_error().await.contains("only the host"));
+    // An illegal play: cards the player does not hold.
+    clients[turn].until(|v| v.deal.is_some()).await;
+    let hand = clients[turn].deal().unwrap().hand.unwrap();
+    let stranger = CardSet::STANDARD_DECK.minus(hand).iter().next().unwrap();
+    let cards = CardSet::from_cards([stranger]).unwrap();
+    let play = ddz_engine::readings(&Rules::house(true), cards.counts()).unwrap()[0];
+    clients[turn].send(&Command::Act { seq: 1, action: ClientAction::Play { cards, play } }).await;
+    let message = clients[turn].next_error().await;
+    assert!(message.contains("not possible now") || message.contains("not all in this hand"), "{message}");
+    // Nothing changed: the room is at the same event, and the deal goes on.
+    clients[0].send(&Command::Ping).await;
+    while !matches!(clients[0].recv().await, Event::Pong) {}
+    assert_eq!(clients[0].n, n);
+    play_to_end(&mut clients).await;
+
+    // A flood is cut back, with an error; an oversized frame closes the connection with a reason.
+    let mut flood = 0;
+    for _ in 0..60 {
+        clients[1].send(&Command::Ping).await;
+    }
+    while let Some(event) = clients[1].recv_within(Duration::from_millis(300)).await {
+        if matches!(&event, Event::Error { message, .. } if message.contains("too many")) {
+            flood += 1;
+        }
+    }
+    assert!(flood > 0, "the flood was not limited");
+    let huge = format!(r#"{{"type":"ping","pad":"{}"}}"#, "x".repeat(40_000));
+    clients[2].send_text(&huge).await;
+    let mut closed = false;
+    while let Some(event) = clients[2].recv_within(Duration::from_secs(2)).await {
+        if let Event::Error { message, .. } = event {
+            assert!(message.contains("connection closed"), "{message}");
+        }
+    }
+    closed |= clients[2].recv_within(Duration::from_millis(100)).await.is_none();
+    assert!(closed);
+    running.stop().await.unwrap();
+}
+
+#[tokio::test]
+async fn a_repeated_action_is_applied_once() {
+    let db = temp_db("idempotent");
+    let running = server(&db, FAST).await;
+    let (_, mut clients) = three_players(running.addr, "house").await;
+    clients[0].send(&Command::Start).await;
+    let view = clients[0].until(|v| v.deal.is_some()).await;
+    let turn = view.deal.unwrap().waiting_for[0];
+    clients[turn].until(|v| v.deal.is_some()).await;
+    let action = ClientAction::Pass;
+    clients[turn].send(&Command::Act { seq: 7, action: action.clone() }).await;
+    clients[turn].send(&Command::Act { seq: 7, action }).await;
+    let mut acks = 0;
+    while let Some(event) = clients[turn].recv_within(Duration::from_millis(300)).await {
+        acks += usize::from(matches!(event, Event::Ack { seq: 7 }));
+    }
+    assert_eq!(acks, 2, "both copies are answered");
+    let deal = clients[turn].deal().unwrap();
+    assert_eq!(deal.actions.len(), 1, "but the pass is taken once");
+    running.stop().await.unwrap();
+}
+
+/// Every card string a seat's message carries, leaving out the public priority draws.
+fn cards_in(message: &str) -> HashSet<String> {
+    let mut value: serde_json::Value = serde_json::from_str(message).unwrap();
+    if let Some(deal) = value.pointer_mut("/room/deal").and_then(|d| d.as_object_mut()) {
+        deal.remove("priority_draws");
+    }
+    let mut found = HashSet::new();
+    collect_strings(&value, &mut found);
+    found.into_iter().filter(|s| s.parse::<Card>().is_ok() && s.len() == 2 || s == "W").collect()
+}
+
+fn collect_strings(value: &serde_json::Value, out: &mut HashSet<String>) {
+    match value {
+        serde_json::Value::String(s) => {
+            out.insert(s.clone());
+        }
+        serde_json::Value::Array(items) => items.iter().for_each(|v| collect_strings(v, out)),
+        serde_json::Value::Object(map) => map.values().for_each(|v| collect_strings(v, out)),
+        _ => {}
+    }
+}
+
+#[tokio::test]
+async fn no_message_to_a_seat_contains_a_card_it_may_not_see() {
+    let db = temp_db("hidden");
+    let running = server(&db, FAST).await;
+    for table in ["house", "noshuffle", "twoplayer"] {
+        let code = invite_room(running.addr, "Alice", table).await;
+        let mut clients = vec![Client::join(running.addr, &code, "Alice").await];
+        let players = if table == "twoplayer" { 2 } else { 3 };
+        for name in ["Bea", "Cy"].into_iter().take(players - 1) {
+            let mut c = Client::join(running.addr, &code, name).await;
+            c.send(&Command::Sit { seat: None }).await;
+            c.until(|v| v.you.is_some()).await;
+            clients.push(c);
+        }
+        for deal in 0..2 {
+            clients[0].until(|v| v.seats.iter().all(|s| s.occupant.is_some())).await;
+            clients[0].send(&Command::Start).await;
+            clients[0].until(|v| v.deals_played == deal && v.deal.as_ref().is_some_and(|d| d.result.is_none())).await;
+            play_to_end(&mut clients).await;
+        }
+        // Each message carries only its seat's own hand, the shown bottom and played cards; the hands
+        // sent to different seats at the same event are each seat's own (disjoint, of the right size).
+        let mut hands_at: std::collections::HashMap<u64, Vec<(usize, CardSet)>> = Default::default();
+        for client in &clients {
+            for message in &client.raw {
+                let Ok(Event::State { n, room }) = serde_json::from_str::<Event>(message) else {
+                    continue;
+                };
+                let Some(deal) = room.deal else { continue };
+                let hand = deal.hand.unwrap_or_default();
+                let played = deal.actions.iter().fold(CardSet::EMPTY, |acc, a| match a {
+                    ddz_engine::Action::Play { cards, .. } => acc.union(*cards),
+                    _ => acc,
+                });
+                let allowed = hand.union(deal.bottom.unwrap_or_default()).union(played);
+                for card in cards_in(message) {
+                    let card: Card = card.parse().unwrap();
+                    assert!(allowed.contains(card), "{} was sent {card}, which it may not see", client.name);
+                }
+                if let Some(seat) = room.you {
+                    assert_eq!(hand.len(), deal.hand_sizes[seat]);
+                    hands_at.entry(n).or_default().push((seat, hand));
+                }
+                if deal.landlord.is_none() {
+                    assert!(deal.bottom.is_none(), "the bottom is hidden until the landlord takes it");
+                }
+            }
+        }
+        for hands in hands_at.values() {
+            for (i, (a, x)) in hands.iter().enumerate() {
+                for (b, y) in &hands[i + 1..] {
+                    assert!(a == b || x.intersection(*y).is_empty(), "two seats were sent the same card");
+                }
+            }
+        }
+    }
+    running.stop().await.unwrap();
+}
