@@ -239,12 +239,15 @@ impl Sim {
     }
 }
 
+/// A solver position: the hands, the seat to play, and the play to beat with its player.
+type Position = (Vec<Counts>, Seat, Option<(Seat, Shape, Rank, Strength)>);
+
 /// A perfect-information solver for sampled endgames: does the landlord win with best play on both
 /// sides? Depth-first with a transposition table and a node budget.
 struct Solver {
     rules: Rules,
     landlord: Seat,
-    table: HashMap<(Vec<Counts>, Seat, Option<(Seat, Shape, Rank, Strength)>), bool>,
+    table: HashMap<Position, bool>,
     nodes: u32,
     limit: u32,
 }

@@ -1,6 +1,8 @@
 //! Persistence through sqlx on SQLite: rooms, their append-only logs, finished deals as replayable
 //! records, and player stats. Migrations are embedded in the binary.
 
+use std::future::Future;
+use std::pin::Pin;
 use std::str::FromStr;
 
 use ddz_engine::{Deal, DealRecord, Kind, TableType};
@@ -8,12 +10,40 @@ use serde::Serialize;
 use sqlx::migrate::{Migration, MigrationType, Migrator};
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions};
 use sqlx::{Row, SqlSafeStr};
+use tokio::sync::{mpsc, oneshot};
 
 use crate::room::{Entry, Mode, Occupant, Room, Stamped};
 
+/// The database, served by its own thread: the rooms' tasks await their writes without the database's
+/// own timers living in the game's runtime (which lets tests pause the game clock).
 #[derive(Clone)]
 pub struct Db {
+    jobs: mpsc::UnboundedSender<Job>,
+}
+
+type Job = Box<dyn FnOnce(Store) -> Pin<Box<dyn Future<Output = ()> + Send>> + Send>;
+
+/// The connection pool, on the database thread.
+#[derive(Clone)]
+struct Store {
     pool: SqlitePool,
+}
+
+/// One entry to store, prepared by the room: its log line and, when it ends a deal, the deal's record
+/// and the stats it earns.
+pub struct Append {
+    pub code: String,
+    pub n: u64,
+    pub at: u64,
+    pub entry: String,
+    pub closes_room: bool,
+    pub finished_deal: Option<FinishedDeal>,
+}
+
+pub struct FinishedDeal {
+    pub number: u32,
+    pub record: String,
+    pub stats: Vec<StatLine>,
 }
 
 pub type DbResult<T> = Result<T, sqlx::Error>;
@@ -64,18 +94,119 @@ pub struct BoardRow {
 }
 
 impl Db {
-    /// Opens (creating if needed) the database at `url` (`sqlite://ddz.db`) and migrates it.
+    /// Opens (creating if needed) the database at `url` (`sqlite://ddz.db`), migrates it, and starts the
+    /// database thread.
     pub async fn open(url: &str) -> DbResult<Db> {
+        let (jobs, mut queue) = mpsc::unbounded_channel::<Job>();
+        let (ready, opened) = oneshot::channel();
+        let url = url.to_string();
+        std::thread::Builder::new()
+            .name("ddz-db".into())
+            .spawn(move || {
+                let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().expect("a runtime");
+                runtime.block_on(async move {
+                    let store = match Store::open(&url).await {
+                        Ok(store) => store,
+                        Err(e) => {
+                            let _ = ready.send(Err(e));
+                            return;
+                        }
+                    };
+                    let _ = ready.send(Ok(()));
+                    let mut running = tokio::task::JoinSet::new();
+                    while let Some(job) = queue.recv().await {
+                        running.spawn(job(store.clone()));
+                    }
+                    while running.join_next().await.is_some() {}
+                    store.pool.close().await;
+                });
+            })
+            .map_err(sqlx::Error::Io)?;
+        opened.await.map_err(|_| sqlx::Error::PoolClosed)??;
+        Ok(Db { jobs })
+    }
+
+    async fn run<T, F, Fut>(&self, work: F) -> DbResult<T>
+    where
+        T: Send + 'static,
+        F: FnOnce(Store) -> Fut + Send + 'static,
+        Fut: Future<Output = DbResult<T>> + Send + 'static,
+    {
+        let (reply, answer) = oneshot::channel();
+        let job: Job = Box::new(move |store| {
+            Box::pin(async move {
+                let _ = reply.send(work(store).await);
+            })
+        });
+        self.jobs.send(job).map_err(|_| sqlx::Error::PoolClosed)?;
+        answer.await.map_err(|_| sqlx::Error::PoolClosed)?
+    }
+
+    pub async fn create_room(&self, code: &str, rules: &str, mode: Mode, host: &str, at: u64) -> DbResult<()> {
+        let (code, rules, host) = (code.to_string(), rules.to_string(), host.to_string());
+        self.run(move |s| async move { s.create_room(&code, &rules, mode, &host, at).await }).await
+    }
+
+    /// Stores an entry (and, when it ends a deal, the deal's record and stats) in one transaction.
+    pub async fn append(&self, stamped: &Stamped, after: &Room) -> DbResult<()> {
+        let append = prepare(stamped, after);
+        self.run(move |s| async move { s.append(append).await }).await
+    }
+
+    pub async fn open_rooms(&self) -> DbResult<Vec<StoredRoom>> {
+        self.run(|s| async move { s.open_rooms().await }).await
+    }
+
+    pub async fn room(&self, code: &str) -> DbResult<Option<StoredRoom>> {
+        let code = code.to_string();
+        self.run(move |s| async move { s.room(&code).await }).await
+    }
+
+    pub async fn stats(&self, name: &str) -> DbResult<Vec<StatLine>> {
+        let name = name.to_string();
+        self.run(move |s| async move { s.stats(&name).await }).await
+    }
+
+    pub async fn board(&self, board: &str, limit: i64) -> DbResult<Option<Vec<BoardRow>>> {
+        let board = board.to_string();
+        self.run(move |s| async move { s.board(&board, limit).await }).await
+    }
+
+    pub async fn deal_records(&self, code: &str) -> DbResult<Vec<String>> {
+        let code = code.to_string();
+        self.run(move |s| async move { s.deal_records(&code).await }).await
+    }
+}
+
+/// What to store for `stamped`, applied to give `after`.
+fn prepare(stamped: &Stamped, after: &Room) -> Append {
+    let finished = deal_just_finished(stamped, after);
+    Append {
+        code: after.code.clone(),
+        n: stamped.n,
+        at: stamped.at,
+        entry: serde_json::to_string(&stamped.entry).expect("entries serialise"),
+        closes_room: matches!(stamped.entry, Entry::Close),
+        finished_deal: after.deal.as_ref().filter(|_| finished).map(|deal| FinishedDeal {
+            number: after.ledger.deals,
+            record: serde_json::to_string(&DealRecord::of(deal, after.names())).expect("records serialise"),
+            stats: stat_lines(deal, after),
+        }),
+    }
+}
+
+impl Store {
+    async fn open(url: &str) -> DbResult<Store> {
         let options = SqliteConnectOptions::from_str(url)?
             .create_if_missing(true)
             .journal_mode(SqliteJournalMode::Wal)
             .foreign_keys(true);
         let pool = SqlitePoolOptions::new().max_connections(4).connect_with(options).await?;
         migrator().run(&pool).await?;
-        Ok(Db { pool })
+        Ok(Store { pool })
     }
 
-    pub async fn create_room(&self, code: &str, rules: &str, mode: Mode, host: &str, at: u64) -> DbResult<()> {
+    async fn create_room(&self, code: &str, rules: &str, mode: Mode, host: &str, at: u64) -> DbResult<()> {
         sqlx::query("INSERT INTO rooms (code, rules, mode, host, created_at) VALUES (?, ?, ?, ?, ?)")
             .bind(code)
             .bind(rules)
@@ -87,39 +218,31 @@ impl Db {
         Ok(())
     }
 
-    /// Appends an entry; when it finishes a deal, stores the deal's record and books its stats, all in one
-    /// transaction. `after` is the room with the entry applied.
-    pub async fn append(&self, stamped: &Stamped, after: &Room) -> DbResult<()> {
+    async fn append(&self, append: Append) -> DbResult<()> {
         let mut tx = self.pool.begin().await?;
-        let entry = serde_json::to_string(&stamped.entry).expect("entries serialise");
         sqlx::query("INSERT INTO room_log (code, n, at, entry) VALUES (?, ?, ?, ?)")
-            .bind(&after.code)
-            .bind(stamped.n as i64)
-            .bind(stamped.at as i64)
-            .bind(entry)
+            .bind(&append.code)
+            .bind(append.n as i64)
+            .bind(append.at as i64)
+            .bind(&append.entry)
             .execute(&mut *tx)
             .await?;
-        if matches!(stamped.entry, Entry::Close) {
+        if append.closes_room {
             sqlx::query("UPDATE rooms SET closed_at = ? WHERE code = ?")
-                .bind(stamped.at as i64)
-                .bind(&after.code)
+                .bind(append.at as i64)
+                .bind(&append.code)
                 .execute(&mut *tx)
                 .await?;
         }
-        let finished = matches!(stamped.entry, Entry::Act { .. } | Entry::Close)
-            && after.deal.as_ref().is_some_and(|d| d.result().is_some())
-            && deal_just_finished(stamped, after);
-        if finished && let Some(deal) = &after.deal {
-            let names = after.names();
-            let record = serde_json::to_string(&DealRecord::of(deal, names.clone())).expect("records serialise");
+        if let Some(deal) = append.finished_deal {
             sqlx::query("INSERT INTO deals (code, number, finished_at, record) VALUES (?, ?, ?, ?)")
-                .bind(&after.code)
-                .bind(i64::from(after.ledger.deals))
-                .bind(stamped.at as i64)
-                .bind(record)
+                .bind(&append.code)
+                .bind(i64::from(deal.number))
+                .bind(append.at as i64)
+                .bind(deal.record)
                 .execute(&mut *tx)
                 .await?;
-            for line in stat_lines(deal, after) {
+            for line in deal.stats {
                 sqlx::query(
                     "INSERT INTO stats (name_key, name, table_type, public, deals, landlord_deals, landlord_wins, \
                      farmer_deals, farmer_wins, money, points, bombs, springs) \
@@ -152,7 +275,7 @@ impl Db {
     }
 
     /// Every room not closed, with its log.
-    pub async fn open_rooms(&self) -> DbResult<Vec<StoredRoom>> {
+    async fn open_rooms(&self) -> DbResult<Vec<StoredRoom>> {
         let rows = sqlx::query("SELECT code FROM rooms WHERE closed_at IS NULL ORDER BY created_at")
             .fetch_all(&self.pool)
             .await?;
@@ -167,7 +290,7 @@ impl Db {
     }
 
     /// One room and its log, closed or not.
-    pub async fn room(&self, code: &str) -> DbResult<Option<StoredRoom>> {
+    async fn room(&self, code: &str) -> DbResult<Option<StoredRoom>> {
         let Some(row) = sqlx::query("SELECT code, rules, mode, host FROM rooms WHERE code = ?")
             .bind(code)
             .fetch_optional(&self.pool)
@@ -197,7 +320,7 @@ impl Db {
     }
 
     /// A player's stat lines, every table type and board.
-    pub async fn stats(&self, name: &str) -> DbResult<Vec<StatLine>> {
+    async fn stats(&self, name: &str) -> DbResult<Vec<StatLine>> {
         let rows = sqlx::query(
             "SELECT name, table_type, public, deals, landlord_deals, landlord_wins, farmer_deals, farmer_wins, \
              money, points, bombs, springs FROM stats WHERE name_key = ? ORDER BY table_type, public",
@@ -225,7 +348,7 @@ impl Db {
     }
 
     /// A board: `overall` ranks total House money won, `lobby` money won at public tables.
-    pub async fn board(&self, board: &str, limit: i64) -> DbResult<Option<Vec<BoardRow>>> {
+    async fn board(&self, board: &str, limit: i64) -> DbResult<Option<Vec<BoardRow>>> {
         let sql = match board {
             "overall" => {
                 "SELECT MAX(name), SUM(money), SUM(deals) FROM stats WHERE table_type = 'house' \
@@ -247,7 +370,7 @@ impl Db {
     }
 
     /// Finished deal records of a room, in order.
-    pub async fn deal_records(&self, code: &str) -> DbResult<Vec<String>> {
+    async fn deal_records(&self, code: &str) -> DbResult<Vec<String>> {
         let rows = sqlx::query("SELECT record FROM deals WHERE code = ? ORDER BY number")
             .bind(code)
             .fetch_all(&self.pool)
@@ -256,10 +379,10 @@ impl Db {
     }
 }
 
+/// Whether `stamped` ended a deal: an action that finished it, or a close that abandoned it.
 fn deal_just_finished(stamped: &Stamped, after: &Room) -> bool {
-    // The deal ended with this entry: its last action is the one just stored (or the room closed).
     match &stamped.entry {
-        Entry::Act { action, .. } => after.deal.as_ref().is_some_and(|d| d.actions().last() == Some(action)),
+        Entry::Act { .. } => after.deal.as_ref().is_some_and(|d| d.result().is_some()),
         Entry::Close => after.deal.as_ref().is_some_and(|d| d.actions().last() == Some(&ddz_engine::Action::Abandon)),
         _ => false,
     }

@@ -256,7 +256,10 @@ impl Room {
                 if deal.apply(action).is_err() {
                     return; // stored entries were checked; a refused one changes nothing
                 }
-                self.turn_started_at = at;
+                // The reveal runs on one clock for everyone; every other action starts a new turn.
+                if !matches!(action, Action::Seen { .. }) {
+                    self.turn_started_at = at;
+                }
                 if *timed_out && let Some(seat) = action.seat() {
                     self.log.push(format!("{} ran out of time; the bot played", names[seat]));
                 }

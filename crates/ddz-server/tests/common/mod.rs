@@ -4,7 +4,7 @@
 #![allow(dead_code)]
 
 use std::net::SocketAddr;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use ddz_engine::{Auction, DealView, Phase, legal_plays_vec};
@@ -28,7 +28,7 @@ pub fn temp_db(name: &str) -> PathBuf {
     path
 }
 
-pub async fn server(db: &PathBuf, timing: Timing) -> Running {
+pub async fn server(db: &Path, timing: Timing) -> Running {
     ddz_server::start(Config {
         addr: "127.0.0.1:0".parse().unwrap(),
         database: format!("sqlite://{}", db.display()),
@@ -188,9 +188,7 @@ pub fn legal_action(deal: &DealView) -> ClientAction {
     match (deal.phase, &deal.auction) {
         (Phase::Reveal, _) => ClientAction::Seen,
         (Phase::Auction, Auction::TakeOrPass { .. }) => ClientAction::Take,
-        (Phase::Auction, Auction::Bidding { bids }) => {
-            ClientAction::Bid { bid: if bids.iter().any(|&b| b == 3) { 0 } else { 3 } }
-        }
+        (Phase::Auction, Auction::Bidding { bids }) => ClientAction::Bid { bid: if bids.contains(&3) { 0 } else { 3 } },
         (Phase::Auction, Auction::CallAndRob { holder: None, .. }) => ClientAction::Call { call: true },
         (Phase::Auction, Auction::CallAndRob { .. }) => ClientAction::Rob { rob: false },
         _ => {

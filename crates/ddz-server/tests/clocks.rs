@@ -1,0 +1,132 @@
+//! The room clocks with tokio's paused time, driving a room task over channels (no sockets): a
+//! timed-out turn is played by the bot, bots wait a human-feeling moment, and No Shuffle and Two Player
+//! deals end with no winner at the deal limit.
+
+mod common;
+
+use std::time::Duration;
+
+use common::temp_db;
+use ddz_engine::{End, Rules};
+use ddz_server::actor::{Msg, Timing};
+use ddz_server::clock::Clock;
+use ddz_server::db::Db;
+use ddz_server::protocol::{Event, RoomView};
+use ddz_server::room::Mode;
+use ddz_server::rooms::Rooms;
+use tokio::sync::{mpsc, oneshot};
+
+struct Table {
+    rooms: Rooms,
+    code: String,
+    events: mpsc::Receiver<Event>,
+}
+
+/// A room with Alice (connected over a channel), Bea and Cy seated; the first deal started.
+async fn table(name: &str, rules: Rules) -> Table {
+    let db = Db::open(&format!("sqlite://{}", temp_db(name).display())).await.unwrap();
+    let rooms = Rooms::new(db, Clock::starting_at(1_000_000), Timing::default());
+    let code = rooms.create(rules, Mode::Invite, "Alice").await.unwrap();
+    for who in ["Alice", "Bea", "Cy"].into_iter().take(rules.players as usize) {
+        let who = who.to_string();
+        rooms.ask(&code, |reply| Msg::Seat { name: who, reply }).await.unwrap().unwrap();
+    }
+    let (out, events) = mpsc::channel(1024);
+    let (reply, answer) = oneshot::channel();
+    let inbox = rooms.inbox(&code).await.unwrap().unwrap();
+    inbox.send(Msg::Connect { conn: 1, name: "Alice".into(), out, reply }).await.unwrap();
+    answer.await.unwrap().unwrap();
+    rooms.ask(&code, |reply| Msg::Start { reply }).await.unwrap().unwrap();
+    Table { rooms, code, events }
+}
+
+impl Table {
+    async fn view(&self) -> RoomView {
+        self.rooms.view(&self.code).await.unwrap()
+    }
+
+    fn drain(&mut self) -> usize {
+        let mut n = 0;
+        while self.events.try_recv().is_ok() {
+            n += 1;
+        }
+        n
+    }
+}
+
+/// Lets the room task run everything that is due without moving the game clock. The database answers
+/// from its own thread in real time, so this also gives it real milliseconds (blocking the runtime, so
+/// that paused time cannot auto-advance meanwhile).
+async fn settle() {
+    for _ in 0..40 {
+        std::thread::sleep(Duration::from_millis(2));
+        tokio::task::yield_now().await;
+    }
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_timed_out_turn_is_played_by_the_bot_after_40_seconds() {
+    let mut t = table("turn-clock", Rules::no_shuffle(false)).await;
+    let before = t.view().await;
+    let deal = before.deal.clone().unwrap();
+    assert_eq!(before.turn_deadline, Some(1_000_000 + 40_000), "the deadline is visible to clients");
+    assert_eq!(deal.actions.len(), 0);
+    tokio::time::advance(Duration::from_secs(39)).await;
+    settle().await;
+    assert_eq!(t.view().await.deal.unwrap().actions.len(), 0, "nothing happens before the 40 seconds are up");
+    t.drain();
+    tokio::time::advance(Duration::from_secs(2)).await;
+    settle().await;
+    let after = t.view().await;
+    assert_eq!(after.deal.unwrap().actions.len(), 1, "the bot played the timed-out turn");
+    assert!(after.log.iter().any(|l| l.contains("ran out of time")), "{:?}", after.log);
+    assert!(t.drain() > 0, "the change was broadcast");
+}
+
+#[tokio::test(start_paused = true)]
+async fn bots_act_after_half_a_second_to_a_second_and_a_half() {
+    let db = Db::open(&format!("sqlite://{}", temp_db("bot-delay").display())).await.unwrap();
+    let rooms = Rooms::new(db, Clock::starting_at(5_000_000), Timing::default());
+    let code = rooms.create(Rules::house(true), Mode::Bots, "Alice").await.unwrap();
+    rooms.ask(&code, |reply| Msg::AddBots { level: "normal".into(), reply }).await.unwrap().unwrap();
+    rooms.ask(&code, |reply| Msg::Start { reply }).await.unwrap().unwrap();
+    let actions = |v: &RoomView| v.deal.as_ref().unwrap().actions.len();
+    assert_eq!(actions(&rooms.view(&code).await.unwrap()), 0);
+    tokio::time::advance(Duration::from_millis(499)).await;
+    settle().await;
+    assert_eq!(actions(&rooms.view(&code).await.unwrap()), 0, "no bot acts within half a second");
+    tokio::time::advance(Duration::from_millis(1001)).await;
+    settle().await;
+    assert!(actions(&rooms.view(&code).await.unwrap()) >= 1, "a bot acted within a second and a half");
+}
+
+#[tokio::test(start_paused = true)]
+async fn no_shuffle_and_two_player_deals_end_with_no_winner_at_five_minutes() {
+    for (name, rules) in [("limit-ns", Rules::no_shuffle(false)), ("limit-tp", Rules::two_player(true))] {
+        let t = table(name, rules).await;
+        let view = t.view().await;
+        assert_eq!(view.deal_deadline, Some(1_000_000 + 300_000));
+        // Every 40 seconds the bot covers a turn; at five minutes the deal ends with no winner.
+        for _ in 0..8 {
+            tokio::time::advance(Duration::from_secs(40)).await;
+            settle().await;
+        }
+        let result = t.view().await.deal.unwrap().result.expect("the deal ended");
+        assert_eq!(result.end, End::DealLimit);
+        assert_eq!(result.winner, None);
+        assert!(result.score.iter().all(|&s| s == 0), "no score");
+    }
+}
+
+#[tokio::test(start_paused = true)]
+async fn house_deals_have_no_deal_limit() {
+    let t = table("no-limit", Rules::house(true)).await;
+    assert_eq!(t.view().await.deal_deadline, None);
+    for _ in 0..12 {
+        tokio::time::advance(Duration::from_secs(40)).await;
+        settle().await;
+    }
+    let deal = t.view().await.deal.unwrap();
+    assert!(deal.result.is_none_or(|r| r.end != End::DealLimit), "House deals never hit a deal limit");
+    assert!(deal.actions.len() >= 8, "the bot kept covering turns");
+}
