@@ -24,8 +24,12 @@ struct Table {
 
 /// A room with Alice (connected over a channel), Bea and Cy seated; the first deal started.
 async fn table(name: &str, rules: Rules) -> Table {
+    timed_table(name, rules, Timing::default()).await
+}
+
+async fn timed_table(name: &str, rules: Rules, timing: Timing) -> Table {
     let db = Db::open(&format!("sqlite://{}", temp_db(name).display())).await.unwrap();
-    let rooms = Rooms::new(db, Clock::starting_at(1_000_000), Timing::default());
+    let rooms = Rooms::new(db, Clock::starting_at(1_000_000), timing);
     let code = rooms.create(rules, Mode::Invite, "Alice").await.unwrap();
     for who in ["Alice", "Bea", "Cy"].into_iter().take(rules.players as usize) {
         let who = who.to_string();
@@ -103,16 +107,19 @@ async fn bots_act_after_half_a_second_to_a_second_and_a_half() {
 #[tokio::test(start_paused = true)]
 async fn no_shuffle_and_two_player_deals_end_with_no_winner_at_five_minutes() {
     for (name, rules) in [("limit-ns", Rules::no_shuffle(false)), ("limit-tp", Rules::two_player(true))] {
-        let t = table(name, rules).await;
+        // Slow players (a ten-minute turn clock here, so no bot plays for them): at five minutes the deal
+        // ends with no winner.
+        let timing = Timing { turn_ms: 600_000, ..Timing::default() };
+        let t = timed_table(name, rules, timing).await;
         let view = t.view().await;
         assert_eq!(view.deal_deadline, Some(1_000_000 + 300_000));
-        // Every 40 seconds the bot covers a turn; at five minutes the deal ends with no winner.
-        for _ in 0..8 {
-            tokio::time::advance(Duration::from_secs(40)).await;
-            settle().await;
-        }
+        tokio::time::advance(Duration::from_secs(299)).await;
+        settle().await;
+        assert!(t.view().await.deal.unwrap().result.is_none(), "not before five minutes");
+        tokio::time::advance(Duration::from_secs(2)).await;
+        settle().await;
         let result = t.view().await.deal.unwrap().result.expect("the deal ended");
-        assert_eq!(result.end, End::DealLimit);
+        assert_eq!(result.end, End::DealLimit, "{result:?}");
         assert_eq!(result.winner, None);
         assert!(result.score.iter().all(|&s| s == 0), "no score");
     }
