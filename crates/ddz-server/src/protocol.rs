@@ -3,7 +3,7 @@
 //! One enum of client commands, one of server events. Every room state a client receives is a
 //! [`RoomView`] built for its own seat from the engine's per-seat [`DealView`].
 
-use ddz_engine::{Action, CardSet, DealView, Payment, Play, Seat};
+use ddz_engine::{Action, Auction, CardSet, DealView, Payment, Phase, Play, Seat, legal_plays_vec};
 use serde::{Deserialize, Serialize};
 
 use crate::room::{Mode, Occupant, Room};
@@ -149,6 +149,28 @@ impl RoomView {
             log: room.log.iter().rev().take(50).rev().cloned().collect(),
             closed: room.closed,
             settlement: room.settlement.clone(),
+        }
+    }
+}
+
+/// A simple legal action from a seat's own view: take, bid 3 or pass, call and never rob, acknowledge,
+/// and the first legal play (passing only when nothing beats). Used by simulated clients.
+pub fn simple_action(deal: &DealView) -> ClientAction {
+    match (deal.phase, &deal.auction) {
+        (Phase::Reveal, _) => ClientAction::Seen,
+        (Phase::Auction, Auction::TakeOrPass { .. }) => ClientAction::Take,
+        (Phase::Auction, Auction::Bidding { bids }) => ClientAction::Bid { bid: if bids.contains(&3) { 0 } else { 3 } },
+        (Phase::Auction, Auction::CallAndRob { holder: None, .. }) => ClientAction::Call { call: true },
+        (Phase::Auction, Auction::CallAndRob { .. }) => ClientAction::Rob { rob: false },
+        _ => {
+            let hand = deal.hand.unwrap_or_default();
+            let prior = deal.trick.map(|t| t.play);
+            match legal_plays_vec(&deal.play_rules(), hand.counts(), prior.as_ref()).first() {
+                Some(play) => {
+                    ClientAction::Play { cards: hand.pick(play.cards).expect("plays come from the hand"), play: *play }
+                }
+                None => ClientAction::Pass,
+            }
         }
     }
 }

@@ -1,6 +1,7 @@
 //! `ddz`: the Dou Dizhu binary. Subcommands run the engine's tools; see `ddz --help`.
 
 mod arena;
+mod load;
 mod moves;
 mod simulate;
 
@@ -73,6 +74,18 @@ enum Command {
         level: String,
         #[arg(long, default_value_t = 1)]
         seed: u64,
+    },
+    /// Simulated players over real WebSockets against a running server; reports throughput and latency.
+    Load {
+        /// The server's address.
+        #[arg(long, default_value = "127.0.0.1:8080")]
+        server: std::net::SocketAddr,
+        /// Players (two per room, with a bot in the third seat).
+        #[arg(long, default_value_t = 100)]
+        players: usize,
+        /// Deals each room plays.
+        #[arg(long, default_value_t = 1)]
+        deals: u32,
     },
     /// Re-validate deal records from scratch and summarise them.
     Replay {
@@ -151,6 +164,7 @@ fn main() -> ExitCode {
             arena::arena(arena::ArenaArgs { table, wild_rank, research, a, b, deals, seed, threads })
         }
         Some(Command::Bot { level, seed }) => arena::bot(&level, seed),
+        Some(Command::Load { server, players, deals }) => load::load(load::LoadArgs { server, players, deals }),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -7,9 +7,9 @@ use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use ddz_engine::{Auction, DealView, Phase, legal_plays_vec};
+use ddz_engine::DealView;
 use ddz_server::actor::Timing;
-use ddz_server::protocol::{ClientAction, Command, Event, RoomView};
+use ddz_server::protocol::{Command, Event, RoomView, simple_action};
 use ddz_server::{Config, Running};
 use futures_util::{SinkExt, StreamExt};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
@@ -171,7 +171,7 @@ impl Client {
 
     /// Sends a legal action for this client's seat (the first play, or a simple auction choice).
     pub async fn act(&mut self) {
-        let action = legal_action(self.deal().expect("a deal"));
+        let action = simple_action(self.deal().expect("a deal"));
         self.seq += 1;
         let seq = self.seq;
         self.send(&Command::Act { seq, action }).await;
@@ -180,25 +180,6 @@ impl Client {
     pub fn next_seq(&mut self) -> u64 {
         self.seq += 1;
         self.seq
-    }
-}
-
-/// A legal action from a seat's own view.
-pub fn legal_action(deal: &DealView) -> ClientAction {
-    match (deal.phase, &deal.auction) {
-        (Phase::Reveal, _) => ClientAction::Seen,
-        (Phase::Auction, Auction::TakeOrPass { .. }) => ClientAction::Take,
-        (Phase::Auction, Auction::Bidding { bids }) => ClientAction::Bid { bid: if bids.contains(&3) { 0 } else { 3 } },
-        (Phase::Auction, Auction::CallAndRob { holder: None, .. }) => ClientAction::Call { call: true },
-        (Phase::Auction, Auction::CallAndRob { .. }) => ClientAction::Rob { rob: false },
-        _ => {
-            let hand = deal.hand.expect("a seated view has a hand");
-            let prior = deal.trick.map(|t| t.play);
-            match legal_plays_vec(&deal.play_rules(), hand.counts(), prior.as_ref()).first() {
-                Some(play) => ClientAction::Play { cards: hand.pick(play.cards).unwrap(), play: *play },
-                None => ClientAction::Pass,
-            }
-        }
     }
 }
 
