@@ -8,7 +8,7 @@ use std::str::FromStr;
 use ddz_engine::{Deal, DealRecord, Kind, TableType};
 use serde::Serialize;
 use sqlx::migrate::{Migration, MigrationType, Migrator};
-use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions};
+use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions, SqliteSynchronous};
 use sqlx::{Row, SqlSafeStr};
 use tokio::sync::{mpsc, oneshot};
 
@@ -200,6 +200,9 @@ impl Store {
         let options = SqliteConnectOptions::from_str(url)?
             .create_if_missing(true)
             .journal_mode(SqliteJournalMode::Wal)
+            // With the write-ahead log, NORMAL survives a killed process (only a power cut may lose the
+            // last transactions) and saves an fsync per action.
+            .synchronous(SqliteSynchronous::Normal)
             .foreign_keys(true);
         let pool = SqlitePoolOptions::new().max_connections(4).connect_with(options).await?;
         migrator().run(&pool).await?;

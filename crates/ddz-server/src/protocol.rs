@@ -106,8 +106,8 @@ pub struct SeatView {
 pub struct RoomView {
     pub code: String,
     pub mode: Mode,
+    /// The next deal's table and option (`house`, `house-nowild`, `noshuffle-wildrank`, ...).
     pub rules: String,
-    /// House: whether the next deal plays the Wild.
     pub host: String,
     pub you: Option<Seat>,
     pub seats: Vec<SeatView>,
