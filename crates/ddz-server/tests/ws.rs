@@ -141,7 +141,8 @@ async fn bad_input_gets_an_error_and_loses_nothing() {
     let view = clients[0].until(|v| v.deal.is_some()).await;
     let n = clients[0].n;
     let turn = view.deal.unwrap().waiting_for[0];
-    let other = (turn + 1) % 3;
+    // A seat that is neither the one to act nor the host (seat 0).
+    let other = if turn == 1 { 2 } else { 1 };
 
     // Malformed JSON and unknown commands.
     clients[other].send_text("{not json").await;
