@@ -296,3 +296,64 @@ async fn no_message_to_a_seat_contains_a_card_it_may_not_see() {
     }
     running.stop().await.unwrap();
 }
+
+#[tokio::test]
+async fn the_host_closes_the_room_everyone_sees_the_settlement_and_it_stays_readable() {
+    let db = temp_db("close");
+    let running = server(&db, FAST).await;
+    let (code, mut clients) = three_players(running.addr, "house").await;
+    clients[0].send(&Command::SetWild { on: false }).await;
+    let view = clients[1].until(|v| v.rules == "house-nowild").await;
+    assert!(view.log.iter().any(|l| l.contains("turned the Wild off")), "the change is in everyone's log");
+    clients[0].send(&Command::Start).await;
+    play_to_end(&mut clients).await;
+    // Start a second deal and close mid-deal: that deal's pot is refunded.
+    clients[0].send(&Command::Start).await;
+    clients[0].until(|v| v.deals_played == 1 && v.deal.as_ref().is_some_and(|d| d.result.is_none())).await;
+    clients[0].send(&Command::Close).await;
+    let mut settlements = Vec::new();
+    for client in clients.iter_mut() {
+        let view = client.until(|v| v.closed).await;
+        assert_eq!(view.deal.unwrap().result.unwrap().end, ddz_engine::End::Abandoned);
+        settlements.push(view.settlement.clone());
+        let balances: i64 = view.seats.iter().map(|s| s.balance.unwrap()).sum();
+        assert_eq!(balances, 300);
+    }
+    assert!(settlements.windows(2).all(|w| w[0] == w[1]), "everyone sees the same settlement");
+    assert!(!settlements[0].is_empty(), "someone won the first deal, so someone pays");
+    // Closed rooms refuse changes but stay readable, after a restart too.
+    clients[0].send(&Command::Start).await;
+    assert!(clients[0].next_error().await.contains("closed"));
+    drop(clients);
+    running.stop().await.unwrap();
+    let running = server(&db, FAST).await;
+    let summary = get(running.addr, &format!("/api/rooms/{code}")).await;
+    assert_eq!(summary["closed"], true);
+    assert_eq!(summary["settlement"].as_array().unwrap().len(), settlements[0].len());
+    running.stop().await.unwrap();
+}
+
+#[tokio::test]
+async fn public_tables_are_listed_in_the_lobby_and_anyone_can_sit() {
+    let db = temp_db("lobby");
+    let running = server(&db, FAST).await;
+    let created =
+        post(running.addr, "/api/rooms", serde_json::json!({"name": "Alice", "table": "noshuffle", "public": true}))
+            .await;
+    let code = created["code"].as_str().unwrap().to_string();
+    let lobby = get(running.addr, "/api/lobby").await;
+    let table = &lobby["tables"][0];
+    assert_eq!(table["code"], code.as_str());
+    assert_eq!(table["rules"], "house", "public tables always play House with the Wild");
+    let mut stranger = Client::join(running.addr, &code, "Stranger").await;
+    stranger.send(&Command::Sit { seat: None }).await;
+    stranger.until(|v| v.you == Some(1)).await;
+    let lobby = get(running.addr, "/api/lobby").await;
+    assert_eq!(lobby["tables"][0]["seats"][1], "Stranger");
+    // Boards answer, unknown boards are a clear 404.
+    let board = get(running.addr, "/api/boards/lobby").await;
+    assert!(board["rows"].is_array());
+    let missing = get(running.addr, "/api/boards/nonsense").await;
+    assert!(missing["error"].as_str().unwrap().contains("no board"));
+    running.stop().await.unwrap();
+}
