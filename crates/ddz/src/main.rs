@@ -109,6 +109,7 @@ struct ServeArgs {
 
 fn serve(args: ServeArgs) -> Result<(), String> {
     tracing_subscriber::fmt()
+        .with_writer(std::io::stderr)
         .with_env_filter(
             tracing_subscriber::EnvFilter::try_from_default_env()
                 .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info,tower_http=warn")),

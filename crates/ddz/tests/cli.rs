@@ -115,3 +115,60 @@ fn bot_answers_requests_and_reports_bad_ones() {
     assert!(lines[0]["choice"].as_u64().unwrap() < deal.choices().len() as u64);
     assert!(lines[1]["error"].as_str().unwrap().starts_with("bad request"));
 }
+
+/// A server process killed with SIGKILL mid-deal comes back with the same room, deal and hands.
+#[test]
+fn serve_survives_kill_minus_nine_mid_deal() {
+    use std::io::{BufRead, BufReader, Read};
+    use std::net::TcpStream;
+
+    let db = std::env::temp_dir().join(format!("ddz-kill9-{}.db", std::process::id()));
+    let url = format!("sqlite://{}", db.display());
+    let start = || {
+        let mut child = Command::new(DDZ)
+            .args(["serve", "--addr", "127.0.0.1:0", "--database", &url])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("ddz serve starts");
+        let mut line = String::new();
+        BufReader::new(child.stdout.as_mut().unwrap()).read_line(&mut line).unwrap();
+        let addr = line.trim().strip_prefix("Dou Dizhu on http://").expect("the address line").to_string();
+        (child, addr)
+    };
+    let http = |addr: &str, method: &str, path: &str, body: &str| -> serde_json::Value {
+        let mut stream = TcpStream::connect(addr).unwrap();
+        write!(
+            stream,
+            "{method} {path} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+            body.len()
+        )
+        .unwrap();
+        let mut response = String::new();
+        stream.read_to_string(&mut response).unwrap();
+        serde_json::from_str(response.split_once("\r\n\r\n").unwrap().1).unwrap()
+    };
+
+    let (mut server, addr) = start();
+    let created = http(&addr, "POST", "/api/play-vs-bots", r#"{"name":"Alice","level":"normal"}"#);
+    let code = created["code"].as_str().unwrap().to_string();
+    // Let the bots make their first moves, then kill the server without warning.
+    std::thread::sleep(std::time::Duration::from_millis(2500));
+    let before = http(&addr, "GET", &format!("/api/rooms/{code}"), "");
+    server.kill().unwrap();
+    server.wait().unwrap();
+
+    let (mut server, addr) = start();
+    let after = http(&addr, "GET", &format!("/api/rooms/{code}"), "");
+    let actions = |v: &serde_json::Value| v["deal"]["actions"].as_array().unwrap().len();
+    assert!(actions(&after) >= actions(&before), "no stored action was lost");
+    let stored = &after["deal"]["actions"].as_array().unwrap()[..actions(&before)];
+    assert_eq!(stored, before["deal"]["actions"].as_array().unwrap().as_slice(), "the same deal goes on");
+    assert_eq!(after["deal"]["hand_sizes"].as_array().unwrap().len(), 3);
+    assert_eq!(after["seats"], before["seats"]);
+    server.kill().unwrap();
+    server.wait().unwrap();
+    for suffix in ["", "-wal", "-shm"] {
+        let _ = std::fs::remove_file(format!("{}{suffix}", db.display()));
+    }
+}
