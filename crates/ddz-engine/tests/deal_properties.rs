@@ -12,6 +12,9 @@
 //! deal record replays to the same state hash and result, also through JSON; a record with one action
 //! changed or with another hash is refused; a No Shuffle re-deal is a cut of the collected pack. After
 //! every room: the settlement zeroes every net.
+mod common;
+
+use common::cards_in_json;
 
 use std::collections::BTreeMap;
 
@@ -25,25 +28,6 @@ use rand_chacha::ChaCha8Rng;
 const DEALS: usize = 5;
 /// Rooms per table type.
 const ROOMS: u32 = 100;
-
-/// The cards whose exact text appears as a JSON string in `json`.
-fn cards_in_json(json: &str) -> CardSet {
-    let mut seen = CardSet::EMPTY;
-    let mut rest = json;
-    while let Some(open) = rest.find('"') {
-        let after = &rest[open + 1..];
-        let Some(close) = after.find('"') else { break };
-        let text = &after[..close];
-        if text.len() <= 2
-            && let Ok(card) = text.parse::<Card>()
-            && card.to_string() == text
-        {
-            seen.insert(card);
-        }
-        rest = &after[close + 1..];
-    }
-    seen
-}
 
 fn check_cards(deal: &Deal) {
     let deck = deal.rules().deck();

@@ -4,6 +4,9 @@
 //!
 //! Positions are built with `DealSetup::stacked`: a test names the cards that matter in each hand and
 //! the bottom, and [`stack`] fills every hand up to 17 cards with the lowest cards nobody was given.
+mod common;
+
+use common::cards_in_json;
 
 use std::collections::BTreeSet;
 
@@ -239,25 +242,6 @@ fn choose_landlord(deal: &mut Deal, landlord: Seat) {
 
 fn bid(deal: &mut Deal, seat: Seat, bid: u8) {
     act(deal, Action::Bid { seat, bid });
-}
-
-/// The cards whose exact text appears as a JSON string in `json`.
-fn cards_in_json(json: &str) -> CardSet {
-    let mut seen = CardSet::EMPTY;
-    let mut rest = json;
-    while let Some(open) = rest.find('"') {
-        let after = &rest[open + 1..];
-        let Some(close) = after.find('"') else { break };
-        let text = &after[..close];
-        if text.len() <= 2
-            && let Ok(card) = text.parse::<Card>()
-            && card.to_string() == text
-        {
-            seen.insert(card);
-        }
-        rest = &after[close + 1..];
-    }
-    seen
 }
 
 /// What `viewer` must not see: other seats' hands (less the revealed middle cards), the unused cards,
