@@ -12,6 +12,7 @@
 //! deal record replays to the same state hash and result, also through JSON; a record with one action
 //! changed or with another hash is refused; a No Shuffle re-deal is a cut of the collected pack. After
 //! every room: the settlement zeroes every net.
+
 mod common;
 
 use common::cards_in_json;

@@ -4,6 +4,7 @@
 //!
 //! Positions are built with `DealSetup::stacked`: a test names the cards that matter in each hand and
 //! the bottom, and [`stack`] fills every hand up to 17 cards with the lowest cards nobody was given.
+
 mod common;
 
 use common::cards_in_json;
