@@ -6,7 +6,6 @@
 //! deal limit) and then produces the action itself.
 
 use std::collections::HashMap;
-use std::sync::Arc;
 
 use ddz_bot::{Bot, BotKind};
 use ddz_engine::{Action, Phase, Seat, Seed, TableType};
@@ -77,7 +76,7 @@ struct Connection {
 }
 
 /// What the lobby and the room list know of a room without asking it.
-#[derive(Clone, Debug, serde::Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Summary {
     pub code: String,
     pub mode: crate::room::Mode,
@@ -88,7 +87,8 @@ pub struct Summary {
     pub closed: bool,
 }
 
-pub type Summaries = Arc<std::sync::Mutex<HashMap<String, Summary>>>;
+/// Every room's summary, watched by the lobby.
+pub type Summaries = tokio::sync::watch::Sender<HashMap<String, Summary>>;
 
 pub struct RoomTask {
     room: Room,
@@ -182,7 +182,7 @@ impl RoomTask {
         let seat = self.room.seat_of(&name);
         let is_host = self.room.is_host(&name);
         let (result, seq) = match command {
-            Command::Hello { .. } => (Err("already in the room".to_string()), None),
+            Command::Hello { .. } | Command::WatchLobby => (Err("already in the room".to_string()), None),
             Command::Ping => {
                 self.send(conn, Event::Pong);
                 return;
@@ -286,7 +286,14 @@ impl RoomTask {
             in_deal: self.room.deal_in_progress(),
             closed: self.room.closed,
         };
-        self.summaries.lock().expect("summaries lock").insert(self.room.code.clone(), summary);
+        let code = self.room.code.clone();
+        self.summaries.send_if_modified(|all| {
+            let changed = all.get(&code).is_none_or(|old| *old != summary);
+            if changed {
+                all.insert(code, summary);
+            }
+            changed
+        });
     }
 
     /// The current turn's deadline and the deal limit (ms since the epoch), for clients.

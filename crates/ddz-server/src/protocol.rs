@@ -18,6 +18,8 @@ pub enum Command {
         name: String,
         last_event: Option<u64>,
     },
+    /// Instead of `hello`: watch the public lobby (a `lobby` event now and on every change).
+    WatchLobby,
     /// Take a free seat (the first free one if `seat` is absent).
     Sit {
         seat: Option<Seat>,
@@ -79,6 +81,10 @@ pub enum Event {
     State {
         n: u64,
         room: Box<RoomView>,
+    },
+    /// The public tables, for a client watching the lobby.
+    Lobby {
+        tables: Vec<crate::actor::Summary>,
     },
     /// The action numbered `seq` was accepted.
     Ack {

@@ -28,7 +28,8 @@ const CODE_CHARS: &[u8] = b"ABCDEFGHJKMNPQRSTUVWXYZ23456789";
 
 impl Rooms {
     pub fn new(db: Db, clock: Clock, timing: Timing) -> Rooms {
-        Rooms { db, clock, timing, inboxes: Arc::default(), summaries: Arc::default() }
+        let (summaries, _) = tokio::sync::watch::channel(HashMap::new());
+        Rooms { db, clock, timing, inboxes: Arc::default(), summaries }
     }
 
     pub fn db(&self) -> &Db {
@@ -91,16 +92,28 @@ impl Rooms {
         self.ask(code, |reply| Msg::View { reply }).await
     }
 
-    /// Public tables with their seats, newest first.
+    /// The open public tables with their seats, by code.
     pub fn lobby(&self) -> Vec<Summary> {
-        let summaries = self.summaries.lock().expect("summaries lock");
-        summaries.values().filter(|s| s.mode == Mode::Public && !s.closed).cloned().collect()
+        public_tables(&self.summaries.borrow())
+    }
+
+    /// Wakes on every change to any room's summary (the lobby page watches this).
+    pub fn watch_lobby(&self) -> tokio::sync::watch::Receiver<HashMap<String, Summary>> {
+        self.summaries.subscribe()
     }
 
     /// Stops every room task (their inboxes close).
     pub fn shutdown(&self) {
         self.inboxes.lock().expect("rooms lock").clear();
     }
+}
+
+/// The open public tables among `summaries`, by code.
+pub fn public_tables(summaries: &HashMap<String, Summary>) -> Vec<Summary> {
+    let mut tables: Vec<Summary> =
+        summaries.values().filter(|s| s.mode == Mode::Public && !s.closed).cloned().collect();
+    tables.sort_by(|a, b| a.code.cmp(&b.code));
+    tables
 }
 
 fn new_code() -> String {

@@ -238,10 +238,36 @@ fn error(message: impl Into<String>) -> Event {
     Event::Error { message: message.into(), seq: None }
 }
 
+/// Marks a `watch_lobby` hello.
+const LOBBY: &str = "watch_lobby";
+
+/// A lobby watcher: the public tables now and after every change, until the socket closes.
+async fn watch_lobby(mut socket: WebSocket, state: &AppState) {
+    let mut changes = state.rooms.watch_lobby();
+    let mut last = None;
+    loop {
+        let tables = crate::rooms::public_tables(&changes.borrow_and_update());
+        if last.as_ref() != Some(&tables) {
+            if !send(&mut socket, &Event::Lobby { tables: tables.clone() }).await {
+                return;
+            }
+            last = Some(tables);
+        }
+        tokio::select! {
+            changed = changes.changed() => if changed.is_err() { return },
+            frame = socket.recv() => match frame {
+                Some(Ok(Message::Close(_))) | None | Some(Err(_)) => return,
+                Some(Ok(_)) => {}
+            },
+        }
+    }
+}
+
 /// One client: a `hello` first, then commands to its room and events back.
 async fn client(mut socket: WebSocket, state: AppState, conn: ConnId) {
     let (inbox, out_rx) = match hello(&mut socket, &state, conn).await {
         Ok(joined) => joined,
+        Err(message) if message == LOBBY => return watch_lobby(socket, &state).await,
         Err(message) => {
             send(&mut socket, &error(message)).await;
             let _ = socket.close().await;
@@ -263,8 +289,10 @@ async fn hello(
         Ok(Some(Ok(_))) => return Err("send a hello message first".into()),
         Ok(_) | Err(_) => return Err("no hello".into()),
     };
-    let Ok(Command::Hello { room, name, .. }) = serde_json::from_str::<Command>(&text) else {
-        return Err("the first message must be a hello with a room and a name".into());
+    let (room, name) = match serde_json::from_str::<Command>(&text) {
+        Ok(Command::Hello { room, name, .. }) => (room, name),
+        Ok(Command::WatchLobby) => return Err(LOBBY.into()),
+        _ => return Err("the first message must be a hello with a room and a name, or watch_lobby".into()),
     };
     let name = valid_name(&name)?;
     let inbox = state.rooms.inbox(&room).await.map_err(|_| "the server could not load the room".to_string())?;

@@ -9,6 +9,8 @@ use common::{Client, FAST, get, play_to_end, post, server, temp_db};
 use ddz_engine::{Card, CardSet, Phase, Rules};
 
 use ddz_server::protocol::{ClientAction, Command, Event};
+use futures_util::{SinkExt, StreamExt};
+use tokio_tungstenite::tungstenite::Message;
 
 async fn invite_room(addr: std::net::SocketAddr, host: &str, table: &str) -> String {
     let created = post(addr, "/api/rooms", serde_json::json!({"name": host, "table": table})).await;
@@ -333,10 +335,26 @@ async fn the_host_closes_the_room_everyone_sees_the_settlement_and_it_stays_read
     running.stop().await.unwrap();
 }
 
+type Socket = tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
+
+/// The next lobby event a watcher receives.
+async fn next_lobby(watcher: &mut Socket) -> Vec<ddz_server::actor::Summary> {
+    let frame = tokio::time::timeout(Duration::from_secs(10), watcher.next()).await.expect("a lobby event in time");
+    let Some(Ok(Message::Text(text))) = frame else { panic!("a lobby event") };
+    match serde_json::from_str::<Event>(&text).unwrap() {
+        Event::Lobby { tables } => tables,
+        other => panic!("expected a lobby event, got {other:?}"),
+    }
+}
+
 #[tokio::test]
 async fn public_tables_are_listed_in_the_lobby_and_anyone_can_sit() {
     let db = temp_db("lobby");
     let running = server(&db, FAST).await;
+    // A lobby watcher hears about tables as they open and fill.
+    let (mut watcher, _) = tokio_tungstenite::connect_async(format!("ws://{}/ws", running.addr)).await.unwrap();
+    watcher.send(Message::Text(r#"{"type":"watch_lobby"}"#.into())).await.unwrap();
+    assert!(next_lobby(&mut watcher).await.is_empty());
     let created =
         post(running.addr, "/api/rooms", serde_json::json!({"name": "Alice", "table": "noshuffle", "public": true}))
             .await;
@@ -345,11 +363,19 @@ async fn public_tables_are_listed_in_the_lobby_and_anyone_can_sit() {
     let table = &lobby["tables"][0];
     assert_eq!(table["code"], code.as_str());
     assert_eq!(table["rules"], "house", "public tables always play House with the Wild");
+    let tables = next_lobby(&mut watcher).await;
+    assert_eq!(tables[0].code, code, "the new table is pushed to the watcher");
     let mut stranger = Client::join(running.addr, &code, "Stranger").await;
     stranger.send(&Command::Sit { seat: None }).await;
     stranger.until(|v| v.you == Some(1)).await;
     let lobby = get(running.addr, "/api/lobby").await;
     assert_eq!(lobby["tables"][0]["seats"][1], "Stranger");
+    // Later events bring the host's seat, then the stranger's.
+    let mut tables = next_lobby(&mut watcher).await;
+    while tables[0].seats[1].is_none() {
+        tables = next_lobby(&mut watcher).await;
+    }
+    assert_eq!(tables[0].seats[1].as_deref(), Some("Stranger"), "so is the seat taken");
     // Boards answer, unknown boards are a clear 404.
     let board = get(running.addr, "/api/boards/lobby").await;
     assert!(board["rows"].is_array());
