@@ -17,7 +17,7 @@ pub mod view;
 pub use card::{Card, CardError, CardSet, Counts, Rank, WILD_SLOT};
 pub use deal::{Action, Auction, Deal, DealError, DealResult, DealSetup, End, Phase, Seat, Start, Trick};
 pub use ledger::{Ledger, Payment, settle};
-pub use movegen::{can_beat, legal_plays, legal_plays_vec};
+pub use movegen::{legal_plays, legal_plays_vec};
 pub use play::{Attach, Kind, Play, PlayJson, Shape, Strength};
 pub use readings::{PlayError, readings};
 pub use record::DealRecord;

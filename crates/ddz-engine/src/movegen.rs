@@ -44,14 +44,6 @@ pub fn legal_plays_vec(rules: &Rules, hand: Counts, prior: Option<&Play>) -> Vec
     out
 }
 
-/// Whether `hand` has any play that beats `prior` (cheaper than generating them all only in that it
-/// stops at the first).
-pub fn can_beat(rules: &Rules, hand: Counts, prior: &Play) -> bool {
-    let mut out = Vec::new();
-    legal_plays(rules, hand, Some(prior), &mut out);
-    !out.is_empty()
-}
-
 /// What to do with a core once its cards are chosen.
 #[derive(Clone, Copy)]
 enum Then {
@@ -156,11 +148,12 @@ impl<'a> Generator<'a> {
     fn free_lead(&mut self) {
         for slot in 0..15 {
             if self.natural[slot] > 0 {
-                self.emit_plain(Shape::new(Kind::Single, 1, Attach::None), slot, 1 << (4 * slot));
+                self.push(Shape::new(Kind::Single, 1, Attach::None), slot, Strength::Natural, 1 << (4 * slot), 0);
             }
         }
+        // A lone wild-rank card is a single of its own rank.
         if let (Some(wild), true) = (self.wild_rank, self.flex > 0) {
-            self.emit_plain(Shape::new(Kind::Single, 1, Attach::None), wild, 0);
+            self.push(Shape::new(Kind::Single, 1, Attach::None), wild, Strength::Natural, 1 << (4 * wild), 0);
         }
         let (triples, fours) = (Then::Triples(Attachments::Any), Then::FourWithTwo(Attachments::Any));
         for slot in self.slots_with(2, self.lowest) {
@@ -204,13 +197,13 @@ impl<'a> Generator<'a> {
             Kind::Single => {
                 for slot in above..15 {
                     if self.natural[slot] > 0 {
-                        self.emit_plain(shape, slot, 1 << (4 * slot));
+                        self.push(shape, slot, Strength::Natural, 1 << (4 * slot), 0);
                     }
                 }
                 if let (Some(wild), true) = (self.wild_rank, self.flex > 0)
                     && wild >= above
                 {
-                    self.emit_plain(shape, wild, 0);
+                    self.push(shape, wild, Strength::Natural, 1 << (4 * wild), 0);
                 }
             }
             Kind::Pair => {
@@ -270,7 +263,7 @@ impl<'a> Generator<'a> {
         let rocket = Shape::new(Kind::Rocket, 1, Attach::None);
         let (black, red) = (self.natural[13] > 0, self.natural[14] > 0);
         if black && red {
-            self.emit_plain(rocket, 14, 1 << 52 | 1 << 56);
+            self.push(rocket, 14, Strength::Natural, 1 << 52 | 1 << 56, 0);
         }
         if self.rules.wilds == Wilds::TheWild && self.flex > 0 {
             let wild = 1u64 << 60;
@@ -461,16 +454,6 @@ impl<'a> Generator<'a> {
         if used.flex <= self.flex {
             self.emit(shape, main, used);
         }
-    }
-
-    /// Emits a play made of natural cards only.
-    fn emit_plain(&mut self, shape: Shape, main: usize, cards: u64) {
-        if cards == 0 {
-            // A lone wild-rank card, read as its own rank.
-            let flex = 1u64 << (4 * self.flex_slot);
-            return self.push(shape, main, Strength::Natural, flex, 0);
-        }
-        self.push(shape, main, Strength::Natural, cards, 0);
     }
 
     fn emit(&mut self, shape: Shape, main: usize, used: Used) {
