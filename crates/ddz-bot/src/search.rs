@@ -3,7 +3,8 @@
 //! For the few best candidates of the hand-planning player (and passing), it deals the unseen cards to
 //! the other seats at random, consistent with everything public (hand sizes, played cards, the landlord's
 //! shown bottom cards), plays each candidate out to the end with a fast rollout policy for every seat, and
-//! keeps the candidate that wins most often. The same deals are used for every candidate, so the
+//! keeps the candidate that wins most often (nudged by the heuristic's score, since rollouts are
+//! noisy). The same deals are used for every candidate, so the
 //! comparison is not blurred by luck of the deal.
 
 use std::collections::HashMap;
@@ -33,6 +34,9 @@ impl Default for Budget {
         Budget { candidates: 6, samples: 24, endgame_cards: 20, endgame_nodes: 6000 }
     }
 }
+
+/// How much one heuristic point weighs against the win rate.
+const PRIOR: f32 = 0.03;
 
 /// How far below the heuristic's best a candidate may score and still be searched.
 const SENSIBLE: f32 = 25.0;
@@ -80,8 +84,10 @@ pub fn choose(table: &Table, choices: &[Action], scored: &[Scored], budget: Budg
             }
         }
     }
-    // Most wins; ties go to the heuristic's preference (candidates are in its order).
-    let (best, _) = wins.iter().enumerate().fold((0, 0), |(bi, bw), (i, &w)| if w > bw { (i, w) } else { (bi, bw) });
+    // Most wins, nudged by the heuristic's score (rollouts are noisy); ties go to its order.
+    let top = candidates[0].score;
+    let value = |i: usize| wins[i] as f32 / budget.samples as f32 + PRIOR * (candidates[i].score - top);
+    let best = (0..candidates.len()).fold(0, |b, i| if value(i) > value(b) { i } else { b });
     candidates[best].index
 }
 
