@@ -115,7 +115,15 @@ fn lead_or_follow_sense(
         let finishing = eval.min_plays(&table.rules, rest) <= 1;
         if !finishing && danger > 2 {
             // Save bombs for pressure: an opponent one or two cards from out, or a lead lost otherwise.
-            s -= if danger > 4 { 60.0 } else { 20.0 };
+            // A big combination shedding many cards at once is a lead lost otherwise: the search decides.
+            let big_trick = table.prior().is_some_and(|(_, prior)| prior.len() >= 4);
+            s -= if danger > 8 && !big_trick {
+                60.0
+            } else if danger > 4 {
+                15.0
+            } else {
+                0.0
+            };
         }
     }
     if partner_led {
