@@ -5,6 +5,7 @@
 pub mod actor;
 pub mod clock;
 pub mod db;
+pub mod hints;
 pub mod protocol;
 pub mod room;
 pub mod rooms;

@@ -71,6 +71,9 @@ pub fn router(state: AppState) -> Router {
         .route("/api/rooms/{code}/deals", get(room_deals))
         .route("/api/players/{name}", get(player_stats))
         .route("/api/boards/{board}", get(board))
+        .route("/api/readings", post(selection_readings))
+        .route("/api/hints", post(hints))
+        .fallback(web_client)
         .with_state(state)
 }
 
@@ -192,6 +195,66 @@ async fn board(State(state): State<AppState>, Path(board): Path<String>) -> Resu
         .await?
         .ok_or_else(|| not_found(format!("no board {board:?} (overall, lobby)")))?;
     Ok(Json(serde_json::json!({ "board": board, "rows": rows })).into_response())
+}
+
+/// The readings a selection of cards may be played as now (`crate::hints`).
+async fn selection_readings(Json(position): Json<serde_json::Value>) -> Result<Response, AppError> {
+    let position = parse_position(position)?;
+    let answer = crate::hints::selection_readings(&position).map_err(bad)?;
+    Ok(Json(answer).into_response())
+}
+
+/// Every legal play from a hand now (`crate::hints`), for the client's Hint button.
+async fn hints(Json(position): Json<serde_json::Value>) -> Result<Response, AppError> {
+    let position = parse_position(position)?;
+    let plays = crate::hints::hints(&position).map_err(bad)?;
+    Ok(Json(serde_json::json!({ "plays": plays })).into_response())
+}
+
+/// A position, or a 400 with the reason as JSON.
+fn parse_position(json: serde_json::Value) -> Result<crate::hints::Position, AppError> {
+    serde_json::from_value(json).map_err(|e| bad(format!("bad position: {e}")))
+}
+
+/// The browser client, built from `web/` into `web/dist` and embedded in the binary.
+#[derive(rust_embed::RustEmbed)]
+#[folder = "../../web/dist"]
+struct WebClient;
+
+fn content_type(path: &str) -> &'static str {
+    match path.rsplit_once('.').map(|(_, ext)| ext) {
+        Some("html") => "text/html; charset=utf-8",
+        Some("js" | "mjs") => "text/javascript; charset=utf-8",
+        Some("css") => "text/css; charset=utf-8",
+        Some("json" | "map") => "application/json",
+        Some("svg") => "image/svg+xml",
+        Some("png") => "image/png",
+        Some("ico") => "image/x-icon",
+        Some("webp") => "image/webp",
+        Some("woff2") => "font/woff2",
+        Some("txt") => "text/plain; charset=utf-8",
+        _ => "application/octet-stream",
+    }
+}
+
+/// Serves the client's files; any other path that is not an API path gets `index.html` (the client
+/// routes by itself).
+async fn web_client(uri: axum::http::Uri) -> Response {
+    use axum::http::header::{CACHE_CONTROL, CONTENT_TYPE};
+    let path = uri.path().trim_start_matches('/');
+    if path.starts_with("api/") || path == "api" || path == "ws" {
+        return not_found(format!("no endpoint /{path}")).into_response();
+    }
+    let (name, file) = match WebClient::get(path).filter(|_| !path.is_empty()) {
+        Some(file) => (path, file),
+        None => match WebClient::get("index.html") {
+            Some(file) => ("index.html", file),
+            None => return not_found("the web client was not built").into_response(),
+        },
+    };
+    // Vite names the files under assets/ by their content hash.
+    let cache = if name.starts_with("assets/") { "public, max-age=31536000, immutable" } else { "no-cache" };
+    ([(CONTENT_TYPE, content_type(name)), (CACHE_CONTROL, cache)], file.data).into_response()
 }
 
 async fn websocket(State(state): State<AppState>, upgrade: WebSocketUpgrade) -> Response {

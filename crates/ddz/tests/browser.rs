@@ -1,0 +1,60 @@
+//! The browser client in real Chromium: starts `ddz serve` on a free port with a fresh database and
+//! runs `web/e2e/run.mjs` (playwright-core driving `/usr/bin/chromium`) against it.
+//!
+//! Needs Node.js, `npm ci` in `web/`, and Chromium (`.ci/run` installs them); without them it fails.
+
+use std::io::{BufRead, BufReader};
+use std::path::PathBuf;
+use std::process::{Child, Command, Stdio};
+
+const DDZ: &str = env!("CARGO_BIN_EXE_ddz");
+
+/// Kills the server when the test ends, however it ends.
+struct Server(Child);
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+#[test]
+fn the_web_client_plays_in_chromium() {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let db = std::env::temp_dir().join(format!("ddz-browser-test-{}.db", std::process::id()));
+    for suffix in ["", "-wal", "-shm"] {
+        let _ = std::fs::remove_file(format!("{}{suffix}", db.display()));
+    }
+    let mut child = Command::new(DDZ)
+        .args(["serve", "--addr", "127.0.0.1:0", "--database", &format!("sqlite://{}", db.display())])
+        .env("RUST_LOG", "warn")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("ddz serve starts");
+    let stdout = child.stdout.take().expect("piped stdout");
+    let server = Server(child);
+    let mut first = String::new();
+    BufReader::new(stdout).read_line(&mut first).expect("the server prints its address");
+    let url = first.trim().strip_prefix("Dou Dizhu on ").unwrap_or_else(|| panic!("unexpected first line: {first:?}"));
+
+    let out = Command::new("node")
+        .arg("web/e2e/run.mjs")
+        .current_dir(&root)
+        .env("DDZ_URL", url)
+        // Screenshots of a test run go under target/, so that tests leave docs/screenshots as committed.
+        .env("DDZ_SCREENSHOTS", root.join("target/e2e-screenshots"))
+        .output()
+        .expect("node runs (install Node.js 20+ and run npm ci in web/)");
+    drop(server);
+    let text = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    assert!(out.status.success(), "the browser tests failed ({}):\n{text}", out.status);
+    // The measurements, for whoever runs with --nocapture.
+    for line in text.lines().filter(|l| l.contains("FIRST_RENDER_MS") || l.contains("deal done")) {
+        println!("{}", line.trim());
+    }
+    for suffix in ["", "-wal", "-shm"] {
+        let _ = std::fs::remove_file(format!("{}{suffix}", db.display()));
+    }
+}
