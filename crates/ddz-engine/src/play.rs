@@ -269,6 +269,15 @@ impl From<&Play> for PlayJson {
 }
 
 impl PlayJson {
+    /// The play this JSON names, checked to be a reading of its cards under `rules`.
+    pub fn resolve(&self, rules: &crate::Rules) -> Result<Play, String> {
+        let cards: Counts = self.ranks.parse().map_err(|e| format!("the play to beat: {e}"))?;
+        let all = crate::readings(rules, cards).map_err(|e| format!("the play to beat: {e}"))?;
+        all.into_iter()
+            .find(|p| self.matches(p))
+            .ok_or_else(|| format!("the play to beat: {} has no such reading under {rules}", self.ranks))
+    }
+
     /// Whether `play` is the play this JSON names (fields left out match anything).
     pub fn matches(&self, play: &Play) -> bool {
         let full = PlayJson::from(play);

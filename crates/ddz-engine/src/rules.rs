@@ -112,6 +112,18 @@ impl Rules {
         }
     }
 
+    /// These rules with `wild_rank` drawn, checked: a Wild Rank table needs a rank of its deck, any
+    /// other table none. For positions that arrive from outside (`ddz moves`, the client).
+    pub fn with_drawn_wild_rank(self, wild_rank: Option<Rank>) -> Result<Rules, String> {
+        match (self.has_wild_rank_option(), wild_rank) {
+            (true, Some(rank)) if self.wild_rank_choices().any(|r| r == rank) => Ok(self.with_wild_rank(rank)),
+            (true, Some(rank)) => Err(format!("{rank} cannot be the wild rank at a {self} table")),
+            (true, None) => Err(format!("a {self} position needs its wild_rank")),
+            (false, Some(_)) => Err(format!("a {self} table has no wild rank")),
+            (false, None) => Ok(self),
+        }
+    }
+
     /// Whether this table plays the Wild Rank option (drawn or not).
     pub const fn has_wild_rank_option(&self) -> bool {
         matches!(self.wilds, Wilds::Rank(_) | Wilds::RankUndrawn)

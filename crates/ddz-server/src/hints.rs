@@ -42,30 +42,13 @@ pub struct ReadingsAnswer {
 
 /// The rules with the drawn wild rank, the hand and the play to beat, checked.
 fn resolve_position(position: &Position) -> Result<(Rules, CardSet, Option<Play>), String> {
-    let rules = match (position.rules.has_wild_rank_option(), position.wild_rank) {
-        (true, Some(rank)) if position.rules.wild_rank_choices().any(|r| r == rank) => {
-            position.rules.with_wild_rank(rank)
-        }
-        (true, Some(rank)) => return Err(format!("{rank} cannot be the wild rank at a {} table", position.rules)),
-        (true, None) => return Err(format!("a {} position needs its wild_rank", position.rules)),
-        (false, Some(_)) => return Err(format!("a {} table has no wild rank", position.rules)),
-        (false, None) => position.rules,
-    };
+    let rules = position.rules.with_drawn_wild_rank(position.wild_rank)?;
     let hand = CardSet::from_cards(position.hand.iter().copied()).map_err(|e| e.to_string())?;
     if !hand.counts().fits_in(rules.deck().counts()) {
         return Err(format!("the hand holds cards that are not in a {rules} deck"));
     }
-    let prior = position.prior.as_ref().map(|json| resolve_prior(&rules, json)).transpose()?;
+    let prior = position.prior.as_ref().map(|json| json.resolve(&rules)).transpose()?;
     Ok((rules, hand, prior))
-}
-
-/// The play a JSON reading names, checked against the rules.
-fn resolve_prior(rules: &Rules, json: &PlayJson) -> Result<Play, String> {
-    let cards = json.ranks.parse().map_err(|e| format!("the play to beat: {e}"))?;
-    let all = readings(rules, cards).map_err(|e| format!("the play to beat: {e}"))?;
-    all.into_iter()
-        .find(|p| json.matches(p))
-        .ok_or_else(|| format!("the play to beat: {} has no such reading under {rules}", json.ranks))
 }
 
 /// Every legal play from the hand now, with concrete cards (lowest suits first). An error only for a

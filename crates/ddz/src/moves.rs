@@ -3,7 +3,7 @@
 
 use std::io::{BufRead, Write};
 
-use ddz_engine::{Card, CardSet, Counts, Play, PlayJson, Rank, Rules, legal_plays, readings};
+use ddz_engine::{Card, CardSet, Counts, PlayJson, Rank, Rules, legal_plays};
 use serde::{Deserialize, Serialize};
 
 /// One position to generate plays for.
@@ -52,17 +52,7 @@ pub fn answer(line: &str, counts_only: bool) -> Answer {
 
 fn answer_position(line: &str, counts_only: bool) -> Result<Answer, String> {
     let position: Position = serde_json::from_str(line).map_err(|e| format!("bad position: {e}"))?;
-    let rules = match (position.rules.has_wild_rank_option(), position.wild_rank) {
-        (true, Some(rank)) if position.rules.wild_rank_choices().any(|r| r == rank) => {
-            position.rules.with_wild_rank(rank)
-        }
-        (true, Some(rank)) => {
-            return Err(format!("{rank} cannot be the wild rank at a {} table", position.rules));
-        }
-        (true, None) => return Err(format!("a {} position needs its wild_rank", position.rules)),
-        (false, Some(_)) => return Err(format!("a {} table has no wild rank", position.rules)),
-        (false, None) => position.rules,
-    };
+    let rules = position.rules.with_drawn_wild_rank(position.wild_rank)?;
     let (hand, cards) = match (position.hand, position.hand_ranks) {
         (Some(cards), None) => {
             let set = CardSet::from_cards(cards).map_err(|e| e.to_string())?;
@@ -77,7 +67,7 @@ fn answer_position(line: &str, counts_only: bool) -> Result<Answer, String> {
     if !hand.fits_in(deck) {
         return Err(format!("the hand {hand} holds cards that are not in a {rules} deck"));
     }
-    let prior = position.prior.map(|json| resolve(&rules, &json)).transpose()?;
+    let prior = position.prior.map(|json| json.resolve(&rules)).transpose()?;
     let mut plays = Vec::new();
     legal_plays(&rules, hand, prior.as_ref(), &mut plays);
     if counts_only {
@@ -91,15 +81,6 @@ fn answer_position(line: &str, counts_only: bool) -> Result<Answer, String> {
         })
         .collect::<Vec<_>>();
     Ok(Answer::Plays { count: plays.len(), plays })
-}
-
-/// The play a JSON reading names, checked against the rules.
-pub fn resolve(rules: &Rules, json: &PlayJson) -> Result<Play, String> {
-    let cards: Counts = json.ranks.parse().map_err(|e| format!("the play to beat: {e}"))?;
-    let all = readings(rules, cards).map_err(|e| format!("the play to beat: {e}"))?;
-    all.into_iter()
-        .find(|p| json.matches(p))
-        .ok_or_else(|| format!("the play to beat: {} has no such reading under {rules}", json.ranks))
 }
 
 /// Runs `ddz moves` over `input`, one answer line per input line (blank lines are skipped).
