@@ -12,6 +12,7 @@ use ddz_engine::{Action, Phase, Seat, Seed, TableType};
 use tokio::sync::{mpsc, oneshot};
 use tokio::time::Instant;
 
+use crate::challenge::rally_setup;
 use crate::clock::Clock;
 use crate::db::Db;
 use crate::protocol::{Command, Event, RoomView};
@@ -118,6 +119,10 @@ impl RoomTask {
         self.publish_summary();
         loop {
             let deadline = self.next_deadline();
+            // A challenge ends by itself at its limit (also when a restart finds it there).
+            if self.room.challenge_over() && !self.room.closed {
+                let _ = self.commit(Entry::Close).await;
+            }
             tokio::select! {
                 msg = self.inbox.recv() => match msg {
                     Some(msg) => self.handle(msg).await,
@@ -227,8 +232,18 @@ impl RoomTask {
     }
 
     async fn start(&mut self) -> Result<(), String> {
-        let seed = Seed::random(&mut rand::rng());
-        let setup = self.room.next_setup(seed);
+        let rally = self.room.challenge.as_ref().and_then(|c| c.rally.clone());
+        let setup = match rally {
+            // Everyone's rally meets the same deals: from the day and the server's secret, not at random.
+            Some(date) => {
+                let secret = self.db.rally_secret().await.map_err(|e| {
+                    tracing::error!(room = %self.room.code, error = %e, "could not read the rally secret");
+                    "the server could not deal the rally; please try again".to_string()
+                })?;
+                rally_setup(&secret, &date, self.room.ledger.deals)
+            }
+            None => self.room.next_setup(Seed::random(&mut rand::rng())),
+        };
         self.commit(Entry::Start { setup }).await
     }
 
@@ -359,8 +374,9 @@ impl RoomTask {
             return choices.into_iter().next();
         }
         let kind = self.room.seats[seat].as_ref().and_then(Occupant::bot_kind).unwrap_or(BotKind::Hard);
-        let seed =
-            deal.setup().seed.0.iter().fold(self.room.last, |h, b| h.wrapping_mul(31).wrapping_add(u64::from(*b)));
+        // From the deal and how far it has gone only, so that a rally's bots answer the same moves alike.
+        let moves = deal.actions().len() as u64;
+        let seed = deal.setup().seed.0.iter().fold(moves, |h, b| h.wrapping_mul(31).wrapping_add(u64::from(*b)));
         let mut bot = Bot::new(kind, seed ^ seat as u64);
         let index = bot.decide(&deal.view(Some(seat)), &choices);
         choices.into_iter().nth(index)

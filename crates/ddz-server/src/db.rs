@@ -12,6 +12,7 @@ use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePo
 use sqlx::{Row, SqlSafeStr};
 use tokio::sync::{mpsc, oneshot};
 
+use crate::challenge::{BoardRow, Challenge, ChallengeKind, FinishedRun, rank_runs, utc_date};
 use crate::room::{Entry, Mode, Occupant, Room, Stamped};
 
 /// The database, served by its own thread: the rooms' tasks await their writes without the database's
@@ -38,6 +39,36 @@ pub struct Append {
     pub entry: String,
     pub closes_room: bool,
     pub finished_deal: Option<FinishedDeal>,
+    /// A challenge room's close: the run's result, written once.
+    pub finished_run: Option<RunResult>,
+}
+
+/// A challenge run's result.
+pub struct RunResult {
+    pub net: i64,
+    pub deals: i64,
+    pub best_pot: i64,
+    /// The player's money in each deal, as a JSON array.
+    pub nets: String,
+}
+
+/// What asking to start a challenge found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ChallengeStart {
+    /// A new run in a new room.
+    Created(String),
+    /// The name's unfinished run of that kind (and rally): resume it.
+    Unfinished(String),
+    /// The name has already played this rally (one attempt per name per rally).
+    RallyPlayed,
+}
+
+/// A finished rally attempt, deal by deal.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct RallyResult {
+    pub name: String,
+    pub net: i64,
+    pub nets: Vec<i64>,
 }
 
 pub struct FinishedDeal {
@@ -49,13 +80,13 @@ pub struct FinishedDeal {
 pub type DbResult<T> = Result<T, sqlx::Error>;
 
 fn migrator() -> Migrator {
-    Migrator::with_migrations(vec![Migration::new(
-        1,
-        "rooms".into(),
-        MigrationType::Simple,
-        include_str!("../migrations/0001_rooms.sql").into_sql_str(),
-        false,
-    )])
+    let migration = |version, name: &'static str, sql: &'static str| {
+        Migration::new(version, name.into(), MigrationType::Simple, sql.into_sql_str(), false)
+    };
+    Migrator::with_migrations(vec![
+        migration(1, "rooms", include_str!("../migrations/0001_rooms.sql")),
+        migration(2, "challenges", include_str!("../migrations/0002_challenges.sql")),
+    ])
 }
 
 /// A stored room: how it was created and its log.
@@ -64,6 +95,7 @@ pub struct StoredRoom {
     pub rules: String,
     pub mode: Mode,
     pub host: String,
+    pub challenge: Option<Challenge>,
     pub entries: Vec<Stamped>,
 }
 
@@ -82,15 +114,6 @@ pub struct StatLine {
     pub points: i64,
     pub bombs: i64,
     pub springs: i64,
-}
-
-/// One row of a board.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct BoardRow {
-    pub rank: usize,
-    pub name: String,
-    pub score: i64,
-    pub deals: i64,
 }
 
 impl Db {
@@ -176,6 +199,40 @@ impl Db {
         let code = code.to_string();
         self.run(move |s| async move { s.deal_records(&code).await }).await
     }
+
+    /// The server's secret for the rallies' deals: drawn once, on first use, and kept.
+    pub async fn rally_secret(&self) -> DbResult<ddz_engine::Seed> {
+        self.run(|s| async move { s.rally_secret().await }).await
+    }
+
+    /// Starts `name`'s run of `challenge` in a new room `code`, unless the name has an unfinished run of
+    /// that kind (and rally) or has already played the rally.
+    pub async fn start_challenge(
+        &self,
+        code: &str,
+        challenge: &Challenge,
+        name: &str,
+        at: u64,
+    ) -> DbResult<ChallengeStart> {
+        let (code, challenge, name) = (code.to_string(), challenge.clone(), name.to_string());
+        self.run(move |s| async move { s.start_challenge(&code, &challenge, &name, at).await }).await
+    }
+
+    /// A challenge board: `rally` names the rally's date for Bang rallies.
+    pub async fn challenge_board(&self, kind: ChallengeKind, rally: Option<String>) -> DbResult<Vec<BoardRow>> {
+        self.run(move |s| async move { Ok(rank_runs(kind, &s.finished_runs(kind, rally.as_deref()).await?)) }).await
+    }
+
+    /// The dates of rallies with finished attempts, newest first.
+    pub async fn rallies(&self) -> DbResult<Vec<String>> {
+        self.run(|s| async move { s.rallies().await }).await
+    }
+
+    /// `name`'s finished attempt at the rally of `date`, and the best one on its board.
+    pub async fn rally_results(&self, date: &str, name: &str) -> DbResult<Option<(RallyResult, RallyResult)>> {
+        let (date, name) = (date.to_string(), name.to_string());
+        self.run(move |s| async move { s.rally_results(&date, &name).await }).await
+    }
 }
 
 /// What to store for `stamped`, applied to give `after`.
@@ -187,6 +244,12 @@ fn prepare(stamped: &Stamped, after: &Room) -> Append {
         at: stamped.at,
         entry: serde_json::to_string(&stamped.entry).expect("entries serialise"),
         closes_room: matches!(stamped.entry, Entry::Close),
+        finished_run: after.challenge.as_ref().filter(|_| matches!(stamped.entry, Entry::Close)).map(|_| RunResult {
+            net: after.progress.net(),
+            deals: after.progress.nets.len() as i64,
+            best_pot: after.progress.best_pot,
+            nets: serde_json::to_string(&after.progress.nets).expect("numbers serialise"),
+        }),
         finished_deal: after.deal.as_ref().filter(|_| finished).map(|deal| FinishedDeal {
             number: after.ledger.deals,
             record: serde_json::to_string(&DealRecord::of(deal, after.names())).expect("records serialise"),
@@ -237,6 +300,20 @@ impl Store {
                 .execute(&mut *tx)
                 .await?;
         }
+        if let Some(run) = append.finished_run {
+            sqlx::query(
+                "UPDATE challenges SET finished_at = ?, net = ?, deals = ?, best_pot = ?, nets = ? \
+                 WHERE code = ? AND finished_at IS NULL",
+            )
+            .bind(append.at as i64)
+            .bind(run.net)
+            .bind(run.deals)
+            .bind(run.best_pot)
+            .bind(run.nets)
+            .bind(&append.code)
+            .execute(&mut *tx)
+            .await?;
+        }
         if let Some(deal) = append.finished_deal {
             sqlx::query("INSERT INTO deals (code, number, finished_at, record) VALUES (?, ?, ?, ?)")
                 .bind(&append.code)
@@ -248,14 +325,15 @@ impl Store {
             for line in deal.stats {
                 sqlx::query(
                     "INSERT INTO stats (name_key, name, table_type, public, deals, landlord_deals, landlord_wins, \
-                     farmer_deals, farmer_wins, money, points, bombs, springs) \
-                     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) \
+                     farmer_deals, farmer_wins, money, points, bombs, springs, last_at) \
+                     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) \
                      ON CONFLICT (name_key, table_type, public) DO UPDATE SET name = excluded.name, \
                      deals = deals + excluded.deals, landlord_deals = landlord_deals + excluded.landlord_deals, \
                      landlord_wins = landlord_wins + excluded.landlord_wins, \
                      farmer_deals = farmer_deals + excluded.farmer_deals, farmer_wins = farmer_wins + excluded.farmer_wins, \
                      money = money + excluded.money, points = points + excluded.points, \
-                     bombs = bombs + excluded.bombs, springs = springs + excluded.springs",
+                     bombs = bombs + excluded.bombs, springs = springs + excluded.springs, \
+                     last_at = excluded.last_at",
                 )
                 .bind(line.name.to_lowercase())
                 .bind(&line.name)
@@ -270,6 +348,7 @@ impl Store {
                 .bind(line.points)
                 .bind(line.bombs)
                 .bind(line.springs)
+                .bind(append.at as i64)
                 .execute(&mut *tx)
                 .await?;
             }
@@ -294,10 +373,13 @@ impl Store {
 
     /// One room and its log, closed or not.
     async fn room(&self, code: &str) -> DbResult<Option<StoredRoom>> {
-        let Some(row) = sqlx::query("SELECT code, rules, mode, host FROM rooms WHERE code = ?")
-            .bind(code)
-            .fetch_optional(&self.pool)
-            .await?
+        let Some(row) = sqlx::query(
+            "SELECT rooms.code, rules, mode, host, kind, rally FROM rooms \
+             LEFT JOIN challenges ON challenges.code = rooms.code WHERE rooms.code = ?",
+        )
+        .bind(code)
+        .fetch_optional(&self.pool)
+        .await?
         else {
             return Ok(None);
         };
@@ -318,6 +400,10 @@ impl Store {
             rules: row.get(1),
             mode: parse_mode(&row.get::<String, _>(2)),
             host: row.get(3),
+            challenge: row
+                .get::<Option<String>, _>(4)
+                .and_then(|kind| ChallengeKind::parse(&kind))
+                .map(|kind| Challenge { kind, rally: row.get(5) }),
             entries,
         }))
     }
@@ -350,15 +436,17 @@ impl Store {
             .collect())
     }
 
-    /// A board: `overall` ranks total House money won, `lobby` money won at public tables.
+    /// A board: `overall` ranks total House money won, `lobby` money won at public tables; the date is the
+    /// player's latest deal.
     async fn board(&self, board: &str, limit: i64) -> DbResult<Option<Vec<BoardRow>>> {
         let sql = match board {
             "overall" => {
-                "SELECT MAX(name), SUM(money), SUM(deals) FROM stats WHERE table_type = 'house' \
+                "SELECT MAX(name), SUM(money), SUM(deals), MAX(last_at) FROM stats WHERE table_type = 'house' \
                  GROUP BY name_key ORDER BY SUM(money) DESC, SUM(deals) ASC LIMIT ?"
             }
             "lobby" => {
-                "SELECT MAX(name), SUM(money), SUM(deals) FROM stats WHERE table_type = 'house' AND public = 1 \
+                "SELECT MAX(name), SUM(money), SUM(deals), MAX(last_at) FROM stats \
+                 WHERE table_type = 'house' AND public = 1 \
                  GROUP BY name_key ORDER BY SUM(money) DESC, SUM(deals) ASC LIMIT ?"
             }
             _ => return Ok(None),
@@ -367,9 +455,112 @@ impl Store {
         Ok(Some(
             rows.iter()
                 .enumerate()
-                .map(|(i, r)| BoardRow { rank: i + 1, name: r.get(0), score: r.get(1), deals: r.get(2) })
+                .map(|(i, r)| BoardRow {
+                    rank: i + 1,
+                    name: r.get(0),
+                    score: r.get(1),
+                    deals: r.get(2),
+                    date: utc_date(r.get::<i64, _>(3) as u64),
+                })
                 .collect(),
         ))
+    }
+
+    async fn rally_secret(&self) -> DbResult<ddz_engine::Seed> {
+        let fresh = ddz_engine::Seed::random(&mut rand::rng()).to_string();
+        sqlx::query("INSERT OR IGNORE INTO settings (key, value) VALUES ('rally_secret', ?)")
+            .bind(fresh)
+            .execute(&self.pool)
+            .await?;
+        let stored: String =
+            sqlx::query("SELECT value FROM settings WHERE key = 'rally_secret'").fetch_one(&self.pool).await?.get(0);
+        stored.parse().map_err(|_| sqlx::Error::Protocol("the stored rally secret is not a seed".into()))
+    }
+
+    async fn start_challenge(
+        &self,
+        code: &str,
+        challenge: &Challenge,
+        name: &str,
+        at: u64,
+    ) -> DbResult<ChallengeStart> {
+        let mut tx = self.pool.begin().await?;
+        let earlier = sqlx::query(
+            "SELECT code, finished_at IS NOT NULL FROM challenges WHERE name_key = ? AND kind = ? \
+             AND rally IS ? AND (finished_at IS NULL OR rally IS NOT NULL)",
+        )
+        .bind(name.to_lowercase())
+        .bind(challenge.kind.name())
+        .bind(&challenge.rally)
+        .fetch_optional(&mut *tx)
+        .await?;
+        if let Some(row) = earlier {
+            let finished: bool = row.get(1);
+            return Ok(if finished { ChallengeStart::RallyPlayed } else { ChallengeStart::Unfinished(row.get(0)) });
+        }
+        sqlx::query("INSERT INTO rooms (code, rules, mode, host, created_at) VALUES (?, ?, ?, ?, ?)")
+            .bind(code)
+            .bind(challenge.kind.rules().name())
+            .bind(mode_name(Mode::Challenge))
+            .bind(name)
+            .bind(at as i64)
+            .execute(&mut *tx)
+            .await?;
+        sqlx::query("INSERT INTO challenges (code, kind, rally, name_key, name, started_at) VALUES (?, ?, ?, ?, ?, ?)")
+            .bind(code)
+            .bind(challenge.kind.name())
+            .bind(&challenge.rally)
+            .bind(name.to_lowercase())
+            .bind(name)
+            .bind(at as i64)
+            .execute(&mut *tx)
+            .await?;
+        tx.commit().await?;
+        Ok(ChallengeStart::Created(code.to_string()))
+    }
+
+    async fn finished_runs(&self, kind: ChallengeKind, rally: Option<&str>) -> DbResult<Vec<FinishedRun>> {
+        let rows = sqlx::query(
+            "SELECT name, net, deals, best_pot, finished_at FROM challenges \
+             WHERE kind = ? AND rally IS ? AND finished_at IS NOT NULL",
+        )
+        .bind(kind.name())
+        .bind(rally)
+        .fetch_all(&self.pool)
+        .await?;
+        Ok(rows.iter().map(finished_run).collect())
+    }
+
+    async fn rallies(&self) -> DbResult<Vec<String>> {
+        let rows = sqlx::query(
+            "SELECT DISTINCT rally FROM challenges WHERE kind = 'rally' AND finished_at IS NOT NULL \
+             ORDER BY rally DESC LIMIT 366",
+        )
+        .fetch_all(&self.pool)
+        .await?;
+        Ok(rows.iter().map(|r| r.get(0)).collect())
+    }
+
+    async fn rally_results(&self, date: &str, name: &str) -> DbResult<Option<(RallyResult, RallyResult)>> {
+        let rows = sqlx::query(
+            "SELECT name, net, deals, best_pot, finished_at, nets FROM challenges \
+             WHERE kind = 'rally' AND rally = ? AND finished_at IS NOT NULL",
+        )
+        .bind(date)
+        .fetch_all(&self.pool)
+        .await?;
+        let result = |r: &sqlx::sqlite::SqliteRow| RallyResult {
+            name: r.get(0),
+            net: r.get(1),
+            nets: serde_json::from_str(&r.get::<String, _>(5)).unwrap_or_default(),
+        };
+        let Some(mine) = rows.iter().find(|r| r.get::<String, _>(0).to_lowercase() == name.to_lowercase()) else {
+            return Ok(None);
+        };
+        let runs: Vec<FinishedRun> = rows.iter().map(finished_run).collect();
+        let leader = &rank_runs(ChallengeKind::Rally, &runs)[0].name;
+        let best = rows.iter().find(|r| r.get::<String, _>(0) == *leader).unwrap_or(mine);
+        Ok(Some((result(mine), result(best))))
     }
 
     /// Finished deal records of a room, in order.
@@ -379,6 +570,17 @@ impl Store {
             .fetch_all(&self.pool)
             .await?;
         Ok(rows.iter().map(|r| r.get(0)).collect())
+    }
+}
+
+/// A finished run from a row that starts `name, net, deals, best_pot, finished_at`.
+fn finished_run(r: &sqlx::sqlite::SqliteRow) -> FinishedRun {
+    FinishedRun {
+        name: r.get(0),
+        net: r.get(1),
+        deals: r.get(2),
+        best_pot: r.get(3),
+        finished_at: r.get::<i64, _>(4) as u64,
     }
 }
 
@@ -444,6 +646,7 @@ pub fn mode_name(mode: Mode) -> &'static str {
         Mode::Invite => "invite",
         Mode::Public => "public",
         Mode::Bots => "bots",
+        Mode::Challenge => "challenge",
     }
 }
 
@@ -451,6 +654,7 @@ fn parse_mode(text: &str) -> Mode {
     match text {
         "public" => Mode::Public,
         "bots" => Mode::Bots,
+        "challenge" => Mode::Challenge,
         _ => Mode::Invite,
     }
 }

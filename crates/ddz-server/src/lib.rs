@@ -3,6 +3,7 @@
 //! `docs/protocol.md` documents the client-server protocol; `docs/architecture.md` the design.
 
 pub mod actor;
+pub mod challenge;
 pub mod clock;
 pub mod db;
 pub mod hints;

@@ -6,6 +6,7 @@
 use ddz_engine::{Action, Auction, CardSet, DealView, Payment, Phase, Play, Seat, legal_plays_vec};
 use serde::{Deserialize, Serialize};
 
+use crate::challenge::ChallengeKind;
 use crate::room::{Mode, Occupant, Room};
 
 /// What a client may send.
@@ -125,6 +126,26 @@ pub struct RoomView {
     pub log: Vec<String>,
     pub closed: bool,
     pub settlement: Vec<Payment>,
+    /// Bot Buster, Bot Bomber or a Bang rally: how the run stands.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub challenge: Option<ChallengeView>,
+}
+
+/// A challenge room's run, for everyone at the table.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ChallengeView {
+    pub kind: ChallengeKind,
+    /// A rally's date (`2026-11-29`).
+    pub rally: Option<String>,
+    /// The run's length at most (20 deals; a rally's 10).
+    pub max_deals: u32,
+    /// Whether a balance at $0 ends the run (Bot Buster, Bot Bomber).
+    pub ends_at_zero: bool,
+    /// The player's money in each finished deal, and the biggest pot they took.
+    pub nets: Vec<i64>,
+    pub best_pot: i64,
+    /// The run has ended (or was abandoned) and its result is on the board.
+    pub over: bool,
 }
 
 impl RoomView {
@@ -155,6 +176,15 @@ impl RoomView {
             log: room.log.iter().rev().take(50).rev().cloned().collect(),
             closed: room.closed,
             settlement: room.settlement.clone(),
+            challenge: room.challenge.as_ref().map(|c| ChallengeView {
+                kind: c.kind,
+                rally: c.rally.clone(),
+                max_deals: c.kind.max_deals(),
+                ends_at_zero: c.kind.ends_at_zero(),
+                nets: room.progress.nets.clone(),
+                best_pot: room.progress.best_pot,
+                over: room.closed,
+            }),
         }
     }
 }

@@ -9,6 +9,8 @@ use serde::{Deserialize, Serialize};
 
 use ddz_bot::BotKind;
 
+use crate::challenge::{Challenge, Progress};
+
 /// How a room came to be; it decides who may sit and which board its deals count for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -19,6 +21,8 @@ pub enum Mode {
     Public,
     /// Play vs 2 Bots.
     Bots,
+    /// Bot Buster, Bot Bomber or a Bang rally (the room's [`Challenge`] says which).
+    Challenge,
 }
 
 /// Who sits in a seat.
@@ -110,6 +114,10 @@ pub enum RoomError {
     NotHouse,
     #[error("unknown bot level {0:?}")]
     UnknownBot(String),
+    #[error("the run is over")]
+    RunOver,
+    #[error("challenges always play House rules with the Wild")]
+    ChallengeRules,
     #[error("{0}")]
     Deal(#[from] ddz_engine::DealError),
 }
@@ -133,6 +141,9 @@ pub struct Room {
     /// When the current deal started and when the current turn started (ms since the epoch).
     pub deal_started_at: u64,
     pub turn_started_at: u64,
+    /// Bot Buster, Bot Bomber or a Bang rally, played by the host; and how the run stands.
+    pub challenge: Option<Challenge>,
+    pub progress: Progress,
 }
 
 /// Names compare without regard to case.
@@ -155,7 +166,25 @@ impl Room {
             last: 0,
             deal_started_at: 0,
             turn_started_at: 0,
+            challenge: None,
+            progress: Progress::default(),
         }
+    }
+
+    /// A challenge room: House with the Wild, played by `player`.
+    pub fn challenge(code: String, challenge: Challenge, player: String) -> Room {
+        let mut room = Room::new(code, challenge.kind.rules(), Mode::Challenge, player);
+        room.challenge = Some(challenge);
+        room
+    }
+
+    /// Whether the room's challenge has reached its end: its number of deals, or (Bot Buster, Bot Bomber)
+    /// a balance at $0.
+    pub fn challenge_over(&self) -> bool {
+        self.challenge.as_ref().is_some_and(|c| {
+            self.ledger.deals >= c.kind.max_deals()
+                || (c.kind.ends_at_zero() && self.ledger.balances.values().any(|&b| b <= 0))
+        })
     }
 
     pub fn rules(&self) -> Rules {
@@ -195,6 +224,9 @@ impl Room {
                 level.parse::<BotKind>().map_err(|_| RoomError::UnknownBot(level.clone()))?;
             }
             Entry::Start { .. } => {
+                if self.challenge_over() {
+                    return Err(RoomError::RunOver);
+                }
                 if self.deal_in_progress() {
                     return Err(RoomError::DealInProgress);
                 }
@@ -210,6 +242,9 @@ impl Room {
             Entry::SetWild { .. } => {
                 if self.rules().table != TableType::House {
                     return Err(RoomError::NotHouse);
+                }
+                if self.challenge.is_some() {
+                    return Err(RoomError::ChallengeRules);
                 }
             }
             Entry::Close => {}
@@ -282,10 +317,17 @@ impl Room {
                         self.finish_deal(&deal, &names);
                     }
                 }
+                let line = match &self.challenge {
+                    None => "the host closed the room".to_string(),
+                    Some(_) if self.challenge_over() => {
+                        format!("the run is over: {} finished {:+}", self.host, self.progress.net())
+                    }
+                    Some(_) => format!("{} abandoned the run at {:+}", self.host, self.progress.net()),
+                };
                 self.closed = true;
                 self.settlement =
                     if self.rules().table == TableType::House { self.ledger.settlement() } else { Vec::new() };
-                self.log.push("the host closed the room".to_string());
+                self.log.push(line);
             }
         }
     }
@@ -298,6 +340,16 @@ impl Room {
                 None => "the deal ended with no winner".to_string(),
             };
             self.log.push(line);
+            if self.challenge.is_some()
+                && result.winner.is_some()
+                && let Some(seat) = self.seat_of(&self.host)
+            {
+                let net = result.score[seat];
+                self.progress.nets.push(net);
+                // What the player took out of the pot: their gain plus what they had paid in.
+                let taken = if net > 0 { net + deal.paid()[seat] } else { 0 };
+                self.progress.best_pot = self.progress.best_pot.max(taken);
+            }
         }
     }
 

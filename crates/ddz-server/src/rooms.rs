@@ -9,8 +9,9 @@ use rand::RngExt;
 use tokio::sync::{mpsc, oneshot};
 
 use crate::actor::{INBOX, Msg, RoomTask, Summaries, Summary, Timing};
+use crate::challenge::{Challenge, ChallengeKind, utc_date};
 use crate::clock::Clock;
-use crate::db::{Db, DbResult, StoredRoom, mode_name};
+use crate::db::{ChallengeStart, Db, DbResult, StoredRoom, mode_name};
 use crate::protocol::RoomView;
 use crate::room::{Mode, Room};
 
@@ -36,6 +37,11 @@ impl Rooms {
         &self.db
     }
 
+    /// The server clock's time, in milliseconds since the Unix epoch.
+    pub fn now_ms(&self) -> u64 {
+        self.clock.now_ms()
+    }
+
     /// Restores every open room from the database.
     pub async fn restore(&self) -> DbResult<usize> {
         let stored = self.db.open_rooms().await?;
@@ -48,16 +54,46 @@ impl Rooms {
 
     /// Creates a room and starts its task.
     pub async fn create(&self, rules: Rules, mode: Mode, host: &str) -> DbResult<String> {
-        let code = loop {
-            let code = new_code();
-            if self.db.room(&code).await?.is_none() {
-                break code;
-            }
-        };
+        let code = self.unused_code().await?;
         self.db.create_room(&code, rules.name(), mode, host, self.clock.now_ms()).await?;
         self.spawn(Room::new(code.clone(), rules, mode, host.to_string()));
         tracing::info!(room = %code, rules = %rules, mode = mode_name(mode), host, "room created");
         Ok(code)
+    }
+
+    async fn unused_code(&self) -> DbResult<String> {
+        loop {
+            let code = new_code();
+            if self.db.room(&code).await?.is_none() {
+                return Ok(code);
+            }
+        }
+    }
+
+    /// Starts `name`'s run of `kind` (today's rally for Bang rallies) with two bots and its first deal dealt,
+    /// or finds the name's unfinished run to resume. Returns the room's code and whether it was resumed;
+    /// `None` when the name has already played today's rally.
+    pub async fn start_challenge(&self, kind: ChallengeKind, name: &str) -> DbResult<Option<(String, bool)>> {
+        let now = self.clock.now_ms();
+        let challenge = Challenge { kind, rally: (kind == ChallengeKind::Rally).then(|| utc_date(now)) };
+        let code = self.unused_code().await?;
+        let code = match self.db.start_challenge(&code, &challenge, name, now).await? {
+            ChallengeStart::RallyPlayed => return Ok(None),
+            ChallengeStart::Unfinished(code) => return Ok(Some((code, true))),
+            ChallengeStart::Created(code) => code,
+        };
+        tracing::info!(room = %code, kind = kind.name(), rally = ?challenge.rally, name, "challenge started");
+        self.spawn(Room::challenge(code.clone(), challenge, name.to_string()));
+        let name = name.to_string();
+        let level = kind.bot_level().to_string();
+        // The player sits first, so that a rally's player always has the same seat.
+        let seated = self.ask(&code, |reply| Msg::Seat { name, reply }).await.and_then(Result::ok).is_some();
+        let bots = self.ask(&code, |reply| Msg::AddBots { level, reply }).await.and_then(Result::ok).is_some();
+        let dealt = self.ask(&code, |reply| Msg::Start { reply }).await.and_then(Result::ok).is_some();
+        if !(seated && bots && dealt) {
+            tracing::error!(room = %code, seated, bots, dealt, "a new challenge room did not set up");
+        }
+        Ok(Some((code, false)))
     }
 
     fn spawn(&self, room: Room) {
@@ -124,7 +160,10 @@ fn new_code() -> String {
 /// A room from its stored log.
 fn rebuild(stored: StoredRoom) -> Room {
     let rules: Rules = stored.rules.parse().unwrap_or(Rules::house(true));
-    let mut room = Room::new(stored.code, rules, stored.mode, stored.host);
+    let mut room = match stored.challenge {
+        Some(challenge) => Room::challenge(stored.code, challenge, stored.host),
+        None => Room::new(stored.code, rules, stored.mode, stored.host),
+    };
     for entry in &stored.entries {
         room.apply(entry);
     }

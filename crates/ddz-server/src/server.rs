@@ -8,7 +8,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
-use axum::extract::{Path, State};
+use axum::extract::{Path, Query, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
@@ -20,6 +20,7 @@ use tokio::sync::{Semaphore, mpsc, oneshot};
 use tokio::time::{Duration, Instant};
 
 use crate::actor::{ConnId, Msg};
+use crate::challenge::{ChallengeKind, is_date, utc_date};
 use crate::protocol::{Command, Event};
 use crate::room::Mode;
 use crate::rooms::Rooms;
@@ -71,6 +72,9 @@ pub fn router(state: AppState) -> Router {
         .route("/api/rooms/{code}/deals", get(room_deals))
         .route("/api/players/{name}", get(player_stats))
         .route("/api/boards/{board}", get(board))
+        .route("/api/challenges", post(start_challenge))
+        .route("/api/rallies", get(rallies))
+        .route("/api/rallies/{date}/compare/{name}", get(compare_rally))
         .route("/api/readings", post(selection_readings))
         .route("/api/hints", post(hints))
         .fallback(web_client)
@@ -187,14 +191,86 @@ async fn player_stats(State(state): State<AppState>, Path(name): Path<String>) -
     Ok(Json(serde_json::json!({ "name": name, "stats": lines })).into_response())
 }
 
-async fn board(State(state): State<AppState>, Path(board): Path<String>) -> Result<Response, AppError> {
-    let rows = state
+#[derive(Deserialize)]
+struct BoardQuery {
+    /// The rally's date for the `rally` board (today's by default).
+    date: Option<String>,
+}
+
+/// A board: `overall`, `lobby`, `buster`, `bomber`, or `rally` (today's, or `?date=2026-11-29`).
+async fn board(
+    State(state): State<AppState>,
+    Path(board): Path<String>,
+    Query(query): Query<BoardQuery>,
+) -> Result<Response, AppError> {
+    let db = state.rooms.db();
+    let (rows, date) = match ChallengeKind::parse(&board) {
+        Some(ChallengeKind::Rally) => {
+            let date = rally_date(&state, query.date)?;
+            (db.challenge_board(ChallengeKind::Rally, Some(date.clone())).await?, Some(date))
+        }
+        Some(kind) => (db.challenge_board(kind, None).await?, None),
+        None => (
+            db.board(&board, 100)
+                .await?
+                .ok_or_else(|| not_found(format!("no board {board:?} (overall, lobby, buster, bomber, rally)")))?,
+            None,
+        ),
+    };
+    Ok(Json(serde_json::json!({ "board": board, "date": date, "rows": rows })).into_response())
+}
+
+/// `date` if it is a date, else today's (UTC).
+fn rally_date(state: &AppState, date: Option<String>) -> Result<String, AppError> {
+    match date {
+        Some(date) if is_date(&date) => Ok(date),
+        Some(date) => Err(bad(format!("{date:?} is not a date like 2026-11-29"))),
+        None => Ok(utc_date(state.rooms.now_ms())),
+    }
+}
+
+#[derive(Deserialize)]
+struct StartChallenge {
+    name: String,
+    /// `buster`, `bomber` or `rally`.
+    kind: String,
+}
+
+/// Starts a Bot Buster or Bot Bomber run or today's Bang rally, or resumes the name's unfinished one.
+async fn start_challenge(
+    State(state): State<AppState>,
+    Json(req): Json<StartChallenge>,
+) -> Result<Json<serde_json::Value>, AppError> {
+    let name = valid_name(&req.name).map_err(bad)?;
+    let kind = ChallengeKind::parse(&req.kind)
+        .ok_or_else(|| bad(format!("unknown challenge {:?} (buster, bomber, rally)", req.kind)))?;
+    match state.rooms.start_challenge(kind, &name).await? {
+        Some((code, resumed)) => Ok(Json(serde_json::json!({ "code": code, "resumed": resumed }))),
+        None => Err(AppError(StatusCode::CONFLICT, format!("{name} has already played today's rally"))),
+    }
+}
+
+/// Today's date and the dates of earlier rallies with results.
+async fn rallies(State(state): State<AppState>) -> Result<Response, AppError> {
+    let today = utc_date(state.rooms.now_ms());
+    let dates = state.rooms.db().rallies().await?;
+    Ok(Json(serde_json::json!({ "today": today, "dates": dates })).into_response())
+}
+
+/// A finished attempt at a rally beside the best one on its board, deal by deal (only once the name has
+/// finished that rally, so that nobody learns the deals before playing them).
+async fn compare_rally(
+    State(state): State<AppState>,
+    Path((date, name)): Path<(String, String)>,
+) -> Result<Response, AppError> {
+    let date = rally_date(&state, Some(date))?;
+    let (you, best) = state
         .rooms
         .db()
-        .board(&board, 100)
+        .rally_results(&date, &name)
         .await?
-        .ok_or_else(|| not_found(format!("no board {board:?} (overall, lobby)")))?;
-    Ok(Json(serde_json::json!({ "board": board, "rows": rows })).into_response())
+        .ok_or_else(|| not_found(format!("{name} has not finished the rally of {date}")))?;
+    Ok(Json(serde_json::json!({ "date": date, "you": you, "best": best })).into_response())
 }
 
 /// The readings a selection of cards may be played as now (`crate::hints`).

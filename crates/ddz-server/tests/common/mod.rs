@@ -72,6 +72,9 @@ pub struct Client {
     pub raw: Vec<String>,
     pub errors: Vec<String>,
     seq: u64,
+    /// The least time between two actions: long runs stay under the server's 10 messages a second.
+    pub pace: Duration,
+    last_act: Option<tokio::time::Instant>,
 }
 
 impl Client {
@@ -85,8 +88,17 @@ impl Client {
     /// Connects and says hello without waiting for an answer.
     pub async fn connect(addr: SocketAddr, room: &str, name: &str) -> Client {
         let (ws, _) = tokio_tungstenite::connect_async(format!("ws://{addr}/ws")).await.expect("websocket");
-        let mut client =
-            Client { name: name.into(), ws, view: None, n: 0, raw: Vec::new(), errors: Vec::new(), seq: 0 };
+        let mut client = Client {
+            name: name.into(),
+            ws,
+            view: None,
+            n: 0,
+            raw: Vec::new(),
+            errors: Vec::new(),
+            seq: 0,
+            pace: Duration::ZERO,
+            last_act: None,
+        };
         client.send(&Command::Hello { room: room.into(), name: name.into(), last_event: None }).await;
         client
     }
@@ -171,6 +183,10 @@ impl Client {
 
     /// Sends a legal action for this client's seat (the first play, or a simple auction choice).
     pub async fn act(&mut self) {
+        if let Some(last) = self.last_act {
+            tokio::time::sleep_until(last + self.pace).await;
+        }
+        self.last_act = Some(tokio::time::Instant::now());
         let action = simple_action(self.deal().expect("a deal"));
         self.seq += 1;
         let seq = self.seq;

@@ -1,0 +1,238 @@
+//! Challenge modes and their boards (RULES.md section 9): Bot Buster, Bot Bomber and Bang rallies.
+//!
+//! Pure: the kinds and their limits, the rally's deals drawn from the day and the server's secret, the
+//! calendar date of a time, and how finished runs rank on a board. The room applies the limits; the
+//! database stores a run when it starts and its result once, when it ends.
+
+use ddz_engine::{DealSetup, Rules, Seat, Seed, Start};
+use rand::SeedableRng;
+use rand_chacha::ChaCha20Rng;
+use serde::{Deserialize, Serialize};
+
+/// A challenge mode. All three play House rules with the Wild, so that results compare.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ChallengeKind {
+    /// You against two `hard` bots, everyone from $100, until a balance reaches $0 or 20 deals.
+    Buster,
+    /// You against two `bomber` bots, as long as Bot Buster; the board ranks the biggest pot won.
+    Bomber,
+    /// The day's 10 deals, the same cards and seat for everyone, against deterministic `hard` bots.
+    Rally,
+}
+
+/// A rally is this many deals.
+pub const RALLY_DEALS: u32 = 10;
+/// Bot Buster and Bot Bomber runs end after this many deals at the latest.
+pub const RUN_DEALS: u32 = 20;
+/// The player's seat in a rally: the same for everyone.
+pub const RALLY_SEAT: Seat = 0;
+
+impl ChallengeKind {
+    pub const ALL: [ChallengeKind; 3] = [ChallengeKind::Buster, ChallengeKind::Bomber, ChallengeKind::Rally];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            ChallengeKind::Buster => "buster",
+            ChallengeKind::Bomber => "bomber",
+            ChallengeKind::Rally => "rally",
+        }
+    }
+
+    pub fn parse(text: &str) -> Option<ChallengeKind> {
+        ChallengeKind::ALL.into_iter().find(|k| k.name() == text)
+    }
+
+    /// The level of the two bots.
+    pub fn bot_level(self) -> &'static str {
+        match self {
+            ChallengeKind::Bomber => "bomber",
+            ChallengeKind::Buster | ChallengeKind::Rally => "hard",
+        }
+    }
+
+    pub fn max_deals(self) -> u32 {
+        match self {
+            ChallengeKind::Rally => RALLY_DEALS,
+            ChallengeKind::Buster | ChallengeKind::Bomber => RUN_DEALS,
+        }
+    }
+
+    /// Whether a run ends as soon as a balance reaches $0 (a rally always plays its 10 deals).
+    pub fn ends_at_zero(self) -> bool {
+        self != ChallengeKind::Rally
+    }
+
+    pub fn rules(self) -> Rules {
+        Rules::house(true)
+    }
+}
+
+/// A room's challenge: its kind and, for a rally, the rally's date (`2026-11-29`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Challenge {
+    pub kind: ChallengeKind,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rally: Option<String>,
+}
+
+/// How a run stands: one entry per finished deal.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Progress {
+    /// The player's money won or lost in each finished deal.
+    pub nets: Vec<i64>,
+    /// The most the player took from a single pot (0 if they never won one).
+    pub best_pot: i64,
+}
+
+impl Progress {
+    pub fn net(&self) -> i64 {
+        self.nets.iter().sum()
+    }
+}
+
+/// The setup of rally deal `number` (0-based) on `date`: cards from the server's `secret` and the date,
+/// and the first seat moving round from the player's, so that every attempt meets the same deals.
+pub fn rally_setup(secret: &Seed, date: &str, number: u32) -> DealSetup {
+    let label = Seed::from_u64(fnv1a(format!("ddz-rally/{date}/{number}").as_bytes()));
+    let mut key = secret.0;
+    key.iter_mut().zip(label.0).for_each(|(k, l)| *k ^= l);
+    let seed = Seed::random(&mut ChaCha20Rng::from_seed(key));
+    let rules = ChallengeKind::Rally.rules();
+    let start = Start::Seat((RALLY_SEAT + number as usize) % rules.players as usize);
+    DealSetup { rules, seed, start, pack: None, stacked: false }
+}
+
+fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, b| (h ^ u64::from(*b)).wrapping_mul(0x0000_0100_0000_01b3))
+}
+
+/// The UTC calendar date (`2026-11-29`) of a time in milliseconds since the Unix epoch.
+pub fn utc_date(ms: u64) -> String {
+    // Civil-from-days (H. Hinnant's algorithm), on days since 1970-01-01.
+    let days = (ms / 86_400_000) as i64 + 719_468;
+    let era = days.div_euclid(146_097);
+    let day_of_era = days.rem_euclid(146_097);
+    let year_of_era = (day_of_era - day_of_era / 1460 + day_of_era / 36_524 - day_of_era / 146_096) / 365;
+    let day_of_year = day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
+    let month_index = (5 * day_of_year + 2) / 153;
+    let day = day_of_year - (153 * month_index + 2) / 5 + 1;
+    let month = if month_index < 10 { month_index + 3 } else { month_index - 9 };
+    let year = year_of_era + era * 400 + i64::from(month <= 2);
+    format!("{year:04}-{month:02}-{day:02}")
+}
+
+/// Whether `text` is a date as [`utc_date`] writes it.
+pub fn is_date(text: &str) -> bool {
+    let bytes = text.as_bytes();
+    bytes.len() == 10
+        && bytes.iter().enumerate().all(|(i, b)| if i == 4 || i == 7 { *b == b'-' } else { b.is_ascii_digit() })
+}
+
+/// A finished run, as the boards read it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FinishedRun {
+    pub name: String,
+    pub net: i64,
+    pub deals: i64,
+    pub best_pot: i64,
+    pub finished_at: u64,
+}
+
+/// One row of a board.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct BoardRow {
+    pub rank: usize,
+    pub name: String,
+    pub score: i64,
+    pub deals: i64,
+    /// The date of the result (`2026-11-29`, UTC).
+    pub date: String,
+}
+
+/// A challenge board: each name's best run, best first. Bot Buster and rallies rank the final net, ties
+/// going to fewer deals; Bot Bomber ranks the biggest single pot. Remaining ties go to the earlier result,
+/// and equal results share a rank.
+pub fn rank_runs(kind: ChallengeKind, runs: &[FinishedRun]) -> Vec<BoardRow> {
+    let score = |run: &FinishedRun| if kind == ChallengeKind::Bomber { run.best_pot } else { run.net };
+    let order = |run: &FinishedRun| (std::cmp::Reverse(score(run)), run.deals, run.finished_at);
+    let mut best: Vec<&FinishedRun> = Vec::new();
+    for run in runs {
+        match best.iter_mut().find(|b| b.name.to_lowercase() == run.name.to_lowercase()) {
+            Some(b) if order(run) < order(b) => *b = run,
+            Some(_) => {}
+            None => best.push(run),
+        }
+    }
+    best.sort_by_key(|run| order(run));
+    let mut rows: Vec<BoardRow> = Vec::with_capacity(best.len());
+    for (i, run) in best.iter().enumerate() {
+        let tied = rows.last().is_some_and(|prev| prev.score == score(run) && prev.deals == run.deals);
+        let rank = if tied { rows[i - 1].rank } else { i + 1 };
+        rows.push(BoardRow {
+            rank,
+            name: run.name.clone(),
+            score: score(run),
+            deals: run.deals,
+            date: utc_date(run.finished_at),
+        });
+    }
+    rows
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn utc_dates_match_the_calendar() {
+        assert_eq!(utc_date(0), "1970-01-01");
+        assert_eq!(utc_date(951_782_400_000), "2000-02-29");
+        assert_eq!(utc_date(1_795_996_799_000), "2026-11-29");
+        assert_eq!(utc_date(1_795_996_800_000), "2026-11-30");
+        assert!(is_date("2026-11-29"));
+        assert!(!is_date("2026-1-29") && !is_date("../etc/pwd") && !is_date("2026x11x29"));
+    }
+
+    #[test]
+    fn rally_deals_depend_on_the_date_the_number_and_the_secret_only() {
+        let secret = Seed::from_u64(7);
+        assert_eq!(rally_setup(&secret, "2026-11-29", 3), rally_setup(&secret, "2026-11-29", 3));
+        assert_ne!(rally_setup(&secret, "2026-11-29", 3).seed, rally_setup(&secret, "2026-11-29", 4).seed);
+        assert_ne!(rally_setup(&secret, "2026-11-29", 3).seed, rally_setup(&secret, "2026-11-30", 3).seed);
+        assert_ne!(rally_setup(&secret, "2026-11-29", 3).seed, rally_setup(&Seed::from_u64(8), "2026-11-29", 3).seed);
+        assert_eq!(rally_setup(&secret, "2026-11-29", 4).start, Start::Seat(1));
+    }
+
+    fn run(name: &str, net: i64, deals: i64, best_pot: i64, finished_at: u64) -> FinishedRun {
+        FinishedRun { name: name.into(), net, deals, best_pot, finished_at }
+    }
+
+    #[test]
+    fn buster_ranks_each_name_by_its_best_net_and_breaks_ties_by_fewer_deals() {
+        let runs = [
+            run("Ann", 40, 20, 0, 1),
+            run("Bea", 60, 12, 0, 2),
+            run("ann", 70, 20, 0, 3),
+            run("Cy", 60, 9, 0, 4),
+            run("Dee", -100, 3, 0, 5),
+        ];
+        let rows = rank_runs(ChallengeKind::Buster, &runs);
+        let order: Vec<(usize, &str, i64)> = rows.iter().map(|r| (r.rank, r.name.as_str(), r.score)).collect();
+        assert_eq!(order, [(1, "ann", 70), (2, "Cy", 60), (3, "Bea", 60), (4, "Dee", -100)]);
+    }
+
+    #[test]
+    fn equal_results_share_a_rank_and_the_earlier_is_listed_first() {
+        let rows = rank_runs(ChallengeKind::Rally, &[run("Late", 12, 10, 0, 9), run("Early", 12, 10, 0, 5)]);
+        assert_eq!((rows[0].rank, rows[0].name.as_str()), (1, "Early"));
+        assert_eq!((rows[1].rank, rows[1].name.as_str()), (1, "Late"));
+    }
+
+    #[test]
+    fn bomber_ranks_the_biggest_single_pot() {
+        let rows = rank_runs(ChallengeKind::Bomber, &[run("Net", 90, 20, 16, 1), run("Pot", -30, 20, 64, 2)]);
+        assert_eq!((rows[0].name.as_str(), rows[0].score), ("Pot", 64));
+        assert_eq!((rows[1].name.as_str(), rows[1].score), ("Net", 16));
+    }
+}
