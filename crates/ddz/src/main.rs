@@ -94,17 +94,23 @@ enum Command {
     },
 }
 
-#[derive(clap::Args, Default)]
+#[derive(clap::Args)]
 struct ServeArgs {
     /// The address to listen on.
     #[arg(long, env = "DDZ_ADDR", default_value = "127.0.0.1:8080")]
-    addr: Option<std::net::SocketAddr>,
+    addr: std::net::SocketAddr,
     /// The SQLite database URL.
     #[arg(long, env = "DDZ_DATABASE", default_value = "sqlite://ddz.db")]
-    database: Option<String>,
+    database: String,
     /// The most WebSocket connections open at once.
     #[arg(long, env = "DDZ_MAX_CONNECTIONS", default_value_t = 10_000)]
     max_connections: usize,
+    /// Bots think for at least this long (milliseconds)...
+    #[arg(long, env = "DDZ_BOT_DELAY_MS", default_value_t = 500)]
+    bot_delay_ms: u64,
+    /// ...plus up to this long, varied per move.
+    #[arg(long, env = "DDZ_BOT_DELAY_SPAN_MS", default_value_t = 1000)]
+    bot_delay_span_ms: u64,
 }
 
 fn serve(args: ServeArgs) -> Result<(), String> {
@@ -116,10 +122,14 @@ fn serve(args: ServeArgs) -> Result<(), String> {
         )
         .init();
     let config = ddz_server::Config {
-        addr: args.addr.unwrap_or_else(|| "127.0.0.1:8080".parse().expect("an address")),
-        database: args.database.unwrap_or_else(|| "sqlite://ddz.db".into()),
+        addr: args.addr,
+        database: args.database,
         max_connections: if args.max_connections == 0 { 10_000 } else { args.max_connections },
-        timing: ddz_server::actor::Timing::default(),
+        timing: ddz_server::actor::Timing {
+            bot_min_ms: args.bot_delay_ms,
+            bot_span_ms: args.bot_delay_span_ms,
+            ..ddz_server::actor::Timing::default()
+        },
     };
     let runtime = tokio::runtime::Runtime::new().map_err(|e| e.to_string())?;
     runtime.block_on(async move {
@@ -147,25 +157,26 @@ async fn shutdown_signal() {
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
-    let result = match cli.command {
-        Some(Command::Serve(args)) => serve(args),
-        None => serve(ServeArgs { max_connections: 10_000, ..ServeArgs::default() }),
-        Some(Command::Moves { count }) => {
+    // `ddz` alone is `ddz serve` with its defaults (and environment variables).
+    let command = Cli::parse().command.or_else(|| Cli::parse_from(["ddz", "serve"]).command);
+    let Some(command) = command else { unreachable!("`ddz serve` parses") };
+    let result = match command {
+        Command::Serve(args) => serve(args),
+        Command::Moves { count } => {
             moves::run(io::stdin().lock(), io::stdout().lock(), count).map_err(|e| e.to_string())
         }
-        Some(Command::Simulate { table, wild_rank, deals, seed, out }) => {
+        Command::Simulate { table, wild_rank, deals, seed, out } => {
             let name = if wild_rank { format!("{table}-wildrank") } else { table };
             name.parse::<ddz_engine::Rules>()
                 .map_err(|e| e.to_string())
                 .and_then(|rules| simulate::simulate(rules, deals, seed, out.as_deref()))
         }
-        Some(Command::Replay { files }) => simulate::replay(&files),
-        Some(Command::Arena { table, wild_rank, research, a, b, deals, seed, threads }) => {
+        Command::Replay { files } => simulate::replay(&files),
+        Command::Arena { table, wild_rank, research, a, b, deals, seed, threads } => {
             arena::arena(arena::ArenaArgs { table, wild_rank, research, a, b, deals, seed, threads })
         }
-        Some(Command::Bot { level, seed }) => arena::bot(&level, seed),
-        Some(Command::Load { server, players, deals }) => load::load(load::LoadArgs { server, players, deals }),
+        Command::Bot { level, seed } => arena::bot(&level, seed),
+        Command::Load { server, players, deals } => load::load(load::LoadArgs { server, players, deals }),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -1,4 +1,4 @@
-import type { Card, HintPlay, Reading } from './types';
+import type { BoardRow, Card, ChallengeKind, HintPlay, RallyComparison, Reading, StatLine } from './types';
 
 async function post<T>(path: string, body: unknown): Promise<T> {
   const res = await fetch(path, {
@@ -15,8 +15,37 @@ export function playVsBots(name: string, wild: boolean): Promise<{ code: string 
   return post('/api/play-vs-bots', { name, table: 'house', wild, level: 'hard' });
 }
 
-export function createRoom(name: string, table: string, wild: boolean): Promise<{ code: string }> {
-  return post('/api/rooms', { name, table, wild, public: false });
+export function createRoom(name: string, table: string, wild: boolean, open = false): Promise<{ code: string }> {
+  return post('/api/rooms', { name, table, wild, public: open });
+}
+
+async function get<T>(path: string): Promise<T> {
+  const res = await fetch(path);
+  const json = await res.json().catch(() => ({ error: `HTTP ${res.status}` }));
+  if (!res.ok) throw new Error(json.error ?? `HTTP ${res.status}`);
+  return json as T;
+}
+
+/** Starts a Bot Buster or Bot Bomber run or today's rally, or resumes the name's unfinished one. */
+export function startChallenge(name: string, kind: ChallengeKind): Promise<{ code: string; resumed: boolean }> {
+  return post('/api/challenges', { name, kind });
+}
+
+export async function board(name: string, date?: string): Promise<BoardRow[]> {
+  const query = date ? `?date=${encodeURIComponent(date)}` : '';
+  return (await get<{ rows: BoardRow[] }>(`/api/boards/${name}${query}`)).rows;
+}
+
+export function rallies(): Promise<{ today: string; dates: string[] }> {
+  return get('/api/rallies');
+}
+
+export function compareRally(date: string, name: string): Promise<RallyComparison> {
+  return get(`/api/rallies/${date}/compare/${encodeURIComponent(name)}`);
+}
+
+export async function playerStats(name: string): Promise<StatLine[]> {
+  return (await get<{ stats: StatLine[] }>(`/api/players/${encodeURIComponent(name)}`)).stats;
 }
 
 export interface Position {

@@ -82,7 +82,7 @@ export interface SeatView {
 
 export interface RoomView {
   code: string;
-  mode: 'invite' | 'public' | 'bots';
+  mode: 'invite' | 'public' | 'bots' | 'challenge';
   rules: string;
   host: string;
   you: number | null;
@@ -94,6 +94,56 @@ export interface RoomView {
   log: string[];
   closed: boolean;
   settlement: { from: string; to: string; amount: number }[];
+  challenge?: ChallengeView;
+}
+
+export type ChallengeKind = 'buster' | 'bomber' | 'rally';
+
+/** A challenge room's run (Bot Buster, Bot Bomber, a Bang rally). */
+export interface ChallengeView {
+  kind: ChallengeKind;
+  rally: string | null;
+  max_deals: number;
+  ends_at_zero: boolean;
+  /** The player's money in each finished deal. */
+  nets: number[];
+  best_pot: number;
+  over: boolean;
+}
+
+export interface BoardRow {
+  rank: number;
+  name: string;
+  score: number;
+  deals: number;
+  date: string;
+}
+
+export interface RallyResult {
+  name: string;
+  net: number;
+  nets: number[];
+}
+
+export interface RallyComparison {
+  date: string;
+  you: RallyResult;
+  best: RallyResult;
+}
+
+export interface StatLine {
+  name: string;
+  table: 'house' | 'noshuffle' | 'twoplayer';
+  public: boolean;
+  deals: number;
+  landlord_deals: number;
+  landlord_wins: number;
+  farmer_deals: number;
+  farmer_wins: number;
+  money: number;
+  points: number;
+  bombs: number;
+  springs: number;
 }
 
 export interface LobbyTable {

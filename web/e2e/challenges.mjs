@@ -1,0 +1,151 @@
+// Browser tests of the challenge modes (issue 7): each mode started from the home screen, one deal played
+// through the UI, the run's bar, abandoning, the rally comparison, the boards and the stats pages.
+// Usage: DDZ_URL=http://127.0.0.1:8080 node web/e2e/challenges.mjs (the server's bots may be sped up with
+// `ddz serve --bot-delay-ms 100 --bot-delay-span-ms 100`).
+
+import assert from 'node:assert/strict';
+import { mkdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { after, before, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+const BASE = process.env.DDZ_URL;
+if (!BASE) throw new Error('set DDZ_URL to the server, e.g. http://127.0.0.1:8080');
+const SHOTS = process.env.DDZ_SCREENSHOTS ?? join(dirname(fileURLToPath(import.meta.url)), '../../docs/screenshots');
+mkdirSync(SHOTS, { recursive: true });
+
+let browser;
+before(async () => {
+  browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
+    headless: true,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+      '--disable-quic',
+    ],
+  });
+});
+after(async () => {
+  await browser?.close();
+});
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+async function newPage() {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'en-US' });
+  const page = await context.newPage();
+  page.on('dialog', (d) => d.accept());
+  page.on('pageerror', (e) => console.error('page error:', e.message));
+  return page;
+}
+
+/** Plays the deal in progress to its end: takes, acknowledges, and plays the first hint or passes. */
+async function playDeal(page) {
+  const result = page.getByTestId('result');
+  const deadline = Date.now() + 170_000;
+  while (!(await result.isVisible())) {
+    assert.ok(Date.now() < deadline, 'the deal ends in time');
+    const take = page.getByRole('button', { name: 'Take the middle cards' });
+    const seen = page.getByRole('button', { name: 'Seen' });
+    const hint = page.getByRole('button', { name: 'Hint' });
+    if (await take.isVisible()) {
+      await take.click();
+    } else if (await seen.isVisible()) {
+      await seen.click();
+    } else if (await hint.isVisible()) {
+      await hint.click();
+      const play = page.getByRole('button', { name: 'Play', exact: true });
+      const playable = await play
+        .and(page.locator(':enabled'))
+        .waitFor({ timeout: 3000 })
+        .then(() => true)
+        .catch(() => false);
+      await (playable ? play : page.getByRole('button', { name: 'Pass', exact: true })).click();
+    }
+    await sleep(150);
+  }
+}
+
+/** Starts `kind` from the home screen as `name` and plays its first deal. */
+async function firstDeal(kind, label, name, max) {
+  const page = await newPage();
+  await page.goto(BASE);
+  await page.getByTestId('name').fill(name);
+  await page.getByTestId(`start-${kind}`).click();
+  await page.locator('[data-testid=hand] .card').nth(16).waitFor();
+  const bar = page.getByTestId('challenge');
+  assert.match(await bar.innerText(), new RegExp(label));
+  assert.equal(await page.getByTestId('run-deal').innerText(), `Deal 1 of ${max}`);
+  await playDeal(page);
+  return page;
+}
+
+/** Abandons the run from the deal's result and waits for the run's end. */
+async function abandon(page) {
+  await page.getByTestId('result').getByRole('button', { name: 'Abandon run' }).click();
+  await page.getByTestId('run-over').waitFor();
+}
+
+function net(text) {
+  const m = text.match(/Net ([+−])\$(\d+)/);
+  assert.ok(m, `a net in ${JSON.stringify(text)}`);
+  return (m[1] === '−' ? -1 : 1) * Number(m[2]);
+}
+
+test('each challenge starts from the home screen, plays a deal, and lands on its board', { timeout: 600_000 }, async () => {
+  const [buster, bomber, rally] = await Promise.all([
+    firstDeal('buster', 'Bot Buster', 'Buster Fan', 20),
+    firstDeal('bomber', 'Bot Bomber', 'Bomber Fan', 20),
+    firstDeal('rally', 'Bang rally \\d{4}-\\d\\d-\\d\\d', 'Rally Fan', 10),
+  ]);
+
+  // Bot Buster: the next deal advances the run; then abandon it mid-deal.
+  await buster.screenshot({ path: join(SHOTS, 'challenge-buster.png') });
+  const busterNet = net(await buster.getByTestId('run-net').innerText());
+  await buster.getByRole('button', { name: 'Deal next hand' }).click();
+  await buster.getByTestId('run-deal').filter({ hasText: 'Deal 2 of 20' }).waitFor();
+  await buster.getByRole('button', { name: 'Abandon run' }).click();
+  await buster.getByTestId('run-over').waitFor();
+  assert.equal(net(await buster.getByTestId('run-net').innerText()), busterNet, 'the abandoned deal was refunded');
+
+  // Bot Bomber and the rally: abandon after the first deal.
+  await abandon(bomber);
+  await abandon(rally);
+  const compare = rally.getByTestId('rally-compare');
+  await compare.waitFor();
+  assert.equal(await compare.locator('tbody tr').count(), 2, 'one deal and the total');
+  await rally.screenshot({ path: join(SHOTS, 'challenge-rally-over.png') });
+
+  // One attempt per rally: a second start from the home screen is refused with a reason.
+  await rally.getByRole('button', { name: 'Home' }).last().click();
+  await rally.getByTestId('start-rally').click();
+  await rally.getByRole('alert').filter({ hasText: "already played today's rally" }).waitFor();
+
+  // The boards: each result on its own board; the rally board has its date picker.
+  const boards = await newPage();
+  await boards.goto(`${BASE}/#/boards/buster`);
+  const row = (name) => boards.getByTestId('board').locator('tr', { hasText: name });
+  await row('Buster Fan').waitFor();
+  assert.match(await row('Buster Fan').innerText(), new RegExp(`^1\\s+Buster Fan\\s+[+−]\\$${Math.abs(busterNet)}\\s+1\\s+\\d{4}-`));
+  await boards.getByRole('tab', { name: 'Bot Bomber' }).click();
+  await row('Bomber Fan').waitFor();
+  await boards.getByRole('tab', { name: 'Bang rally' }).click();
+  await row('Rally Fan').waitFor();
+  assert.ok((await boards.getByTestId('rally-date').inputValue()).match(/^\d{4}-\d\d-\d\d$/));
+  await boards.screenshot({ path: join(SHOTS, 'boards.png') });
+
+  // A player's stats page, from the board.
+  await row('Rally Fan').getByRole('link').click();
+  const house = boards.getByTestId('stats-house');
+  await house.waitFor();
+  assert.match(await house.innerText(), /Deals\s+1/);
+  await boards.screenshot({ path: join(SHOTS, 'stats.png') });
+
+  for (const page of [buster, bomber, rally, boards]) await page.context().close();
+});
