@@ -38,7 +38,9 @@ after(async () => {
 });
 
 async function newPage(viewport = { width: 1280, height: 800 }) {
-  const context = await browser.newContext({ viewport, locale: 'en-US' });
+  // The phone viewport comes with a touch screen.
+  const touch = viewport === PHONE;
+  const context = await browser.newContext({ viewport, locale: 'en-US', hasTouch: touch, isMobile: touch });
   // Count the tones the client plays (its sound is WebAudio oscillators).
   await context.addInitScript(() => {
     window.__tones = 0;
@@ -221,7 +223,7 @@ describe('the web client', { concurrency: 4 }, () => {
     await page.context().close();
   });
 
-  test('an invite link asks only for a name and seats the guest', async () => {
+  test('an invite link asks only for a name and seats the guest; on a phone a touch slide selects', async () => {
     const [host, guest] = await inviteRoom('house', 1, [undefined, PHONE]);
     await host.locator('.seat .name', { hasText: 'Guest' }).waitFor();
     await host.getByRole('button', { name: 'Add bot' }).click();
@@ -232,6 +234,17 @@ describe('the web client', { concurrency: 4 }, () => {
       els.map((e) => e.getBoundingClientRect().toJSON()),
     );
     for (const b of boxes) assert.ok(b.left >= 0 && b.right <= PHONE.width && b.bottom <= PHONE.height + 1, JSON.stringify(b));
+    // A finger pressed on the third card and slid to the seventh selects those five.
+    const hand = await handCards(guest);
+    const [from, to] = [boxes[2], boxes[6]].map((b) => ({ x: b.left + b.width * 0.2, y: b.top + b.height * 0.6 }));
+    const cdp = await guest.context().newCDPSession(guest);
+    await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: [from] });
+    for (let k = 1; k <= 8; k++) {
+      const x = from.x + ((to.x - from.x) * k) / 8;
+      await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: [{ x, y: from.y }] });
+    }
+    await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
+    assert.deepEqual((await selectedCards(guest)).sort(), hand.slice(2, 7).sort());
     await host.context().close();
     await guest.context().close();
   });
@@ -275,7 +288,8 @@ describe('the web client', { concurrency: 4 }, () => {
           reloaded = true;
           continue;
         }
-        if (!counted && plays >= 2) {
+        // Once cards are on the table (someone led, or this player's first turn is behind).
+        if (!counted && (plays > 0 || (await page.getByTestId('trick').isVisible()))) {
           await t.test('the card counter matches public information', () => checkCounter(page));
           counted = true;
         }
@@ -548,6 +562,12 @@ async function wildLead(page, pages) {
   for (let i = 0; i < pairs.length; i++)
     for (let j = i + 1; j < pairs.length; j++) candidates.push(['W', ...pairs[i].slice(0, 2), ...pairs[j].slice(0, 2)]);
   for (const g of groups.filter((g) => g.length === 3)) candidates.push(['W', ...g]);
+  // The Wild with four consecutive singles: the straight below or above them.
+  const order = '3456789TJQKA2';
+  for (let i = 0; i + 4 <= order.length; i++) {
+    const run = [...order.slice(i, i + 4)].map((r) => byRank[r]?.[0]);
+    if (run.every(Boolean)) candidates.push(['W', ...run]);
+  }
   let cards;
   let readings;
   for (const c of candidates) {
