@@ -4,73 +4,10 @@
 // `ddz serve --bot-delay-ms 100 --bot-delay-span-ms 100`).
 
 import assert from 'node:assert/strict';
-import { mkdirSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { after, before, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
+import { test } from 'node:test';
+import { BASE, newPage, playDeal, shot, useBrowser } from './harness.mjs';
 
-const BASE = process.env.DDZ_URL;
-if (!BASE) throw new Error('set DDZ_URL to the server, e.g. http://127.0.0.1:8080');
-const SHOTS = process.env.DDZ_SCREENSHOTS ?? join(dirname(fileURLToPath(import.meta.url)), '../../docs/screenshots');
-mkdirSync(SHOTS, { recursive: true });
-
-let browser;
-before(async () => {
-  browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
-    headless: true,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-      '--disable-quic',
-    ],
-  });
-});
-after(async () => {
-  await browser?.close();
-});
-
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-
-async function newPage() {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'en-US' });
-  const page = await context.newPage();
-  page.on('dialog', (d) => d.accept());
-  page.on('pageerror', (e) => console.error('page error:', e.message));
-  return page;
-}
-
-/** Plays the deal in progress to its end: takes, acknowledges, and plays the first hint or passes. */
-async function playDeal(page) {
-  const result = page.getByTestId('result');
-  const deadline = Date.now() + 170_000;
-  while (!(await result.isVisible())) {
-    assert.ok(Date.now() < deadline, 'the deal ends in time');
-    const take = page.getByRole('button', { name: 'Take the middle cards' });
-    const seen = page.getByRole('button', { name: 'Seen' });
-    const hint = page.getByRole('button', { name: 'Hint' });
-    if (await take.isVisible()) {
-      await take.click();
-    } else if (await seen.isVisible()) {
-      await seen.click();
-    } else if (await hint.isVisible()) {
-      await hint.click();
-      const play = page.getByRole('button', { name: 'Play', exact: true });
-      const playable = await play
-        .and(page.locator(':enabled'))
-        .waitFor({ timeout: 3000 })
-        .then(() => true)
-        .catch(() => false);
-      await (playable ? play : page.getByRole('button', { name: 'Pass', exact: true })).click();
-    }
-    await sleep(150);
-  }
-}
+useBrowser();
 
 /** Starts `kind` from the home screen as `name` and plays its first deal. */
 async function firstDeal(kind, label, name, max) {
@@ -82,7 +19,7 @@ async function firstDeal(kind, label, name, max) {
   const bar = page.getByTestId('challenge');
   assert.match(await bar.innerText(), new RegExp(label));
   assert.equal(await page.getByTestId('run-deal').innerText(), `Deal 1 of ${max}`);
-  await playDeal(page);
+  await playDeal([page]);
   return page;
 }
 
@@ -106,7 +43,7 @@ test('each challenge starts from the home screen, plays a deal, and lands on its
   ]);
 
   // Bot Buster: the next deal advances the run; then abandon it mid-deal.
-  await buster.screenshot({ path: join(SHOTS, 'challenge-buster.png') });
+  await shot(buster, 'challenge-buster');
   const busterNet = net(await buster.getByTestId('run-net').innerText());
   await buster.getByRole('button', { name: 'Deal next hand' }).click();
   await buster.getByTestId('run-deal').filter({ hasText: 'Deal 2 of 20' }).waitFor();
@@ -120,7 +57,7 @@ test('each challenge starts from the home screen, plays a deal, and lands on its
   const compare = rally.getByTestId('rally-compare');
   await compare.waitFor();
   assert.equal(await compare.locator('tbody tr').count(), 2, 'one deal and the total');
-  await rally.screenshot({ path: join(SHOTS, 'challenge-rally-over.png') });
+  await shot(rally, 'challenge-rally-over');
 
   // One attempt per rally: a second start from the home screen is refused with a reason.
   await rally.getByRole('button', { name: 'Home' }).last().click();
@@ -138,14 +75,14 @@ test('each challenge starts from the home screen, plays a deal, and lands on its
   await boards.getByRole('tab', { name: 'Bang rally' }).click();
   await row('Rally Fan').waitFor();
   assert.ok((await boards.getByTestId('rally-date').inputValue()).match(/^\d{4}-\d\d-\d\d$/));
-  await boards.screenshot({ path: join(SHOTS, 'boards.png') });
+  await shot(boards, 'boards');
 
   // A player's stats page, from the board.
   await row('Rally Fan').getByRole('link').click();
   const house = boards.getByTestId('stats-house');
   await house.waitFor();
   assert.match(await house.innerText(), /Deals\s+1/);
-  await boards.screenshot({ path: join(SHOTS, 'stats.png') });
+  await shot(boards, 'stats');
 
   for (const page of [buster, bomber, rally, boards]) await page.context().close();
 });

@@ -3,53 +3,34 @@
 // Screenshots go to docs/screenshots/ (DDZ_SCREENSHOTS overrides). Exits non-zero on a failure.
 
 import assert from 'node:assert/strict';
-import { mkdirSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { test, after, before } from 'node:test';
-import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
+import { describe, test } from 'node:test';
+import {
+  BASE,
+  PHONE,
+  newPage,
+  sleep,
+  shot,
+  api,
+  publicView,
+  handCards,
+  selectedCards,
+  rankOf,
+  ranks,
+  uniqueName,
+  inviteRoom,
+  probe,
+  button,
+  press,
+  hintAndPlay,
+  playDeal,
+  resultText,
+  useBrowser,
+} from './harness.mjs';
 
-const BASE = process.env.DDZ_URL;
-if (!BASE) throw new Error('set DDZ_URL to the server, e.g. http://127.0.0.1:8080');
-const SHOTS = process.env.DDZ_SCREENSHOTS ?? join(dirname(fileURLToPath(import.meta.url)), '../../docs/screenshots');
-mkdirSync(SHOTS, { recursive: true });
+useBrowser();
 
-let browser;
-before(async () => {
-  browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
-    headless: true,
-    // playwright-core gives each launch a fresh temporary --user-data-dir.
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-      '--disable-quic',
-    ],
-  });
-});
-after(async () => {
-  await browser?.close();
-});
-
-async function newPage(viewport = { width: 1280, height: 800 }) {
-  const context = await browser.newContext({ viewport, locale: 'en-US' });
-  const page = await context.newPage();
-  page.on('dialog', (d) => d.accept());
-  page.on('pageerror', (e) => console.error('page error:', e.message));
-  return page;
-}
-
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-
-async function handCards(page) {
-  return page.locator('[data-testid=hand] .card').evaluateAll((els) => els.map((e) => e.dataset.card));
-}
-
-test('home renders quickly; the Chinese UI renders', async () => {
+// First and alone, so that its first-render figure is not slowed by the other tests.
+test('home renders quickly; the Chinese UI renders; the sound setting is remembered', async () => {
   const page = await newPage();
   await page.goto(BASE);
   await page.getByRole('button', { name: 'Play vs 2 Bots' }).waitFor();
@@ -60,144 +41,411 @@ test('home renders quickly; the Chinese UI renders', async () => {
   });
   assert.ok(timing.firstRender > 0, 'the app marks its first render');
   console.log(`FIRST_RENDER_MS ${timing.firstRender.toFixed(0)} FCP_MS ${timing.fcp?.toFixed(0) ?? 'n/a'}`);
-  await page.screenshot({ path: join(SHOTS, 'home.png') });
+  await shot(page, 'home');
+
+  await page.getByText('Settings').click();
+  const sound = page.getByLabel(/Sound:/);
+  assert.equal(await sound.isChecked(), true, 'sound is on by default');
+  await sound.uncheck();
 
   await page.getByRole('button', { name: '简体中文' }).click();
   await page.getByRole('button', { name: '对战两个机器人' }).waitFor();
   assert.equal(await page.locator('h1').innerText().then((s) => s.includes('斗地主')), true);
   assert.equal(await page.evaluate(() => document.documentElement.lang), 'zh-CN');
-  await page.screenshot({ path: join(SHOTS, 'home-zh.png') });
-  // The choice is remembered.
+  await shot(page, 'home-zh');
+  // Both choices are remembered.
   await page.reload();
   await page.getByRole('button', { name: '对战两个机器人' }).waitFor();
+  await page.getByText('设置').click();
+  assert.equal(await page.getByLabel(/声音/).isChecked(), false);
   await page.getByRole('button', { name: 'English' }).click();
   await page.getByRole('button', { name: 'Play vs 2 Bots' }).waitFor();
   await page.context().close();
 });
 
-test('an invite link asks only for a name and seats the guest', async () => {
-  const host = await newPage();
-  await host.goto(BASE);
-  await host.getByTestId('name').fill('Hostess');
-  await host.getByRole('button', { name: 'Create invite room' }).click();
-  const link = await host.getByLabel('Invite link').inputValue();
-  assert.match(link, /\/\?room=[A-Z0-9]+$/);
-  const guest = await newPage();
-  await guest.goto(link);
-  await guest.getByLabel('Your name').fill('Guest');
-  await guest.getByRole('button', { name: 'Join' }).click();
-  await guest.locator('.seat .name', { hasText: 'Guest (you)' }).waitFor();
-  await host.getByRole('button', { name: 'Enter room' }).click();
-  await host.locator('.seat .name', { hasText: 'Guest' }).waitFor();
-  await host.getByRole('button', { name: 'Add bot' }).click();
-  await host.getByRole('button', { name: 'Deal next hand' }).click();
-  await guest.locator('[data-testid=hand] .card').nth(16).waitFor();
-  // Phone landscape: the whole hand and the prompts fit on the screen.
-  await guest.setViewportSize({ width: 844, height: 390 });
-  await guest.waitForTimeout(300);
-  const boxes = await guest.locator('[data-testid=hand] .card').evaluateAll((els) =>
-    els.map((e) => e.getBoundingClientRect().toJSON()),
-  );
-  for (const b of boxes) assert.ok(b.left >= 0 && b.right <= 844 && b.bottom <= 390 + 1, JSON.stringify(b));
-  await guest.screenshot({ path: join(SHOTS, 'table-phone.png') });
-  await host.context().close();
-  await guest.context().close();
-});
+// The other tests run concurrently (each in its own rooms and browser contexts).
+describe('the web client', { concurrency: 4 }, () => {
+  test('the lobby lists a public table live', async () => {
+    const page = await newPage();
+    await page.goto(BASE);
+    await page.getByRole('heading', { name: 'Public tables' }).waitFor();
+    const { code } = await api('/api/rooms', { name: uniqueName('Lobbyist'), table: 'house', public: true });
+    const row = page.locator('.lobby li', { hasText: code });
+    await row.waitFor();
+    assert.equal(await row.getByRole('button', { name: 'Sit' }).isEnabled(), true);
+    await row.scrollIntoViewIfNeeded();
+    await shot(page, 'lobby');
+    await page.context().close();
+  });
 
-test('a full House deal against two bots, with a reload mid-deal', { timeout: 300_000 }, async () => {
-  const page = await newPage();
-  await page.goto(BASE);
-  await page.getByTestId('name').fill('Tester');
-  await page.getByRole('button', { name: 'Play vs 2 Bots' }).click();
-  await page.locator('[data-testid=hand] .card').nth(16).waitFor();
-  assert.match(page.url(), /\?room=[A-Z0-9]+/);
-  const jokers = await page.locator('[data-testid=hand] .card[data-card$=J]').evaluateAll((els) =>
-    els.map((e) => e.getAttribute('aria-label')),
-  );
-  for (const label of jokers) assert.match(label, /^(Black|Red) Joker$/);
+  test('an invite link asks only for a name and seats the guest; on a phone a touch slide selects', async () => {
+    const [host, guest] = await inviteRoom('house', 1, [undefined, PHONE]);
+    await host.locator('.seat .name', { hasText: 'Guest' }).waitFor();
+    await host.getByRole('button', { name: 'Add bot' }).click();
+    await host.getByRole('button', { name: 'Deal next hand' }).click();
+    await guest.locator('[data-testid=hand] .card').nth(16).waitFor();
+    // Phone landscape: the whole hand fits on the screen.
+    const boxes = await guest.locator('[data-testid=hand] .card').evaluateAll((els) =>
+      els.map((e) => e.getBoundingClientRect().toJSON()),
+    );
+    for (const b of boxes) assert.ok(b.left >= 0 && b.right <= PHONE.width && b.bottom <= PHONE.height + 1, JSON.stringify(b));
+    // A finger pressed on the third card and slid to the seventh selects those five.
+    const hand = await handCards(guest);
+    const [from, to] = [boxes[2], boxes[6]].map((b) => ({ x: b.left + b.width * 0.2, y: b.top + b.height * 0.6 }));
+    const cdp = await guest.context().newCDPSession(guest);
+    await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: [from] });
+    for (let k = 1; k <= 8; k++) {
+      const x = from.x + ((to.x - from.x) * k) / 8;
+      await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: [{ x, y: from.y }] });
+    }
+    await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
+    assert.deepEqual((await selectedCards(guest)).sort(), hand.slice(2, 7).sort());
+    await host.context().close();
+    await guest.context().close();
+  });
 
-  let tableShot = false;
-  let reloaded = false;
-  let triedBadSelection = false;
-  let plays = 0;
-  const deadline = Date.now() + 270_000;
-  const result = page.getByTestId('result');
-  while (!(await result.isVisible())) {
-    assert.ok(Date.now() < deadline, 'the deal ends within the time allowed');
-    const take = page.getByRole('button', { name: 'Take the middle cards' });
-    const seen = page.getByRole('button', { name: 'Seen' });
-    const hint = page.getByRole('button', { name: 'Hint' });
-    if (await take.isVisible()) {
-      await take.click();
-    } else if (await seen.isVisible()) {
-      await seen.click();
-    } else if (await hint.isVisible()) {
-      if (!reloaded) {
-        // Reload at the first turn in trick play: the same name rejoins and gets the same hand back.
-        const before = await handCards(page);
-        await page.reload();
-        await page.locator('.nameplate .name', { hasText: 'Tester (you)' }).waitFor();
-        await page.locator('[data-testid=hand] .card').first().waitFor();
-        const after = await handCards(page);
-        assert.deepEqual(after, before, 'the hand after a reload is the hand before it');
-        reloaded = true;
-        continue;
-      }
-      const play = page.getByRole('button', { name: 'Play', exact: true });
-      const pass = page.getByRole('button', { name: 'Pass', exact: true });
-      const hand = await handCards(page);
-      if (!triedBadSelection && (await pass.isDisabled())) {
-        // A free lead: a selection that is no play shows why; a single card clicked plays.
-        const plain = [...new Set(hand.filter((c) => c.length === 2 && !c.endsWith('J')).map((c) => c[0]))];
-        if (plain.length >= 2) {
-          const low = hand.filter((c) => c[0] === plain.at(-1))[0];
-          const next = hand.filter((c) => c[0] === plain.at(-2))[0];
-          if ('3456789TJQKA'.indexOf(next[0]) - '3456789TJQKA'.indexOf(low[0]) >= 2 || next[0] === '2') {
-            await page.locator(`[data-testid=hand] [data-card="${low}"]`).click();
-            await page.locator(`[data-testid=hand] [data-card="${next}"]`).click();
-            await page.getByRole('status').filter({ hasText: 'is not a play' }).waitFor({ timeout: 5000 });
-            assert.ok(await play.isDisabled());
-            await page.locator(`[data-testid=hand] [data-card="${next}"]`).click();
-            await play.and(page.locator(':enabled')).waitFor({ timeout: 5000 });
-            await play.click();
-            triedBadSelection = true;
+  test('a full House deal against two bots, with a reload mid-deal', { timeout: 240_000 }, async (t) => {
+    const page = await newPage();
+    await page.goto(BASE);
+    await page.getByTestId('name').fill(uniqueName('Tester'));
+    await page.getByRole('button', { name: 'Play vs 2 Bots' }).click();
+    await page.locator('[data-testid=hand] .card').nth(16).waitFor();
+    assert.match(page.url(), /\?room=[A-Z0-9]+/);
+    const jokers = await page.locator('[data-testid=hand] .card[data-card$=J]').evaluateAll((els) =>
+      els.map((e) => e.getAttribute('aria-label')),
+    );
+    for (const label of jokers) assert.match(label, /^(Black|Red) Joker$/);
+
+    let reloaded = false;
+    let counted = false;
+    let triedBadSelection = false;
+    let shots = new Set();
+    let plays = 0;
+    const deadline = Date.now() + 200_000;
+    const result = page.getByTestId('result');
+    while (!(await result.isVisible())) {
+      assert.ok(Date.now() < deadline, 'the deal ends within the time allowed');
+      const { buttons } = await probe(page);
+      if (buttons.includes('Take the middle cards')) {
+        if (!shots.has('auction')) await shot(page, 'table-auction');
+        shots.add('auction');
+        await press(page, 'Take the middle cards');
+      } else if (buttons.includes('Seen')) {
+        await press(page, 'Seen');
+      } else if (buttons.includes('Hint')) {
+        if (!reloaded) {
+          // Reload at the first turn in trick play: the same name rejoins and gets the same hand back.
+          const before = await handCards(page);
+          await page.reload();
+          await page.locator('.nameplate .name', { hasText: '(you)' }).waitFor();
+          await page.locator('[data-testid=hand] .card').first().waitFor();
+          assert.deepEqual(await handCards(page), before, 'the hand after a reload is the hand before it');
+          reloaded = true;
+          continue;
+        }
+        // Once cards are on the table (someone led, or this player's first turn is behind).
+        if (!counted && (plays > 0 || (await page.getByTestId('trick').isVisible()))) {
+          await t.test('the card counter matches public information', () => checkCounter(page));
+          counted = true;
+        }
+        const pass = button(page, 'Pass');
+        if (!triedBadSelection && (await pass.isDisabled())) {
+          triedBadSelection = await badSelectionThenSingle(page);
+          if (triedBadSelection) {
             plays += 1;
-            await sleep(300);
             continue;
           }
         }
-      }
-      await hint.click();
-      const playable = await play
-        .and(page.locator(':enabled'))
-        .waitFor({ timeout: 3000 })
-        .then(() => true)
-        .catch(() => false);
-      if (playable) {
-        if (!tableShot) {
-          await page.screenshot({ path: join(SHOTS, 'table.png') });
-          tableShot = true;
+        if (!shots.has('trick') && (await page.getByTestId('trick').isVisible())) {
+          await shot(page, 'table-trick');
+          shots.add('trick');
         }
-        await play.click();
+        await hintAndPlay(page);
         plays += 1;
       } else {
-        await pass.click();
+        await sleep(150);
       }
     }
-    await sleep(250);
-  }
-  assert.ok(reloaded, 'the reload check ran');
-  console.log(`deal done: ${plays} plays, bad selection tried: ${triedBadSelection}`);
-  const text = await result.innerText();
-  assert.match(text, /The (landlord wins|farmers win)!/);
-  await page.screenshot({ path: join(SHOTS, 'deal-end.png') });
+    assert.ok(reloaded, 'the reload check ran');
+    assert.ok(counted, 'the counter check ran');
+    console.log(`deal done: ${plays} turns, bad selection tried: ${triedBadSelection}`);
+    assert.match(await result.innerText(), /The (landlord wins|farmers win)!/);
+    await shot(page, 'deal-end');
+    assert.ok((await page.evaluate(() => window.__tones)) > 0, 'the client beeps (sound is on by default)');
+    await page.context().close();
+  });
 
-  // The host closes the room: the settlement screen.
-  await result.getByRole('button', { name: 'Close room' }).click();
-  const settlement = page.getByTestId('settlement');
-  await settlement.waitFor();
-  assert.match(await settlement.innerText(), /pays .* \$\d+|Everyone is square/);
-  await page.screenshot({ path: join(SHOTS, 'settlement.png') });
+  test('three browser contexts play an invite-room House deal together to the end', { timeout: 200_000 }, async (t) => {
+    const pages = await inviteRoom('house', 2, [undefined, undefined, PHONE]);
+    const [host, , phone] = pages;
+    await host.getByRole('button', { name: 'Deal next hand' }).click();
+    let phoneShot = false;
+    await playDeal(pages, {
+      async onPlay(page) {
+        // The phone in landscape, mid-trick: the hand and the prompt fit on its screen.
+        if (page !== phone || phoneShot || !(await page.getByTestId('trick').isVisible())) return false;
+        for (const b of await page.locator('[data-testid=hand] .card, .controls .prompt button').evaluateAll((els) =>
+          els.map((e) => e.getBoundingClientRect().toJSON()),
+        ))
+          assert.ok(b.left >= 0 && b.right <= PHONE.width && b.top >= 0 && b.bottom <= PHONE.height + 1, JSON.stringify(b));
+        await shot(page, 'table-phone');
+        phoneShot = true;
+        return false;
+      },
+    });
+    const results = await Promise.all(pages.map(resultText));
+    assert.match(results[0].join(), /The (landlord wins|farmers win)!/);
+    for (const r of results) assert.deepEqual(r, results[0], 'every seat sees the same result');
 
-  await page.context().close();
+    await t.test('the host closes the room and every seated player sees the same settlement', async () => {
+      await host.getByTestId('result').getByRole('button', { name: 'Close room' }).click();
+      const lines = [];
+      for (const page of pages) {
+        const settlement = page.getByTestId('settlement');
+        await settlement.waitFor();
+        lines.push(await settlement.locator('li').allInnerTexts());
+      }
+      // After one deal somebody is up: the shortest payments are not empty.
+      assert.ok(lines[0].length > 0, 'someone pays');
+      for (const l of lines[0]) assert.match(l, /^\S+ pays \S+ \$\d+$/);
+      for (const l of lines) assert.deepEqual(l, lines[0], 'the same settlement on every page');
+      await shot(host, 'settlement');
+    });
+    for (const page of pages) await page.context().close();
+  });
+
+  test('a Wild play with two readings shows pills and plays the chosen one', { timeout: 120_000 }, async () => {
+    const pages = await inviteRoom('house', 2);
+    await pages[0].getByRole('button', { name: 'Deal next hand' }).click();
+    await Promise.all(pages.map((p) => p.locator('[data-testid=hand] .card').nth(16).waitFor()));
+    // Whoever holds the Wild takes the middle cards (if it is among them, the first to choose takes).
+    const hands = await Promise.all(pages.map(handCards));
+    const holder = pages[hands.findIndex((h) => h.includes('W'))];
+    const landlord = await playDeal(pages, {
+      auction: (page, buttons) => (!holder || page === holder || !buttons.includes('Pass') ? 'Take the middle cards' : 'Pass'),
+      onPlay: async () => 'stop',
+    });
+    await wildLead(landlord, pages);
+  });
+
+  test('a No Shuffle deal with bidding, played through the UI', { timeout: 200_000 }, async () => {
+    const pages = await inviteRoom('noshuffle', 2);
+    await pages[0].getByRole('button', { name: 'Deal next hand' }).click();
+    let shotTaken = false;
+    // Each bids the lowest bid left: 1, 2, 3 in turn.
+    await playDeal(pages, {
+      async onPlay(page) {
+        if (shotTaken) return false;
+        const deal = (await publicView(page)).deal;
+        assert.deepEqual(
+          deal.actions.filter((a) => a.action === 'bid').map((a) => a.bid),
+          [1, 2, 3],
+        );
+        assert.equal(deal.auction_value, 3);
+        await page.getByTestId('multiplier').filter({ hasText: '×3' }).waitFor();
+        await page.getByTestId('multiplier').filter({ hasText: 'auction 3' }).waitFor();
+        assert.equal(await page.locator('.chip', { hasText: /^Allowance/ }).count(), 0);
+        await shot(page, 'noshuffle');
+        shotTaken = true;
+        return false;
+      },
+    });
+    assert.ok(shotTaken);
+    const results = await Promise.all(pages.map(resultText));
+    for (const r of results) assert.deepEqual(r, results[0]);
+    for (const page of pages) await page.context().close();
+  });
+
+  test('a Two Player deal with a rob, played through the UI', { timeout: 200_000 }, async () => {
+    const pages = await inviteRoom('twoplayer', 1);
+    await pages[0].getByRole('button', { name: 'Deal next hand' }).click();
+    await Promise.all(pages.map((p) => p.locator('[data-testid=hand] .card').nth(16).waitFor()));
+    let robbed = null;
+    let shotTaken = false;
+    await playDeal(pages, {
+      // The first to choose calls, the other robs, and the caller does not rob back.
+      auction(page, buttons) {
+        if (buttons.includes('Call landlord')) return 'Call landlord';
+        if (buttons.includes('Rob') && !robbed) {
+          robbed = page;
+          return 'Rob';
+        }
+        return "Don't rob";
+      },
+      async onPlay(page) {
+        if (shotTaken) return false;
+        const deal = (await publicView(page)).deal;
+        assert.equal(deal.auction.robs, 1);
+        assert.equal(deal.landlord, await robbed.evaluate(() => Number(document.querySelector('.seat.me').dataset.seat)));
+        await page.getByTestId('multiplier').filter({ hasText: '×2' }).waitFor();
+        // The allowance is 1 card plus 1 per rob.
+        await page.getByTestId('allowance').filter({ hasText: 'Allowance 2' }).waitFor();
+        await shot(page, 'twoplayer');
+        shotTaken = true;
+        return false;
+      },
+    });
+    assert.ok(robbed && shotTaken);
+    const results = await Promise.all(pages.map(resultText));
+    assert.deepEqual(results[1], results[0]);
+    for (const page of pages) await page.context().close();
+  });
+
+  test('slide-select with the mouse, and keyboard play (with the sound off)', { timeout: 120_000 }, async () => {
+    const page = await newPage();
+    await page.goto(BASE);
+    await page.getByTestId('name').fill(uniqueName('Typist'));
+    await page.getByText('Settings').click();
+    await page.getByLabel(/Sound:/).uncheck();
+    await page.getByRole('button', { name: 'Play vs 2 Bots' }).click();
+    const cards = page.locator('[data-testid=hand] .card');
+    await cards.nth(16).waitFor();
+    const hand = await handCards(page);
+    // Each card's visible strip is its left part; the next card covers the rest.
+    const at = async (i) => {
+      const b = await cards.nth(i).boundingBox();
+      return [b.x + b.width * 0.2, b.y + b.height * 0.6];
+    };
+    await page.mouse.move(...(await at(1)));
+    await page.mouse.down();
+    for (const i of [2, 3, 4, 5]) await page.mouse.move(...(await at(i)), { steps: 3 });
+    await page.mouse.up();
+    assert.deepEqual((await selectedCards(page)).sort(), hand.slice(1, 6).sort(), 'a slide selects the cards it crosses');
+    // A slide that starts on a selected card unselects.
+    await page.mouse.move(...(await at(5)));
+    await page.mouse.down();
+    await page.mouse.move(...(await at(3)), { steps: 4 });
+    await page.mouse.up();
+    assert.deepEqual((await selectedCards(page)).sort(), hand.slice(1, 3).sort());
+    await page.keyboard.press('Escape');
+    assert.deepEqual(await selectedCards(page), []);
+
+    // Keyboard: H hints; the hinted cards typed as ranks select the same ranks; Enter plays them.
+    const deadline = Date.now() + 90_000;
+    for (;;) {
+      assert.ok(Date.now() < deadline, 'a turn to play comes');
+      const { buttons } = await probe(page);
+      if (buttons.includes('Take the middle cards')) await press(page, 'Take the middle cards');
+      else if (buttons.includes('Seen')) await press(page, 'Seen');
+      else if (buttons.includes('Hint')) {
+        await page.keyboard.press('h');
+        const hinted = await page
+          .waitForFunction(() => document.querySelectorAll('[data-testid=hand] [aria-pressed=true]').length > 0, null, {
+            timeout: 3000,
+          })
+          .then(() => selectedCards(page))
+          .catch(() => []);
+        if (hinted.length === 0) {
+          await page.keyboard.press(' ');
+          await button(page, 'Hint').waitFor({ state: 'hidden' });
+          continue;
+        }
+        await page.keyboard.press('Escape');
+        assert.deepEqual(await selectedCards(page), []);
+        const keys = hinted.map((c) => ({ T: '10', BJ: 'b', RJ: 'r', W: 'w' })[rankOf(c)] ?? rankOf(c)).join('');
+        await page.keyboard.type(keys);
+        assert.equal(ranks(await selectedCards(page)), ranks(hinted), `typing ${keys} selects those ranks`);
+        await button(page, 'Play').and(page.locator(':enabled')).waitFor();
+        const before = (await handCards(page)).length;
+        await page.keyboard.press('Enter');
+        await page.waitForFunction(
+          (n) => document.querySelectorAll('[data-testid=hand] .card').length === n,
+          before - hinted.length,
+        );
+        const seat = await page.locator('.seat.me').getAttribute('data-seat');
+        const view = (await publicView(page)).deal;
+        const last = view.actions.filter((a) => a.action === 'play').at(-1);
+        assert.equal(String(last.seat), seat);
+        assert.equal(ranks(last.cards), ranks(hinted), 'Enter played the typed cards');
+        break;
+      } else await sleep(150);
+    }
+    assert.equal(await page.evaluate(() => window.__tones), 0, 'no sound when it is off');
+    await page.context().close();
+  });
 });
+
+/** A free lead: a selection that is no play says why; one card of it then plays. False when the hand has no such pair. */
+async function badSelectionThenSingle(page) {
+  const hand = await handCards(page);
+  const plain = [...new Set(hand.filter((c) => c.length === 2 && !c.endsWith('J')).map((c) => c[0]))];
+  if (plain.length < 2) return false;
+  const low = hand.filter((c) => c[0] === plain.at(-1))[0];
+  const next = hand.filter((c) => c[0] === plain.at(-2))[0];
+  if (!('3456789TJQKA'.indexOf(next[0]) - '3456789TJQKA'.indexOf(low[0]) >= 2 || next[0] === '2')) return false;
+  const play = button(page, 'Play');
+  await page.locator(`[data-testid=hand] [data-card="${low}"]`).click();
+  await page.locator(`[data-testid=hand] [data-card="${next}"]`).click();
+  await page.getByRole('status').filter({ hasText: 'is not a play' }).waitFor({ timeout: 5000 });
+  assert.ok(await play.isDisabled());
+  await page.locator(`[data-testid=hand] [data-card="${next}"]`).click();
+  await play.and(page.locator(':enabled')).waitFor({ timeout: 5000 });
+  await press(page, 'Play');
+  return true;
+}
+
+/** The counter shows, for each rank, the deck minus this hand minus the cards played and revealed. */
+async function checkCounter(page) {
+  const view = (await publicView(page)).deal;
+  const hand = await handCards(page);
+  const deck = [...'3456789TJQKA2'].flatMap((r) => [...'SHDC'].map((s) => r + s)).concat(['BJ', 'RJ', 'W']);
+  assert.equal(view.rules, 'house');
+  const played = view.actions.filter((a) => a.action === 'play').flatMap((a) => a.cards);
+  assert.ok(played.length > 0, 'cards have been played');
+  const known = new Set([...hand, ...played, ...view.bottom]);
+  const expected = {};
+  for (const card of deck) expected[rankOf(card)] = (expected[rankOf(card)] ?? 0) + (known.has(card) ? 0 : 1);
+  const shown = Object.fromEntries(
+    await page
+      .locator('[data-testid=counter] li')
+      .evaluateAll((els) => els.map((e) => [e.dataset.rank, Number(e.dataset.count)])),
+  );
+  assert.deepEqual(shown, expected);
+  const total = Object.values(shown).reduce((a, b) => a + b, 0);
+  assert.equal(total, 55 - known.size);
+}
+
+/** The landlord leads a selection with two readings, picks the second pill and plays it. */
+async function wildLead(page, pages) {
+  const hand = await handCards(page);
+  assert.ok(hand.includes('W'), 'the landlord holds the Wild');
+  const byRank = {};
+  for (const c of hand) if (c !== 'W' && !c.endsWith('J')) (byRank[c[0]] ??= []).push(c);
+  const groups = Object.values(byRank);
+  const candidates = [];
+  const pairs = groups.filter((g) => g.length >= 2);
+  for (let i = 0; i < pairs.length; i++)
+    for (let j = i + 1; j < pairs.length; j++) candidates.push(['W', ...pairs[i].slice(0, 2), ...pairs[j].slice(0, 2)]);
+  for (const g of groups.filter((g) => g.length === 3)) candidates.push(['W', ...g]);
+  // The Wild with four consecutive singles: the straight below or above them.
+  const order = '3456789TJQKA2';
+  for (let i = 0; i + 4 <= order.length; i++) {
+    const run = [...order.slice(i, i + 4)].map((r) => byRank[r]?.[0]);
+    if (run.every(Boolean)) candidates.push(['W', ...run]);
+  }
+  let cards;
+  let readings;
+  for (const c of candidates) {
+    const answer = await api('/api/readings', { rules: 'house', wild_rank: null, hand, cards: c, prior: null });
+    if (answer.readings.length >= 2) {
+      [cards, readings] = [c, answer.readings];
+      break;
+    }
+  }
+  assert.ok(cards, `a selection with two readings in ${hand.join(' ')}`);
+  for (const c of cards) await page.locator(`[data-testid=hand] [data-card="${c}"]`).click();
+  const pills = page.getByRole('radio');
+  await pills.nth(readings.length - 1).waitFor();
+  assert.deepEqual(await pills.allInnerTexts(), readings.map((r) => r.text));
+  assert.equal(await pills.nth(0).getAttribute('aria-checked'), 'true');
+  await pills.nth(1).click();
+  assert.equal(await pills.nth(1).getAttribute('aria-checked'), 'true');
+  await page.waitForTimeout(200); // the pill's colour transition
+  await shot(page, 'wild-pills');
+  await press(page, 'Play');
+  for (const p of pages) await p.getByTestId('trick-reading').filter({ hasText: readings[1].text }).waitFor();
+  const last = (await publicView(page)).deal.trick;
+  assert.equal(last.play.text, readings[1].text, 'the server took the chosen reading');
+  assert.equal(ranks(last.cards), ranks(cards));
+  for (const p of pages) await p.context().close();
+}

@@ -1,5 +1,6 @@
 //! The browser client in real Chromium: starts `ddz serve` on a free port with a fresh database and
-//! runs `web/e2e/run.mjs` (playwright-core driving `/usr/bin/chromium`) against it.
+//! runs a script of `web/e2e/` (playwright-core driving `/usr/bin/chromium`) against it: `run.mjs` (the
+//! table, rooms, languages) and `challenges.mjs` (the challenge modes, boards and stats).
 //!
 //! Needs Node.js, `npm ci` in `web/`, and Chromium (`.ci/run` installs them); without them it fails.
 
@@ -21,13 +22,25 @@ impl Drop for Server {
 
 #[test]
 fn the_web_client_plays_in_chromium() {
+    run_browser_tests("run.mjs", &[]);
+}
+
+/// The challenge modes, with quicker bots so that three runs' first deals finish in seconds.
+#[test]
+fn the_challenge_modes_play_in_chromium() {
+    run_browser_tests("challenges.mjs", &["--bot-delay-ms", "100", "--bot-delay-span-ms", "100"]);
+}
+
+/// Serves a fresh database with `server_args` and runs `web/e2e/{script}` against it.
+fn run_browser_tests(script: &str, server_args: &[&str]) {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
-    let db = std::env::temp_dir().join(format!("ddz-browser-test-{}.db", std::process::id()));
+    let db = std::env::temp_dir().join(format!("ddz-browser-{script}-{}.db", std::process::id()));
     for suffix in ["", "-wal", "-shm"] {
         let _ = std::fs::remove_file(format!("{}{suffix}", db.display()));
     }
     let mut child = Command::new(DDZ)
         .args(["serve", "--addr", "127.0.0.1:0", "--database", &format!("sqlite://{}", db.display())])
+        .args(server_args)
         .env("RUST_LOG", "warn")
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
@@ -40,7 +53,7 @@ fn the_web_client_plays_in_chromium() {
     let url = first.trim().strip_prefix("Dou Dizhu on ").unwrap_or_else(|| panic!("unexpected first line: {first:?}"));
 
     let out = Command::new("node")
-        .arg("web/e2e/run.mjs")
+        .arg(format!("web/e2e/{script}"))
         .current_dir(&root)
         .env("DDZ_URL", url)
         // Screenshots of a test run go under target/, so that tests leave docs/screenshots as committed.
@@ -49,7 +62,7 @@ fn the_web_client_plays_in_chromium() {
         .expect("node runs (install Node.js 20+ and run npm ci in web/)");
     drop(server);
     let text = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
-    assert!(out.status.success(), "the browser tests failed ({}):\n{text}", out.status);
+    assert!(out.status.success(), "the browser tests in {script} failed ({}):\n{text}", out.status);
     // The measurements, for whoever runs with --nocapture.
     for line in text.lines().filter(|l| l.contains("FIRST_RENDER_MS") || l.contains("deal done")) {
         println!("{}", line.trim());

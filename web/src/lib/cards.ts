@@ -39,3 +39,43 @@ export function cardName(card: Card): string {
   const rank = RANK_NAME[card[0]] ?? card[0];
   return t('cardName', { rank, suit: t(SUIT_NAME[card[1]]) });
 }
+
+/** A card's rank for counting and typing: `3`..`2` (`T` for 10), `BJ`, `RJ` or `W`. */
+export function rankOf(card: Card): string {
+  return card.length === 2 && card !== 'BJ' && card !== 'RJ' ? card[0] : card;
+}
+
+/**
+ * The keyboard's ranks: `3`-`9`, `0` or `T` for 10 (a typed `1` is skipped, so `10` works too), `J Q K A 2`,
+ * `B` the Black Joker, `R` the Red Joker, `W` the Wild. Case does not matter. Null for any other key.
+ */
+export function keyRank(key: string): string | null {
+  const k = key.toUpperCase();
+  if (k.length !== 1) return null;
+  if ('3456789JQKA2'.includes(k)) return k;
+  if (k === '0' || k === 'T') return 'T';
+  return { B: 'BJ', R: 'RJ', W: 'W' }[k] ?? null;
+}
+
+/** Every card of the table's deck (`DealView.rules`): Two Player has no 3s and 4s, only House has the Wild. */
+export function deckOf(rules: string): Card[] {
+  const ranks = rules.startsWith('twoplayer') ? '56789TJQKA2' : ORDER;
+  const cards = [...ranks].flatMap((r) => [...'SHDC'].map((s) => r + s));
+  cards.push('BJ', 'RJ');
+  if (rules === 'house') cards.push('W');
+  return cards;
+}
+
+/**
+ * The card counter: how many cards of each rank this player has not seen, from public information only
+ * (the deck minus the own hand, the cards played and the revealed middle or bottom cards). High ranks first.
+ */
+export function unseenRanks(rules: string, hand: Card[], played: Card[], revealed: Card[]): [string, number][] {
+  const seen = new Set([...hand, ...played, ...revealed]);
+  const counts = new Map<string, number>();
+  for (const card of [...deckOf(rules)].sort((a, b) => cardKey(b) - cardKey(a))) {
+    const rank = rankOf(card);
+    counts.set(rank, (counts.get(rank) ?? 0) + (seen.has(card) ? 0 : 1));
+  }
+  return [...counts];
+}

@@ -1,0 +1,179 @@
+// The browser tests' shared harness: the server's address, Chromium, pages, and playing through the UI.
+// Each test file calls `useBrowser()` once. DDZ_URL names the server; screenshots go to docs/screenshots/
+// (DDZ_SCREENSHOTS overrides).
+
+import assert from 'node:assert/strict';
+import { mkdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { after, before } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+export const BASE = process.env.DDZ_URL;
+if (!BASE) throw new Error('set DDZ_URL to the server, e.g. http://127.0.0.1:8080');
+export const SHOTS = process.env.DDZ_SCREENSHOTS ?? join(dirname(fileURLToPath(import.meta.url)), '../../docs/screenshots');
+mkdirSync(SHOTS, { recursive: true });
+export const PHONE = { width: 844, height: 390 };
+
+let browser;
+
+/** Launches Chromium before the calling file's tests and closes it after them. */
+export function useBrowser() {
+  before(async () => {
+    browser = await chromium.launch({
+      executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
+      headless: true,
+      // playwright-core gives each launch a fresh temporary --user-data-dir.
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+        '--disable-quic',
+        '--autoplay-policy=no-user-gesture-required',
+      ],
+    });
+  });
+  after(async () => {
+    await browser?.close();
+  });
+}
+
+export async function newPage(viewport = { width: 1280, height: 800 }) {
+  // The phone viewport comes with a touch screen.
+  const touch = viewport === PHONE;
+  const context = await browser.newContext({ viewport, locale: 'en-US', hasTouch: touch, isMobile: touch });
+  // Count the tones the client plays (its sound is WebAudio oscillators).
+  await context.addInitScript(() => {
+    window.__tones = 0;
+    const create = AudioContext.prototype.createOscillator;
+    AudioContext.prototype.createOscillator = function () {
+      window.__tones += 1;
+      return create.call(this);
+    };
+  });
+  const page = await context.newPage();
+  page.on('dialog', (d) => d.accept());
+  page.on('pageerror', (e) => console.error('page error:', e.message));
+  return page;
+}
+
+export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+export const shot = (page, name) => page.screenshot({ path: join(SHOTS, `${name}.png`) });
+
+export async function api(path, body) {
+  const res = await fetch(BASE + path, body && {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  assert.ok(res.ok, `${path}: HTTP ${res.status}`);
+  return res.json();
+}
+
+const roomCode = (page) => new URL(page.url()).searchParams.get('room');
+/** The room as a spectator sees it: public information only. */
+export const publicView = (page) => api(`/api/rooms/${roomCode(page)}`);
+
+export async function handCards(page) {
+  return page.locator('[data-testid=hand] .card').evaluateAll((els) => els.map((e) => e.dataset.card));
+}
+
+export async function selectedCards(page) {
+  return page.locator('[data-testid=hand] .card[aria-pressed=true]').evaluateAll((els) => els.map((e) => e.dataset.card));
+}
+
+export const rankOf = (card) => (card.length === 2 && !card.endsWith('J') ? card[0] : card);
+export const ranks = (cards) => cards.map(rankOf).sort().join('');
+
+/** A name no other test uses (the server keeps players by name across rooms), without spaces. */
+let names = 0;
+export const uniqueName = (base) => `${base}${++names}`;
+
+/** The host creates an invite room through the UI; guests join through the link. Returns the pages, host first. */
+export async function inviteRoom(table, guests, viewports = []) {
+  const host = await newPage(viewports[0]);
+  await host.goto(BASE);
+  await host.getByTestId('name').fill(uniqueName('Host'));
+  await host.getByRole('combobox').selectOption(table);
+  await host.getByRole('button', { name: 'Create invite room' }).click();
+  const link = await host.getByLabel('Invite link').inputValue();
+  await host.getByRole('button', { name: 'Enter room' }).click();
+  const pages = [host];
+  for (let i = 0; i < guests; i++) {
+    const guest = await newPage(viewports[i + 1]);
+    await guest.goto(link);
+    await guest.getByLabel('Your name').fill(uniqueName(`Guest${i + 1}`));
+    await guest.getByRole('button', { name: 'Join' }).click();
+    await guest.locator('.seat .name', { hasText: '(you)' }).waitFor();
+    pages.push(guest);
+  }
+  return pages;
+}
+
+/** The buttons of a page's prompt and whether the deal's result is showing, in one round trip. */
+export function probe(page) {
+  return page.evaluate(() => ({
+    over: !!document.querySelector('[data-testid=result]'),
+    buttons: [...document.querySelectorAll('.controls .prompt button')].map((b) => b.textContent.trim()),
+  }));
+}
+
+export const button = (page, name) => page.getByRole('button', { name, exact: true });
+
+/** Clicks a prompt button and waits for the server's answer to take it away. */
+export async function press(page, name) {
+  const b = button(page, name);
+  await b.click();
+  await b.waitFor({ state: 'hidden', timeout: 5000 }).catch(() => {});
+}
+
+/** Hint, then Play what it selected; Pass when nothing beats the trick. */
+export async function hintAndPlay(page) {
+  await button(page, 'Hint').click();
+  const play = button(page, 'Play').and(page.locator(':enabled'));
+  const none = page.getByRole('status').filter({ hasText: 'Nothing in your hand beats it' });
+  await play.or(none).waitFor({ timeout: 10_000 });
+  if (await play.isVisible()) await press(page, 'Play');
+  else await press(page, 'Pass');
+}
+
+/**
+ * Plays a deal through the UI of every page until all show the result. `auction(page, buttons)` names the
+ * auction button to press (default: take, the lowest bid, call, no rob). `onPlay(page)` is asked first at
+ * each turn to play: it returns true when it played the turn itself, or 'stop' to return that page at once.
+ */
+export async function playDeal(pages, { auction, onPlay, timeout = 150_000 } = {}) {
+  const end = Date.now() + timeout;
+  for (;;) {
+    assert.ok(Date.now() < end, 'the deal ends in time');
+    let over = 0;
+    let acted = false;
+    for (const page of pages) {
+      const { over: done, buttons } = await probe(page);
+      if (done) {
+        over += 1;
+      } else if (buttons.includes('Seen')) {
+        await press(page, 'Seen');
+      } else if (buttons.includes('Hint')) {
+        const done = onPlay && (await onPlay(page));
+        if (done === 'stop') return page;
+        if (!done) await hintAndPlay(page);
+      } else if (buttons.length > 0) {
+        const choice =
+          auction?.(page, buttons) ??
+          buttons.find((b) => b === 'Take the middle cards' || b.startsWith('Bid ') || b === 'Call landlord') ??
+          buttons.find((b) => b === "Don't rob");
+        await press(page, choice);
+      } else continue;
+      acted = true;
+    }
+    if (over === pages.length) return;
+    if (!acted) await sleep(100);
+  }
+}
+
+/** The result headings and score tables, which every seat must see alike. */
+export const resultText = (page) => page.getByTestId('result').locator('h2, table').allInnerTexts();
