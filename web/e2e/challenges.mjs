@@ -63,6 +63,10 @@ test('each challenge starts from the home screen, plays a deal, and lands on its
   await rally.getByRole('button', { name: 'Home' }).last().click();
   await rally.getByTestId('start-rally').click();
   await rally.getByRole('alert').filter({ hasText: "already played today's rally" }).waitFor();
+  // The comparison stays available from the rally's board.
+  await rally.goto(`${BASE}/#/boards/rally`);
+  await rally.getByTestId('board').getByRole('row', { name: /Rally Fan/ }).waitFor();
+  await rally.getByTestId('rally-compare').waitFor();
 
   // The boards: each result on its own board; the rally board has its date picker.
   const boards = await newPage();

@@ -1,0 +1,6 @@
+// Money as the tables show it.
+
+/** `+$12`, `−$4` (a real minus sign), `+$0`. */
+export function signedMoney(amount: number): string {
+  return `${amount < 0 ? '−' : '+'}$${Math.abs(amount)}`;
+}
