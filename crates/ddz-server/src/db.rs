@@ -593,8 +593,8 @@ fn deal_just_finished(stamped: &Stamped, after: &Room) -> bool {
     }
 }
 
-/// The stats each seated player earns from a finished deal (bots included; a deal with no winner
-/// counts as a deal and nothing else).
+/// The stats each seated human earns from a finished deal; a deal with no winner counts as a deal and
+/// nothing else. Bots have no stats: bots of many rooms share a name, and boards rank people.
 fn stat_lines(deal: &Deal, room: &Room) -> Vec<StatLine> {
     let Some(result) = deal.result() else {
         return Vec::new();
@@ -608,7 +608,7 @@ fn stat_lines(deal: &Deal, room: &Room) -> Vec<StatLine> {
     room.seats
         .iter()
         .enumerate()
-        .filter_map(|(seat, occupant)| occupant.as_ref().map(|o| (seat, o)))
+        .filter_map(|(seat, occupant)| occupant.as_ref().filter(|o| !o.is_bot()).map(|o| (seat, o)))
         .map(|(seat, occupant): (usize, &Occupant)| {
             let is_landlord = landlord == Some(seat);
             let won = result.landlord_won.map(|l| l == is_landlord);

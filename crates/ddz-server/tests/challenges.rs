@@ -102,6 +102,12 @@ async fn bot_buster_plays_until_twenty_deals_or_a_balance_at_zero_and_goes_to_th
         (Some(1), Some(net), Some(deals as i64))
     );
     assert_eq!(row["date"].as_str().map(str::len), Some(10));
+    // Every deal counts toward the player's stats; bots have none and stay off the boards.
+    let overall = get(addr, "/api/boards/overall").await;
+    let names: Vec<&str> = overall["rows"].as_array().unwrap().iter().filter_map(|r| r["name"].as_str()).collect();
+    assert_eq!(names, ["Ann"]);
+    assert_eq!(get(addr, "/api/players/ann").await["stats"][0]["deals"].as_i64(), Some(deals as i64));
+    assert_eq!(get(addr, "/api/players/Bot%20Hard").await["stats"], serde_json::json!([]));
     running.stop().await.unwrap();
 }
 
