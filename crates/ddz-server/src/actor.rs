@@ -28,11 +28,13 @@ pub struct Timing {
     /// Bots think for `bot_min_ms` plus up to `bot_span_ms`: 0.5 to 1.5 seconds.
     pub bot_min_ms: u64,
     pub bot_span_ms: u64,
+    /// Between deals, a host away this long hands the host's role to a connected player: two minutes.
+    pub host_away_ms: u64,
 }
 
 impl Default for Timing {
     fn default() -> Self {
-        Timing { turn_ms: 40_000, deal_limit_ms: 5 * 60_000, bot_min_ms: 500, bot_span_ms: 1000 }
+        Timing { turn_ms: 40_000, deal_limit_ms: 5 * 60_000, bot_min_ms: 500, bot_span_ms: 1000, host_away_ms: 120_000 }
     }
 }
 /// Room inbox capacity.
@@ -101,6 +103,8 @@ pub struct RoomTask {
     /// The last action number accepted from each name (lower-cased), for idempotent retries.
     last_seq: HashMap<String, u64>,
     summaries: Summaries,
+    /// Since when the host has not been connected (ms since the epoch), if they are away.
+    host_away_since: Option<u64>,
 }
 
 impl RoomTask {
@@ -112,7 +116,18 @@ impl RoomTask {
         inbox: mpsc::Receiver<Msg>,
         summaries: Summaries,
     ) -> RoomTask {
-        RoomTask { room, db, clock, timing, inbox, connections: HashMap::new(), last_seq: HashMap::new(), summaries }
+        let host_away_since = Some(clock.now_ms());
+        RoomTask {
+            room,
+            db,
+            clock,
+            timing,
+            inbox,
+            connections: HashMap::new(),
+            last_seq: HashMap::new(),
+            summaries,
+            host_away_since,
+        }
     }
 
     pub async fn run(mut self) {
@@ -143,10 +158,12 @@ impl RoomTask {
                 }
                 self.connections.insert(conn, Connection { name, out });
                 let _ = reply.send(Ok(()));
+                self.note_host_presence();
                 self.broadcast();
             }
             Msg::Disconnect { conn } => {
                 if self.connections.remove(&conn).is_some() {
+                    self.note_host_presence();
                     self.broadcast();
                 }
             }
@@ -339,12 +356,48 @@ impl RoomTask {
 
     fn next_deadline(&self) -> Option<Instant> {
         let (_, limit) = self.deadlines();
-        let earliest = self.due().into_iter().map(|(_, at)| at).chain(limit).min()?;
+        let handover = self.host_successor().and(self.host_away_since).map(|since| since + self.timing.host_away_ms);
+        let earliest = self.due().into_iter().map(|(_, at)| at).chain(limit).chain(handover).min()?;
         Some(self.clock.instant_at(earliest))
+    }
+
+    fn host_connected(&self) -> bool {
+        self.connections.values().any(|c| self.room.is_host(&c.name))
+    }
+
+    /// Starts or stops the host's away clock as the host's connections come and go.
+    fn note_host_presence(&mut self) {
+        self.host_away_since = match (self.host_connected(), self.host_away_since) {
+            (true, _) => None,
+            (false, Some(since)) => Some(since),
+            (false, None) => Some(self.clock.now_ms()),
+        };
+    }
+
+    /// Who would take over as host now: between deals, with the host away, the first connected human
+    /// seated at the table. Without a host nobody could deal again.
+    fn host_successor(&self) -> Option<String> {
+        if self.room.closed || self.room.deal_in_progress() || self.host_away_since.is_none() {
+            return None;
+        }
+        self.room
+            .seats
+            .iter()
+            .flatten()
+            .filter(|o| !o.is_bot() && !self.room.is_host(o.name()))
+            .find_map(|o| self.connections.values().any(|c| same_name(&c.name, o.name())).then(|| o.name().to_string()))
     }
 
     async fn on_clock(&mut self) {
         let now = self.clock.now_ms();
+        if let (Some(name), Some(since)) = (self.host_successor(), self.host_away_since)
+            && now >= since + self.timing.host_away_ms
+        {
+            if self.commit(Entry::Host { name }).await.is_ok() {
+                self.note_host_presence();
+            }
+            return;
+        }
         if let (_, Some(limit)) = self.deadlines()
             && now >= limit
         {

@@ -72,6 +72,10 @@ pub enum Entry {
         action: Action,
         timed_out: bool,
     },
+    /// The host's role passes to `name`, a seated player, because the host stayed away between deals.
+    Host {
+        name: String,
+    },
     /// The host changes the House Wild for the next deal.
     SetWild {
         on: bool,
@@ -247,6 +251,15 @@ impl Room {
                     return Err(RoomError::ChallengeRules);
                 }
             }
+            Entry::Host { name } => {
+                let seated = self.seat_of(name).and_then(|s| self.seats[s].as_ref()).is_some_and(|o| !o.is_bot());
+                if !seated {
+                    return Err(RoomError::NotSeated);
+                }
+                if self.deal_in_progress() {
+                    return Err(RoomError::DealInProgress);
+                }
+            }
             Entry::Close => {}
         }
         Ok(())
@@ -302,6 +315,10 @@ impl Room {
                     let deal = deal.clone();
                     self.finish_deal(&deal, &names);
                 }
+            }
+            Entry::Host { name } => {
+                self.log.push(format!("{} was away, so {name} is the host now", self.host));
+                self.host = name.clone();
             }
             Entry::SetWild { on } => {
                 self.ledger.rules = Rules::house(*on);

@@ -137,3 +137,51 @@ async fn house_deals_have_no_deal_limit() {
     assert!(deal.result.is_none_or(|r| r.end != End::DealLimit), "House deals never hit a deal limit");
     assert!(deal.actions.len() >= 8, "the bot kept covering turns");
 }
+
+#[tokio::test(start_paused = true)]
+async fn a_host_away_for_two_minutes_between_deals_hands_the_role_to_a_connected_player() {
+    let db = Db::open(&format!("sqlite://{}", temp_db("host-away").display())).await.unwrap();
+    let rooms = Rooms::new(db, Clock::starting_at(9_000_000), Timing::default());
+    let code = rooms.create(Rules::house(true), Mode::Invite, "Alice").await.unwrap();
+    for who in ["Alice", "Bea", "Cy"] {
+        let who = who.to_string();
+        rooms.ask(&code, |reply| Msg::Seat { name: who, reply }).await.unwrap().unwrap();
+    }
+    // Alice (the host) never comes; Bea is connected.
+    let (out, _events) = mpsc::channel(1024);
+    let (reply, answer) = oneshot::channel();
+    let inbox = rooms.inbox(&code).await.unwrap().unwrap();
+    inbox.send(Msg::Connect { conn: 1, name: "Bea".into(), out, reply }).await.unwrap();
+    answer.await.unwrap().unwrap();
+    tokio::time::advance(Duration::from_secs(119)).await;
+    settle().await;
+    assert_eq!(rooms.view(&code).await.unwrap().host, "Alice", "not before two minutes");
+    tokio::time::advance(Duration::from_secs(2)).await;
+    settle().await;
+    let view = rooms.view(&code).await.unwrap();
+    assert_eq!(view.host, "Bea", "the connected player took over");
+    assert!(view.log.iter().any(|l| l == "Alice was away, so Bea is the host now"), "{:?}", view.log);
+    // The new host can deal.
+    rooms.ask(&code, |reply| Msg::Start { reply }).await.unwrap().unwrap();
+    assert!(rooms.view(&code).await.unwrap().deal.is_some());
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_connected_host_keeps_the_role_between_deals() {
+    let mut t = table("host-here", Rules::house(true)).await;
+    let (out, _bea_events) = mpsc::channel(4096);
+    let (reply, answer) = oneshot::channel();
+    let inbox = t.rooms.inbox(&t.code).await.unwrap().unwrap();
+    inbox.send(Msg::Connect { conn: 2, name: "Bea".into(), out, reply }).await.unwrap();
+    answer.await.unwrap().unwrap();
+    // Nobody acts: the bot covers every turn until the deal ends; then five minutes pass between deals.
+    for _ in 0..80 {
+        tokio::time::advance(Duration::from_secs(41)).await;
+        settle().await;
+        t.drain();
+    }
+    let view = t.view().await;
+    assert!(view.deal.unwrap().result.is_some(), "the deal ended");
+    assert_eq!(view.host, "Alice", "a connected host stays host");
+    assert!(!view.log.iter().any(|l| l.contains("is the host now")));
+}

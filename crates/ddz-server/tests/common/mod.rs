@@ -18,7 +18,8 @@ use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 
 /// Bots that think for a millisecond, so that tests run quickly; turn clocks as in play.
-pub const FAST: Timing = Timing { turn_ms: 40_000, deal_limit_ms: 300_000, bot_min_ms: 1, bot_span_ms: 5 };
+pub const FAST: Timing =
+    Timing { turn_ms: 40_000, deal_limit_ms: 300_000, bot_min_ms: 1, bot_span_ms: 5, host_away_ms: 120_000 };
 
 pub fn temp_db(name: &str) -> PathBuf {
     let path = std::env::temp_dir().join(format!("ddz-test-{name}-{}.db", std::process::id()));
