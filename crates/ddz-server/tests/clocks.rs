@@ -28,20 +28,33 @@ async fn table(name: &str, rules: Rules) -> Table {
 }
 
 async fn timed_table(name: &str, rules: Rules, timing: Timing) -> Table {
+    let (rooms, code) = seated_room(name, rules, timing, 1_000_000).await;
+    let events = connect(&rooms, &code, 1, "Alice").await;
+    rooms.ask(&code, |reply| Msg::Start { reply }).await.unwrap().unwrap();
+    Table { rooms, code, events }
+}
+
+/// An invite room hosted by Alice, with Alice, Bea and Cy seated (as many as the table has seats), on a
+/// clock that reads `clock_ms` now.
+async fn seated_room(name: &str, rules: Rules, timing: Timing, clock_ms: u64) -> (Rooms, String) {
     let db = Db::open(&format!("sqlite://{}", temp_db(name).display())).await.unwrap();
-    let rooms = Rooms::new(db, Clock::starting_at(1_000_000), timing);
+    let rooms = Rooms::new(db, Clock::starting_at(clock_ms), timing);
     let code = rooms.create(rules, Mode::Invite, "Alice").await.unwrap();
     for who in ["Alice", "Bea", "Cy"].into_iter().take(rules.players as usize) {
         let who = who.to_string();
         rooms.ask(&code, |reply| Msg::Seat { name: who, reply }).await.unwrap().unwrap();
     }
-    let (out, events) = mpsc::channel(1024);
+    (rooms, code)
+}
+
+/// Connects `name` to the room over a channel; returns the events it receives.
+async fn connect(rooms: &Rooms, code: &str, conn: u64, name: &str) -> mpsc::Receiver<Event> {
+    let (out, events) = mpsc::channel(4096);
     let (reply, answer) = oneshot::channel();
-    let inbox = rooms.inbox(&code).await.unwrap().unwrap();
-    inbox.send(Msg::Connect { conn: 1, name: "Alice".into(), out, reply }).await.unwrap();
+    let inbox = rooms.inbox(code).await.unwrap().unwrap();
+    inbox.send(Msg::Connect { conn, name: name.into(), out, reply }).await.unwrap();
     answer.await.unwrap().unwrap();
-    rooms.ask(&code, |reply| Msg::Start { reply }).await.unwrap().unwrap();
-    Table { rooms, code, events }
+    events
 }
 
 impl Table {
@@ -140,19 +153,9 @@ async fn house_deals_have_no_deal_limit() {
 
 #[tokio::test(start_paused = true)]
 async fn a_host_away_for_two_minutes_between_deals_hands_the_role_to_a_connected_player() {
-    let db = Db::open(&format!("sqlite://{}", temp_db("host-away").display())).await.unwrap();
-    let rooms = Rooms::new(db, Clock::starting_at(9_000_000), Timing::default());
-    let code = rooms.create(Rules::house(true), Mode::Invite, "Alice").await.unwrap();
-    for who in ["Alice", "Bea", "Cy"] {
-        let who = who.to_string();
-        rooms.ask(&code, |reply| Msg::Seat { name: who, reply }).await.unwrap().unwrap();
-    }
+    let (rooms, code) = seated_room("host-away", Rules::house(true), Timing::default(), 9_000_000).await;
     // Alice (the host) never comes; Bea is connected.
-    let (out, _events) = mpsc::channel(1024);
-    let (reply, answer) = oneshot::channel();
-    let inbox = rooms.inbox(&code).await.unwrap().unwrap();
-    inbox.send(Msg::Connect { conn: 1, name: "Bea".into(), out, reply }).await.unwrap();
-    answer.await.unwrap().unwrap();
+    let _bea_events = connect(&rooms, &code, 1, "Bea").await;
     tokio::time::advance(Duration::from_secs(119)).await;
     settle().await;
     assert_eq!(rooms.view(&code).await.unwrap().host, "Alice", "not before two minutes");
@@ -169,11 +172,7 @@ async fn a_host_away_for_two_minutes_between_deals_hands_the_role_to_a_connected
 #[tokio::test(start_paused = true)]
 async fn a_connected_host_keeps_the_role_between_deals() {
     let mut t = table("host-here", Rules::house(true)).await;
-    let (out, _bea_events) = mpsc::channel(4096);
-    let (reply, answer) = oneshot::channel();
-    let inbox = t.rooms.inbox(&t.code).await.unwrap().unwrap();
-    inbox.send(Msg::Connect { conn: 2, name: "Bea".into(), out, reply }).await.unwrap();
-    answer.await.unwrap().unwrap();
+    let _bea_events = connect(&t.rooms, &t.code, 2, "Bea").await;
     // Nobody acts: the bot covers every turn until the deal ends; then five minutes pass between deals.
     for _ in 0..80 {
         tokio::time::advance(Duration::from_secs(41)).await;
