@@ -50,6 +50,7 @@ test('each challenge starts from the home screen, plays a deal, and lands on its
   await buster.getByRole('button', { name: 'Abandon run' }).click();
   await buster.getByTestId('run-over').waitFor();
   assert.equal(net(await buster.getByTestId('run-net').innerText()), busterNet, 'the abandoned deal was refunded');
+  assert.match(await buster.locator('.log').textContent(), /Buster Fan abandoned the run at [+−]\$\d+/);
 
   // Bot Bomber and the rally: abandon after the first deal.
   await abandon(bomber);

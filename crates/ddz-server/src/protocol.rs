@@ -7,7 +7,7 @@ use ddz_engine::{Action, Auction, CardSet, DealView, Payment, Phase, Play, Seat,
 use serde::{Deserialize, Serialize};
 
 use crate::challenge::ChallengeKind;
-use crate::room::{Mode, Occupant, Room};
+use crate::room::{LogLine, Mode, Occupant, Room};
 
 /// What a client may send.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -123,7 +123,8 @@ pub struct RoomView {
     /// The current turn's deadline and the deal limit, in milliseconds since the Unix epoch.
     pub turn_deadline: Option<u64>,
     pub deal_deadline: Option<u64>,
-    pub log: Vec<String>,
+    /// The last 50 lines of the table log.
+    pub log: Vec<LogLine>,
     pub closed: bool,
     pub settlement: Vec<Payment>,
     /// Bot Buster, Bot Bomber or a Bang rally: how the run stands.

@@ -83,6 +83,69 @@ pub enum Entry {
     Close,
 }
 
+/// A line of the table log. Clients show it in their own language; [`Display`](std::fmt::Display) gives the
+/// English.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "event", rename_all = "snake_case")]
+pub enum LogLine {
+    Sat {
+        name: String,
+    },
+    BotSat {
+        name: String,
+        level: String,
+    },
+    DealStarted {
+        number: u32,
+        rules: String,
+    },
+    /// The clock ran out on `name`'s turn and the bot played it.
+    TimedOut {
+        name: String,
+    },
+    WentOut {
+        name: String,
+    },
+    NoWinner,
+    WildSet {
+        host: String,
+        on: bool,
+    },
+    HostChanged {
+        from: String,
+        to: String,
+    },
+    Closed,
+    RunOver {
+        name: String,
+        net: i64,
+    },
+    RunAbandoned {
+        name: String,
+        net: i64,
+    },
+}
+
+impl std::fmt::Display for LogLine {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            LogLine::Sat { name } => write!(f, "{name} sat down"),
+            LogLine::BotSat { name, level } => write!(f, "{name} ({level} bot) sat down"),
+            LogLine::DealStarted { number, rules } => write!(f, "deal {number} started ({rules})"),
+            LogLine::TimedOut { name } => write!(f, "{name} ran out of time; the bot played"),
+            LogLine::WentOut { name } => write!(f, "{name} went out"),
+            LogLine::NoWinner => write!(f, "the deal ended with no winner"),
+            LogLine::WildSet { host, on } => {
+                write!(f, "{host} turned the Wild {} for the next deal", if *on { "on" } else { "off" })
+            }
+            LogLine::HostChanged { from, to } => write!(f, "{from} was away, so {to} is the host now"),
+            LogLine::Closed => write!(f, "the host closed the room"),
+            LogLine::RunOver { name, net } => write!(f, "the run is over: {name} finished {net:+}"),
+            LogLine::RunAbandoned { name, net } => write!(f, "{name} abandoned the run at {net:+}"),
+        }
+    }
+}
+
 /// A stored entry with its number and time (milliseconds since the Unix epoch).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Stamped {
@@ -136,7 +199,7 @@ pub struct Room {
     pub ledger: Ledger,
     pub deal: Option<Deal>,
     /// The table log, for everyone.
-    pub log: Vec<String>,
+    pub log: Vec<LogLine>,
     pub closed: bool,
     /// The settlement (House) shown when the room closed.
     pub settlement: Vec<Payment>,
@@ -282,19 +345,19 @@ impl Room {
             Entry::Sit { seat, name } => {
                 self.seats[*seat] = Some(Occupant::Human { name: name.clone() });
                 self.ledger.join(name);
-                self.log.push(format!("{name} sat down"));
+                self.log.push(LogLine::Sat { name: name.clone() });
             }
             Entry::AddBot { seat, level } => {
                 let name = self.bot_name(level);
                 self.ledger.join(&name);
-                self.log.push(format!("{name} ({level} bot) sat down"));
+                self.log.push(LogLine::BotSat { name: name.clone(), level: level.clone() });
                 self.seats[*seat] = Some(Occupant::Bot { name, level: level.clone() });
             }
             Entry::Start { setup } => {
                 self.deal = Some(Deal::new(setup.clone()));
                 self.deal_started_at = at;
                 self.turn_started_at = at;
-                self.log.push(format!("deal {} started ({})", self.ledger.deals + 1, setup.rules));
+                self.log.push(LogLine::DealStarted { number: self.ledger.deals + 1, rules: setup.rules.to_string() });
             }
             Entry::Act { action, timed_out } => {
                 let names = self.names();
@@ -309,7 +372,7 @@ impl Room {
                     self.turn_started_at = at;
                 }
                 if *timed_out && let Some(seat) = action.seat() {
-                    self.log.push(format!("{} ran out of time; the bot played", names[seat]));
+                    self.log.push(LogLine::TimedOut { name: names[seat].clone() });
                 }
                 if deal.result().is_some() {
                     let deal = deal.clone();
@@ -317,13 +380,12 @@ impl Room {
                 }
             }
             Entry::Host { name } => {
-                self.log.push(format!("{} was away, so {name} is the host now", self.host));
+                self.log.push(LogLine::HostChanged { from: self.host.clone(), to: name.clone() });
                 self.host = name.clone();
             }
             Entry::SetWild { on } => {
                 self.ledger.rules = Rules::house(*on);
-                let state = if *on { "on" } else { "off" };
-                self.log.push(format!("{} turned the Wild {state} for the next deal", self.host));
+                self.log.push(LogLine::WildSet { host: self.host.clone(), on: *on });
             }
             Entry::Close => {
                 if self.deal_in_progress() {
@@ -334,12 +396,11 @@ impl Room {
                         self.finish_deal(&deal, &names);
                     }
                 }
+                let (name, net) = (self.host.clone(), self.progress.net());
                 let line = match &self.challenge {
-                    None => "the host closed the room".to_string(),
-                    Some(_) if self.challenge_over() => {
-                        format!("the run is over: {} finished {:+}", self.host, self.progress.net())
-                    }
-                    Some(_) => format!("{} abandoned the run at {:+}", self.host, self.progress.net()),
+                    None => LogLine::Closed,
+                    Some(_) if self.challenge_over() => LogLine::RunOver { name, net },
+                    Some(_) => LogLine::RunAbandoned { name, net },
                 };
                 self.closed = true;
                 self.settlement =
@@ -353,8 +414,8 @@ impl Room {
         self.ledger.record(deal, names);
         if let Some(result) = deal.result() {
             let line = match result.winner {
-                Some(w) => format!("{} went out", names[w]),
-                None => "the deal ended with no winner".to_string(),
+                Some(w) => LogLine::WentOut { name: names[w].clone() },
+                None => LogLine::NoWinner,
             };
             self.log.push(line);
             if self.challenge.is_some()

@@ -89,7 +89,7 @@ async fn bot_buster_plays_until_twenty_deals_or_a_balance_at_zero_and_goes_to_th
     assert!(deals <= 20);
     let net: i64 = run.nets.iter().sum();
     assert_eq!(net, balances[0] - 100, "the run's net is the player's balance change");
-    assert!(last.log.iter().any(|l| l.contains("the run is over")), "{:?}", last.log);
+    assert!(last.log.iter().any(|l| l.to_string().contains("the run is over")), "{:?}", last.log);
 
     // Over means over: no further deal.
     ann.send(&Command::Start).await;
@@ -138,7 +138,7 @@ async fn an_interrupted_run_resumes_by_name_and_abandoning_counts_with_the_curre
     bo.send(&Command::Close).await;
     let closed = bo.until(|v| v.closed).await;
     assert!(challenge(&closed).over);
-    assert!(closed.log.iter().any(|l| l.contains("abandoned the run")), "{:?}", closed.log);
+    assert!(closed.log.iter().any(|l| l.to_string().contains("abandoned the run")), "{:?}", closed.log);
     let row = board_row(&get(running.addr, "/api/boards/buster").await, "Bo").clone();
     assert_eq!((row["score"].as_i64(), row["deals"].as_i64()), (Some(net_after_one), Some(1)));
 

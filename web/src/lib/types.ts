@@ -91,11 +91,25 @@ export interface RoomView {
   deal: DealView | null;
   turn_deadline: number | null;
   deal_deadline: number | null;
-  log: string[];
+  log: LogLine[];
   closed: boolean;
   settlement: { from: string; to: string; amount: number }[];
   challenge?: ChallengeView;
 }
+
+/** A line of the table log; the client words it in the player's language (`lib/log.ts`). */
+export type LogLine =
+  | { event: 'sat'; name: string }
+  | { event: 'bot_sat'; name: string; level: string }
+  | { event: 'deal_started'; number: number; rules: string }
+  | { event: 'timed_out'; name: string }
+  | { event: 'went_out'; name: string }
+  | { event: 'no_winner' }
+  | { event: 'wild_set'; host: string; on: boolean }
+  | { event: 'host_changed'; from: string; to: string }
+  | { event: 'closed' }
+  | { event: 'run_over'; name: string; net: number }
+  | { event: 'run_abandoned'; name: string; net: number };
 
 export type ChallengeKind = 'buster' | 'bomber' | 'rally';
 
