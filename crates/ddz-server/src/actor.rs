@@ -12,7 +12,7 @@ use ddz_engine::{Action, Phase, Seat, Seed, TableType};
 use tokio::sync::{mpsc, oneshot};
 use tokio::time::Instant;
 
-use crate::challenge::rally_setup;
+use crate::challenge::{rally_expiry_ms, rally_setup};
 use crate::clock::Clock;
 use crate::db::Db;
 use crate::protocol::{Command, Event, RoomView};
@@ -70,6 +70,11 @@ pub enum Msg {
     },
     View {
         reply: oneshot::Sender<RoomView>,
+    },
+    /// A challenge room: seat its player, fill the other seats with its bots, and deal the first deal, as
+    /// far as not done yet (a new run, or one resumed after a restart interrupted its setting up).
+    SetUpChallenge {
+        reply: oneshot::Sender<Result<(), String>>,
     },
 }
 
@@ -134,8 +139,10 @@ impl RoomTask {
         self.publish_summary();
         loop {
             let deadline = self.next_deadline();
-            // A challenge ends by itself at its limit (also when a restart finds it there).
-            if self.room.challenge_over() && !self.room.closed {
+            // A challenge ends by itself at its limit, and an unfinished rally when it expires (also when a
+            // restart finds them there).
+            let expired = self.rally_expiry().is_some_and(|at| self.clock.now_ms() >= at);
+            if (self.room.challenge_over() || expired) && !self.room.closed {
                 let _ = self.commit(Entry::Close).await;
             }
             tokio::select! {
@@ -194,6 +201,9 @@ impl RoomTask {
             Msg::View { reply } => {
                 let _ = reply.send(self.view_for(None));
             }
+            Msg::SetUpChallenge { reply } => {
+                let _ = reply.send(self.set_up_challenge().await);
+            }
         }
     }
 
@@ -248,6 +258,27 @@ impl RoomTask {
         }
     }
 
+    async fn set_up_challenge(&mut self) -> Result<(), String> {
+        let Some(challenge) = self.room.challenge.clone() else {
+            return Err("this room is not a challenge".to_string());
+        };
+        if self.room.closed {
+            return Ok(());
+        }
+        let player = self.room.host.clone();
+        if self.room.seat_of(&player).is_none() {
+            let seat = self.room.seats.iter().position(Option::is_none).ok_or(RoomError::Full.to_string())?;
+            self.commit(Entry::Sit { seat, name: player }).await?;
+        }
+        while let Some(seat) = self.room.seats.iter().position(Option::is_none) {
+            self.commit(Entry::AddBot { seat, level: challenge.kind.bot_level().to_string() }).await?;
+        }
+        if self.room.deal.is_none() {
+            self.start().await?;
+        }
+        Ok(())
+    }
+
     async fn start(&mut self) -> Result<(), String> {
         let rally = self.room.challenge.as_ref().and_then(|c| c.rally.clone());
         let setup = match rally {
@@ -285,6 +316,7 @@ impl RoomTask {
         if slow {
             // A client that cannot keep up is dropped; it reconnects and gets a snapshot.
             self.connections.remove(&conn);
+            self.note_host_presence();
         }
     }
 
@@ -357,8 +389,14 @@ impl RoomTask {
     fn next_deadline(&self) -> Option<Instant> {
         let (_, limit) = self.deadlines();
         let handover = self.host_successor().and(self.host_away_since).map(|since| since + self.timing.host_away_ms);
-        let earliest = self.due().into_iter().map(|(_, at)| at).chain(limit).chain(handover).min()?;
+        let expiry = self.rally_expiry().filter(|_| !self.room.closed);
+        let earliest = self.due().into_iter().map(|(_, at)| at).chain(limit).chain(handover).chain(expiry).min()?;
         Some(self.clock.instant_at(earliest))
+    }
+
+    /// When this room's rally, if it is one, expires unfinished.
+    fn rally_expiry(&self) -> Option<u64> {
+        self.room.challenge.as_ref()?.rally.as_deref().and_then(rally_expiry_ms)
     }
 
     fn host_connected(&self) -> bool {

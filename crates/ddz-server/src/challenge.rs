@@ -4,6 +4,8 @@
 //! calendar date of a time, and how finished runs rank on a board. The room applies the limits; the
 //! database stores a run when it starts and its result once, when it ends.
 
+use std::collections::HashMap;
+
 use ddz_engine::{DealSetup, Rules, Seat, Seed, Start};
 use rand::SeedableRng;
 use rand_chacha::ChaCha20Rng;
@@ -122,6 +124,28 @@ pub fn utc_date(ms: u64) -> String {
     format!("{year:04}-{month:02}-{day:02}")
 }
 
+/// How long after its day ends an unfinished rally may still be played: an hour, so that a rally begun
+/// just before midnight (UTC) can be finished.
+pub const RALLY_GRACE_MS: u64 = 3_600_000;
+
+/// When an unfinished rally of `date` expires (and counts as abandoned): the end of its UTC day plus
+/// [`RALLY_GRACE_MS`].
+pub fn rally_expiry_ms(date: &str) -> Option<u64> {
+    if !is_date(date) {
+        return None;
+    }
+    let number = |range: std::ops::Range<usize>| date[range].parse::<i64>().ok();
+    let (year, month, day) = (number(0..4)?, number(5..7)?, number(8..10)?);
+    // Days-from-civil (H. Hinnant's algorithm), the inverse of `utc_date`.
+    let year = if month <= 2 { year - 1 } else { year };
+    let era = year.div_euclid(400);
+    let year_of_era = year - era * 400;
+    let day_of_year = (153 * (if month > 2 { month - 3 } else { month + 9 }) + 2) / 5 + day - 1;
+    let day_of_era = year_of_era * 365 + year_of_era / 4 - year_of_era / 100 + day_of_year;
+    let days = era * 146_097 + day_of_era - 719_468;
+    u64::try_from(days + 1).ok().map(|next| next * 86_400_000 + RALLY_GRACE_MS)
+}
+
 /// Whether `text` is a date as [`utc_date`] writes it.
 pub fn is_date(text: &str) -> bool {
     let bytes = text.as_bytes();
@@ -150,25 +174,32 @@ pub struct BoardRow {
     pub date: String,
 }
 
-/// A challenge board: each name's best run, best first. Bot Buster and rallies rank the final net, ties
-/// going to fewer deals; Bot Bomber ranks the biggest single pot. Remaining ties go to the earlier result,
-/// and equal results share a rank.
+/// The most rows a board shows.
+pub const BOARD_ROWS: usize = 100;
+
+/// A challenge board: each name's best run, best first, at most [`BOARD_ROWS`]. Bot Buster ranks the final
+/// net, ties going to fewer deals; Bot Bomber the biggest single pot; a rally its total net over the 10
+/// deals, attempts abandoned early ranking after complete ones (so that stopping while ahead does not
+/// pay). Remaining ties go to the earlier result, and equal results share a rank.
 pub fn rank_runs(kind: ChallengeKind, runs: &[FinishedRun]) -> Vec<BoardRow> {
     let score = |run: &FinishedRun| if kind == ChallengeKind::Bomber { run.best_pot } else { run.net };
-    let order = |run: &FinishedRun| (std::cmp::Reverse(score(run)), run.deals, run.finished_at);
-    let mut best: Vec<&FinishedRun> = Vec::new();
+    let played = |run: &FinishedRun| if kind == ChallengeKind::Rally { -run.deals } else { 0 };
+    let order = |run: &FinishedRun| (played(run), std::cmp::Reverse(score(run)), run.deals, run.finished_at);
+    let mut best: HashMap<String, &FinishedRun> = HashMap::new();
     for run in runs {
-        match best.iter_mut().find(|b| b.name.to_lowercase() == run.name.to_lowercase()) {
-            Some(b) if order(run) < order(b) => *b = run,
-            Some(_) => {}
-            None => best.push(run),
+        let entry = best.entry(run.name.to_lowercase()).or_insert(run);
+        if order(run) < order(entry) {
+            *entry = run;
         }
     }
+    let mut best: Vec<&FinishedRun> = best.into_values().collect();
     best.sort_by_key(|run| order(run));
-    let mut rows: Vec<BoardRow> = Vec::with_capacity(best.len());
-    for (i, run) in best.iter().enumerate() {
-        let tied = rows.last().is_some_and(|prev| prev.score == score(run) && prev.deals == run.deals);
-        let rank = if tied { rows[i - 1].rank } else { i + 1 };
+    let mut rows: Vec<BoardRow> = Vec::with_capacity(best.len().min(BOARD_ROWS));
+    for run in best.into_iter().take(BOARD_ROWS) {
+        let rank = match rows.last() {
+            Some(prev) if prev.score == score(run) && prev.deals == run.deals => prev.rank,
+            _ => rows.len() + 1,
+        };
         rows.push(BoardRow {
             rank,
             name: run.name.clone(),
@@ -192,6 +223,17 @@ mod tests {
         assert_eq!(utc_date(1_795_996_800_000), "2026-11-30");
         assert!(is_date("2026-11-29"));
         assert!(!is_date("2026-1-29") && !is_date("../etc/pwd") && !is_date("2026x11x29"));
+    }
+
+    #[test]
+    fn a_rally_expires_an_hour_after_its_day_ends() {
+        assert_eq!(rally_expiry_ms("2026-11-29"), Some(1_795_996_800_000 + RALLY_GRACE_MS));
+        assert_eq!(rally_expiry_ms("2000-02-28"), Some(951_782_400_000 + RALLY_GRACE_MS));
+        for ms in [0, 951_782_400_000, 1_795_996_799_000] {
+            let day_end = rally_expiry_ms(&utc_date(ms)).unwrap() - RALLY_GRACE_MS;
+            assert!(day_end > ms && day_end - ms <= 86_400_000, "{ms}");
+        }
+        assert_eq!(rally_expiry_ms("yesterday"), None);
     }
 
     #[test]
@@ -227,6 +269,21 @@ mod tests {
         let rows = rank_runs(ChallengeKind::Rally, &[run("Late", 12, 10, 0, 9), run("Early", 12, 10, 0, 5)]);
         assert_eq!((rows[0].rank, rows[0].name.as_str()), (1, "Early"));
         assert_eq!((rows[1].rank, rows[1].name.as_str()), (1, "Late"));
+    }
+
+    #[test]
+    fn a_rally_ranks_complete_attempts_before_abandoned_ones() {
+        let rows = rank_runs(ChallengeKind::Rally, &[run("Quit", 30, 1, 0, 1), run("Full", -12, 10, 0, 2)]);
+        let order: Vec<(usize, &str)> = rows.iter().map(|r| (r.rank, r.name.as_str())).collect();
+        assert_eq!(order, [(1, "Full"), (2, "Quit")]);
+    }
+
+    #[test]
+    fn a_board_shows_at_most_a_hundred_rows() {
+        let runs: Vec<FinishedRun> = (0..150).map(|i| run(&format!("P{i}"), i, 20, 0, 1)).collect();
+        let rows = rank_runs(ChallengeKind::Buster, &runs);
+        assert_eq!(rows.len(), BOARD_ROWS);
+        assert_eq!((rows[0].name.as_str(), rows[99].name.as_str()), ("P149", "P50"));
     }
 
     #[test]

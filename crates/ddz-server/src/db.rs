@@ -460,7 +460,11 @@ impl Store {
                     name: r.get(0),
                     score: r.get(1),
                     deals: r.get(2),
-                    date: utc_date(r.get::<i64, _>(3) as u64),
+                    // Stats from before dates were kept have none.
+                    date: match r.get::<i64, _>(3) {
+                        0 => String::new(),
+                        at => utc_date(at as u64),
+                    },
                 })
                 .collect(),
         ))

@@ -185,6 +185,8 @@ pub enum RoomError {
     RunOver,
     #[error("challenges always play House rules with the Wild")]
     ChallengeRules,
+    #[error("a challenge is one player against the challenge's own bots")]
+    ChallengeSeats,
     #[error("{0}")]
     Deal(#[from] ddz_engine::DealError),
 }
@@ -285,10 +287,16 @@ impl Room {
                 if self.seat_of(name).is_some() {
                     return Err(RoomError::AlreadySeated(name.clone()));
                 }
+                if self.challenge.is_some() && !self.is_host(name) {
+                    return Err(RoomError::ChallengeSeats);
+                }
             }
             Entry::AddBot { seat, level } => {
                 self.free_seat(*seat)?;
                 level.parse::<BotKind>().map_err(|_| RoomError::UnknownBot(level.clone()))?;
+                if self.challenge.as_ref().is_some_and(|c| c.kind.bot_level() != level) {
+                    return Err(RoomError::ChallengeSeats);
+                }
             }
             Entry::Start { .. } => {
                 if self.challenge_over() {
@@ -388,6 +396,8 @@ impl Room {
                 self.log.push(LogLine::WildSet { host: self.host.clone(), on: *on });
             }
             Entry::Close => {
+                // Over before the close: abandoning the last deal of a run is still abandoning.
+                let over = self.challenge_over();
                 if self.deal_in_progress() {
                     let names = self.names();
                     if let Some(deal) = self.deal.as_mut() {
@@ -399,7 +409,7 @@ impl Room {
                 let (name, net) = (self.host.clone(), self.progress.net());
                 let line = match &self.challenge {
                     None => LogLine::Closed,
-                    Some(_) if self.challenge_over() => LogLine::RunOver { name, net },
+                    Some(_) if over => LogLine::RunOver { name, net },
                     Some(_) => LogLine::RunAbandoned { name, net },
                 };
                 self.closed = true;

@@ -22,6 +22,7 @@ pub struct Rooms {
     timing: Timing,
     inboxes: Arc<Mutex<HashMap<String, mpsc::Sender<Msg>>>>,
     summaries: Summaries,
+    starting: Arc<tokio::sync::Mutex<()>>,
 }
 
 /// Room codes: 6 characters without look-alikes (no 0/O, 1/I/L).
@@ -30,7 +31,7 @@ const CODE_CHARS: &[u8] = b"ABCDEFGHJKMNPQRSTUVWXYZ23456789";
 impl Rooms {
     pub fn new(db: Db, clock: Clock, timing: Timing) -> Rooms {
         let (summaries, _) = tokio::sync::watch::channel(HashMap::new());
-        Rooms { db, clock, timing, inboxes: Arc::default(), summaries }
+        Rooms { db, clock, timing, inboxes: Arc::default(), summaries, starting: Arc::default() }
     }
 
     pub fn db(&self) -> &Db {
@@ -73,27 +74,24 @@ impl Rooms {
     /// Starts `name`'s run of `kind` (today's rally for Bang rallies) with two bots and its first deal dealt,
     /// or finds the name's unfinished run to resume. Returns the room's code and whether it was resumed;
     /// `None` when the name has already played today's rally.
-    pub async fn start_challenge(&self, kind: ChallengeKind, name: &str) -> DbResult<Option<(String, bool)>> {
+    pub async fn start_challenge(&self, kind: ChallengeKind, name: &str) -> Result<Option<(String, bool)>, String> {
+        // One start at a time: a double click must not make two runs.
+        let _one_at_a_time = self.starting.lock().await;
         let now = self.clock.now_ms();
         let challenge = Challenge { kind, rally: (kind == ChallengeKind::Rally).then(|| utc_date(now)) };
-        let code = self.unused_code().await?;
-        let code = match self.db.start_challenge(&code, &challenge, name, now).await? {
+        let fresh = self.unused_code().await.map_err(stored)?;
+        let (code, resumed) = match self.db.start_challenge(&fresh, &challenge, name, now).await.map_err(stored)? {
             ChallengeStart::RallyPlayed => return Ok(None),
-            ChallengeStart::Unfinished(code) => return Ok(Some((code, true))),
-            ChallengeStart::Created(code) => code,
+            ChallengeStart::Unfinished(code) => (code, true),
+            ChallengeStart::Created(code) => {
+                tracing::info!(room = %code, kind = kind.name(), rally = ?challenge.rally, name, "challenge started");
+                self.spawn(Room::challenge(code.clone(), challenge, name.to_string()));
+                (code, false)
+            }
         };
-        tracing::info!(room = %code, kind = kind.name(), rally = ?challenge.rally, name, "challenge started");
-        self.spawn(Room::challenge(code.clone(), challenge, name.to_string()));
-        let name = name.to_string();
-        let level = kind.bot_level().to_string();
-        // The player sits first, so that a rally's player always has the same seat.
-        let seated = self.ask(&code, |reply| Msg::Seat { name, reply }).await.and_then(Result::ok).is_some();
-        let bots = self.ask(&code, |reply| Msg::AddBots { level, reply }).await.and_then(Result::ok).is_some();
-        let dealt = self.ask(&code, |reply| Msg::Start { reply }).await.and_then(Result::ok).is_some();
-        if !(seated && bots && dealt) {
-            tracing::error!(room = %code, seated, bots, dealt, "a new challenge room did not set up");
-        }
-        Ok(Some((code, false)))
+        // A resumed run gets whatever part of its setting up an interruption left undone.
+        self.ask(&code, |reply| Msg::SetUpChallenge { reply }).await.ok_or("the room stopped")??;
+        Ok(Some((code, resumed)))
     }
 
     fn spawn(&self, room: Room) {
@@ -142,6 +140,11 @@ impl Rooms {
     pub fn shutdown(&self) {
         self.inboxes.lock().expect("rooms lock").clear();
     }
+}
+
+fn stored(e: sqlx::Error) -> String {
+    tracing::error!(error = %e, "database error");
+    "the server could not reach its database".to_string()
 }
 
 /// The open public tables among `summaries`, by code.

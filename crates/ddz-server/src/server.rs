@@ -244,9 +244,10 @@ async fn start_challenge(
     let name = valid_name(&req.name).map_err(bad)?;
     let kind = ChallengeKind::parse(&req.kind)
         .ok_or_else(|| bad(format!("unknown challenge {:?} (buster, bomber, rally)", req.kind)))?;
-    match state.rooms.start_challenge(kind, &name).await? {
-        Some((code, resumed)) => Ok(Json(serde_json::json!({ "code": code, "resumed": resumed }))),
-        None => Err(AppError(StatusCode::CONFLICT, format!("{name} has already played today's rally"))),
+    match state.rooms.start_challenge(kind, &name).await {
+        Ok(Some((code, resumed))) => Ok(Json(serde_json::json!({ "code": code, "resumed": resumed }))),
+        Ok(None) => Err(AppError(StatusCode::CONFLICT, format!("{name} has already played today's rally"))),
+        Err(message) => Err(AppError(StatusCode::INTERNAL_SERVER_ERROR, message)),
     }
 }
 

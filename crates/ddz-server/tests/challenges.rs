@@ -251,5 +251,13 @@ async fn challenge_requests_with_bad_input_get_clear_errors() {
     let mut gus = join(running.addr, &code, "Gus").await;
     gus.send(&Command::SetWild { on: false }).await;
     assert!(gus.next_error().await.contains("House rules with the Wild"));
+    // Nobody else sits at a challenge.
+    let mut hal = Client::join(running.addr, &code, "Hal").await;
+    assert_eq!(hal.view.as_ref().unwrap().you, None, "a visitor only watches");
+    hal.send(&Command::Sit { seat: None }).await;
+    assert!(hal.next_error().await.contains("every seat is taken"));
+    // A second start resumes the same run, dealt and seated as it was.
+    let again = start(running.addr, "GUS", "buster").await;
+    assert_eq!((again["code"].as_str(), again["resumed"].as_bool()), (Some(code.as_str()), Some(true)));
     running.stop().await.unwrap();
 }

@@ -154,8 +154,15 @@ async fn house_deals_have_no_deal_limit() {
 #[tokio::test(start_paused = true)]
 async fn a_host_away_for_two_minutes_between_deals_hands_the_role_to_a_connected_player() {
     let (rooms, code) = seated_room("host-away", Rules::house(true), Timing::default(), 9_000_000).await;
-    // Alice (the host) never comes; Bea is connected.
+    // Alice (the host) leaves; Bea is connected.
     let _bea_events = connect(&rooms, &code, 1, "Bea").await;
+    let _alice_events = connect(&rooms, &code, 2, "Alice").await;
+    tokio::time::advance(Duration::from_secs(300)).await;
+    settle().await;
+    assert_eq!(rooms.view(&code).await.unwrap().host, "Alice", "a connected host stays host");
+    let inbox = rooms.inbox(&code).await.unwrap().unwrap();
+    inbox.send(Msg::Disconnect { conn: 2 }).await.unwrap();
+    settle().await;
     tokio::time::advance(Duration::from_secs(119)).await;
     settle().await;
     assert_eq!(rooms.view(&code).await.unwrap().host, "Alice", "not before two minutes");
@@ -183,4 +190,32 @@ async fn a_connected_host_keeps_the_role_between_deals() {
     assert!(view.deal.unwrap().result.is_some(), "the deal ended");
     assert_eq!(view.host, "Alice", "a connected host stays host");
     assert!(!view.log.iter().any(|l| l.to_string().contains("is the host now")));
+}
+
+#[tokio::test(start_paused = true)]
+async fn an_unfinished_rally_expires_an_hour_after_its_day_and_counts_as_abandoned() {
+    use ddz_server::challenge::ChallengeKind;
+    let db = Db::open(&format!("sqlite://{}", temp_db("rally-expiry").display())).await.unwrap();
+    // 2026-11-29 23:30 UTC.
+    let rooms = Rooms::new(db.clone(), Clock::starting_at(1_795_995_000_000), Timing::default());
+    let (code, resumed) = rooms.start_challenge(ChallengeKind::Rally, "Ann").await.unwrap().unwrap();
+    assert!(!resumed);
+    let view = rooms.view(&code).await.unwrap();
+    assert_eq!(view.challenge.unwrap().rally.as_deref(), Some("2026-11-29"));
+    // Ann never plays: the bots cover her turns, the deal ends, and nobody deals the next one. At 01:00 on
+    // the next day the rally expires.
+    tokio::time::advance(Duration::from_secs(89 * 60)).await;
+    for _ in 0..200 {
+        settle().await;
+    }
+    assert!(!rooms.view(&code).await.unwrap().closed, "still playable in the hour of grace");
+    tokio::time::advance(Duration::from_secs(2 * 60)).await;
+    for _ in 0..20 {
+        settle().await;
+    }
+    let view = rooms.view(&code).await.unwrap();
+    assert!(view.closed, "the rally expired");
+    assert!(view.log.iter().any(|l| l.to_string().starts_with("Ann abandoned the run")), "{:?}", view.log);
+    let board = db.challenge_board(ChallengeKind::Rally, Some("2026-11-29".into())).await.unwrap();
+    assert_eq!(board.iter().map(|r| r.name.as_str()).collect::<Vec<_>>(), ["Ann"]);
 }
