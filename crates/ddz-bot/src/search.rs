@@ -4,13 +4,19 @@
 //! the other seats at random, consistent with everything public (hand sizes, played cards, the landlord's
 //! shown bottom cards), plays each candidate out to the end with a fast rollout policy for every seat, and
 //! keeps the candidate that wins most often (nudged by the heuristic's score, since rollouts are
-//! noisy). The same deals are used for every candidate, so the
+//! noisy). The same deals (and the same rollout dice) are used for every candidate, so the
 //! comparison is not blurred by luck of the deal.
+//!
+//! The opponents' skill is unknown, so the rollouts do not assume they play well: each opponent move is
+//! the rollout policy's or, with probability [`OPPONENT_NOISE`], any legal choice. Against strong
+//! players this costs little; against weak ones it stops the search from giving up on hands that only
+//! a careful defence would beat.
 
 use std::collections::HashMap;
 
 use ddz_engine::{Action, CardSet, Counts, Kind, Play, Rank, Rules, Seat, Shape, Strength, TableType, legal_plays};
 use rand::seq::SliceRandom;
+use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use crate::policy::Scored;
@@ -31,7 +37,7 @@ pub struct Budget {
 
 impl Default for Budget {
     fn default() -> Self {
-        Budget { candidates: 6, samples: 24, endgame_cards: 20, endgame_nodes: 6000 }
+        Budget { candidates: 10, samples: 64, endgame_cards: 20, endgame_nodes: 6000 }
     }
 }
 
@@ -39,7 +45,10 @@ impl Default for Budget {
 const PRIOR: f32 = 0.03;
 
 /// How far below the heuristic's best a candidate may score and still be searched.
-const SENSIBLE: f32 = 25.0;
+const SENSIBLE: f32 = 40.0;
+
+/// How often an opponent's rollout move is a uniformly random legal choice.
+pub const OPPONENT_NOISE: f64 = 0.6;
 
 /// Picks among `scored` (the heuristic's scores for `choices`) by rollouts.
 pub fn choose(table: &Table, choices: &[Action], scored: &[Scored], budget: Budget, rng: &mut ChaCha8Rng) -> usize {
@@ -70,8 +79,9 @@ pub fn choose(table: &Table, choices: &[Action], scored: &[Scored], budget: Budg
     let mut solver_misses = 0u32;
     for _ in 0..budget.samples {
         let hands = determinize(table, landlord, rng);
+        let dice: u64 = rng.random();
         for (c, candidate) in candidates.iter().enumerate() {
-            let mut sim = Sim::new(table, landlord, hands.clone());
+            let mut sim = Sim::new(table, landlord, hands.clone(), ChaCha8Rng::seed_from_u64(dice));
             sim.apply(table.me, &choices[candidate.index]);
             // Near the end, solve the sampled deal exactly; otherwise (or if the solver runs out of
             // nodes) play it out with the rollout policy.
@@ -126,10 +136,13 @@ struct Sim {
     allowance: Option<u32>,
     winner: Option<Seat>,
     buffer: Vec<Play>,
+    /// The searching seat: the other side's moves are noisy.
+    me: Seat,
+    rng: ChaCha8Rng,
 }
 
 impl Sim {
-    fn new(table: &Table, landlord: Seat, hands: Vec<Counts>) -> Sim {
+    fn new(table: &Table, landlord: Seat, hands: Vec<Counts>, rng: ChaCha8Rng) -> Sim {
         Sim {
             rules: table.rules,
             hands,
@@ -143,6 +156,8 @@ impl Sim {
             allowance: (table.rules.table == TableType::TwoPlayer).then(|| table.view.allowance.unwrap_or(1) as u32),
             winner: None,
             buffer: Vec::with_capacity(256),
+            me: table.me,
+            rng,
         }
     }
 
@@ -192,6 +207,7 @@ impl Sim {
 
     /// The fast rollout policy: go out if possible; follow an opponent with the smallest play that does
     /// not spend control unless they are near the end; lead the play that sheds most, lowest first.
+    /// Short of going out, the searching seat's opponents sometimes choose at random (passing included).
     fn rollout_choice(&mut self, seat: Seat) -> Option<Play> {
         let hand = self.hands[seat];
         let prior = self.trick.map(|(_, p)| p);
@@ -202,6 +218,13 @@ impl Sim {
             return Some(*out);
         }
         let partner = |a: Seat, b: Seat| a != b && a != self.landlord && b != self.landlord;
+        if seat != self.me && !partner(seat, self.me) && self.rng.random_bool(OPPONENT_NOISE) {
+            let choices = self.buffer.len() + usize::from(prior.is_some());
+            return match choices {
+                0 => None,
+                n => self.buffer.get(self.rng.random_range(0..n)).copied(),
+            };
+        }
         let players = self.hands.len();
         let danger =
             (0..players).filter(|&s| s != seat && !partner(s, seat)).map(|s| self.hands[s].total()).min().unwrap_or(99);
