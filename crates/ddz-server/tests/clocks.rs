@@ -219,3 +219,18 @@ async fn an_unfinished_rally_expires_an_hour_after_its_day_and_counts_as_abandon
     let board = db.challenge_board(ChallengeKind::Rally, Some("2026-11-29".into())).await.unwrap();
     assert_eq!(board.iter().map(|r| r.name.as_str()).collect::<Vec<_>>(), ["Ann"]);
 }
+
+#[tokio::test(start_paused = true)]
+async fn the_host_role_never_changes_hands_during_a_deal() {
+    let (rooms, code) = seated_room("host-in-deal", Rules::house(true), Timing::default(), 7_000_000).await;
+    let _bea_events = connect(&rooms, &code, 1, "Bea").await;
+    rooms.ask(&code, |reply| Msg::Start { reply }).await.unwrap().unwrap();
+    // Alice is away for five minutes, but the deal is still being played (the bot covers 40-second turns).
+    for _ in 0..10 {
+        tokio::time::advance(Duration::from_secs(30)).await;
+        settle().await;
+    }
+    let view = rooms.view(&code).await.unwrap();
+    assert!(view.deal.unwrap().result.is_none(), "the deal is still on");
+    assert_eq!(view.host, "Alice");
+}
