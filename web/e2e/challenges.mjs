@@ -91,3 +91,49 @@ test('each challenge starts from the home screen, plays a deal, and lands on its
 
   for (const page of [buster, bomber, rally, boards]) await page.context().close();
 });
+
+test('the Chinese table words plays, refusals and the log in Chinese', { timeout: 120_000 }, async () => {
+  const page = await newPage();
+  await page.goto(BASE);
+  await page.getByRole('button', { name: '简体中文' }).click();
+  await page.getByTestId('name').fill('Zhang San');
+  await page.getByRole('button', { name: '对战两个机器人' }).click();
+  await page.locator('[data-testid=hand] .card').nth(16).waitFor();
+  const reading = page.getByTestId('trick-reading');
+  let refused = false;
+  const end = Date.now() + 90_000;
+  while (!(refused && (await reading.isVisible()))) {
+    assert.ok(Date.now() < end, 'a play and a refusal were seen in time');
+    const take = page.getByRole('button', { name: '拿底牌' });
+    const seen = page.getByRole('button', { name: '看过了' });
+    const hint = page.getByRole('button', { name: '提示' });
+    if (await take.isVisible()) await take.click();
+    else if (await seen.isVisible()) await seen.click();
+    else if (await hint.isVisible()) {
+      if (!refused) {
+        // Two cards of different ranks (neither the Wild nor both jokers) are never a play: the reason
+        // comes in Chinese.
+        const cards = await page.locator('[data-testid=hand] .card').evaluateAll((els) => els.map((e) => e.dataset.card));
+        const rank = (c) => (c.endsWith('J') ? c : c[0]);
+        const plain = cards.filter((c) => c !== 'W');
+        const first = plain[0];
+        const second = plain.find((c) => rank(c) !== rank(first) && !(c.endsWith('J') && first.endsWith('J')));
+        for (const c of [first, second]) await page.locator(`[data-testid=hand] [data-card="${c}"]`).click();
+        const reason = page.locator('.reason');
+        await reason.waitFor({ timeout: 5000 });
+        assert.equal(await reason.innerText(), '这些牌不成一手牌');
+        for (const c of [first, second]) await page.locator(`[data-testid=hand] [data-card="${c}"]`).click();
+        refused = true;
+      }
+      await hint.click();
+      const play = page.getByRole('button', { name: '出牌', exact: true });
+      const playable = await play.and(page.locator(':enabled')).waitFor({ timeout: 3000 }).then(() => true, () => false);
+      await (playable ? play : page.getByRole('button', { name: '不出', exact: true })).click();
+    }
+    await new Promise((r) => setTimeout(r, 150));
+  }
+  assert.match(await reading.innerText(), /^(单张|对|三个|飞机|顺子|连对|四个|炸弹|王炸)/);
+  assert.match(await page.locator('.log').textContent(), /Zhang San 坐下了/);
+  await shot(page, 'table-zh');
+  await page.context().close();
+});

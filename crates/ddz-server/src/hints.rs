@@ -4,7 +4,7 @@
 //! A position is `{"rules", "wild_rank", "hand", "prior"}` as for `ddz moves` (`docs/moves.md`), with
 //! the hand as cards; `/api/readings` also takes the selected `cards`.
 
-use ddz_engine::{Card, CardSet, Play, PlayJson, Rank, Rules, legal_plays_vec, readings};
+use ddz_engine::{Card, CardSet, Play, PlayError, PlayJson, Rank, Rules, legal_plays_vec, readings};
 use serde::{Deserialize, Serialize};
 
 /// A position from the client's own deal view.
@@ -32,12 +32,48 @@ pub struct HintPlay {
     pub cards: CardSet,
 }
 
-/// The answer to `/api/readings`: the readings the selection may be played as now, or why none.
+/// The answer to `/api/readings`: the readings the selection may be played as now, or why none (in
+/// English, and as a `refusal` a client can word in its own language).
 #[derive(Debug, Serialize)]
 pub struct ReadingsAnswer {
     pub readings: Vec<PlayJson>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub refusal: Option<Refusal>,
+}
+
+/// Why a selection cannot be played now.
+#[derive(Debug, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Refusal {
+    NothingSelected,
+    NotInHand,
+    NotAPlay,
+    WildAlone,
+    WildWithBothJokers,
+    FourInARow,
+    TwoOrJokerInRun,
+    DoesNotBeat {
+        reading: Box<PlayJson>,
+        prior: Box<PlayJson>,
+    },
+    /// Cards that are not in this table's deck.
+    NotInDeck,
+}
+
+impl From<&PlayError> for Refusal {
+    fn from(error: &PlayError) -> Refusal {
+        match error {
+            PlayError::Empty => Refusal::NothingSelected,
+            PlayError::WildAlone => Refusal::WildAlone,
+            PlayError::WildWithBothJokers => Refusal::WildWithBothJokers,
+            PlayError::FourInARow => Refusal::FourInARow,
+            PlayError::TwoOrJokerInRun => Refusal::TwoOrJokerInRun,
+            PlayError::NotInDeck(_) => Refusal::NotInDeck,
+            PlayError::NoReading(_) => Refusal::NotAPlay,
+        }
+    }
 }
 
 /// The rules with the drawn wild rank, the hand and the play to beat, checked.
@@ -69,29 +105,39 @@ pub fn hints(position: &Position) -> Result<Vec<HintPlay>, String> {
 /// played gets no readings and the reason.
 pub fn selection_readings(position: &Position) -> Result<ReadingsAnswer, String> {
     let (rules, hand, prior) = resolve_position(position)?;
-    let none = |error: String| Ok(ReadingsAnswer { readings: Vec::new(), error: Some(error) });
+    let none = |error: String, refusal: Refusal| {
+        Ok(ReadingsAnswer { readings: Vec::new(), error: Some(error), refusal: Some(refusal) })
+    };
     let cards = match CardSet::from_cards(position.cards.iter().copied()) {
         Ok(cards) => cards,
-        Err(e) => return none(e.to_string()),
+        Err(e) => return none(e.to_string(), Refusal::NotInHand),
     };
     if cards.is_empty() {
-        return none("select cards to play".into());
+        return none("select cards to play".into(), Refusal::NothingSelected);
     }
     if !cards.is_subset(hand) {
-        return none(format!("{} not in the hand", cards.minus(hand)));
+        return none(format!("{} not in the hand", cards.minus(hand)), Refusal::NotInHand);
     }
     let all = match readings(&rules, cards.counts()) {
         Ok(all) => all,
-        Err(e) => return none(e.to_string()),
+        Err(e) => return none(e.to_string(), Refusal::from(&e)),
     };
     let legal: Vec<PlayJson> =
         all.iter().filter(|p| prior.is_none_or(|prior| p.beats(&prior))).map(PlayJson::from).collect();
     if legal.is_empty() {
-        let prior = prior.expect("on a free lead every reading is legal");
-        let reading = all.first().map(ToString::to_string).unwrap_or_default();
-        return none(format!("{reading} does not beat {prior}"));
+        // On a free lead every reading is legal, so here there is a play to beat.
+        return match (all.first(), prior) {
+            (Some(reading), Some(prior)) => {
+                let refusal = Refusal::DoesNotBeat {
+                    reading: Box::new(PlayJson::from(reading)),
+                    prior: Box::new(PlayJson::from(&prior)),
+                };
+                none(format!("{reading} does not beat {prior}"), refusal)
+            }
+            _ => none(format!("{} is not a play", cards.counts()), Refusal::NotAPlay),
+        };
     }
-    Ok(ReadingsAnswer { readings: legal, error: None })
+    Ok(ReadingsAnswer { readings: legal, error: None, refusal: None })
 }
 
 #[cfg(test)]
@@ -119,5 +165,21 @@ mod tests {
         let answer = selection_readings(&p).unwrap();
         assert!(answer.readings.is_empty());
         assert_eq!(answer.error.as_deref(), Some("pair of 3s does not beat pair of 5s"));
+        let Some(Refusal::DoesNotBeat { reading, prior }) = answer.refusal else { panic!("{answer:?}") };
+        assert_eq!((reading.main, prior.main), ("3".parse().unwrap(), "5".parse().unwrap()));
+    }
+
+    #[test]
+    fn a_refusal_says_why_in_a_form_clients_can_word() {
+        let refusal = |cards: serde_json::Value| {
+            let hand = serde_json::json!(["3S", "4H", "5D", "6C", "W", "9S"]);
+            let p = position(serde_json::json!({"rules":"house","hand":hand,"cards":cards}));
+            serde_json::to_value(selection_readings(&p).unwrap().refusal).unwrap()["kind"].clone()
+        };
+        assert_eq!(refusal(serde_json::json!(["3S", "9S"])), "not_a_play");
+        assert_eq!(refusal(serde_json::json!(["W"])), "wild_alone");
+        assert_eq!(refusal(serde_json::json!(["3S", "4H", "5D", "6C"])), "four_in_a_row");
+        assert_eq!(refusal(serde_json::json!(["3H"])), "not_in_hand");
+        assert_eq!(refusal(serde_json::json!([])), "nothing_selected");
     }
 }

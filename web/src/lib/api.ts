@@ -1,4 +1,4 @@
-import type { BoardRow, Card, ChallengeKind, HintPlay, RallyComparison, Reading, StatLine } from './types';
+import type { BoardRow, Card, ChallengeKind, HintPlay, RallyComparison, Reading, Refusal, StatLine } from './types';
 
 async function post<T>(path: string, body: unknown): Promise<T> {
   const res = await fetch(path, {
@@ -55,7 +55,10 @@ export interface Position {
   prior: Reading | null;
 }
 
-export function readings(pos: Position, cards: Card[]): Promise<{ readings: Reading[]; error?: string }> {
+export function readings(
+  pos: Position,
+  cards: Card[],
+): Promise<{ readings: Reading[]; error?: string; refusal?: Refusal }> {
   return post('/api/readings', { ...pos, cards });
 }
 

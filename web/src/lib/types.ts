@@ -14,6 +14,21 @@ export interface Reading {
   text: string;
 }
 
+/** Why a selection cannot be played now (`POST /api/readings`). */
+export type Refusal =
+  | {
+      kind:
+        | 'nothing_selected'
+        | 'not_in_hand'
+        | 'not_a_play'
+        | 'wild_alone'
+        | 'wild_with_both_jokers'
+        | 'four_in_a_row'
+        | 'two_or_joker_in_run'
+        | 'not_in_deck';
+    }
+  | { kind: 'does_not_beat'; reading: Reading; prior: Reading };
+
 export interface HintPlay extends Reading {
   cards: Card[];
 }
