@@ -303,7 +303,7 @@ const zh: Record<Key, string> = {
   noStats: '还没有打过牌。',
   openTable: '开一张公开牌桌',
   logSat: '{name} 坐下了',
-  logBotSat: '{name}（{level} 机器人）坐下了',
+  logBotSat: '{name} 坐下了',
   logDealStarted: '第 {n} 局开始（{rules}）',
   logTimedOut: '{name} 超时，由机器人代打',
   logWentOut: '{name} 出完了牌',
