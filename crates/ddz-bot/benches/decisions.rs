@@ -11,7 +11,7 @@ use ddz_engine::{Action, Deal, DealSetup, DealView, Rules, Seed, Start, TableTyp
 fn positions(rules: Rules, games: u64) -> Vec<(DealView, Vec<Action>)> {
     let mut out = Vec::new();
     for game in 0..games {
-        let setup = DealSetup { rules, seed: Seed::from_u64(game), start: Start::Seat(0), pack: None, stacked: false };
+        let setup = DealSetup::shuffled(rules, Seed::from_u64(game), Start::Seat(0));
         let mut deal = Deal::new(setup);
         let mut bots: Vec<Bot> = (0..3).map(|s| Bot::new(BotKind::Normal, game * 3 + s)).collect();
         let forced = match rules.table {

@@ -88,7 +88,7 @@ pub fn play_game(
     landlord: &mut dyn Player,
     farmers: &mut [Box<dyn Player>],
 ) -> Result<Game, BotError> {
-    let setup = DealSetup { rules, seed: Seed::from_u64(seed), start: Start::Seat(0), pack: None, stacked: false };
+    let setup = DealSetup::shuffled(rules, Seed::from_u64(seed), Start::Seat(0));
     let mut deal = Deal::new(setup);
     let forced: Vec<Action> = match rules.table {
         TableType::House => vec![Action::Take { seat: 0 }],

@@ -24,13 +24,7 @@ fn same_seed_same_decisions_for_every_kind() {
 
 #[test]
 fn a_bot_decides_the_same_twice_from_the_same_seed() {
-    let deal = Deal::new(DealSetup {
-        rules: Rules::no_shuffle(true),
-        seed: Seed::from_u64(9),
-        start: Start::Seat(1),
-        pack: None,
-        stacked: false,
-    });
+    let deal = Deal::new(DealSetup::shuffled(Rules::no_shuffle(true), Seed::from_u64(9), Start::Seat(1)));
     let view = deal.view(Some(1));
     let choices = deal.choices();
     for kind in BotKind::ALL {
@@ -42,13 +36,7 @@ fn a_bot_decides_the_same_twice_from_the_same_seed() {
 
 #[test]
 fn protocol_messages_round_trip() {
-    let mut deal = Deal::new(DealSetup {
-        rules: Rules::house(true),
-        seed: Seed::from_u64(3),
-        start: Start::Seat(0),
-        pack: None,
-        stacked: false,
-    });
+    let mut deal = Deal::new(DealSetup::shuffled(Rules::house(true), Seed::from_u64(3), Start::Seat(0)));
     deal.apply(&ddz_engine::Action::Take { seat: 0 }).unwrap();
     let request = Request { id: 12, view: deal.view(Some(2)), choices: deal.choices() };
     let text = serde_json::to_string(&request).unwrap();

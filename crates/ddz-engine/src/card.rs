@@ -117,8 +117,9 @@ pub enum CardError {
     UnknownShorthand(char),
     #[error("the card {0} appears twice")]
     Duplicate(Card),
-    #[error("more than four cards of one kind in {0:?}")]
-    TooMany(String),
+    /// More cards of one kind than a deck has: four of a rank, one of each joker, one Wild.
+    #[error("{text:?} has more {kind} than a deck has ({limit})")]
+    TooMany { text: String, kind: &'static str, limit: u8 },
     #[error("the card {0} is not in the hand")]
     NotInHand(Card),
 }
@@ -500,7 +501,13 @@ impl FromStr for Counts {
                 .ok_or(CardError::UnknownShorthand(c))?;
             let limit = if slot < 13 { 4 } else { 1 };
             if counts.get(slot) >= limit {
-                return Err(CardError::TooMany(s.into()));
+                let kind = match slot {
+                    13 => "Black Jokers",
+                    14 => "Red Jokers",
+                    15 => "Wilds",
+                    _ => "cards of one rank",
+                };
+                return Err(CardError::TooMany { text: s.into(), kind, limit });
             }
             counts = counts.plus(slot, 1);
         }

@@ -30,20 +30,85 @@ pub enum Start {
 
 /// Everything a deal starts from.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(from = "SetupJson", into = "SetupJson")]
 pub struct DealSetup {
     /// The table's rules (the Wild Rank option undrawn; the deal draws it).
     pub rules: Rules,
     pub seed: Seed,
     pub start: Start,
     /// No Shuffle "play again": the previous deal's collected pack, to be cut and dealt without shuffling.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pack: Option<Vec<Card>>,
-    /// Deal `pack` exactly as given, without the cut: for constructed positions (tests, puzzles).
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub stacked: bool,
+    /// How `pack` is dealt (ignored without a pack: a shuffled deck is dealt a card at a time in turn).
+    pub dealing: Dealing,
+}
+
+/// How a given pack is dealt.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Dealing {
+    /// RULES.md 7: cut (1 to all but one card moved from the top to the bottom), then packets of 1 to 6
+    /// cards, each to a seat drawn among those still short of a full hand; the last cards are the bottom.
+    Packets,
+    /// Exactly as given, a card at a time in turn order from the first seat, then the bottom: for
+    /// constructed positions (tests, puzzles).
+    Stacked,
+    /// Records and rooms from before packets: a cut of 0 to all but one card, then a card at a time in
+    /// turn order. Kept only so that they still replay; nothing deals this way any more.
+    InTurn,
+}
+
+/// The JSON form of a [`DealSetup`]: `dealing` is written only with a pack, and a pack without it is an
+/// older record (`in_turn`, or `"stacked": true`).
+#[derive(Serialize, Deserialize)]
+struct SetupJson {
+    rules: Rules,
+    seed: Seed,
+    start: Start,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pack: Option<Vec<Card>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    dealing: Option<Dealing>,
+    #[serde(default, skip_serializing)]
+    stacked: bool,
+}
+
+impl From<SetupJson> for DealSetup {
+    fn from(json: SetupJson) -> DealSetup {
+        let dealing = match (json.dealing, json.stacked, &json.pack) {
+            (Some(dealing), _, _) => dealing,
+            (None, true, _) => Dealing::Stacked,
+            (None, false, Some(_)) => Dealing::InTurn,
+            (None, false, None) => Dealing::Packets,
+        };
+        DealSetup { rules: json.rules, seed: json.seed, start: json.start, pack: json.pack, dealing }
+    }
+}
+
+impl From<DealSetup> for SetupJson {
+    fn from(setup: DealSetup) -> SetupJson {
+        let dealing = setup.pack.is_some().then_some(setup.dealing);
+        SetupJson {
+            rules: setup.rules,
+            seed: setup.seed,
+            start: setup.start,
+            pack: setup.pack,
+            dealing,
+            stacked: false,
+        }
+    }
 }
 
 impl DealSetup {
+    /// A deal from a freshly shuffled deck.
+    pub fn shuffled(rules: Rules, seed: Seed, start: Start) -> DealSetup {
+        DealSetup { rules, seed, start, pack: None, dealing: Dealing::Packets }
+    }
+
+    /// A No Shuffle re-deal of `pack` (RULES.md 7): cut, then dealt in packets.
+    pub fn redeal(rules: Rules, seed: Seed, start: Start, pack: Vec<Card>) -> DealSetup {
+        DealSetup { rules, seed, start, pack: Some(pack), dealing: Dealing::Packets }
+    }
+
     /// A deal of exactly these hands (by seat) and bottom cards, with `first` going first. Cards of the
     /// deck not in any hand or the bottom are the Two Player unused cards.
     pub fn stacked(rules: Rules, first: Seat, hands: &[CardSet], bottom: CardSet) -> DealSetup {
@@ -57,7 +122,13 @@ impl DealSetup {
         pack.extend(bottom.iter());
         let used = hands.iter().fold(bottom, |all, h| all.union(*h));
         pack.extend(rules.deck().minus(used).iter());
-        DealSetup { rules, seed: Seed::from_u64(0), start: Start::Seat(first), pack: Some(pack), stacked: true }
+        DealSetup {
+            rules,
+            seed: Seed::from_u64(0),
+            start: Start::Seat(first),
+            pack: Some(pack),
+            dealing: Dealing::Stacked,
+        }
     }
 }
 
@@ -296,24 +367,33 @@ impl Deal {
             Start::Random => rng.below(players),
             Start::PriorityDraw => priority_draw(&mut rng, players, &mut priority_draws),
         };
-        let deck: Vec<Card> = match &setup.pack {
-            Some(pack) if setup.stacked => pack.clone(),
-            Some(pack) => {
+        let (deck, in_packets): (Vec<Card>, bool) = match (&setup.pack, setup.dealing) {
+            (Some(pack), Dealing::Stacked) => (pack.clone(), false),
+            (Some(pack), Dealing::InTurn) => {
                 let cut = rng.below(pack.len().max(1));
-                pack[cut..].iter().chain(&pack[..cut]).copied().collect()
+                (pack[cut..].iter().chain(&pack[..cut]).copied().collect(), false)
             }
-            None => {
+            (Some(pack), Dealing::Packets) => {
+                let cut = 1 + rng.below(pack.len() - 1);
+                (pack[cut..].iter().chain(&pack[..cut]).copied().collect(), true)
+            }
+            (None, _) => {
                 let mut deck: Vec<Card> = base.deck().iter().collect();
                 rng.shuffle(&mut deck);
-                deck
+                (deck, false)
             }
         };
-        // One card at a time in turn order from the first seat; the bottom cards come after the hands.
+        // The hands come first in the deck, then the bottom cards (and Two Player's unused ones).
         let hand_cards = players * base.hand_size as usize;
-        let mut hands = vec![CardSet::EMPTY; players];
-        for (i, card) in deck[..hand_cards].iter().enumerate() {
-            hands[(first + i) % players].insert(*card);
-        }
+        let hands = if in_packets {
+            deal_in_packets(&mut rng, &deck[..hand_cards], players, base.hand_size as usize)
+        } else {
+            let mut hands = vec![CardSet::EMPTY; players];
+            for (i, card) in deck[..hand_cards].iter().enumerate() {
+                hands[(first + i) % players].insert(*card);
+            }
+            hands
+        };
         let bottom_end = hand_cards + base.bottom_size as usize;
         let bottom =
             CardSet::from_cards(deck[hand_cards..bottom_end].iter().copied()).expect("a deck has no duplicates");
@@ -852,6 +932,25 @@ impl Deal {
                 }
                 choices
             }
+        }
+    }
+}
+
+/// RULES.md 7: `cards` in order, in packets of 1 to 6 (drawn), each to a seat drawn among those holding
+/// fewer than `hand_size`; a packet is cut short when its seat's hand is full.
+fn deal_in_packets(rng: &mut DealRng, cards: &[Card], players: usize, hand_size: usize) -> Vec<CardSet> {
+    let mut hands = vec![CardSet::EMPTY; players];
+    let mut next = cards.iter();
+    loop {
+        let short: Vec<Seat> = (0..players).filter(|&s| hands[s].len() < hand_size).collect();
+        if short.is_empty() {
+            return hands;
+        }
+        let size = 1 + rng.below(6);
+        let seat = short[rng.below(short.len())];
+        let room = hand_size - hands[seat].len();
+        for card in next.by_ref().take(size.min(room)) {
+            hands[seat].insert(*card);
         }
     }
 }

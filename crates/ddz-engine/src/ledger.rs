@@ -65,8 +65,10 @@ impl Ledger {
             (None, TableType::House) => Start::PriorityDraw,
             (None, _) => Start::Random,
         };
-        let pack = if self.rules.table == TableType::NoShuffle { self.pack.clone() } else { None };
-        DealSetup { rules: self.rules, seed, start, pack, stacked: false }
+        match (&self.pack, self.rules.table) {
+            (Some(pack), TableType::NoShuffle) => DealSetup::redeal(self.rules, seed, start, pack.clone()),
+            _ => DealSetup::shuffled(self.rules, seed, start),
+        }
     }
 
     /// Books a finished deal played by `names` (by seat).

@@ -15,7 +15,7 @@ pub mod rules;
 pub mod view;
 
 pub use card::{Card, CardError, CardSet, Counts, Rank, WILD_SLOT};
-pub use deal::{Action, Auction, Deal, DealError, DealResult, DealSetup, End, Phase, Seat, Start, Trick};
+pub use deal::{Action, Auction, Deal, DealError, DealResult, DealSetup, Dealing, End, Phase, Seat, Start, Trick};
 pub use ledger::{Ledger, Payment, settle};
 pub use movegen::{legal_plays, legal_plays_vec};
 pub use play::{Attach, Kind, Play, PlayJson, Shape, Strength};

@@ -15,7 +15,7 @@ use arrayvec::ArrayVec;
 
 use crate::card::{Counts, Rank, WILD_SLOT};
 use crate::play::{Attach, Kind, Play, Shape, Strength};
-use crate::readings::{canonical_single, run_mask};
+use crate::readings::{canonical_pair, canonical_single, run_mask};
 use crate::rules::{Rules, Wilds};
 
 /// Every legal play from `hand` under `rules`: any play on a free lead (`prior` = `None`), otherwise every
@@ -350,7 +350,7 @@ impl<'a> Generator<'a> {
         if pairs {
             let pool = self.pair_pool(core);
             let shape = Shape::new(kind, len, Attach::Pairs(count));
-            self.pairs(&pool, 0, shape, core.main, core.used, count);
+            self.pairs(&pool, 0, shape, core, count);
         }
     }
 
@@ -377,14 +377,16 @@ impl<'a> Generator<'a> {
     /// Every way to make one pair outside the core: two natural cards, or natural and wild, or two wild.
     fn pair_pool(&self, core: Core) -> Pool {
         let mut pool = Pool::new();
+        // Two wild cards alone make a pair of their own rank, and stand in for another rank only beside
+        // that pair (all four as two pairs; checked in `pairs`).
+        let four_wild_left = self.flex - core.used.flex >= 4;
         for slot in self.lowest..=TWO {
             if core.mask & (1 << slot) != 0 {
                 continue;
             }
             let stands_for = (Some(slot) != self.wild_rank).then_some(slot);
             for stand_ins in 0..=2u8.min(self.flex) {
-                // Two wild cards alone make a pair of their own rank only.
-                let own_rank_only = stand_ins == 2 && stands_for.is_some();
+                let own_rank_only = stand_ins == 2 && stands_for.is_some() && !four_wild_left;
                 if 2 - stand_ins <= self.natural[slot] && !own_rank_only {
                     let unit = Used::natural(slot, 2 - stand_ins).plus(Used::wild(stands_for, stand_ins));
                     pool.push(PoolEntry { slot, available: 1, unit });
@@ -438,15 +440,36 @@ impl<'a> Generator<'a> {
         }
     }
 
-    /// Every choice of `left` pairs of distinct ranks from `pool[i..]` added to `used`.
-    fn pairs(&mut self, pool: &Pool, i: usize, shape: Shape, main: usize, used: Used, left: u8) {
+    /// Every choice of `left` pairs of distinct ranks from `pool[i..]` added to the core's cards.
+    fn pairs(&mut self, pool: &Pool, i: usize, shape: Shape, core: Core, left: u8) {
         if left == 0 {
-            return self.emit_checked(shape, main, used);
+            if self.wild_pairs_ok(core) {
+                self.emit_checked(shape, core.main, core.used);
+            }
+            return;
         }
         for (j, entry) in pool.iter().enumerate().skip(i) {
             let next = pool[j + 1..].iter().position(|e| e.slot != entry.slot).map_or(pool.len(), |k| j + 1 + k);
-            self.pairs(pool, next, shape, main, used.plus(entry.unit), left - 1);
+            let used = core.used.plus(entry.unit);
+            self.pairs(pool, next, shape, Core { used, ..core }, left - 1);
         }
+    }
+
+    /// A pair of two wild cards standing in for another rank is allowed only as the second of two such
+    /// pairs (the first of their own rank), and then only for the lowest free rank (see `readings`).
+    fn wild_pairs_ok(&self, core: Core) -> bool {
+        let Some(wild) = self.wild_rank else {
+            return true;
+        };
+        let nibble = |packed: u64, slot: usize| (packed >> (4 * slot)) & 0xf;
+        let Some(slot) = (self.lowest..=TWO).find(|&s| {
+            core.mask & (1 << s) == 0 && nibble(core.used.wild_as, s) == 2 && nibble(core.used.cards, s) == 0
+        }) else {
+            return true;
+        };
+        let standing_in: u64 = (0..15).map(|s| nibble(core.used.wild_as, s)).sum();
+        let own_pair = u64::from(core.used.flex) - standing_in == 2 && core.mask & (1 << wild) == 0;
+        own_pair && slot == canonical_pair(self.rules, Rank::ALL[wild], core.mask, Counts(core.used.cards))
     }
 
     /// Emits `used` unless it needs more wild cards than the hand holds.

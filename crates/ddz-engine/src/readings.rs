@@ -6,8 +6,11 @@
 //! type's definition. A wild card used as a single attachment is read as its own rank (the House Wild as
 //! itself); where its own rank is one of the play's triples, as the lowest rank that is not. An attached
 //! pair made of two wild-rank cards is a pair of their own rank (which is then never a core rank: the
-//! core would have used three or four of them). Both are **[decision]**s, so that a set of cards never
-//! has two readings that differ only in what a loose attachment stands for.
+//! core would have used three or four of them); when all four wild-rank cards are attached as two pairs
+//! (RULES.md 3.3: a wild card counts as the rank it stands for, an attachment included), the second pair
+//! stands for the lowest rank that is free (not a core rank, not the wild rank, not another pair's). Both
+//! are **[decision]**s, so that a set of cards never has two readings that differ only in what a loose
+//! attachment stands for.
 
 use crate::card::{Counts, Rank, WILD_SLOT};
 use crate::play::{Attach, Kind, Play, Shape, Strength};
@@ -137,10 +140,16 @@ fn read_with(rules: &Rules, cards: Counts, natural: Counts, stand_ins: Counts, o
                 if natural.is_empty() && stand_ins.slots().any(|(s, _)| s != wild.index()) {
                     continue; // only wild cards: each is its own rank
                 }
-                if let Attach::Pairs(_) = shape.attach
-                    && stand_ins.slots().any(|(s, n)| n == 2 && s != wild.index() && core & (1 << s) == 0)
-                {
-                    continue; // a pair of wild cards alone, as an attachment, is a pair of their own rank
+                if let Attach::Pairs(_) = shape.attach {
+                    let mut wild_pairs =
+                        stand_ins.slots().filter(|&(s, n)| n == 2 && s != wild.index() && core & (1 << s) == 0);
+                    let own_pair = stand_ins.get(wild.index()) == 2 && core & (1 << wild.index()) == 0;
+                    match (wild_pairs.next(), wild_pairs.next()) {
+                        (None, _) => {}
+                        // Four wild cards as two pairs: one is their own rank, the other the lowest free rank.
+                        (Some((s, _)), None) if own_pair && s == canonical_pair(rules, wild, core, natural) => {}
+                        _ => continue, // a pair of wild cards alone, as an attachment, is a pair of their own rank
+                    }
                 }
                 if let Attach::Singles(_) = shape.attach {
                     let canonical = canonical_single(rules, wild, core);
@@ -168,6 +177,17 @@ pub(crate) fn canonical_single(rules: &Rules, wild: Rank, core: u16) -> usize {
         return wild.index();
     }
     rules.wild_rank_choices().map(Rank::index).find(|&s| core & (1 << s) == 0).expect("a core never holds every rank")
+}
+
+/// The rank a second pair of wild-rank cards stands for when all four are attached as two pairs (the
+/// first is a pair of their own rank): the lowest rank that is not a core rank, not the wild rank, and not
+/// the rank of another attached pair (`natural` holds the play's natural cards).
+pub(crate) fn canonical_pair(rules: &Rules, wild: Rank, core: u16, natural: Counts) -> usize {
+    rules
+        .wild_rank_choices()
+        .map(Rank::index)
+        .find(|&s| core & (1 << s) == 0 && s != wild.index() && natural.get(s) == 0)
+        .expect("two pairs and a core never hold every rank")
 }
 
 /// The slots of the core of a play as a bit mask (for a rocket, both jokers).

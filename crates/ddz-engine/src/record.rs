@@ -6,8 +6,12 @@ use serde::{Deserialize, Serialize};
 use crate::card::{CardSet, Rank};
 use crate::deal::{Action, Deal, DealError, DealResult, DealSetup, Phase, Seat, Trick};
 
-/// The format tag of version 1.
-pub const FORMAT: &str = "ddz-deal/1";
+/// The format tag of records written now: the state hash covers the setup (seed, start, pack, dealing).
+pub const FORMAT: &str = "ddz-deal/2";
+
+/// The first format, still read: its state hash leaves out the setup, so it cannot tell a reordered
+/// pack whose changes stay in the bottom.
+pub const FORMAT_V1: &str = "ddz-deal/1";
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct DealRecord {
@@ -26,7 +30,7 @@ pub struct DealRecord {
 /// Why a record does not replay.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum RecordError {
-    #[error("unknown record format {0:?} (expected {FORMAT})")]
+    #[error("unknown record format {0:?} (expected {FORMAT} or {FORMAT_V1})")]
     Format(String),
     #[error("action {index} ({action}) is refused: {error}")]
     Refused { index: usize, action: String, error: DealError },
@@ -52,9 +56,11 @@ impl DealRecord {
 
     /// Replays the record from scratch and checks that it reaches the recorded result and state hash.
     pub fn replay(&self) -> Result<Deal, RecordError> {
-        if self.format != FORMAT {
-            return Err(RecordError::Format(self.format.clone()));
-        }
+        let with_setup = match self.format.as_str() {
+            FORMAT => true,
+            FORMAT_V1 => false,
+            other => return Err(RecordError::Format(other.to_string())),
+        };
         let players = self.setup.rules.players as usize;
         if self.seats.len() != players {
             return Err(RecordError::Seats { names: self.seats.len(), players });
@@ -72,8 +78,9 @@ impl DealRecord {
             let show = |r: Option<&DealResult>| serde_json::to_string(&r).unwrap_or_default();
             return Err(RecordError::Result { recorded: show(self.result.as_ref()), replayed: show(deal.result()) });
         }
-        if deal.state_hash() != self.state_hash {
-            return Err(RecordError::Hash { recorded: self.state_hash.clone(), replayed: deal.state_hash() });
+        let replayed = if with_setup { deal.state_hash() } else { deal.hash_of(None) };
+        if replayed != self.state_hash {
+            return Err(RecordError::Hash { recorded: self.state_hash.clone(), replayed });
         }
         Ok(deal)
     }
@@ -82,6 +89,8 @@ impl DealRecord {
 /// Everything that makes up a deal's state, for hashing.
 #[derive(Serialize)]
 struct HashedState<'a> {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    setup: Option<&'a DealSetup>,
     rules: &'a str,
     wild_rank: Option<Rank>,
     hands: Vec<CardSet>,
@@ -98,9 +107,16 @@ struct HashedState<'a> {
 }
 
 impl Deal {
-    /// A stable hash of the whole state (FNV-1a over a canonical JSON form), as 16 hex digits.
+    /// A stable hash of the whole state, the setup it was dealt from included (FNV-1a over a canonical
+    /// JSON form), as 16 hex digits.
     pub fn state_hash(&self) -> String {
+        self.hash_of(Some(self.setup()))
+    }
+
+    /// The state hash with or without the setup (records of the first format hash without it).
+    fn hash_of(&self, setup: Option<&DealSetup>) -> String {
         let state = HashedState {
+            setup,
             rules: self.rules().name(),
             wild_rank: self.rules().wild_rank(),
             hands: (0..self.players()).map(|s| self.hand(s)).collect(),

@@ -49,7 +49,7 @@ proptest! {
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
         let rules = Rules::ALL[table];
         let start = if rng.random() { Start::Random } else { Start::Seat(rng.random_range(0..rules.players as usize)) };
-        let mut deal = Deal::new(DealSetup { rules, seed: Seed::from_u64(seed), start, pack: None, stacked: false });
+        let mut deal = Deal::new(DealSetup::shuffled(rules, Seed::from_u64(seed), start));
         for _ in 0..600 {
             if deal.result().is_some() {
                 break;

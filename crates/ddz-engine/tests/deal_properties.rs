@@ -113,16 +113,16 @@ fn check_choices_are_legal(deal: &Deal, choices: &[Action]) {
 }
 
 /// Finds the cut of `pack` that, dealt one card at a time from the first seat, gives this deal.
+/// Whether the deal is `pack` cut (1 or more cards moved) and dealt: the bottom is the cards that
+/// follow the hands, and the hands hold exactly the cards before them.
 fn is_cut_of(deal: &Deal, pack: &[Card]) -> bool {
-    let players = deal.players();
-    let hand_cards = players * deal.rules().hand_size as usize;
-    (0..pack.len()).any(|cut| {
+    let hand_cards = deal.players() * deal.rules().hand_size as usize;
+    let hands = (0..deal.players()).fold(CardSet::EMPTY, |all, s| all.union(deal.hand(s)));
+    (1..pack.len()).any(|cut| {
         let rotated: Vec<Card> = pack[cut..].iter().chain(&pack[..cut]).copied().collect();
-        let mut hands = vec![CardSet::EMPTY; players];
-        for (i, card) in rotated[..hand_cards].iter().enumerate() {
-            hands[(deal.first() + i) % players].insert(*card);
-        }
-        (0..players).all(|s| hands[s] == deal.hand(s))
+        let dealt = CardSet::from_cards(rotated[..hand_cards].iter().copied()).unwrap();
+        let bottom = CardSet::from_cards(rotated[hand_cards..].iter().copied()).unwrap();
+        dealt == hands && bottom == deal.bottom()
     })
 }
 

@@ -91,3 +91,31 @@ proptest! {
         check(&rules, hand, prior.as_ref());
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    /// Hands holding all four wild-rank cards (two pairs of them, a bomb, wings), which random hands
+    /// rarely do.
+    #[test]
+    fn hands_with_all_four_wild_cards_agree(
+        seed in any::<u64>(), two_player in any::<bool>(), others in 2usize..=8, follow in any::<bool>()
+    ) {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let rules = rules_for(if two_player { 5 } else { 3 }, &mut rng);
+        let wild = rules.wild_rank().expect("a Wild Rank table");
+        let mut deck: Vec<_> = rules.deck().iter().filter(|c| c.rank() != Some(wild)).collect();
+        deck.shuffle(&mut rng);
+        let mut hand = rules.deck().of_rank(wild);
+        for card in deck.into_iter().take(others) {
+            hand.insert(card);
+        }
+        let hand = hand.counts();
+        let prior = follow.then(|| {
+            let other = random_hand(&rules, 17, &mut rng);
+            let leads = legal_plays_vec(&rules, other, None);
+            leads[rng.random_range(0..leads.len())]
+        });
+        check(&rules, hand, prior.as_ref());
+    }
+}

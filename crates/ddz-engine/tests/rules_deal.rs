@@ -14,8 +14,8 @@ use std::collections::BTreeSet;
 use ddz_engine::deal::MULTIPLIER_CAP;
 use ddz_engine::ledger::STARTING_BALANCE;
 use ddz_engine::{
-    Action, Auction, Card, CardSet, Deal, DealError, DealSetup, End, Kind, Ledger, Phase, Play, PlayError, Rank, Rules,
-    Seat, Seed, Start, Strength, TableType, readings,
+    Action, Auction, Card, CardSet, Deal, DealError, DealSetup, Dealing, End, Kind, Ledger, Phase, Play, PlayError,
+    Rank, Rules, Seat, Seed, Start, Strength, TableType, readings,
 };
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -90,7 +90,7 @@ fn plain(rules: Rules, first: Seat) -> Deal {
 
 /// A shuffled deal from a numbered seed.
 fn fresh(rules: Rules, seed: u64, start: Start) -> Deal {
-    Deal::new(DealSetup { rules, seed: Seed::from_u64(seed), start, pack: None, stacked: false })
+    Deal::new(DealSetup::shuffled(rules, Seed::from_u64(seed), start))
 }
 
 fn act(deal: &mut Deal, action: Action) {
@@ -276,21 +276,48 @@ fn score(deal: &Deal) -> Vec<i64> {
     deal.result().expect("the deal is over").score.clone()
 }
 
-/// Finds the cut of `pack` that, dealt one card at a time from the first seat, gives this deal.
-fn find_cut(deal: &Deal, pack: &[Card]) -> Option<usize> {
-    let players = deal.players();
-    let hand_cards = players * deal.rules().hand_size as usize;
-    (0..pack.len()).find(|&cut| {
-        let rotated: Vec<Card> = pack[cut..].iter().chain(&pack[..cut]).copied().collect();
-        let mut hands = vec![CardSet::EMPTY; players];
-        for (i, card) in rotated[..hand_cards].iter().enumerate() {
-            hands[(deal.first() + i) % players].insert(*card);
+/// `pack` with its first `cut` cards moved to the bottom.
+fn cut_pack(pack: &[Card], cut: usize) -> Vec<Card> {
+    pack[cut..].iter().chain(&pack[..cut]).copied().collect()
+}
+
+/// The cuts of `pack` after which this deal's bottom is the last cards and the hands share out the rest.
+fn find_cuts(deal: &Deal, pack: &[Card]) -> Vec<usize> {
+    let hand_cards = deal.players() * deal.rules().hand_size as usize;
+    (0..pack.len())
+        .filter(|&cut| {
+            let rotated = cut_pack(pack, cut);
+            let dealt = CardSet::from_cards(rotated[..hand_cards].iter().copied()).unwrap();
+            let bottom = CardSet::from_cards(rotated[hand_cards..].iter().copied()).unwrap();
+            let hands = (0..deal.players()).fold(CardSet::EMPTY, |all, s| all.union(deal.hand(s)));
+            bottom == deal.bottom() && dealt == hands
+        })
+        .collect()
+}
+
+/// The lengths of the runs of consecutive cards (in the cut pack) that went to the same seat.
+fn seat_runs(deal: &Deal, rotated: &[Card]) -> Vec<usize> {
+    let hand_cards = deal.players() * deal.rules().hand_size as usize;
+    let seat_of = |card: Card| (0..deal.players()).find(|&s| deal.hand(s).contains(card)).unwrap();
+    let mut runs: Vec<usize> = Vec::new();
+    let mut last = None;
+    for &card in &rotated[..hand_cards] {
+        let seat = seat_of(card);
+        match runs.last_mut() {
+            Some(run) if last == Some(seat) => *run += 1,
+            _ => runs.push(1),
         }
-        let bottom =
-            CardSet::from_cards(rotated[hand_cards..hand_cards + deal.rules().bottom_size as usize].iter().copied())
-                .unwrap();
-        (0..players).all(|s| hands[s] == deal.hand(s)) && bottom == deal.bottom()
-    })
+        last = Some(seat);
+    }
+    runs
+}
+
+/// A finished No Shuffle deal's collected pack (its first deal played at random to the end).
+fn collected_no_shuffle_pack(seed: u64) -> Vec<Card> {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut deal = fresh(Rules::no_shuffle(false), seed, Start::Random);
+    random_finish(&mut deal, &mut rng);
+    deal.collected_pack()
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -1671,7 +1698,7 @@ fn no_shuffle_first_deal_is_shuffled_and_a_new_room_starts_fresh() {
         let ledger = Ledger::new(Rules::no_shuffle(false));
         let setup = ledger.next_setup(Seed::from_u64(n));
         assert_eq!(setup.pack, None, "a new room has no collected pack");
-        assert!(!setup.stacked);
+        assert_eq!(setup.dealing, Dealing::Packets);
         let deal = Deal::new(setup);
         check_dealt(&deal);
         first_hands.insert(deal.hand(0).0);
@@ -1680,8 +1707,7 @@ fn no_shuffle_first_deal_is_shuffled_and_a_new_room_starts_fresh() {
 }
 
 /// 7 No Shuffle "play again": the cards in the order played, then the cards left in the hands (seat
-/// order), cut at a random point without shuffling, dealt one at a time from the first bidder, 17 each,
-/// the last 3 to the bottom.
+/// order), cut at a random point without shuffling, dealt in packets, 17 each, the last 3 to the bottom.
 #[test]
 fn no_shuffle_play_again_collects_played_order_then_hands_and_cuts_without_shuffling() {
     let names = names(3);
@@ -1696,9 +1722,9 @@ fn no_shuffle_play_again_collects_played_order_then_hands_and_cuts_without_shuff
             let mut deal = Deal::new(setup);
             check_dealt(&deal);
             if let Some(pack) = &pack {
-                let cut = find_cut(&deal, pack)
-                    .unwrap_or_else(|| panic!("deal {deal_no}: not a cut of the collected pack dealt one at a time"));
-                cuts.insert(cut);
+                let found = find_cuts(&deal, pack);
+                assert!(!found.is_empty(), "deal {deal_no}: not a cut of the collected pack");
+                cuts.extend(found);
             }
             // Play (sometimes stopping early: the deal limit or a closed room).
             match deal_no % 4 {
@@ -1740,6 +1766,125 @@ fn no_shuffle_play_again_collects_played_order_then_hands_and_cuts_without_shuff
         }
         assert!(cuts.len() >= 3, "the cut point is random: {cuts:?}");
     }
+}
+
+/// 7 No Shuffle: the cut always moves cards, 1 to 53 of them, from the top to the bottom.
+#[test]
+fn no_shuffle_cut_always_moves_cards() {
+    let pack = collected_no_shuffle_pack(1);
+    let mut cuts = BTreeSet::new();
+    for n in 0..2000 {
+        let deal =
+            Deal::new(DealSetup::redeal(Rules::no_shuffle(false), Seed::from_u64(n), Start::Seat(0), pack.clone()));
+        let found = find_cuts(&deal, &pack);
+        assert_eq!(found.len(), 1, "a cut is told by its bottom cards");
+        assert_ne!(found[0], 0, "seed {n}: the pack was not cut");
+        cuts.insert(found[0]);
+    }
+    assert_eq!(cuts, (1..54).collect(), "every cut from 1 to 53 happens");
+}
+
+/// 7 No Shuffle: the cut pack is dealt in packets of 1 to 6 cards to seats drawn among those short of 17,
+/// so runs of played cards stay together, yet not in turn order.
+#[test]
+fn no_shuffle_redeal_deals_packets_of_one_to_six_to_random_seats() {
+    let pack = collected_no_shuffle_pack(2);
+    let (mut runs, mut seat_changes_in_turn) = (Vec::new(), 0);
+    for n in 0..300 {
+        let deal =
+            Deal::new(DealSetup::redeal(Rules::no_shuffle(false), Seed::from_u64(n), Start::Seat(0), pack.clone()));
+        check_dealt(&deal);
+        let rotated = cut_pack(&pack, find_cuts(&deal, &pack)[0]);
+        for seat in 0..3 {
+            assert_eq!(deal.hand(seat).len(), 17);
+        }
+        let these = seat_runs(&deal, &rotated);
+        // Dealt in turn order, every run would be one card and the seats would go 0, 1, 2, 0, ...
+        seat_changes_in_turn += usize::from(these.iter().all(|&r| r == 1));
+        runs.extend(these);
+    }
+    let mean = runs.iter().sum::<usize>() as f64 / runs.len() as f64;
+    // Packets average 3.5 cards; two packets in a row to one seat merge into a longer run.
+    assert!(mean > 3.0, "mean run {mean:.2}");
+    assert!(runs.iter().any(|&r| r > 6), "packets to one seat in a row make runs longer than 6");
+    assert_eq!(seat_changes_in_turn, 0);
+}
+
+/// 7 No Shuffle: a seat's own 17 cards and the public record (the collected pack) leave the other hands
+/// and the bottom hidden. Counts every layout (other hands and bottom) the dealing could have produced
+/// that gives this seat exactly its hand: every cut that leaves the hand out of the bottom, and every
+/// way to deal the other cards in packets (packets of 1 reach every split, so each cut allows every
+/// sequence of seats with 17 cards each; counted by dynamic programming). Dealing a card at a time in
+/// turn order, as before, the hand pins the cut and so everything.
+#[test]
+fn no_shuffle_own_hand_does_not_determine_the_other_hands() {
+    let (mut packet_bottoms, mut in_turn_layouts) = (Vec::new(), Vec::new());
+    for game in 0..100u64 {
+        let pack = collected_no_shuffle_pack(100 + game);
+        for dealing in [Dealing::Packets, Dealing::InTurn] {
+            let setup = DealSetup {
+                dealing,
+                ..DealSetup::redeal(Rules::no_shuffle(false), Seed::from_u64(game), Start::Seat(0), pack.clone())
+            };
+            let deal = Deal::new(setup);
+            let mine = deal.hand(0);
+            let mut layouts: u128 = 0;
+            let mut bottoms = 0;
+            for cut in 0..pack.len() {
+                let rotated = cut_pack(&pack, cut);
+                let consistent = match dealing {
+                    Dealing::InTurn => CardSet::from_cards(rotated[..51].iter().step_by(3).copied()).unwrap() == mine,
+                    _ => cut > 0 && rotated[51..].iter().all(|&c| !mine.contains(c)),
+                };
+                if !consistent {
+                    continue;
+                }
+                bottoms += 1;
+                layouts += match dealing {
+                    Dealing::InTurn => 1,
+                    _ => splits_of_the_rest(&rotated[..51], mine),
+                };
+            }
+            match dealing {
+                Dealing::InTurn => in_turn_layouts.push(layouts),
+                _ => {
+                    assert!(layouts >= 1 << 31, "game {game}: only {layouts} layouts fit seat 0's hand");
+                    packet_bottoms.push(bottoms);
+                }
+            }
+        }
+    }
+    // In turn order the own hand almost always leaves exactly one possible deal.
+    assert!(in_turn_layouts.iter().filter(|&&n| n == 1).count() >= 95, "{in_turn_layouts:?}");
+    // In packets even the bottom stays uncertain: many cuts fit the own hand.
+    let mean = packet_bottoms.iter().sum::<usize>() as f64 / packet_bottoms.len() as f64;
+    assert!(mean >= 8.0, "on average only {mean:.1} bottoms fit");
+    assert!(packet_bottoms.iter().filter(|&&n| n >= 2).count() >= 95, "{packet_bottoms:?}");
+}
+
+/// The ways to give the cards of `dealt` that are not in `mine` to seats 1 and 2, 17 each, in order.
+fn splits_of_the_rest(dealt: &[Card], mine: CardSet) -> u128 {
+    // ways[k]: the ways so far with k cards to seat 1.
+    let mut ways = vec![0u128; 18];
+    ways[0] = 1;
+    let mut others = 0;
+    for &card in dealt {
+        if mine.contains(card) {
+            continue;
+        }
+        let mut next = vec![0u128; 18];
+        for (k, &w) in ways.iter().enumerate() {
+            if k < 17 {
+                next[k + 1] += w;
+            }
+            if others - k < 17 {
+                next[k] += w;
+            }
+        }
+        others += 1;
+        ways = next;
+    }
+    ways[17]
 }
 
 /// 7 Two Player: the 46 cards (no 3s or 4s) shuffled, 17 each, 3 to the bottom, 9 unused.

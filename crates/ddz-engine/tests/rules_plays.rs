@@ -252,11 +252,16 @@ fn unknown_rank_shorthand_is_a_clear_error() {
     assert_eq!(err, CardError::UnknownShorthand('X'));
     assert!(err.to_string().contains("'X'"), "{err}");
     assert_eq!("1".parse::<Counts>().unwrap_err(), CardError::UnknownShorthand('1'));
-    // More cards of a kind than a deck has.
-    for bad in ["33333", "BB", "RR", "WW"] {
+    // More cards of a kind than a deck has, named for what there is too much of.
+    for (bad, message) in [
+        ("33333", "\"33333\" has more cards of one rank than a deck has (4)"),
+        ("BB", "\"BB\" has more Black Jokers than a deck has (1)"),
+        ("RR", "\"RR\" has more Red Jokers than a deck has (1)"),
+        ("3WW", "\"3WW\" has more Wilds than a deck has (1)"),
+    ] {
         let err = bad.parse::<Counts>().unwrap_err();
-        assert_eq!(err, CardError::TooMany(bad.into()), "{bad}");
-        assert!(err.to_string().contains("more than four"), "{err}");
+        assert!(matches!(err, CardError::TooMany { .. }), "{bad}: {err:?}");
+        assert_eq!(err.to_string(), message);
     }
     assert_eq!("1".parse::<Rank>().unwrap_err(), CardError::UnknownRank("1".into()));
 }
@@ -698,7 +703,7 @@ fn jokers_never_pair() {
         let plays = reads(&rules, "BR");
         assert_eq!(shapes(&plays), [(Kind::Rocket, 1, Attach::None, Rank::RED_JOKER)], "{rules}");
     }
-    assert_eq!("BB".parse::<Counts>(), Err(CardError::TooMany("BB".into())));
+    assert_eq!("BB".parse::<Counts>(), Err(CardError::TooMany { text: "BB".into(), kind: "Black Jokers", limit: 1 }));
     // The Wild never pairs a joker, a wild rank card never stands in for one.
     assert_eq!(shapes(&reads(&HOUSE, "RW"))[0].0, Kind::Rocket);
     assert!(!is_play(&ns_wild('7'), "B7"));
@@ -1008,6 +1013,43 @@ fn wild_rank_card_counts_as_its_stand_in_in_attachments() {
     let airplane = only(&rules, "3334445567");
     assert_eq!(airplane.shape.attach, Attach::Pairs(2));
     assert_eq!(airplane.wild_as, counts("6"));
+}
+
+/// 3.3 with 3.2: all four wild cards as the two pairs of a four + two pairs or the pair wings of an
+/// airplane. One pair is their own rank; the other **[decision]** stands for the lowest rank that is free
+/// (not the four's or a triple's, not the wild rank, not another pair's), so the cards read one way.
+#[test]
+fn four_wild_rank_cards_make_both_attached_pairs() {
+    let sevens = ns_wild('7');
+    // 3333 + 77 + 77: four 3s with a pair of 7s and the 7s standing as a pair of 4s.
+    let four = reading(&sevens, "33337777", Kind::FourWithTwo, '3');
+    assert_eq!((four.shape.attach, four.wild_as), (Attach::Pairs(2), counts("44")));
+    assert!(legal(&sevens, "33337777", None).contains(&four), "listed on a free lead");
+    // 333444 + 77 + 77: the airplane 3-4 with two pair wings (7s and, standing in, 5s).
+    let airplane = reading(&sevens, "3334447777", Kind::Triples, '4');
+    assert_eq!((airplane.shape.len, airplane.shape.attach), (2, Attach::Pairs(2)));
+    assert_eq!(airplane.wild_as, counts("55"));
+    assert!(legal(&sevens, "3334447777", None).contains(&airplane));
+    // Following four + two pairs: 4444 + 77 + 77 beats 3333 + 55 + 66, not only with bombs.
+    let prior = reading(&sevens, "33335566", Kind::FourWithTwo, '3');
+    let follows = legal(&sevens, "44447777", Some(&prior));
+    let four_fours = follows.iter().find(|p| p.shape.kind == Kind::FourWithTwo).expect("four + two pairs of 4s");
+    assert_eq!((four_fours.main, four_fours.wild_as), (Rank::FOUR, counts("33")));
+    // Two Player, tens wild: 8888 + TT + TT, the second pair standing for 5s (no 3s or 4s there).
+    let tens = tp_wild('T');
+    let four = reading(&tens, "8888TTTT", Kind::FourWithTwo, '8');
+    assert_eq!((four.shape.attach, four.wild_as), (Attach::Pairs(2), counts("55")));
+    assert!(legal(&tens, "8888TTTT", None).contains(&four));
+    // With a natural pair beside them, the standing pair skips its rank: 333444555 + 66 + 77 + 77.
+    let three = reading(&sevens, "33344455566 7777", Kind::Triples, '5');
+    assert_eq!((three.shape.attach, three.wild_as), (Attach::Pairs(3), counts("88")));
+    // Never both pairs standing in for other ranks, nor two pairs of one rank: exactly one reading.
+    let fours: Vec<Play> =
+        reads(&sevens, "33337777").into_iter().filter(|p| p.shape.kind == Kind::FourWithTwo).collect();
+    assert_eq!(fours.len(), 1, "{}", describe(&fours));
+    // Three wild cards make one pair and half of another, as before.
+    let three_wild = reading(&sevens, "3333777 8", Kind::FourWithTwo, '3');
+    assert_eq!(three_wild.wild_as, counts("8"));
 }
 
 #[test]

@@ -102,7 +102,7 @@ pub fn rally_setup(secret: &Seed, date: &str, number: u32) -> DealSetup {
     let seed = Seed::random(&mut ChaCha20Rng::from_seed(key));
     let rules = ChallengeKind::Rally.rules();
     let start = Start::Seat((RALLY_SEAT + number as usize) % rules.players as usize);
-    DealSetup { rules, seed, start, pack: None, stacked: false }
+    DealSetup::shuffled(rules, seed, start)
 }
 
 fn fnv1a(bytes: &[u8]) -> u64 {

@@ -22,8 +22,7 @@ pub fn arena(args: ArenaArgs) -> Result<(), String> {
     let rules: Rules = if args.research {
         Rules::no_shuffle(false)
     } else {
-        let name = if args.wild_rank { format!("{}-wildrank", args.table) } else { args.table.clone() };
-        name.parse().map_err(|e: ddz_engine::UnknownTable| e.to_string())?
+        crate::simulate::table_rules(&args.table, args.wild_rank)?
     };
     let a = Contestant::parse(&args.a).map_err(|e| e.to_string())?;
     let b = Contestant::parse(&args.b).map_err(|e| e.to_string())?;

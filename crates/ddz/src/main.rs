@@ -36,7 +36,8 @@ enum Command {
         /// Play the Wild Rank option (No Shuffle and Two Player).
         #[arg(long)]
         wild_rank: bool,
-        #[arg(long, default_value_t = 100)]
+        /// How many deals (1 to 1,000,000).
+        #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u32).range(1..=simulate::MAX_DEALS as i64))]
         deals: u32,
         #[arg(long, default_value_t = 1)]
         seed: u64,
@@ -165,12 +166,8 @@ fn main() -> ExitCode {
         Command::Moves { count } => {
             moves::run(io::stdin().lock(), io::stdout().lock(), count).map_err(|e| e.to_string())
         }
-        Command::Simulate { table, wild_rank, deals, seed, out } => {
-            let name = if wild_rank { format!("{table}-wildrank") } else { table };
-            name.parse::<ddz_engine::Rules>()
-                .map_err(|e| e.to_string())
-                .and_then(|rules| simulate::simulate(rules, deals, seed, out.as_deref()))
-        }
+        Command::Simulate { table, wild_rank, deals, seed, out } => simulate::table_rules(&table, wild_rank)
+            .and_then(|rules| simulate::simulate(rules, deals, seed, out.as_deref())),
         Command::Replay { files } => simulate::replay(&files),
         Command::Arena { table, wild_rank, research, a, b, deals, seed, threads } => {
             arena::arena(arena::ArenaArgs { table, wild_rank, research, a, b, deals, seed, threads })

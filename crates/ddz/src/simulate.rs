@@ -4,9 +4,28 @@
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use ddz_engine::{Deal, DealRecord, Ledger, Rules, Seed};
+use ddz_engine::{Deal, DealRecord, Ledger, Rules, Seed, TableType};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
+
+/// The most deals one `ddz simulate` plays (about half a minute at the slowest table).
+pub const MAX_DEALS: u32 = 1_000_000;
+
+/// The rules named by `--table` and `--wild-rank`.
+pub fn table_rules(table: &str, wild_rank: bool) -> Result<Rules, String> {
+    let rules: Rules = table.parse().map_err(|e: ddz_engine::UnknownTable| e.to_string())?;
+    if !wild_rank {
+        return Ok(rules);
+    }
+    match rules.table {
+        TableType::NoShuffle => Ok(Rules::no_shuffle(true)),
+        TableType::TwoPlayer => Ok(Rules::two_player(true)),
+        TableType::House => Err(format!(
+            "--wild-rank is an option of the noshuffle and twoplayer tables, not of {table} \
+             (House has the Wild instead: house or house-nowild)"
+        )),
+    }
+}
 
 /// Plays one deal from `setup`-making `ledger` with uniformly random choices.
 pub fn random_deal(ledger: &Ledger, rng: &mut ChaCha8Rng) -> Deal {
@@ -47,21 +66,28 @@ pub fn simulate(rules: Rules, deals: u32, seed: u64, out: Option<&Path>) -> Resu
         "{deals} {rules} deals in {elapsed:.2} s ({:.0} deals/s): landlord won {landlord_wins}, {bombs} bombs",
         f64::from(deals) / elapsed.max(1e-9)
     );
-    for (name, balance) in &ledger.balances {
-        println!("  {name}: {balance}");
-    }
-    for payment in ledger.settlement() {
-        println!("  {payment}");
+    if rules.table == TableType::House {
+        for (name, balance) in &ledger.balances {
+            println!("  {name}: ${balance}");
+        }
+        for payment in ledger.settlement() {
+            println!("  {payment}");
+        }
+    } else {
+        for (name, points) in &ledger.balances {
+            println!("  {name}: {points:+} points");
+        }
     }
     Ok(())
 }
 
+/// Checks every file, reporting each (a file that cannot be read too), and fails if any was rejected.
 pub fn replay(files: &[PathBuf]) -> Result<(), String> {
     let mut failed = 0;
     for file in files {
-        let text = std::fs::read_to_string(file).map_err(|e| format!("{}: {e}", file.display()))?;
-        let outcome = serde_json::from_str::<DealRecord>(&text)
-            .map_err(|e| format!("not a deal record: {e}"))
+        let outcome = std::fs::read_to_string(file)
+            .map_err(|e| format!("cannot read it: {e}"))
+            .and_then(|text| serde_json::from_str::<DealRecord>(&text).map_err(|e| format!("not a deal record: {e}")))
             .and_then(|record| record.replay().map(|deal| (record, deal)).map_err(|e| e.to_string()));
         match outcome {
             Ok((record, deal)) => println!("{}: ok — {}", file.display(), summary(&record, &deal)),

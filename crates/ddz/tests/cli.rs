@@ -70,6 +70,59 @@ fn simulated_records_replay_and_tampered_ones_are_rejected() {
 }
 
 #[test]
+fn replay_reports_a_missing_file_and_checks_the_rest() {
+    let dir = std::env::temp_dir().join(format!("ddz-cli-missing-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let out = run(&["simulate", "--table", "noshuffle", "--deals", "2", "--out", dir.to_str().unwrap()], "");
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let (good, missing, also_good) =
+        (dir.join("deal-000001.json"), dir.join("nope.json"), dir.join("deal-000002.json"));
+    let out = run(&["replay", good.to_str().unwrap(), missing.to_str().unwrap(), also_good.to_str().unwrap()], "");
+    assert!(!out.status.success(), "a missing file fails the run");
+    let stdout = text(&out.stdout);
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines.len(), 3, "{stdout}");
+    assert!(lines[0].contains("deal-000001.json: ok"), "{stdout}");
+    assert!(lines[1].contains("nope.json: REJECTED") && lines[1].contains("cannot read it"), "{stdout}");
+    assert!(lines[2].contains("deal-000002.json: ok"), "the file after the missing one is checked: {stdout}");
+    assert!(text(&out.stderr).contains("1 of 3 records rejected"), "{}", text(&out.stderr));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn simulate_reports_points_tables_in_points_and_house_in_dollars() {
+    for (table, points) in [("noshuffle", true), ("twoplayer", true), ("house", false)] {
+        let out = run(&["simulate", "--table", table, "--deals", "20", "--seed", "3"], "");
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        let stdout = text(&out.stdout);
+        let balances: Vec<&str> = stdout.lines().skip(1).collect();
+        assert!(!balances.is_empty(), "{stdout}");
+        if points {
+            assert!(!stdout.contains('$'), "{table} scores points: {stdout}");
+            assert!(balances.iter().all(|l| l.ends_with(" points")), "{stdout}");
+        } else {
+            assert!(balances.iter().any(|l| l.contains(": $")), "{stdout}");
+        }
+    }
+}
+
+#[test]
+fn simulate_names_the_wild_rank_option_and_bounds_the_deals() {
+    let out = run(&["simulate", "--table", "house", "--wild-rank", "--deals", "1"], "");
+    assert!(!out.status.success());
+    let stderr = text(&out.stderr);
+    assert!(stderr.contains("--wild-rank is an option of the noshuffle and twoplayer tables"), "{stderr}");
+    assert!(!stderr.contains("house-wildrank"), "{stderr}");
+    for deals in ["4294967295", "1000001", "0"] {
+        let out = run(&["simulate", "--table", "noshuffle", "--deals", deals], "");
+        assert!(!out.status.success(), "--deals {deals} is refused");
+        assert!(text(&out.stderr).contains("--deals"), "{}", text(&out.stderr));
+    }
+    let out = run(&["simulate", "--table", "noshuffle-wildrank", "--wild-rank", "--deals", "1"], "");
+    assert!(out.status.success(), "{}", text(&out.stderr));
+}
+
+#[test]
 fn arena_pits_an_external_bot_over_the_protocol() {
     let external = format!("exec:{DDZ} bot --level normal --seed 3");
     let out = run(&["arena", "--research", "--a", &external, "--b", "greedy", "--deals", "3"], "");
@@ -100,13 +153,7 @@ fn arena_stops_with_a_clear_error_on_an_illegal_choice() {
 #[test]
 fn bot_answers_requests_and_reports_bad_ones() {
     use ddz_engine::{Deal, DealSetup, Rules, Seed, Start};
-    let deal = Deal::new(DealSetup {
-        rules: Rules::no_shuffle(false),
-        seed: Seed::from_u64(1),
-        start: Start::Seat(0),
-        pack: None,
-        stacked: false,
-    });
+    let deal = Deal::new(DealSetup::shuffled(Rules::no_shuffle(false), Seed::from_u64(1), Start::Seat(0)));
     let request = serde_json::json!({"id": 41, "view": deal.view(Some(0)), "choices": deal.choices()});
     let out = run(&["bot", "--level", "hard"], &format!("{request}\n{{\"id\":1}}\n"));
     assert!(out.status.success());
