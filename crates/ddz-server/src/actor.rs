@@ -4,19 +4,25 @@
 //! database, applied, and only then broadcast, each connection getting the room as its own seat may see
 //! it. Clocks are inputs: the task sleeps until the next deadline (a bot's move, a turn's 40 seconds, the
 //! deal limit) and then produces the action itself.
+//!
+//! A task ends when the server stops (after the message in hand, so a commit in flight completes), and
+//! by itself when its room has been idle for a while: nobody connected and no clock running. A store
+//! that fails is retried with growing pauses, never in a tight loop.
 
 use std::collections::HashMap;
 
 use ddz_bot::{Bot, BotKind};
 use ddz_engine::{Action, Phase, Seat, Seed, TableType};
 use tokio::sync::{mpsc, oneshot};
-use tokio::time::Instant;
+use tokio::time::{Duration, Instant};
 
 use crate::challenge::{rally_expiry_ms, rally_setup};
 use crate::clock::Clock;
 use crate::db::Db;
+use crate::metrics;
 use crate::protocol::{Command, Event, RoomView};
 use crate::room::{Entry, Occupant, Room, RoomError, Stamped, same_name};
+use crate::rooms::Registry;
 
 /// The room clocks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -30,12 +36,36 @@ pub struct Timing {
     pub bot_span_ms: u64,
     /// Between deals, a host away this long hands the host's role to a connected player: two minutes.
     pub host_away_ms: u64,
+    /// A room with nobody connected and no clock running ends its task after this long: one minute.
+    pub idle_ms: u64,
 }
 
 impl Default for Timing {
     fn default() -> Self {
-        Timing { turn_ms: 40_000, deal_limit_ms: 5 * 60_000, bot_min_ms: 500, bot_span_ms: 1000, host_away_ms: 120_000 }
+        Timing {
+            turn_ms: 40_000,
+            deal_limit_ms: 5 * 60_000,
+            bot_min_ms: 500,
+            bot_span_ms: 1000,
+            host_away_ms: 120_000,
+            idle_ms: 60_000,
+        }
     }
+}
+
+/// After `failures` stores in a row failed, wait this long before the clock tries again: 250 ms,
+/// doubling, at most 10 s.
+fn retry_pause_ms(failures: u32) -> u64 {
+    (250u64 << failures.saturating_sub(1).min(6)).min(10_000)
+}
+
+/// How a room task ends: by the server stopping, or by retiring from the registry when idle.
+pub struct Lifecycle {
+    pub registry: Registry,
+    /// This task's number in the registry.
+    pub task: u64,
+    pub stopping: tokio_util::sync::CancellationToken,
+    pub idle_ms: u64,
 }
 /// Room inbox capacity.
 pub const INBOX: usize = 256;
@@ -43,11 +73,14 @@ pub const INBOX: usize = 256;
 pub type ConnId = u64;
 
 pub enum Msg {
+    /// A client joins as `name`. A name already connected is refused, unless `token` is the name's
+    /// resume token: then the new connection replaces the old one at once. The reply is the name's token.
     Connect {
         conn: ConnId,
         name: String,
+        token: Option<String>,
         out: mpsc::Sender<Event>,
-        reply: oneshot::Sender<Result<(), String>>,
+        reply: oneshot::Sender<Result<String, String>>,
     },
     Disconnect {
         conn: ConnId,
@@ -110,6 +143,12 @@ pub struct RoomTask {
     summaries: Summaries,
     /// Since when the host has not been connected (ms since the epoch), if they are away.
     host_away_since: Option<u64>,
+    /// Resume tokens by name (lower-cased): whoever holds one may replace that name's connection.
+    tokens: HashMap<String, String>,
+    /// Stores that failed in a row, and when the last one did (ms since the epoch).
+    store_failures: u32,
+    failed_at: u64,
+    lifecycle: Lifecycle,
 }
 
 impl RoomTask {
@@ -120,6 +159,7 @@ impl RoomTask {
         timing: Timing,
         inbox: mpsc::Receiver<Msg>,
         summaries: Summaries,
+        lifecycle: Lifecycle,
     ) -> RoomTask {
         let host_away_since = Some(clock.now_ms());
         RoomTask {
@@ -132,39 +172,71 @@ impl RoomTask {
             last_seq: HashMap::new(),
             summaries,
             host_away_since,
+            tokens: HashMap::new(),
+            store_failures: 0,
+            failed_at: 0,
+            lifecycle,
         }
     }
 
     pub async fn run(mut self) {
+        metrics::gauge!(metrics::ROOMS).increment(1);
         self.publish_summary();
+        let stopping = self.lifecycle.stopping.clone();
         loop {
-            let deadline = self.next_deadline();
             // A challenge ends by itself at its limit, and an unfinished rally when it expires (also when a
             // restart finds them there).
             let expired = self.rally_expiry().is_some_and(|at| self.clock.now_ms() >= at);
-            if (self.room.challenge_over() || expired) && !self.room.closed {
+            if (self.room.challenge_over() || expired) && !self.room.closed && self.store_failures == 0 {
                 let _ = self.commit(Entry::Close).await;
             }
+            let deadline = self.next_deadline();
+            let idle = (deadline.is_none() && self.connections.is_empty())
+                .then(|| Instant::now() + Duration::from_millis(self.lifecycle.idle_ms));
             tokio::select! {
+                biased;
+                _ = stopping.cancelled() => break,
                 msg = self.inbox.recv() => match msg {
                     Some(msg) => self.handle(msg).await,
                     None => break,
                 },
                 _ = sleep_until(deadline), if deadline.is_some() => self.on_clock().await,
+                _ = sleep_until(idle), if idle.is_some() => {
+                    if self.lifecycle.registry.retire(&self.room.code, self.lifecycle.task, &self.inbox) {
+                        break;
+                    }
+                }
             }
         }
+        // Whatever reached the inbox as the task retired is dropped: its senders see the room stop and ask
+        // again, which loads the room afresh.
+        self.inbox.close();
+        for (_, connection) in self.connections.drain() {
+            let _ = connection.out.try_send(Event::Restarting);
+        }
+        metrics::gauge!(metrics::ROOMS).decrement(1);
     }
 
     async fn handle(&mut self, msg: Msg) {
         match msg {
-            Msg::Connect { conn, name, out, reply } => {
-                let taken = self.connections.values().any(|c| same_name(&c.name, &name));
-                if taken {
+            Msg::Connect { conn, name, token, out, reply } => {
+                let key = name.to_lowercase();
+                let holder = token.is_some() && token.as_ref() == self.tokens.get(&key);
+                let others: Vec<ConnId> =
+                    self.connections.iter().filter(|(_, c)| same_name(&c.name, &name)).map(|(id, _)| *id).collect();
+                if !others.is_empty() && !holder {
                     let _ = reply.send(Err(format!("{name} is already connected to this room")));
                     return;
                 }
+                // The same player again (a new network, a reloaded page): the old connection goes at once.
+                for old in others {
+                    if let Some(old) = self.connections.remove(&old) {
+                        let _ = old.out.try_send(Event::Replaced);
+                    }
+                }
+                let token = self.tokens.entry(key).or_insert_with(new_token).clone();
                 self.connections.insert(conn, Connection { name, out });
-                let _ = reply.send(Ok(()));
+                let _ = reply.send(Ok(token));
                 self.note_host_presence();
                 self.broadcast();
             }
@@ -298,15 +370,28 @@ impl RoomTask {
     /// Checks, stamps, stores, applies and broadcasts one entry.
     async fn commit(&mut self, entry: Entry) -> Result<(), String> {
         self.room.check(&entry).map_err(|e| e.to_string())?;
+        let is_action = matches!(entry, Entry::Act { .. });
         let stamped = Stamped { n: self.room.last + 1, at: self.clock.now_ms(), entry };
         let mut after = self.room.clone();
         after.apply(&stamped);
+        let started = std::time::Instant::now();
         if let Err(e) = self.db.append(&stamped, &after).await {
-            tracing::error!(room = %self.room.code, error = %e, "could not store an entry");
+            metrics::counter!(metrics::STORE_FAILURES).increment(1);
+            self.store_failures += 1;
+            self.failed_at = self.clock.now_ms();
+            tracing::error!(room = %self.room.code, error = %e, failures = self.store_failures, "could not store an entry");
             return Err("the server could not save that; please try again".to_string());
         }
+        metrics::histogram!(metrics::COMMIT_SECONDS).record(started.elapsed().as_secs_f64());
+        metrics::counter!(metrics::ENTRIES).increment(1);
+        if is_action {
+            metrics::counter!(metrics::ACTIONS).increment(1);
+        }
+        self.store_failures = 0;
         self.room = after;
+        let started = std::time::Instant::now();
         self.broadcast();
+        metrics::histogram!(metrics::BROADCAST_SECONDS).record(started.elapsed().as_secs_f64());
         self.publish_summary();
         Ok(())
     }
@@ -390,7 +475,11 @@ impl RoomTask {
         let (_, limit) = self.deadlines();
         let handover = self.host_successor().and(self.host_away_since).map(|since| since + self.timing.host_away_ms);
         let expiry = self.rally_expiry().filter(|_| !self.room.closed);
-        let earliest = self.due().into_iter().map(|(_, at)| at).chain(limit).chain(handover).chain(expiry).min()?;
+        let mut earliest = self.due().into_iter().map(|(_, at)| at).chain(limit).chain(handover).chain(expiry).min()?;
+        if self.store_failures > 0 {
+            // The database is failing: the clock waits a growing pause before trying to store again.
+            earliest = earliest.max(self.failed_at + retry_pause_ms(self.store_failures));
+        }
         Some(self.clock.instant_at(earliest))
     }
 
@@ -480,6 +569,12 @@ impl RoomTask {
         let mix = (self.room.last ^ ((seat as u64) << 32)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
         self.timing.bot_min_ms + (mix >> 33) % self.timing.bot_span_ms.max(1)
     }
+}
+
+/// A resume token: 128 random bits as hex.
+fn new_token() -> String {
+    let bits: u128 = rand::random();
+    format!("{bits:032x}")
 }
 
 async fn sleep_until(deadline: Option<Instant>) {

@@ -4,6 +4,8 @@
 use std::future::Future;
 use std::pin::Pin;
 use std::str::FromStr;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use ddz_engine::{Deal, DealRecord, Kind, TableType};
 use serde::Serialize;
@@ -20,6 +22,8 @@ use crate::room::{Entry, Mode, Occupant, Room, Stamped};
 #[derive(Clone)]
 pub struct Db {
     jobs: mpsc::UnboundedSender<Job>,
+    /// Drills and tests: while set, every request fails as if the database could not be reached.
+    unreachable: Arc<AtomicBool>,
 }
 
 type Job = Box<dyn FnOnce(Store) -> Pin<Box<dyn Future<Output = ()> + Send>> + Send>;
@@ -146,7 +150,18 @@ impl Db {
             })
             .map_err(sqlx::Error::Io)?;
         opened.await.map_err(|_| sqlx::Error::PoolClosed)??;
-        Ok(Db { jobs })
+        Ok(Db { jobs, unreachable: Arc::default() })
+    }
+
+    /// Makes every request fail (`true`) as if the database were down, or work again (`false`): for
+    /// failure drills and tests of the server's back-off and readiness.
+    pub fn simulate_outage(&self, down: bool) {
+        self.unreachable.store(down, Ordering::Relaxed);
+    }
+
+    /// Whether the database answers a trivial query (the readiness check).
+    pub async fn ping(&self) -> DbResult<()> {
+        self.run(|s| async move { sqlx::query("SELECT 1").execute(&s.pool).await.map(|_| ()) }).await
     }
 
     async fn run<T, F, Fut>(&self, work: F) -> DbResult<T>
@@ -155,6 +170,9 @@ impl Db {
         F: FnOnce(Store) -> Fut + Send + 'static,
         Fut: Future<Output = DbResult<T>> + Send + 'static,
     {
+        if self.unreachable.load(Ordering::Relaxed) {
+            return Err(sqlx::Error::PoolTimedOut);
+        }
         let (reply, answer) = oneshot::channel();
         let job: Job = Box::new(move |store| {
             Box::pin(async move {

@@ -7,6 +7,7 @@ pub mod challenge;
 pub mod clock;
 pub mod db;
 pub mod hints;
+mod metrics;
 pub mod protocol;
 pub mod room;
 pub mod rooms;
@@ -15,9 +16,11 @@ pub mod server;
 use std::net::SocketAddr;
 use std::sync::Arc;
 use std::sync::atomic::AtomicU64;
+use std::time::Duration;
 
 use tokio::net::TcpListener;
 use tokio::sync::Semaphore;
+use tokio_util::task::TaskTracker;
 
 use crate::clock::Clock;
 use crate::db::Db;
@@ -32,46 +35,58 @@ pub struct Config {
     pub database: String,
     pub max_connections: usize,
     pub timing: actor::Timing,
+    pub heartbeat: server::Heartbeat,
 }
+
+/// How long a stop may take before the server exits anyway.
+pub const STOP_WITHIN: Duration = Duration::from_secs(10);
 
 /// A running server: its address and a way to stop it.
 pub struct Running {
     pub addr: SocketAddr,
     pub rooms: Rooms,
-    shutdown: tokio::sync::oneshot::Sender<()>,
+    clients: TaskTracker,
     handle: tokio::task::JoinHandle<std::io::Result<()>>,
 }
 
 impl Running {
-    /// Stops accepting, closes connections and room tasks, and waits for the server to finish.
-    pub async fn stop(self) -> std::io::Result<()> {
-        let _ = self.shutdown.send(());
-        self.rooms.shutdown();
-        self.handle.await.unwrap_or(Ok(()))
+    /// Stops gracefully: stops accepting, tells every client the server is restarting and closes its
+    /// socket, lets each room finish the commit in hand and ends its task, and waits for all of it,
+    /// [`STOP_WITHIN`] at most. Returns whether everything ended in time.
+    pub async fn stop(self) -> bool {
+        let Running { rooms, clients, handle, .. } = self;
+        let everything = async move {
+            // Cancelling stops the listener (axum's graceful shutdown), the clients and the rooms.
+            rooms.shutdown().await;
+            clients.close();
+            clients.wait().await;
+            let _ = handle.await;
+        };
+        tokio::time::timeout(STOP_WITHIN, everything).await.is_ok()
     }
 }
 
 /// Opens the database, restores the open rooms, and starts serving.
 pub async fn start(config: Config) -> Result<Running, Box<dyn std::error::Error + Send + Sync>> {
+    metrics::handle();
     let db = Db::open(&config.database).await?;
     let rooms = Rooms::new(db, Clock::system(), config.timing);
     let restored = rooms.restore().await?;
+    let clients = TaskTracker::new();
     let state = AppState {
         rooms: rooms.clone(),
         connections: Arc::new(Semaphore::new(config.max_connections)),
         next_conn: Arc::new(AtomicU64::new(1)),
+        clients: clients.clone(),
+        heartbeat: config.heartbeat,
     };
     let listener = TcpListener::bind(config.addr).await?;
     let addr = listener.local_addr()?;
     tracing::info!(%addr, database = %config.database, restored, "serving");
-    let (shutdown, stopped) = tokio::sync::oneshot::channel::<()>();
+    let stopping = rooms.stopping();
     let app = server::router(state).layer(tower_http::trace::TraceLayer::new_for_http());
     let handle = tokio::spawn(async move {
-        axum::serve(listener, app)
-            .with_graceful_shutdown(async move {
-                let _ = stopped.await;
-            })
-            .await
+        axum::serve(listener, app).with_graceful_shutdown(async move { stopping.cancelled().await }).await
     });
-    Ok(Running { addr, rooms, shutdown, handle })
+    Ok(Running { addr, rooms, clients, handle })
 }

@@ -13,11 +13,13 @@ use crate::room::{LogLine, Mode, Occupant, Room};
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum Command {
-    /// Enter a room as `name` (case-insensitive). `last_event` is the last event number seen, if any.
+    /// Enter a room as `name` (case-insensitive). `token` is the resume token the server gave this name
+    /// in this room (the `session` event): with it, a new connection replaces the name's old one at once.
     Hello {
         room: String,
         name: String,
-        last_event: Option<u64>,
+        #[serde(default)]
+        token: Option<String>,
     },
     /// Instead of `hello`: watch the public lobby (a `lobby` event now and on every change).
     WatchLobby,
@@ -97,6 +99,15 @@ pub enum Event {
         seq: Option<u64>,
     },
     Pong,
+    /// Sent first after a `hello` is accepted: the resume token for this name in this room. Keep it and
+    /// send it in the next `hello` to replace a connection the server still thinks is open.
+    Session {
+        token: String,
+    },
+    /// The same name connected again with its token: this connection is closed (do not reconnect).
+    Replaced,
+    /// The server is stopping or restarting: reconnect (with back-off) to the same address.
+    Restarting,
 }
 
 /// A seat as everyone sees it.

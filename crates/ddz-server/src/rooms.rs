@@ -1,12 +1,20 @@
 //! The registry of running rooms: creates rooms, restores them from the database at start, and hands
 //! out their inboxes.
+//!
+//! A room's task runs while it has something to do; an idle or closed room's task ends by itself (see
+//! [`Registry::retire`]) and the room is loaded again from its log when it is next asked for. There is
+//! never more than one task per room: tasks are started and retired under the registry's lock, and a
+//! message that reaches a task as it retires is answered by a fresh one ([`Rooms::ask`] tries again).
 
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
 use ddz_engine::Rules;
 use rand::RngExt;
 use tokio::sync::{mpsc, oneshot};
+use tokio_util::sync::CancellationToken;
+use tokio_util::task::TaskTracker;
 
 use crate::actor::{INBOX, Msg, RoomTask, Summaries, Summary, Timing};
 use crate::challenge::{Challenge, ChallengeKind, utc_date};
@@ -20,9 +28,43 @@ pub struct Rooms {
     db: Db,
     clock: Clock,
     timing: Timing,
-    inboxes: Arc<Mutex<HashMap<String, mpsc::Sender<Msg>>>>,
+    registry: Registry,
     summaries: Summaries,
     starting: Arc<tokio::sync::Mutex<()>>,
+    /// Every room task, so that a shutdown can wait for them.
+    tasks: TaskTracker,
+    /// Cancelled when the server stops.
+    stopping: CancellationToken,
+}
+
+/// The inboxes of the running room tasks, by code, each with the number of the task that owns it.
+#[derive(Clone, Default)]
+pub struct Registry {
+    inboxes: Arc<Mutex<HashMap<String, (u64, mpsc::Sender<Msg>)>>>,
+    next_task: Arc<AtomicU64>,
+}
+
+impl Registry {
+    fn get(&self, code: &str) -> Option<mpsc::Sender<Msg>> {
+        self.inboxes.lock().expect("registry lock").get(code).map(|(_, tx)| tx.clone())
+    }
+
+    /// Task `task` of room `code` leaves the registry, unless a message is waiting for it: then it has
+    /// work to do and stays. Returns whether it left; it must then stop taking messages.
+    pub fn retire(&self, code: &str, task: u64, inbox: &mpsc::Receiver<Msg>) -> bool {
+        let mut inboxes = self.inboxes.lock().expect("registry lock");
+        if !inbox.is_empty() {
+            return false;
+        }
+        if inboxes.get(code).is_some_and(|(owner, _)| *owner == task) {
+            inboxes.remove(code);
+        }
+        true
+    }
+
+    fn running(&self) -> usize {
+        self.inboxes.lock().expect("registry lock").len()
+    }
 }
 
 /// Room codes: 6 characters without look-alikes (no 0/O, 1/I/L).
@@ -31,7 +73,16 @@ const CODE_CHARS: &[u8] = b"ABCDEFGHJKMNPQRSTUVWXYZ23456789";
 impl Rooms {
     pub fn new(db: Db, clock: Clock, timing: Timing) -> Rooms {
         let (summaries, _) = tokio::sync::watch::channel(HashMap::new());
-        Rooms { db, clock, timing, inboxes: Arc::default(), summaries, starting: Arc::default() }
+        Rooms {
+            db,
+            clock,
+            timing,
+            registry: Registry::default(),
+            summaries,
+            starting: Arc::default(),
+            tasks: TaskTracker::new(),
+            stopping: CancellationToken::new(),
+        }
     }
 
     pub fn db(&self) -> &Db {
@@ -48,7 +99,7 @@ impl Rooms {
         let stored = self.db.open_rooms().await?;
         let count = stored.len();
         for room in stored {
-            self.spawn(rebuild(room));
+            self.spawn(rebuild(room)?);
         }
         Ok(count)
     }
@@ -94,32 +145,61 @@ impl Rooms {
         Ok(Some((code, resumed)))
     }
 
-    fn spawn(&self, room: Room) {
+    /// Starts a task for `room` and returns its inbox; if the room has a task already (a racing load),
+    /// that task's inbox, and `room` is dropped.
+    fn spawn(&self, room: Room) -> mpsc::Sender<Msg> {
+        let mut inboxes = self.registry.inboxes.lock().expect("registry lock");
+        if let Some((_, tx)) = inboxes.get(&room.code) {
+            return tx.clone();
+        }
         let (tx, rx) = mpsc::channel(INBOX);
-        self.inboxes.lock().expect("rooms lock").insert(room.code.clone(), tx);
-        let task = RoomTask::new(room, self.db.clone(), self.clock, self.timing, rx, self.summaries.clone());
-        tokio::spawn(task.run());
+        let task = self.registry.next_task.fetch_add(1, Ordering::Relaxed);
+        inboxes.insert(room.code.clone(), (task, tx.clone()));
+        let lifecycle = crate::actor::Lifecycle {
+            registry: self.registry.clone(),
+            task,
+            stopping: self.stopping.clone(),
+            idle_ms: self.timing.idle_ms,
+        };
+        let task = RoomTask::new(room, self.db.clone(), self.clock, self.timing, rx, self.summaries.clone(), lifecycle);
+        self.tasks.spawn(task.run());
+        tx
     }
 
-    /// The inbox of room `code`, loading a closed room (read-only) from the database if needed.
+    /// The inbox of room `code`, loading the room from its log if its task is not running.
     pub async fn inbox(&self, code: &str) -> DbResult<Option<mpsc::Sender<Msg>>> {
         let code = code.to_uppercase();
-        if let Some(tx) = self.inboxes.lock().expect("rooms lock").get(&code) {
-            return Ok(Some(tx.clone()));
+        if let Some(tx) = self.registry.get(&code) {
+            return Ok(Some(tx));
+        }
+        if self.stopping.is_cancelled() {
+            return Ok(None);
         }
         let Some(stored) = self.db.room(&code).await? else {
             return Ok(None);
         };
-        self.spawn(rebuild(stored));
-        Ok(self.inboxes.lock().expect("rooms lock").get(&code).cloned())
+        Ok(Some(self.spawn(rebuild(stored)?)))
     }
 
-    /// Asks room `code` something and waits for the answer.
-    pub async fn ask<T>(&self, code: &str, make: impl FnOnce(oneshot::Sender<T>) -> Msg) -> Option<T> {
-        let inbox = self.inbox(code).await.ok().flatten()?;
-        let (reply, answer) = oneshot::channel();
-        inbox.send(make(reply)).await.ok()?;
-        answer.await.ok()
+    /// Asks room `code` something and waits for the answer. A task that retired as the message
+    /// reached it drops the message; the room is then loaded again and asked again.
+    pub async fn ask<T>(&self, code: &str, make: impl Fn(oneshot::Sender<T>) -> Msg) -> Option<T> {
+        for _ in 0..3 {
+            let inbox = self.inbox(code).await.ok().flatten()?;
+            let (reply, answer) = oneshot::channel();
+            if inbox.send(make(reply)).await.is_err() {
+                continue;
+            }
+            if let Ok(answer) = answer.await {
+                return Some(answer);
+            }
+        }
+        None
+    }
+
+    /// How many room tasks are running.
+    pub fn running(&self) -> usize {
+        self.registry.running()
     }
 
     pub async fn view(&self, code: &str) -> Option<RoomView> {
@@ -136,9 +216,17 @@ impl Rooms {
         self.summaries.subscribe()
     }
 
-    /// Stops every room task (their inboxes close).
-    pub fn shutdown(&self) {
-        self.inboxes.lock().expect("rooms lock").clear();
+    /// Tells every room task to stop after the message it is handling (a commit in flight finishes),
+    /// and waits until they all have.
+    pub async fn shutdown(&self) {
+        self.stopping.cancel();
+        self.tasks.close();
+        self.tasks.wait().await;
+    }
+
+    /// Cancelled when the server begins to stop.
+    pub fn stopping(&self) -> CancellationToken {
+        self.stopping.clone()
     }
 }
 
@@ -160,9 +248,9 @@ fn new_code() -> String {
     (0..6).map(|_| CODE_CHARS[rng.random_range(0..CODE_CHARS.len())] as char).collect()
 }
 
-/// A room from its stored log.
-fn rebuild(stored: StoredRoom) -> Room {
-    let rules: Rules = stored.rules.parse().unwrap_or(Rules::house(true));
+/// A room from its stored log. Rules the server does not know are an error, not a House table.
+fn rebuild(stored: StoredRoom) -> DbResult<Room> {
+    let rules: Rules = stored.rules.parse().map_err(|e| sqlx::Error::Decode(Box::new(e)))?;
     let mut room = match stored.challenge {
         Some(challenge) => Room::challenge(stored.code, challenge, stored.host),
         None => Room::new(stored.code, rules, stored.mode, stored.host),
@@ -170,5 +258,5 @@ fn rebuild(stored: StoredRoom) -> Room {
     for entry in &stored.entries {
         room.apply(entry);
     }
-    room
+    Ok(room)
 }

@@ -3,6 +3,11 @@
 //! Guards: frames over [`MAX_FRAME`] bytes are refused, each connection may send [`RATE_PER_SEC`]
 //! messages a second (bursts of [`RATE_BURST`]), outgoing queues are bounded, and at most
 //! `max_connections` sockets are open at once.
+//!
+//! Sessions: the server pings every client ([`Heartbeat`]) and drops one it has not heard from for too
+//! long (a half-open socket after a phone changed networks), so the seat shows disconnected. A `hello`
+//! with the name's resume token replaces the name's old connection at once. When the server stops, every
+//! client is told (`restarting`) and its socket closed.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -18,6 +23,7 @@ use futures_util::{SinkExt, StreamExt};
 use serde::Deserialize;
 use tokio::sync::{Semaphore, mpsc, oneshot};
 use tokio::time::{Duration, Instant};
+use tokio_util::task::TaskTracker;
 
 use crate::actor::{ConnId, Msg};
 use crate::challenge::{ChallengeKind, is_date, utc_date};
@@ -36,6 +42,22 @@ pub struct AppState {
     pub rooms: Rooms,
     pub connections: Arc<Semaphore>,
     pub next_conn: Arc<AtomicU64>,
+    /// Every client connection's task, so that a shutdown can wait for them.
+    pub clients: TaskTracker,
+    pub heartbeat: Heartbeat,
+}
+
+/// The WebSocket heartbeat: a ping every `every`; a client silent for `silent_after` is dropped.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Heartbeat {
+    pub every: Duration,
+    pub silent_after: Duration,
+}
+
+impl Default for Heartbeat {
+    fn default() -> Self {
+        Heartbeat { every: Duration::from_secs(15), silent_after: Duration::from_secs(45) }
+    }
 }
 
 /// An error answered as JSON with a status code.
@@ -77,8 +99,35 @@ pub fn router(state: AppState) -> Router {
         .route("/api/rallies/{date}/compare/{name}", get(compare_rally))
         .route("/api/readings", post(selection_readings))
         .route("/api/hints", post(hints))
+        .route("/healthz", get(healthz))
+        .route("/readyz", get(readyz))
+        .route("/metrics", get(metrics))
         .fallback(web_client)
         .with_state(state)
+}
+
+/// Liveness: the process answers.
+async fn healthz() -> Json<serde_json::Value> {
+    Json(serde_json::json!({ "status": "ok" }))
+}
+
+/// Readiness: the database answers (within two seconds); 503 otherwise, so a balancer sends players
+/// elsewhere.
+async fn readyz(State(state): State<AppState>) -> Response {
+    match tokio::time::timeout(Duration::from_secs(2), state.rooms.db().ping()).await {
+        Ok(Ok(())) => Json(serde_json::json!({ "status": "ready" })).into_response(),
+        Ok(Err(e)) => {
+            tracing::warn!(error = %e, "not ready: the database refused a query");
+            AppError(StatusCode::SERVICE_UNAVAILABLE, "the database is unreachable".into()).into_response()
+        }
+        Err(_) => AppError(StatusCode::SERVICE_UNAVAILABLE, "the database did not answer".into()).into_response(),
+    }
+}
+
+/// The Prometheus metrics (`crate::metrics`).
+async fn metrics() -> Response {
+    use axum::http::header::CONTENT_TYPE;
+    ([(CONTENT_TYPE, "text/plain; version=0.0.4")], crate::metrics::render()).into_response()
 }
 
 /// A player name: 1 to 24 characters after trimming, no control characters.
@@ -129,7 +178,7 @@ async fn create_room(
     let code = state.rooms.create(rules, mode, &name).await?;
     state
         .rooms
-        .ask(&code, |reply| Msg::Seat { name, reply })
+        .ask(&code, |reply| Msg::Seat { name: name.clone(), reply })
         .await
         .ok_or_else(|| bad("the room stopped"))?
         .map_err(bad)?;
@@ -164,9 +213,14 @@ async fn play_vs_bots(
     let rules = table_rules(&req.table, req.wild)?;
     let code = state.rooms.create(rules, Mode::Bots, &name).await?;
     let stopped = || bad("the room stopped");
-    state.rooms.ask(&code, |reply| Msg::Seat { name, reply }).await.ok_or_else(stopped)?.map_err(bad)?;
+    state.rooms.ask(&code, |reply| Msg::Seat { name: name.clone(), reply }).await.ok_or_else(stopped)?.map_err(bad)?;
     let level = req.level;
-    state.rooms.ask(&code, |reply| Msg::AddBots { level, reply }).await.ok_or_else(stopped)?.map_err(bad)?;
+    state
+        .rooms
+        .ask(&code, |reply| Msg::AddBots { level: level.clone(), reply })
+        .await
+        .ok_or_else(stopped)?
+        .map_err(bad)?;
     state.rooms.ask(&code, |reply| Msg::Start { reply }).await.ok_or_else(stopped)?.map_err(bad)?;
     Ok(Json(serde_json::json!({ "code": code })))
 }
@@ -319,7 +373,7 @@ fn content_type(path: &str) -> &'static str {
 async fn web_client(uri: axum::http::Uri) -> Response {
     use axum::http::header::{CACHE_CONTROL, CONTENT_TYPE};
     let path = uri.path().trim_start_matches('/');
-    if path.starts_with("api/") || path == "api" || path == "ws" {
+    if path.starts_with("api/") || ["api", "ws", "healthz", "readyz", "metrics"].contains(&path) {
         return not_found(format!("no endpoint /{path}")).into_response();
     }
     let (name, file) = match WebClient::get(path).filter(|_| !path.is_empty()) {
@@ -338,10 +392,15 @@ async fn websocket(State(state): State<AppState>, upgrade: WebSocketUpgrade) -> 
     let Ok(permit) = state.connections.clone().try_acquire_owned() else {
         return AppError(StatusCode::SERVICE_UNAVAILABLE, "the server is full; try again soon".into()).into_response();
     };
-    upgrade.max_message_size(MAX_FRAME).max_frame_size(MAX_FRAME).on_upgrade(move |socket| async move {
-        let conn = state.next_conn.fetch_add(1, Ordering::Relaxed);
-        client(socket, state, conn).await;
-        drop(permit);
+    let clients = state.clients.clone();
+    upgrade.max_message_size(MAX_FRAME).max_frame_size(MAX_FRAME).on_upgrade(move |socket| {
+        clients.track_future(async move {
+            let conn = state.next_conn.fetch_add(1, Ordering::Relaxed);
+            crate::metrics::gauge!(crate::metrics::CONNECTIONS).increment(1);
+            client(socket, state, conn).await;
+            crate::metrics::gauge!(crate::metrics::CONNECTIONS).decrement(1);
+            drop(permit);
+        })
     })
 }
 
@@ -384,6 +443,7 @@ const LOBBY: &str = "watch_lobby";
 /// A lobby watcher: the public tables now and after every change, until the socket closes.
 async fn watch_lobby(mut socket: WebSocket, state: &AppState) {
     let mut changes = state.rooms.watch_lobby();
+    let stopping = state.rooms.stopping();
     let mut last = None;
     loop {
         let tables = crate::rooms::public_tables(&changes.borrow_and_update());
@@ -394,6 +454,11 @@ async fn watch_lobby(mut socket: WebSocket, state: &AppState) {
             last = Some(tables);
         }
         tokio::select! {
+            _ = stopping.cancelled() => {
+                send(&mut socket, &Event::Restarting).await;
+                let _ = socket.close().await;
+                return;
+            }
             changed = changes.changed() => if changed.is_err() { return },
             frame = socket.recv() => match frame {
                 Some(Ok(Message::Close(_))) | None | Some(Err(_)) => return,
@@ -414,7 +479,7 @@ async fn client(mut socket: WebSocket, state: AppState, conn: ConnId) {
             return;
         }
     };
-    serve_client(socket, inbox.clone(), out_rx, conn).await;
+    serve_client(socket, inbox.clone(), out_rx, conn, &state).await;
     let _ = inbox.send(Msg::Disconnect { conn }).await;
 }
 
@@ -429,31 +494,68 @@ async fn hello(
         Ok(Some(Ok(_))) => return Err("send a hello message first".into()),
         Ok(_) | Err(_) => return Err("no hello".into()),
     };
-    let (room, name) = match serde_json::from_str::<Command>(&text) {
-        Ok(Command::Hello { room, name, .. }) => (room, name),
+    let (room, name, token) = match serde_json::from_str::<Command>(&text) {
+        Ok(Command::Hello { room, name, token }) => (room, name, token),
         Ok(Command::WatchLobby) => return Err(LOBBY.into()),
         _ => return Err("the first message must be a hello with a room and a name, or watch_lobby".into()),
     };
     let name = valid_name(&name)?;
-    let inbox = state.rooms.inbox(&room).await.map_err(|_| "the server could not load the room".to_string())?;
-    let inbox = inbox.ok_or_else(|| format!("there is no room {room}"))?;
-    let (out, out_rx) = mpsc::channel(OUTBOX);
-    let (reply, answer) = oneshot::channel();
-    inbox.send(Msg::Connect { conn, name, out, reply }).await.map_err(|_| "the room stopped".to_string())?;
-    answer.await.map_err(|_| "the room stopped".to_string())??;
-    Ok((inbox, out_rx))
+    // A room task that retires as the hello reaches it drops the hello: load the room again and retry.
+    for _ in 0..3 {
+        let inbox = state.rooms.inbox(&room).await.map_err(|_| "the server could not load the room".to_string())?;
+        let inbox = inbox.ok_or_else(|| format!("there is no room {room}"))?;
+        let (out, out_rx) = mpsc::channel(OUTBOX);
+        let (reply, answer) = oneshot::channel();
+        let connect = Msg::Connect { conn, name: name.clone(), token: token.clone(), out, reply };
+        if inbox.send(connect).await.is_err() {
+            continue;
+        }
+        let Ok(joined) = answer.await else { continue };
+        let token = joined?;
+        send(socket, &Event::Session { token }).await;
+        return Ok((inbox, out_rx));
+    }
+    Err("the room stopped".to_string())
 }
 
-async fn serve_client(socket: WebSocket, inbox: mpsc::Sender<Msg>, mut events: mpsc::Receiver<Event>, conn: ConnId) {
+async fn serve_client(
+    socket: WebSocket,
+    inbox: mpsc::Sender<Msg>,
+    mut events: mpsc::Receiver<Event>,
+    conn: ConnId,
+    state: &AppState,
+) {
     let (mut sink, mut stream) = socket.split();
     let mut limit = RateLimit::new();
     let (to_client, mut replies) = mpsc::channel::<Event>(8);
+    let stopping = state.rooms.stopping();
+    let heartbeat = state.heartbeat;
+    let mut pings = tokio::time::interval_at(Instant::now() + heartbeat.every, heartbeat.every);
+    let mut heard = Instant::now();
     loop {
         tokio::select! {
+            _ = stopping.cancelled() => {
+                let text = serde_json::to_string(&Event::Restarting).expect("events serialise");
+                let _ = sink.send(Message::Text(text.into())).await;
+                let _ = sink.close().await;
+                break;
+            }
+            _ = pings.tick() => {
+                if heard.elapsed() >= heartbeat.silent_after {
+                    tracing::debug!(conn, "dropping a client that stopped answering pings");
+                    break;
+                }
+                if sink.send(Message::Ping(Default::default())).await.is_err() {
+                    break;
+                }
+            }
             event = events.recv() => {
-                let Some(event) = event else { break }; // dropped by the room as too slow
+                // None: dropped by the room as too slow, or the room stopped.
+                let Some(event) = event else { break };
+                let last = matches!(event, Event::Replaced | Event::Restarting);
                 let text = serde_json::to_string(&event).expect("events serialise");
-                if sink.send(Message::Text(text.into())).await.is_err() {
+                if sink.send(Message::Text(text.into())).await.is_err() || last {
+                    let _ = sink.close().await;
                     break;
                 }
             }
@@ -465,6 +567,7 @@ async fn serve_client(socket: WebSocket, inbox: mpsc::Sender<Msg>, mut events: m
                 }
             }
             frame = stream.next() => {
+                heard = Instant::now();
                 let text = match frame {
                     Some(Ok(Message::Text(text))) => text,
                     Some(Ok(Message::Close(_))) | None => break,

@@ -108,7 +108,7 @@ async fn bot_buster_plays_until_twenty_deals_or_a_balance_at_zero_and_goes_to_th
     assert_eq!(names, ["Ann"]);
     assert_eq!(get(addr, "/api/players/ann").await["stats"][0]["deals"].as_i64(), Some(deals as i64));
     assert_eq!(get(addr, "/api/players/Bot%20Hard").await["stats"], serde_json::json!([]));
-    running.stop().await.unwrap();
+    assert!(running.stop().await, "the server stops in time");
 }
 
 #[tokio::test]
@@ -123,7 +123,7 @@ async fn an_interrupted_run_resumes_by_name_and_abandoning_counts_with_the_curre
     drop(bo);
 
     // A restart does not lose the run; the same name gets the same room back.
-    running.stop().await.unwrap();
+    assert!(running.stop().await, "the server stops in time");
     let running = server(&db, FAST).await;
     let again = start(running.addr, "bo", "buster").await;
     assert_eq!(again["code"].as_str(), Some(code.as_str()));
@@ -146,7 +146,7 @@ async fn an_interrupted_run_resumes_by_name_and_abandoning_counts_with_the_curre
     let next = start(running.addr, "Bo", "buster").await;
     assert_eq!(next["resumed"], false);
     assert_ne!(next["code"].as_str(), Some(code.as_str()));
-    running.stop().await.unwrap();
+    assert!(running.stop().await, "the server stops in time");
 }
 
 #[tokio::test]
@@ -178,7 +178,7 @@ async fn bot_bomber_seats_bomber_bots_and_ranks_the_biggest_pot_won() {
     }
     let row = board_row(&get(running.addr, "/api/boards/bomber").await, "Cy").clone();
     assert_eq!(row["score"].as_i64(), Some(best));
-    running.stop().await.unwrap();
+    assert!(running.stop().await, "the server stops in time");
 }
 
 /// The deal records of a room without player names: setups and every action but the House
@@ -236,7 +236,7 @@ async fn a_rally_gives_every_name_the_same_deals_and_the_same_bot_actions_once()
     assert!(unfinished["error"].as_str().is_some_and(|e| e.contains("has not finished")), "{unfinished}");
     let bad = get(addr, "/api/boards/rally?date=yesterday").await;
     assert!(bad["error"].as_str().is_some_and(|e| e.contains("not a date")), "{bad}");
-    running.stop().await.unwrap();
+    assert!(running.stop().await, "the server stops in time");
 }
 
 #[tokio::test]
@@ -259,5 +259,5 @@ async fn challenge_requests_with_bad_input_get_clear_errors() {
     // A second start resumes the same run, dealt and seated as it was.
     let again = start(running.addr, "GUS", "buster").await;
     assert_eq!((again["code"].as_str(), again["resumed"].as_bool()), (Some(code.as_str()), Some(true)));
-    running.stop().await.unwrap();
+    assert!(running.stop().await, "the server stops in time");
 }

@@ -42,7 +42,7 @@ async fn seated_room(name: &str, rules: Rules, timing: Timing, clock_ms: u64) ->
     let code = rooms.create(rules, Mode::Invite, "Alice").await.unwrap();
     for who in ["Alice", "Bea", "Cy"].into_iter().take(rules.players as usize) {
         let who = who.to_string();
-        rooms.ask(&code, |reply| Msg::Seat { name: who, reply }).await.unwrap().unwrap();
+        rooms.ask(&code, |reply| Msg::Seat { name: who.clone(), reply }).await.unwrap().unwrap();
     }
     (rooms, code)
 }
@@ -52,7 +52,7 @@ async fn connect(rooms: &Rooms, code: &str, conn: u64, name: &str) -> mpsc::Rece
     let (out, events) = mpsc::channel(4096);
     let (reply, answer) = oneshot::channel();
     let inbox = rooms.inbox(code).await.unwrap().unwrap();
-    inbox.send(Msg::Connect { conn, name: name.into(), out, reply }).await.unwrap();
+    inbox.send(Msg::Connect { conn, name: name.into(), token: None, out, reply }).await.unwrap();
     answer.await.unwrap().unwrap();
     events
 }

@@ -86,7 +86,7 @@ async fn readings_list_the_legal_readings_of_a_selection_or_say_why_none() {
     assert_eq!(wild["readings"][0]["text"], "pair of 3s (wild as 3)");
     let bad = post(addr, "/api/readings", json!({"rules": "chess", "hand": [], "cards": []})).await;
     assert!(bad["error"].is_string(), "{bad}");
-    running.stop().await.unwrap();
+    assert!(running.stop().await, "the server stops in time");
 }
 
 #[tokio::test]
@@ -114,7 +114,7 @@ async fn hints_list_every_legal_play_with_cards_from_the_hand() {
     .await;
     assert_eq!(follow["plays"].as_array().unwrap().len(), 1);
     assert_eq!(follow["plays"][0]["cards"], json!(["4C"]));
-    running.stop().await.unwrap();
+    assert!(running.stop().await, "the server stops in time");
 }
 
 /// A deal against bots played only from the two endpoints' answers: every hint is accepted by the
@@ -132,7 +132,7 @@ async fn a_deal_played_from_hints_is_accepted_by_the_room() {
         while client.recv_within(Duration::from_millis(5)).await.is_some() {}
         let Some(deal) = client.deal().cloned() else { continue };
         if deal.result.is_some() {
-            running.stop().await.unwrap();
+            assert!(running.stop().await, "the server stops in time");
             return;
         }
         if !client.my_turn() {
@@ -196,5 +196,5 @@ async fn the_client_is_served_with_a_fallback_to_index_html() {
     assert!(status.contains("404"), "{status}");
     assert!(headers.contains("application/json"), "{headers}");
     assert!(body.contains("no endpoint"), "{body}");
-    running.stop().await.unwrap();
+    assert!(running.stop().await, "the server stops in time");
 }

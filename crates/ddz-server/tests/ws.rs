@@ -45,7 +45,7 @@ async fn three_humans_play_a_house_deal_to_the_end() {
     assert_eq!(stats["stats"][0]["deals"], 1);
     let deals = get(running.addr, &format!("/api/rooms/{code}/deals")).await;
     assert_eq!(deals["deals"].as_array().unwrap().len(), 1);
-    running.stop().await.unwrap();
+    assert!(running.stop().await, "the server stops in time");
 }
 
 #[tokio::test]
@@ -60,7 +60,7 @@ async fn a_player_against_two_bots_finishes_a_deal() {
     assert!(view.deal.is_some(), "the table is already running");
     play_to_end(std::slice::from_mut(&mut alice)).await;
     assert!(alice.deal().unwrap().result.is_some());
-    running.stop().await.unwrap();
+    assert!(running.stop().await, "the server stops in time");
 }
 
 #[tokio::test]
@@ -79,7 +79,7 @@ async fn a_reconnect_mid_deal_resumes_with_the_same_hand() {
     let view = again.view.clone().unwrap();
     assert_eq!(view.you, Some(0), "the same seat, whatever the case of the name");
     assert_eq!(view.deal.unwrap().hand, hand, "the same hand");
-    running.stop().await.unwrap();
+    assert!(running.stop().await, "the server stops in time");
 }
 
 #[tokio::test]
@@ -104,7 +104,7 @@ async fn a_server_restart_mid_deal_resumes_the_same_room_and_deal() {
     }
     let before: Vec<_> = clients.iter().map(|c| c.deal().cloned().unwrap()).collect();
     drop(clients);
-    running.stop().await.unwrap();
+    assert!(running.stop().await, "the server stops in time");
 
     let running = server(&db, FAST).await;
     let mut again = Vec::new();
@@ -118,7 +118,7 @@ async fn a_server_restart_mid_deal_resumes_the_same_room_and_deal() {
         assert_eq!(deal.waiting_for, before.waiting_for);
     }
     play_to_end(&mut again).await;
-    running.stop().await.unwrap();
+    assert!(running.stop().await, "the server stops in time");
 }
 
 #[tokio::test]
@@ -131,7 +131,7 @@ async fn a_second_connection_cannot_take_a_connected_name() {
     let message = impostor.next_error().await;
     assert!(message.contains("already connected"), "{message}");
     assert!(impostor.recv_within(Duration::from_secs(2)).await.is_none(), "the second connection is closed");
-    running.stop().await.unwrap();
+    assert!(running.stop().await, "the server stops in time");
 }
 
 #[tokio::test]
@@ -193,7 +193,7 @@ async fn bad_input_gets_an_error_and_loses_nothing() {
     }
     closed |= clients[2].recv_within(Duration::from_millis(100)).await.is_none();
     assert!(closed);
-    running.stop().await.unwrap();
+    assert!(running.stop().await, "the server stops in time");
 }
 
 #[tokio::test]
@@ -215,7 +215,7 @@ async fn a_repeated_action_is_applied_once() {
     assert_eq!(acks, 2, "both copies are answered");
     let deal = clients[turn].deal().unwrap();
     assert_eq!(deal.actions.len(), 1, "but the pass is taken once");
-    running.stop().await.unwrap();
+    assert!(running.stop().await, "the server stops in time");
 }
 
 /// Every card string a seat's message carries, leaving out the public priority draws.
@@ -296,7 +296,7 @@ async fn no_message_to_a_seat_contains_a_card_it_may_not_see() {
             }
         }
     }
-    running.stop().await.unwrap();
+    assert!(running.stop().await, "the server stops in time");
 }
 
 #[tokio::test]
@@ -327,12 +327,12 @@ async fn the_host_closes_the_room_everyone_sees_the_settlement_and_it_stays_read
     clients[0].send(&Command::Start).await;
     assert!(clients[0].next_error().await.contains("closed"));
     drop(clients);
-    running.stop().await.unwrap();
+    assert!(running.stop().await, "the server stops in time");
     let running = server(&db, FAST).await;
     let summary = get(running.addr, &format!("/api/rooms/{code}")).await;
     assert_eq!(summary["closed"], true);
     assert_eq!(summary["settlement"].as_array().unwrap().len(), settlements[0].len());
-    running.stop().await.unwrap();
+    assert!(running.stop().await, "the server stops in time");
 }
 
 type Socket = tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
@@ -381,5 +381,5 @@ async fn public_tables_are_listed_in_the_lobby_and_anyone_can_sit() {
     assert!(board["rows"].is_array());
     let missing = get(running.addr, "/api/boards/nonsense").await;
     assert!(missing["error"].as_str().unwrap().contains("no board"));
-    running.stop().await.unwrap();
+    assert!(running.stop().await, "the server stops in time");
 }

@@ -107,7 +107,7 @@ impl Player {
     async fn connect(server: SocketAddr, room: &str, name: &str) -> Result<Player, String> {
         let (mut socket, _) =
             tokio_tungstenite::connect_async(format!("ws://{server}/ws")).await.map_err(|e| e.to_string())?;
-        let hello = Command::Hello { room: room.into(), name: name.into(), last_event: None };
+        let hello = Command::Hello { room: room.into(), name: name.into(), token: None };
         socket.send(Message::Text(serde_json::to_string(&hello).unwrap().into())).await.map_err(|e| e.to_string())?;
         Ok(Player { socket, view: None, n: 0, seq: 0, sent: None })
     }

@@ -131,14 +131,20 @@ fn serve(args: ServeArgs) -> Result<(), String> {
             bot_span_ms: args.bot_delay_span_ms,
             ..ddz_server::actor::Timing::default()
         },
+        heartbeat: ddz_server::server::Heartbeat::default(),
     };
     let runtime = tokio::runtime::Runtime::new().map_err(|e| e.to_string())?;
     runtime.block_on(async move {
         let running = ddz_server::start(config).await.map_err(|e| format!("cannot start: {e}"))?;
         println!("Dou Dizhu on http://{}", running.addr);
         shutdown_signal().await;
-        eprintln!("shutting down");
-        running.stop().await.map_err(|e| e.to_string())
+        eprintln!("shutting down: closing connections and rooms");
+        if running.stop().await {
+            eprintln!("stopped");
+        } else {
+            eprintln!("stopped after {} s with work still running", ddz_server::STOP_WITHIN.as_secs());
+        }
+        Ok(())
     })
 }
 

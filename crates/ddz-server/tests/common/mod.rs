@@ -18,8 +18,14 @@ use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 
 /// Bots that think for a millisecond, so that tests run quickly; turn clocks as in play.
-pub const FAST: Timing =
-    Timing { turn_ms: 40_000, deal_limit_ms: 300_000, bot_min_ms: 1, bot_span_ms: 5, host_away_ms: 120_000 };
+pub const FAST: Timing = Timing {
+    turn_ms: 40_000,
+    deal_limit_ms: 300_000,
+    bot_min_ms: 1,
+    bot_span_ms: 5,
+    host_away_ms: 120_000,
+    idle_ms: 60_000,
+};
 
 pub fn temp_db(name: &str) -> PathBuf {
     let path = std::env::temp_dir().join(format!("ddz-test-{name}-{}.db", std::process::id()));
@@ -35,6 +41,7 @@ pub async fn server(db: &Path, timing: Timing) -> Running {
         database: format!("sqlite://{}", db.display()),
         max_connections: 100,
         timing,
+        heartbeat: Default::default(),
     })
     .await
     .expect("the server starts")
@@ -100,7 +107,7 @@ impl Client {
             pace: Duration::ZERO,
             last_act: None,
         };
-        client.send(&Command::Hello { room: room.into(), name: name.into(), last_event: None }).await;
+        client.send(&Command::Hello { room: room.into(), name: name.into(), token: None }).await;
         client
     }
 

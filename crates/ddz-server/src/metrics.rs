@@ -1,0 +1,50 @@
+//! Prometheus metrics, served at `GET /metrics` in the text format by `metrics-exporter-prometheus`.
+//!
+//! | metric | kind | what |
+//! |---|---|---|
+//! | `ddz_rooms` | gauge | room tasks running |
+//! | `ddz_connections` | gauge | WebSocket clients connected (lobby watchers included) |
+//! | `ddz_entries_total` | counter | room log entries stored |
+//! | `ddz_actions_total` | counter | deal actions stored (rate = actions/s) |
+//! | `ddz_store_failures_total` | counter | entries the database refused |
+//! | `ddz_commit_seconds` | histogram | storing one entry |
+//! | `ddz_broadcast_seconds` | histogram | building and queueing one entry's events for every client |
+
+use std::sync::OnceLock;
+
+pub(crate) use metrics::{counter, gauge, histogram};
+use metrics_exporter_prometheus::{Matcher, PrometheusBuilder, PrometheusHandle};
+
+pub(crate) const ROOMS: &str = "ddz_rooms";
+pub(crate) const CONNECTIONS: &str = "ddz_connections";
+pub(crate) const ENTRIES: &str = "ddz_entries_total";
+pub(crate) const ACTIONS: &str = "ddz_actions_total";
+pub(crate) const STORE_FAILURES: &str = "ddz_store_failures_total";
+pub(crate) const COMMIT_SECONDS: &str = "ddz_commit_seconds";
+pub(crate) const BROADCAST_SECONDS: &str = "ddz_broadcast_seconds";
+
+/// Histogram buckets in seconds: from half a millisecond to ten seconds.
+const BUCKETS: &[f64] = &[0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 10.0];
+
+/// The process's recorder, installed on first use (one per process: tests run several servers in one).
+pub(crate) fn handle() -> &'static PrometheusHandle {
+    static HANDLE: OnceLock<PrometheusHandle> = OnceLock::new();
+    HANDLE.get_or_init(|| {
+        let recorder = PrometheusBuilder::new()
+            .set_buckets_for_metric(Matcher::Suffix("_seconds".into()), BUCKETS)
+            .expect("the buckets are not empty")
+            .build_recorder();
+        let handle = recorder.handle();
+        if metrics::set_global_recorder(recorder).is_err() {
+            tracing::warn!("a metrics recorder was already installed; /metrics will be empty");
+        }
+        handle
+    })
+}
+
+/// The metrics in the Prometheus text format.
+pub(crate) fn render() -> String {
+    let handle = handle();
+    handle.run_upkeep();
+    handle.render()
+}
