@@ -195,7 +195,10 @@ impl RoomTask {
                 .then(|| Instant::now() + Duration::from_millis(self.lifecycle.idle_ms));
             tokio::select! {
                 biased;
-                _ = stopping.cancelled() => break,
+                _ = stopping.cancelled() => {
+                    self.lifecycle.registry.remove(&self.room.code, self.lifecycle.task);
+                    break;
+                }
                 msg = self.inbox.recv() => match msg {
                     Some(msg) => self.handle(msg).await,
                     None => break,

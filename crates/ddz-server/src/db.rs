@@ -5,7 +5,7 @@ use std::future::Future;
 use std::pin::Pin;
 use std::str::FromStr;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use ddz_engine::{Deal, DealRecord, Kind, TableType};
 use serde::Serialize;
@@ -24,6 +24,8 @@ pub struct Db {
     jobs: mpsc::UnboundedSender<Job>,
     /// Drills and tests: while set, every request fails as if the database could not be reached.
     unreachable: Arc<AtomicBool>,
+    /// Requests refused so, counted.
+    refused: Arc<AtomicU64>,
 }
 
 type Job = Box<dyn FnOnce(Store) -> Pin<Box<dyn Future<Output = ()> + Send>> + Send>;
@@ -150,13 +152,18 @@ impl Db {
             })
             .map_err(sqlx::Error::Io)?;
         opened.await.map_err(|_| sqlx::Error::PoolClosed)??;
-        Ok(Db { jobs, unreachable: Arc::default() })
+        Ok(Db { jobs, unreachable: Arc::default(), refused: Arc::default() })
     }
 
     /// Makes every request fail (`true`) as if the database were down, or work again (`false`): for
     /// failure drills and tests of the server's back-off and readiness.
     pub fn simulate_outage(&self, down: bool) {
         self.unreachable.store(down, Ordering::Relaxed);
+    }
+
+    /// How many requests a simulated outage has refused.
+    pub fn refused(&self) -> u64 {
+        self.refused.load(Ordering::Relaxed)
     }
 
     /// Whether the database answers a trivial query (the readiness check).
@@ -171,6 +178,7 @@ impl Db {
         Fut: Future<Output = DbResult<T>> + Send + 'static,
     {
         if self.unreachable.load(Ordering::Relaxed) {
+            self.refused.fetch_add(1, Ordering::Relaxed);
             return Err(sqlx::Error::PoolTimedOut);
         }
         let (reply, answer) = oneshot::channel();

@@ -62,6 +62,14 @@ impl Registry {
         true
     }
 
+    /// Task `task` of room `code` leaves the registry as the server stops.
+    pub fn remove(&self, code: &str, task: u64) {
+        let mut inboxes = self.inboxes.lock().expect("registry lock");
+        if inboxes.get(code).is_some_and(|(owner, _)| *owner == task) {
+            inboxes.remove(code);
+        }
+    }
+
     fn running(&self) -> usize {
         self.inboxes.lock().expect("registry lock").len()
     }
@@ -200,6 +208,11 @@ impl Rooms {
     /// How many room tasks are running.
     pub fn running(&self) -> usize {
         self.registry.running()
+    }
+
+    /// How many room tasks have been started since the server started.
+    pub fn tasks_started(&self) -> u64 {
+        self.registry.next_task.load(Ordering::Relaxed)
     }
 
     pub async fn view(&self, code: &str) -> Option<RoomView> {

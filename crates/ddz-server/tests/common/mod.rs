@@ -36,12 +36,16 @@ pub fn temp_db(name: &str) -> PathBuf {
 }
 
 pub async fn server(db: &Path, timing: Timing) -> Running {
+    server_with(db, timing, Default::default()).await
+}
+
+pub async fn server_with(db: &Path, timing: Timing, heartbeat: ddz_server::server::Heartbeat) -> Running {
     ddz_server::start(Config {
         addr: "127.0.0.1:0".parse().unwrap(),
         database: format!("sqlite://{}", db.display()),
         max_connections: 100,
         timing,
-        heartbeat: Default::default(),
+        heartbeat,
     })
     .await
     .expect("the server starts")
@@ -57,6 +61,16 @@ pub async fn get(addr: SocketAddr, path: &str) -> serde_json::Value {
 }
 
 async fn request(addr: SocketAddr, method: &str, path: &str, body: Option<serde_json::Value>) -> serde_json::Value {
+    let (_, body) = raw_request(addr, method, path, body).await;
+    serde_json::from_str(&body).unwrap_or_else(|e| panic!("not JSON ({e}): {body}"))
+}
+
+/// A GET's status code and body text.
+pub async fn get_status(addr: SocketAddr, path: &str) -> (u16, String) {
+    raw_request(addr, "GET", path, None).await
+}
+
+async fn raw_request(addr: SocketAddr, method: &str, path: &str, body: Option<serde_json::Value>) -> (u16, String) {
     let mut stream = TcpStream::connect(addr).await.unwrap();
     let body = body.map(|b| b.to_string()).unwrap_or_default();
     let head = format!(
@@ -67,8 +81,9 @@ async fn request(addr: SocketAddr, method: &str, path: &str, body: Option<serde_
     stream.write_all(body.as_bytes()).await.unwrap();
     let mut response = String::new();
     stream.read_to_string(&mut response).await.unwrap();
-    let (_, body) = response.split_once("\r\n\r\n").expect("an HTTP response");
-    serde_json::from_str(body).unwrap_or_else(|e| panic!("not JSON ({e}): {response}"))
+    let (head, body) = response.split_once("\r\n\r\n").expect("an HTTP response");
+    let status = head.split_whitespace().nth(1).and_then(|s| s.parse().ok()).expect("a status code");
+    (status, body.to_string())
 }
 
 pub struct Client {
@@ -79,6 +94,8 @@ pub struct Client {
     /// Every raw message received, for hidden-information checks.
     pub raw: Vec<String>,
     pub errors: Vec<String>,
+    /// The resume token from the `session` event.
+    pub token: Option<String>,
     seq: u64,
     /// The least time between two actions: long runs stay under the server's 10 messages a second.
     pub pace: Duration,
@@ -95,6 +112,11 @@ impl Client {
 
     /// Connects and says hello without waiting for an answer.
     pub async fn connect(addr: SocketAddr, room: &str, name: &str) -> Client {
+        Client::connect_with_token(addr, room, name, None).await
+    }
+
+    /// Connects and says hello with a resume token.
+    pub async fn connect_with_token(addr: SocketAddr, room: &str, name: &str, token: Option<String>) -> Client {
         let (ws, _) = tokio_tungstenite::connect_async(format!("ws://{addr}/ws")).await.expect("websocket");
         let mut client = Client {
             name: name.into(),
@@ -103,11 +125,12 @@ impl Client {
             n: 0,
             raw: Vec::new(),
             errors: Vec::new(),
+            token: None,
             seq: 0,
             pace: Duration::ZERO,
             last_act: None,
         };
-        client.send(&Command::Hello { room: room.into(), name: name.into(), token: None }).await;
+        client.send(&Command::Hello { room: room.into(), name: name.into(), token }).await;
         client
     }
 
@@ -133,6 +156,7 @@ impl Client {
                             self.view = Some((**room).clone());
                         }
                         Event::Error { message, .. } => self.errors.push(message.clone()),
+                        Event::Session { token } => self.token = Some(token.clone()),
                         _ => {}
                     }
                     return Some(event);

@@ -1,0 +1,211 @@
+//! The server's lifecycle over real sockets: heartbeats drop silent clients, resume tokens replace a
+//! connection, a graceful stop tells every client and ends every room task, idle rooms retire and come
+//! back with exactly one task, a failing database backs off and shows on `/readyz`, and `/metrics`.
+
+mod common;
+
+use std::time::Duration;
+
+use common::*;
+use ddz_server::actor::Timing;
+use ddz_server::protocol::Event;
+use ddz_server::server::Heartbeat;
+use serde_json::json;
+
+const QUICK_HEARTBEAT: Heartbeat =
+    Heartbeat { every: Duration::from_millis(100), silent_after: Duration::from_millis(400) };
+
+async fn invite_room(addr: std::net::SocketAddr, host: &str) -> String {
+    let created = post(addr, "/api/rooms", json!({"name": host, "table": "house"})).await;
+    created["code"].as_str().expect("a room code").to_string()
+}
+
+fn connected(view: &ddz_server::protocol::RoomView, seat: usize) -> bool {
+    view.seats[seat].connected
+}
+
+#[tokio::test]
+async fn a_client_that_stops_answering_pings_is_dropped_and_shows_disconnected() {
+    let db = temp_db("heartbeat-silent");
+    let running = server_with(&db, FAST, QUICK_HEARTBEAT).await;
+    let code = invite_room(running.addr, "Ann").await;
+    // Ann's socket stays open but she never reads again: no pongs (a half-open socket).
+    let _ann = Client::join(running.addr, &code, "Ann").await;
+    let mut bob = Client::join(running.addr, &code, "Bob").await;
+    bob.send(&ddz_server::protocol::Command::Sit { seat: None }).await;
+    let view = bob.until(|v| v.you.is_some()).await;
+    assert!(connected(&view, 0), "Ann is connected at first");
+    let view = tokio::time::timeout(Duration::from_secs(5), bob.until(|v| !connected(v, 0)))
+        .await
+        .expect("Ann's seat shows disconnected once she stops answering pings");
+    assert!(connected(&view, 1), "Bob, who answers pings, stays connected");
+    // Ann comes back on a new connection: no token needed, her old one is gone.
+    let ann = Client::join(running.addr, &code, "Ann").await;
+    assert!(ann.errors.is_empty(), "{:?}", ann.errors);
+    assert!(running.stop().await);
+}
+
+#[tokio::test]
+async fn a_client_that_answers_pings_stays_connected() {
+    let db = temp_db("heartbeat-alive");
+    let running = server_with(&db, FAST, QUICK_HEARTBEAT).await;
+    let code = invite_room(running.addr, "Ann").await;
+    let mut ann = Client::join(running.addr, &code, "Ann").await;
+    // Reading answers the server's pings (tungstenite replies to each one).
+    let until = tokio::time::Instant::now() + Duration::from_millis(1500);
+    while tokio::time::Instant::now() < until {
+        ann.recv_within(Duration::from_millis(50)).await;
+    }
+    let view: serde_json::Value = get(running.addr, &format!("/api/rooms/{code}")).await;
+    assert_eq!(view["seats"][0]["connected"], true, "{view}");
+    assert!(running.stop().await);
+}
+
+#[tokio::test]
+async fn a_resume_token_replaces_the_names_old_connection_at_once() {
+    let db = temp_db("resume-token");
+    let running = server(&db, FAST).await;
+    let code = invite_room(running.addr, "Ann").await;
+    let mut first = Client::join(running.addr, &code, "Ann").await;
+    let token = first.token.clone().expect("a session event with a token before the first state");
+    assert_eq!(token.len(), 32);
+
+    // Without the token, a connected name is still refused (RULES.md 8).
+    let mut stranger = Client::connect(running.addr, &code, "ann").await;
+    let refused = stranger.next_error().await;
+    assert!(refused.contains("already connected"), "{refused}");
+    let mut wrong = Client::connect_with_token(running.addr, &code, "Ann", Some("0".repeat(32))).await;
+    assert!(wrong.next_error().await.contains("already connected"));
+
+    // With it, the new connection takes over and the old one is told and closed.
+    let mut second = Client::connect_with_token(running.addr, &code, "Ann", Some(token.clone())).await;
+    let view = second.next_state().await;
+    assert_eq!(view.you, Some(0));
+    assert_eq!(second.token.as_deref(), Some(token.as_str()), "the token stays the same");
+    let mut told = false;
+    while let Some(event) = first.recv_within(Duration::from_secs(5)).await {
+        told |= event == Event::Replaced;
+    }
+    assert!(told, "the old connection hears it was replaced before it closes");
+    assert!(running.stop().await);
+}
+
+#[tokio::test]
+async fn a_graceful_stop_tells_every_client_and_ends_every_room_task() {
+    let db = temp_db("graceful-stop");
+    let running = server(&db, FAST).await;
+    let rooms = running.rooms.clone();
+    let code = invite_room(running.addr, "Ann").await;
+    let bots = post(running.addr, "/api/play-vs-bots", json!({"name": "Cy"})).await;
+    let bot_code = bots["code"].as_str().unwrap().to_string();
+    let mut ann = Client::join(running.addr, &code, "Ann").await;
+    let mut cy = Client::join(running.addr, &bot_code, "Cy").await;
+    assert!(rooms.running() >= 2);
+    let started = std::time::Instant::now();
+    assert!(running.stop().await, "everything ended within the limit");
+    assert!(started.elapsed() < ddz_server::STOP_WITHIN);
+    for client in [&mut ann, &mut cy] {
+        let mut events = Vec::new();
+        while let Some(event) = client.recv_within(Duration::from_secs(5)).await {
+            events.push(event);
+        }
+        assert_eq!(events.last(), Some(&Event::Restarting), "{}: {events:?}", client.name);
+    }
+    assert_eq!(rooms.running(), 0, "no room task is left");
+}
+
+#[tokio::test]
+async fn idle_rooms_end_their_tasks_and_racing_requests_load_exactly_one() {
+    let db = temp_db("idle-rooms");
+    let running = server(&db, Timing { idle_ms: 200, ..FAST }).await;
+    let rooms = running.rooms.clone();
+    let code = invite_room(running.addr, "Ann").await;
+    tokio::time::sleep(Duration::from_millis(600)).await;
+    assert_eq!(rooms.running(), 0, "nobody there and no clock: the task ended");
+
+    let before = rooms.tasks_started();
+    let loads: Vec<_> = (0..20)
+        .map(|_| {
+            let addr = running.addr;
+            let path = format!("/api/rooms/{code}");
+            tokio::spawn(async move { get(addr, &path).await })
+        })
+        .collect();
+    for load in loads {
+        let view = load.await.unwrap();
+        assert_eq!(view["code"], code.as_str());
+        assert_eq!(view["seats"][0]["occupant"]["name"], "Ann", "the room comes back from its log");
+    }
+    assert_eq!(rooms.tasks_started() - before, 1, "twenty racing requests started one task");
+    // A player joining an idle room finds it as it was.
+    let ann = Client::join(running.addr, &code, "Ann").await;
+    assert_eq!(ann.view.as_ref().unwrap().you, Some(0));
+    assert!(running.stop().await);
+}
+
+#[tokio::test]
+async fn a_failing_database_backs_off_shows_on_readyz_and_the_deal_goes_on_after() {
+    let db = temp_db("failing-db");
+    let running = server(&db, FAST).await;
+    assert_eq!(get_status(running.addr, "/readyz").await.0, 200);
+    // A bots-only table keeps its clock running: every bot move needs a store.
+    let created = post(running.addr, "/api/play-vs-bots", json!({"name": "Dee", "level": "normal"})).await;
+    let code = created["code"].as_str().unwrap().to_string();
+    let mut dee = Client::join(running.addr, &code, "Dee").await;
+    let database = running.rooms.db().clone();
+
+    database.simulate_outage(true);
+    assert_eq!(get_status(running.addr, "/readyz").await.0, 503, "not ready while the database is down");
+    assert_eq!(get_status(running.addr, "/healthz").await.0, 200, "but alive");
+    // Let the bots try, and Dee act whenever it is her turn: each try fails.
+    for _ in 0..20 {
+        if dee.my_turn() {
+            dee.act().await;
+        }
+        while dee.recv_within(Duration::from_millis(100)).await.is_some() {}
+    }
+    let tries = database.refused();
+    assert!(tries >= 2, "the room tried to store ({tries})");
+    assert!(tries <= 40, "{tries} tries in about two seconds: the clock spins instead of backing off");
+
+    database.simulate_outage(false);
+    assert_eq!(get_status(running.addr, "/readyz").await.0, 200);
+    let before = dee.deal().map_or(0, |d| d.actions.len());
+    let moved = tokio::time::timeout(Duration::from_secs(20), async {
+        loop {
+            if dee.my_turn() {
+                dee.act().await;
+            }
+            dee.recv_within(Duration::from_millis(100)).await;
+            if dee.deal().is_some_and(|d| d.actions.len() > before + 2) {
+                return;
+            }
+        }
+    })
+    .await;
+    assert!(moved.is_ok(), "the deal goes on once the database is back");
+    assert!(running.stop().await);
+}
+
+#[tokio::test]
+async fn metrics_are_served_in_the_prometheus_text_format() {
+    let db = temp_db("metrics");
+    let running = server(&db, FAST).await;
+    let created = post(running.addr, "/api/play-vs-bots", json!({"name": "Eve"})).await;
+    let code = created["code"].as_str().unwrap().to_string();
+    let mut eve = Client::join(running.addr, &code, "Eve").await;
+    eve.until(|v| v.deal.as_ref().is_some_and(|d| !d.actions.is_empty())).await;
+    let (status, text) = get_status(running.addr, "/metrics").await;
+    assert_eq!(status, 200);
+    for metric in [
+        "ddz_rooms",
+        "ddz_connections",
+        "ddz_entries_total",
+        "ddz_actions_total",
+        "ddz_commit_seconds_bucket",
+        "ddz_broadcast_seconds_bucket",
+    ] {
+        assert!(text.lines().any(|l| l.starts_with(metric)), "{metric} missing from:\n{text}");
+    }
+    assert!(running.stop().await);
+}
