@@ -12,8 +12,9 @@ use crate::actor::{INBOX, Msg, RoomTask, Summaries, Summary, Timing};
 use crate::challenge::{Challenge, ChallengeKind, utc_date};
 use crate::clock::Clock;
 use crate::db::{ChallengeStart, Db, DbResult, StoredRoom, mode_name};
-use crate::protocol::RoomView;
+use crate::protocol::{ErrorCode, Refused, RoomView};
 use crate::room::{Mode, Room};
+use crate::work::Pool;
 
 #[derive(Clone)]
 pub struct Rooms {
@@ -23,6 +24,8 @@ pub struct Rooms {
     inboxes: Arc<Mutex<HashMap<String, mpsc::Sender<Msg>>>>,
     summaries: Summaries,
     starting: Arc<tokio::sync::Mutex<()>>,
+    /// Where bots think; shared with the hints and readings endpoints.
+    pool: Pool,
 }
 
 /// Room codes: 6 characters without look-alikes (no 0/O, 1/I/L).
@@ -31,7 +34,26 @@ const CODE_CHARS: &[u8] = b"ABCDEFGHJKMNPQRSTUVWXYZ23456789";
 impl Rooms {
     pub fn new(db: Db, clock: Clock, timing: Timing) -> Rooms {
         let (summaries, _) = tokio::sync::watch::channel(HashMap::new());
-        Rooms { db, clock, timing, inboxes: Arc::default(), summaries, starting: Arc::default() }
+        Rooms {
+            db,
+            clock,
+            timing,
+            inboxes: Arc::default(),
+            summaries,
+            starting: Arc::default(),
+            pool: Pool::per_core(),
+        }
+    }
+
+    /// The same registry with its bots thinking on `pool` (before any room starts).
+    pub fn with_pool(mut self, pool: Pool) -> Rooms {
+        self.pool = pool;
+        self
+    }
+
+    /// The bounded pool of blocking threads for CPU-heavy work.
+    pub fn pool(&self) -> &Pool {
+        &self.pool
     }
 
     pub fn db(&self) -> &Db {
@@ -74,7 +96,7 @@ impl Rooms {
     /// Starts `name`'s run of `kind` (today's rally for Bang rallies) with two bots and its first deal dealt,
     /// or finds the name's unfinished run to resume. Returns the room's code and whether it was resumed;
     /// `None` when the name has already played today's rally.
-    pub async fn start_challenge(&self, kind: ChallengeKind, name: &str) -> Result<Option<(String, bool)>, String> {
+    pub async fn start_challenge(&self, kind: ChallengeKind, name: &str) -> Result<Option<(String, bool)>, Refused> {
         // One start at a time: a double click must not make two runs.
         let _one_at_a_time = self.starting.lock().await;
         let now = self.clock.now_ms();
@@ -90,14 +112,22 @@ impl Rooms {
             }
         };
         // A resumed run gets whatever part of its setting up an interruption left undone.
-        self.ask(&code, |reply| Msg::SetUpChallenge { reply }).await.ok_or("the room stopped")??;
+        self.ask(&code, |reply| Msg::SetUpChallenge { reply }).await.ok_or_else(room_stopped)??;
         Ok(Some((code, resumed)))
     }
 
     fn spawn(&self, room: Room) {
         let (tx, rx) = mpsc::channel(INBOX);
         self.inboxes.lock().expect("rooms lock").insert(room.code.clone(), tx);
-        let task = RoomTask::new(room, self.db.clone(), self.clock, self.timing, rx, self.summaries.clone());
+        let task = RoomTask::new(
+            room,
+            self.db.clone(),
+            self.clock,
+            self.timing,
+            rx,
+            self.summaries.clone(),
+            self.pool.clone(),
+        );
         tokio::spawn(task.run());
     }
 
@@ -142,9 +172,14 @@ impl Rooms {
     }
 }
 
-fn stored(e: sqlx::Error) -> String {
+fn stored(e: sqlx::Error) -> Refused {
     tracing::error!(error = %e, "database error");
-    "the server could not reach its database".to_string()
+    Refused::new(ErrorCode::Internal, "the server could not reach its database")
+}
+
+/// A room task that stopped before answering (the server is shutting down).
+pub fn room_stopped() -> Refused {
+    Refused::new(ErrorCode::Internal, "the room stopped")
 }
 
 /// The open public tables among `summaries`, by code.

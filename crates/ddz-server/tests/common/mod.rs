@@ -10,7 +10,7 @@ use std::time::Duration;
 use ddz_engine::DealView;
 use ddz_server::actor::Timing;
 use ddz_server::protocol::{Command, Event, RoomView, simple_action};
-use ddz_server::{Config, Running};
+use ddz_server::{Config, Guards, Running};
 use futures_util::{SinkExt, StreamExt};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
@@ -30,11 +30,17 @@ pub fn temp_db(name: &str) -> PathBuf {
 }
 
 pub async fn server(db: &Path, timing: Timing) -> Running {
+    guarded_server(db, timing, Guards::default()).await
+}
+
+/// A server with its own limits (small ones, to see them at work).
+pub async fn guarded_server(db: &Path, timing: Timing, guards: Guards) -> Running {
     ddz_server::start(Config {
         addr: "127.0.0.1:0".parse().unwrap(),
         database: format!("sqlite://{}", db.display()),
         max_connections: 100,
         timing,
+        guards,
     })
     .await
     .expect("the server starts")
@@ -50,6 +56,19 @@ pub async fn get(addr: SocketAddr, path: &str) -> serde_json::Value {
 }
 
 async fn request(addr: SocketAddr, method: &str, path: &str, body: Option<serde_json::Value>) -> serde_json::Value {
+    http(addr, method, path, body).await.body
+}
+
+/// An HTTP answer: the status code, the headers (lower-cased) and the JSON body.
+#[derive(Debug)]
+pub struct Answer {
+    pub status: u16,
+    pub headers: String,
+    pub body: serde_json::Value,
+}
+
+/// A raw HTTP request with a JSON body (or none).
+pub async fn http(addr: SocketAddr, method: &str, path: &str, body: Option<serde_json::Value>) -> Answer {
     let mut stream = TcpStream::connect(addr).await.unwrap();
     let body = body.map(|b| b.to_string()).unwrap_or_default();
     let head = format!(
@@ -60,8 +79,11 @@ async fn request(addr: SocketAddr, method: &str, path: &str, body: Option<serde_
     stream.write_all(body.as_bytes()).await.unwrap();
     let mut response = String::new();
     stream.read_to_string(&mut response).await.unwrap();
-    let (_, body) = response.split_once("\r\n\r\n").expect("an HTTP response");
-    serde_json::from_str(body).unwrap_or_else(|e| panic!("not JSON ({e}): {response}"))
+    let (head, body) = response.split_once("\r\n\r\n").expect("an HTTP response");
+    let (status, headers) = head.split_once("\r\n").unwrap_or((head, ""));
+    let status = status.split(' ').nth(1).and_then(|s| s.parse().ok()).expect("a status code");
+    let body = serde_json::from_str(body).unwrap_or_else(|e| panic!("not JSON ({e}): {response}"));
+    Answer { status, headers: headers.to_lowercase(), body }
 }
 
 pub struct Client {
@@ -192,6 +214,11 @@ impl Client {
         self.seq += 1;
         let seq = self.seq;
         self.send(&Command::Act { seq, action }).await;
+    }
+
+    /// The `seq` of the last action sent with [`Client::act`].
+    pub fn last_seq(&self) -> u64 {
+        self.seq
     }
 
     pub fn next_seq(&mut self) -> u64 {
