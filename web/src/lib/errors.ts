@@ -73,7 +73,7 @@ const en: Record<ErrorCode, string> = {
   wild_with_both_jokers: 'The Wild with both jokers is not a play.',
   four_in_a_row: 'Four in a row is not a straight: a straight needs five cards.',
   two_or_joker_in_run: '2s and jokers cannot be in a straight or run at this table.',
-  not_in_deck: 'That card is not in this table’s deck.',
+  not_in_deck: 'That card is not in this table's deck.',
   not_a_play: 'Those cards are not a play.',
   room_closed: 'The room is closed.',
   seat_taken: 'That seat is taken.',
@@ -89,7 +89,7 @@ const en: Record<ErrorCode, string> = {
   unknown_bot: 'Unknown bot level.',
   run_over: 'The run is over.',
   challenge_rules: 'Challenges always play House rules with the Wild.',
-  challenge_seats: 'A challenge is one player against the challenge’s bots.',
+  challenge_seats: 'A challenge is one player against the challenge's bots.',
   unknown_room: 'There is no such room.',
   name_taken: 'That name is already connected to this room.',
   bad_name: 'A name is 1 to 24 characters, without control or invisible characters.',
@@ -102,7 +102,7 @@ const en: Record<ErrorCode, string> = {
   bad_request: 'The server could not use that request.',
   hand_too_large: 'That is more cards than any hand holds.',
   not_found: 'Not found.',
-  rally_played: 'You have already played today’s rally.',
+  rally_played: 'You have already played today's rally.',
   internal: 'Something went wrong on the server: please try again.',
 };
 
