@@ -12,7 +12,7 @@
 use std::collections::HashMap;
 
 use ddz_bot::{Bot, BotKind};
-use ddz_engine::{Action, Phase, Seat, Seed, TableType};
+use ddz_engine::{Action, Deal, Phase, Seat, Seed, TableType};
 use tokio::sync::{mpsc, oneshot};
 use tokio::time::{Duration, Instant};
 
@@ -20,9 +20,10 @@ use crate::challenge::{rally_expiry_ms, rally_setup};
 use crate::clock::Clock;
 use crate::db::Db;
 use crate::metrics;
-use crate::protocol::{Command, Event, RoomView};
+use crate::protocol::{Command, ErrorCode, Event, Refused, RoomView};
 use crate::room::{Entry, Occupant, Room, RoomError, Stamped, same_name};
 use crate::rooms::Registry;
+use crate::work::Pool;
 
 /// The room clocks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -59,13 +60,16 @@ fn retry_pause_ms(failures: u32) -> u64 {
     (250u64 << failures.saturating_sub(1).min(6)).min(10_000)
 }
 
-/// How a room task ends: by the server stopping, or by retiring from the registry when idle.
-pub struct Lifecycle {
+/// What a room task runs with besides its room. It ends when the server stops, or by retiring from
+/// the registry when idle.
+pub struct TaskEnv {
     pub registry: Registry,
     /// This task's number in the registry.
     pub task: u64,
     pub stopping: tokio_util::sync::CancellationToken,
     pub idle_ms: u64,
+    /// Where bots think (never on the async workers).
+    pub pool: Pool,
 }
 /// Room inbox capacity.
 pub const INBOX: usize = 256;
@@ -80,7 +84,7 @@ pub enum Msg {
         name: String,
         token: Option<String>,
         out: mpsc::Sender<Event>,
-        reply: oneshot::Sender<Result<String, String>>,
+        reply: oneshot::Sender<Result<String, Refused>>,
     },
     Disconnect {
         conn: ConnId,
@@ -92,14 +96,14 @@ pub enum Msg {
     /// Seat `name` in the first free seat (Play vs 2 Bots, public tables from the lobby page).
     Seat {
         name: String,
-        reply: oneshot::Sender<Result<Seat, String>>,
+        reply: oneshot::Sender<Result<Seat, Refused>>,
     },
     AddBots {
         level: String,
-        reply: oneshot::Sender<Result<(), String>>,
+        reply: oneshot::Sender<Result<(), Refused>>,
     },
     Start {
-        reply: oneshot::Sender<Result<(), String>>,
+        reply: oneshot::Sender<Result<(), Refused>>,
     },
     View {
         reply: oneshot::Sender<RoomView>,
@@ -107,7 +111,7 @@ pub enum Msg {
     /// A challenge room: seat its player, fill the other seats with its bots, and deal the first deal, as
     /// far as not done yet (a new run, or one resumed after a restart interrupted its setting up).
     SetUpChallenge {
-        reply: oneshot::Sender<Result<(), String>>,
+        reply: oneshot::Sender<Result<(), Refused>>,
     },
 }
 
@@ -148,7 +152,18 @@ pub struct RoomTask {
     /// Stores that failed in a row, and when the last one did (ms since the epoch).
     store_failures: u32,
     failed_at: u64,
-    lifecycle: Lifecycle,
+    env: TaskEnv,
+    /// A bot's decision being worked out on the pool, for the room as it was at entry `at`.
+    thinking: Option<Thinking>,
+}
+
+/// A bot's move in the making: the seat, whether it covers a human who timed out, the entry number it was
+/// asked at, and where the answer arrives.
+struct Thinking {
+    seat: Seat,
+    timed_out: bool,
+    at: u64,
+    answer: oneshot::Receiver<Option<Action>>,
 }
 
 impl RoomTask {
@@ -159,7 +174,7 @@ impl RoomTask {
         timing: Timing,
         inbox: mpsc::Receiver<Msg>,
         summaries: Summaries,
-        lifecycle: Lifecycle,
+        env: TaskEnv,
     ) -> RoomTask {
         let host_away_since = Some(clock.now_ms());
         RoomTask {
@@ -175,14 +190,15 @@ impl RoomTask {
             tokens: HashMap::new(),
             store_failures: 0,
             failed_at: 0,
-            lifecycle,
+            env,
+            thinking: None,
         }
     }
 
     pub async fn run(mut self) {
         metrics::gauge!(metrics::ROOMS).increment(1);
         self.publish_summary();
-        let stopping = self.lifecycle.stopping.clone();
+        let stopping = self.env.stopping.clone();
         loop {
             // A challenge ends by itself at its limit, and an unfinished rally when it expires (also when a
             // restart finds them there).
@@ -191,12 +207,12 @@ impl RoomTask {
                 let _ = self.commit(Entry::Close).await;
             }
             let deadline = self.next_deadline();
-            let idle = (deadline.is_none() && self.connections.is_empty())
-                .then(|| Instant::now() + Duration::from_millis(self.lifecycle.idle_ms));
+            let idle = (deadline.is_none() && self.connections.is_empty() && self.thinking.is_none())
+                .then(|| Instant::now() + Duration::from_millis(self.env.idle_ms));
             tokio::select! {
                 biased;
                 _ = stopping.cancelled() => {
-                    self.lifecycle.registry.remove(&self.room.code, self.lifecycle.task);
+                    self.env.registry.remove(&self.room.code, self.env.task);
                     break;
                 }
                 msg = self.inbox.recv() => match msg {
@@ -205,10 +221,11 @@ impl RoomTask {
                 },
                 _ = sleep_until(deadline), if deadline.is_some() => self.on_clock().await,
                 _ = sleep_until(idle), if idle.is_some() => {
-                    if self.lifecycle.registry.retire(&self.room.code, self.lifecycle.task, &self.inbox) {
+                    if self.env.registry.retire(&self.room.code, self.env.task, &self.inbox) {
                         break;
                     }
                 }
+                answer = thought(&mut self.thinking), if self.thinking.is_some() => self.on_thought(answer).await,
             }
         }
         // Whatever reached the inbox as the task retired is dropped: its senders see the room stop and ask
@@ -228,7 +245,9 @@ impl RoomTask {
                 let others: Vec<ConnId> =
                     self.connections.iter().filter(|(_, c)| same_name(&c.name, &name)).map(|(id, _)| *id).collect();
                 if !others.is_empty() && !holder {
-                    let _ = reply.send(Err(format!("{name} is already connected to this room")));
+                    let refused =
+                        Refused::new(ErrorCode::NameTaken, format!("{name} is already connected to this room"));
+                    let _ = reply.send(Err(refused));
                     return;
                 }
                 // The same player again (a new network, a reloaded page): the old connection goes at once.
@@ -255,7 +274,7 @@ impl RoomTask {
                     Some(seat) => Ok(seat),
                     None => match self.room.seats.iter().position(Option::is_none) {
                         Some(seat) => self.commit(Entry::Sit { seat, name }).await.map(|_| seat),
-                        None => Err(RoomError::Full.to_string()),
+                        None => Err(RoomError::Full.into()),
                     },
                 };
                 let _ = reply.send(result);
@@ -289,15 +308,17 @@ impl RoomTask {
         let seat = self.room.seat_of(&name);
         let is_host = self.room.is_host(&name);
         let (result, seq) = match command {
-            Command::Hello { .. } | Command::WatchLobby => (Err("already in the room".to_string()), None),
+            Command::Hello { .. } | Command::WatchLobby => {
+                (Err(Refused::new(ErrorCode::AlreadyInRoom, "already in the room")), None)
+            }
             Command::Ping => {
                 self.send(conn, Event::Pong);
                 return;
             }
             Command::Sit { seat: wanted } => {
                 let result = match (seat, wanted.or_else(|| self.room.seats.iter().position(Option::is_none))) {
-                    (Some(_), _) => Err(RoomError::AlreadySeated(name.clone()).to_string()),
-                    (None, None) => Err(RoomError::Full.to_string()),
+                    (Some(_), _) => Err(RoomError::AlreadySeated(name.clone()).into()),
+                    (None, None) => Err(RoomError::Full.into()),
                     (None, Some(s)) => self.commit(Entry::Sit { seat: s, name: name.clone() }).await,
                 };
                 (result, None)
@@ -310,12 +331,14 @@ impl RoomTask {
                     return;
                 }
                 let result = match seat {
-                    None => Err(RoomError::NotSeated.to_string()),
-                    Some(s) => self.commit(Entry::Act { action: action.for_seat(s), timed_out: false }).await,
+                    None => Err(RoomError::NotSeated.into()),
+                    Some(s) => self.store(Entry::Act { action: action.for_seat(s), timed_out: false }).await,
                 };
                 if result.is_ok() {
+                    // The ack first, then the state it caused (to everyone, the actor included).
                     self.last_seq.insert(key, seq);
                     self.send(conn, Event::Ack { seq });
+                    self.announce();
                 }
                 (result, Some(seq))
             }
@@ -323,26 +346,26 @@ impl RoomTask {
             Command::Start if is_host => (self.start().await, None),
             Command::SetWild { on } if is_host => (self.commit(Entry::SetWild { on }).await, None),
             Command::Close if is_host => (self.commit(Entry::Close).await, None),
-            Command::AddBot { .. } => (Err(RoomError::NotHost("seat bots").to_string()), None),
-            Command::Start => (Err(RoomError::NotHost("start a deal").to_string()), None),
-            Command::SetWild { .. } => (Err(RoomError::NotHost("change the rules").to_string()), None),
-            Command::Close => (Err(RoomError::NotHost("close the room").to_string()), None),
+            Command::AddBot { .. } => (Err(RoomError::NotHost("seat bots").into()), None),
+            Command::Start => (Err(RoomError::NotHost("start a deal").into()), None),
+            Command::SetWild { .. } => (Err(RoomError::NotHost("change the rules").into()), None),
+            Command::Close => (Err(RoomError::NotHost("close the room").into()), None),
         };
-        if let Err(message) = result {
-            self.send(conn, Event::Error { message, seq });
+        if let Err(refused) = result {
+            self.send(conn, refused.event(seq));
         }
     }
 
-    async fn set_up_challenge(&mut self) -> Result<(), String> {
+    async fn set_up_challenge(&mut self) -> Result<(), Refused> {
         let Some(challenge) = self.room.challenge.clone() else {
-            return Err("this room is not a challenge".to_string());
+            return Err(Refused::new(ErrorCode::Internal, "this room is not a challenge"));
         };
         if self.room.closed {
             return Ok(());
         }
         let player = self.room.host.clone();
         if self.room.seat_of(&player).is_none() {
-            let seat = self.room.seats.iter().position(Option::is_none).ok_or(RoomError::Full.to_string())?;
+            let seat = self.room.seats.iter().position(Option::is_none).ok_or(RoomError::Full)?;
             self.commit(Entry::Sit { seat, name: player }).await?;
         }
         while let Some(seat) = self.room.seats.iter().position(Option::is_none) {
@@ -354,14 +377,14 @@ impl RoomTask {
         Ok(())
     }
 
-    async fn start(&mut self) -> Result<(), String> {
+    async fn start(&mut self) -> Result<(), Refused> {
         let rally = self.room.challenge.as_ref().and_then(|c| c.rally.clone());
         let setup = match rally {
             // Everyone's rally meets the same deals: from the day and the server's secret, not at random.
             Some(date) => {
                 let secret = self.db.rally_secret().await.map_err(|e| {
                     tracing::error!(room = %self.room.code, error = %e, "could not read the rally secret");
-                    "the server could not deal the rally; please try again".to_string()
+                    Refused::new(ErrorCode::Internal, "the server could not deal the rally; please try again")
                 })?;
                 rally_setup(&secret, &date, self.room.ledger.deals)
             }
@@ -371,8 +394,15 @@ impl RoomTask {
     }
 
     /// Checks, stamps, stores, applies and broadcasts one entry.
-    async fn commit(&mut self, entry: Entry) -> Result<(), String> {
-        self.room.check(&entry).map_err(|e| e.to_string())?;
+    async fn commit(&mut self, entry: Entry) -> Result<(), Refused> {
+        self.store(entry).await?;
+        self.announce();
+        Ok(())
+    }
+
+    /// Checks, stamps, stores and applies one entry; [`RoomTask::announce`] then tells everyone.
+    async fn store(&mut self, entry: Entry) -> Result<(), Refused> {
+        self.room.check(&entry)?;
         let is_action = matches!(entry, Entry::Act { .. });
         let stamped = Stamped { n: self.room.last + 1, at: self.clock.now_ms(), entry };
         let mut after = self.room.clone();
@@ -383,7 +413,7 @@ impl RoomTask {
             self.store_failures += 1;
             self.failed_at = self.clock.now_ms();
             tracing::error!(room = %self.room.code, error = %e, failures = self.store_failures, "could not store an entry");
-            return Err("the server could not save that; please try again".to_string());
+            return Err(Refused::new(ErrorCode::Internal, "the server could not save that; please try again"));
         }
         metrics::histogram!(metrics::COMMIT_SECONDS).record(started.elapsed().as_secs_f64());
         metrics::counter!(metrics::ENTRIES).increment(1);
@@ -392,11 +422,15 @@ impl RoomTask {
         }
         self.store_failures = 0;
         self.room = after;
+        Ok(())
+    }
+
+    /// Sends everyone the room as it is now, and the lobby its summary.
+    fn announce(&mut self) {
         let started = std::time::Instant::now();
         self.broadcast();
         metrics::histogram!(metrics::BROADCAST_SECONDS).record(started.elapsed().as_secs_f64());
         self.publish_summary();
-        Ok(())
     }
 
     fn send(&mut self, conn: ConnId, event: Event) {
@@ -478,7 +512,9 @@ impl RoomTask {
         let (_, limit) = self.deadlines();
         let handover = self.host_successor().and(self.host_away_since).map(|since| since + self.timing.host_away_ms);
         let expiry = self.rally_expiry().filter(|_| !self.room.closed);
-        let mut earliest = self.due().into_iter().map(|(_, at)| at).chain(limit).chain(handover).chain(expiry).min()?;
+        // While a bot thinks, its answer (not the clock) moves the deal on.
+        let due = if self.thinking.is_some() { Vec::new() } else { self.due() };
+        let mut earliest = due.into_iter().map(|(_, at)| at).chain(limit).chain(handover).chain(expiry).min()?;
         if self.store_failures > 0 {
             // The database is failing: the clock waits a growing pause before trying to store again.
             earliest = earliest.max(self.failed_at + retry_pause_ms(self.store_failures));
@@ -534,35 +570,64 @@ impl RoomTask {
             let _ = self.commit(Entry::Act { action: Action::DealLimit, timed_out: false }).await;
             return;
         }
+        if self.thinking.is_some() {
+            return;
+        }
         for (seat, at) in self.due() {
             if at > now {
                 continue;
             }
-            let human = !self.room.seats[seat].as_ref().is_some_and(Occupant::is_bot);
-            if let Some(action) = self.bot_action(seat) {
-                let _ = self.commit(Entry::Act { action, timed_out: human }).await;
-            }
+            let Some(deal) = self.room.deal.clone() else { return };
+            let timed_out = !self.room.seats[seat].as_ref().is_some_and(Occupant::is_bot);
+            let kind = self.room.seats[seat].as_ref().and_then(Occupant::bot_kind).unwrap_or(BotKind::Hard);
+            // The bot thinks on the pool (waiting for a thread if every one is busy: a bot's move is never
+            // dropped); the room task goes on serving its inbox and takes the answer when it comes.
+            let (reply, answer) = oneshot::channel();
+            let pool = self.env.pool.clone();
+            tokio::spawn(async move {
+                let action = pool.run(move || bot_action(&deal, seat, kind)).await;
+                let _ = reply.send(action);
+            });
+            self.thinking = Some(Thinking { seat, timed_out, at: self.room.last, answer });
             return; // one action at a time: the deal may have moved on
         }
     }
 
-    /// The bot's choice for `seat` (the seat's own bot, or `hard` covering a human who timed out).
-    fn bot_action(&self, seat: Seat) -> Option<Action> {
-        let deal = self.room.deal.as_ref()?;
-        let choices: Vec<Action> = deal.choices().into_iter().filter(|a| a.seat() == Some(seat)).collect();
-        if choices.is_empty() {
-            return None;
+    /// A bot's decision arrived: play it, unless the room moved on meanwhile (then the clock asks again).
+    async fn on_thought(&mut self, answer: Option<Action>) {
+        let Some(Thinking { seat, timed_out, at, .. }) = self.thinking.take() else { return };
+        if at != self.room.last {
+            return;
         }
-        if deal.phase() == Phase::Reveal {
-            return choices.into_iter().next();
+        if let Some(action) = answer.filter(|a| a.seat() == Some(seat)) {
+            let _ = self.commit(Entry::Act { action, timed_out }).await;
         }
-        let kind = self.room.seats[seat].as_ref().and_then(Occupant::bot_kind).unwrap_or(BotKind::Hard);
-        // From the deal and how far it has gone only, so that a rally's bots answer the same moves alike.
-        let moves = deal.actions().len() as u64;
-        let seed = deal.setup().seed.0.iter().fold(moves, |h, b| h.wrapping_mul(31).wrapping_add(u64::from(*b)));
-        let mut bot = Bot::new(kind, seed ^ seat as u64);
-        let index = bot.decide(&deal.view(Some(seat)), &choices);
-        choices.into_iter().nth(index)
+    }
+}
+
+/// The bot's choice for `seat` (the seat's own bot, or `hard` covering a human who timed out). CPU-heavy:
+/// run it on the [`Pool`].
+fn bot_action(deal: &Deal, seat: Seat, kind: BotKind) -> Option<Action> {
+    let choices: Vec<Action> = deal.choices().into_iter().filter(|a| a.seat() == Some(seat)).collect();
+    if choices.is_empty() {
+        return None;
+    }
+    if deal.phase() == Phase::Reveal {
+        return choices.into_iter().next();
+    }
+    // From the deal and how far it has gone only, so that a rally's bots answer the same moves alike.
+    let moves = deal.actions().len() as u64;
+    let seed = deal.setup().seed.0.iter().fold(moves, |h, b| h.wrapping_mul(31).wrapping_add(u64::from(*b)));
+    let mut bot = Bot::new(kind, seed ^ seat as u64);
+    let index = bot.decide(&deal.view(Some(seat)), &choices);
+    choices.into_iter().nth(index)
+}
+
+/// The answer of the bot that is thinking (pending while none is).
+async fn thought(thinking: &mut Option<Thinking>) -> Option<Action> {
+    match thinking {
+        Some(t) => (&mut t.answer).await.ok().flatten(),
+        None => std::future::pending().await,
     }
 }
 

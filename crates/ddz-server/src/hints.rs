@@ -41,6 +41,9 @@ pub struct ReadingsAnswer {
     pub error: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub refusal: Option<Refusal>,
+    /// More readings than the server answers with were left off.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub truncated: bool,
 }
 
 /// Why a selection cannot be played now.
@@ -106,7 +109,7 @@ pub fn hints(position: &Position) -> Result<Vec<HintPlay>, String> {
 pub fn selection_readings(position: &Position) -> Result<ReadingsAnswer, String> {
     let (rules, hand, prior) = resolve_position(position)?;
     let none = |error: String, refusal: Refusal| {
-        Ok(ReadingsAnswer { readings: Vec::new(), error: Some(error), refusal: Some(refusal) })
+        Ok(ReadingsAnswer { readings: Vec::new(), error: Some(error), refusal: Some(refusal), truncated: false })
     };
     let cards = match CardSet::from_cards(position.cards.iter().copied()) {
         Ok(cards) => cards,
@@ -137,7 +140,7 @@ pub fn selection_readings(position: &Position) -> Result<ReadingsAnswer, String>
             _ => none(format!("{} is not a play", cards.counts()), Refusal::NotAPlay),
         };
     }
-    Ok(ReadingsAnswer { readings: legal, error: None, refusal: None })
+    Ok(ReadingsAnswer { readings: legal, error: None, refusal: None, truncated: false })
 }
 
 #[cfg(test)]

@@ -7,11 +7,13 @@ pub mod challenge;
 pub mod clock;
 pub mod db;
 pub mod hints;
+pub mod limit;
 mod metrics;
 pub mod protocol;
 pub mod room;
 pub mod rooms;
 pub mod server;
+pub mod work;
 
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -36,6 +38,24 @@ pub struct Config {
     pub max_connections: usize,
     pub timing: actor::Timing,
     pub heartbeat: server::Heartbeat,
+    pub guards: Guards,
+}
+
+/// Limits on what one client can make the server do.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Guards {
+    /// HTTP API requests per client address: 20 a second, bursts of 60.
+    pub api: limit::Rate,
+    /// New WebSocket connections per client address: 5 a second, bursts of 20.
+    pub websockets: limit::Rate,
+    /// Bot decisions, hints and readings running at once (0: one per core, at least two).
+    pub work_threads: usize,
+}
+
+impl Default for Guards {
+    fn default() -> Self {
+        Guards { api: limit::Rate::new(20.0, 60.0), websockets: limit::Rate::new(5.0, 20.0), work_threads: 0 }
+    }
 }
 
 /// How long a stop may take before the server exits anyway.
@@ -70,7 +90,11 @@ impl Running {
 pub async fn start(config: Config) -> Result<Running, Box<dyn std::error::Error + Send + Sync>> {
     metrics::handle();
     let db = Db::open(&config.database).await?;
-    let rooms = Rooms::new(db, Clock::system(), config.timing);
+    let pool = match config.guards.work_threads {
+        0 => work::Pool::per_core(),
+        n => work::Pool::new(n),
+    };
+    let rooms = Rooms::new(db, Clock::system(), config.timing).with_pool(pool);
     let restored = rooms.restore().await?;
     let clients = TaskTracker::new();
     let state = AppState {
@@ -79,6 +103,8 @@ pub async fn start(config: Config) -> Result<Running, Box<dyn std::error::Error 
         next_conn: Arc::new(AtomicU64::new(1)),
         clients: clients.clone(),
         heartbeat: config.heartbeat,
+        api_limit: Arc::new(limit::PerClient::new(config.guards.api, limit::CLIENTS)),
+        ws_limit: Arc::new(limit::PerClient::new(config.guards.websockets, limit::CLIENTS)),
     };
     let listener = TcpListener::bind(config.addr).await?;
     let addr = listener.local_addr()?;
@@ -86,7 +112,9 @@ pub async fn start(config: Config) -> Result<Running, Box<dyn std::error::Error 
     let stopping = rooms.stopping();
     let app = server::router(state).layer(tower_http::trace::TraceLayer::new_for_http());
     let handle = tokio::spawn(async move {
-        axum::serve(listener, app).with_graceful_shutdown(async move { stopping.cancelled().await }).await
+        axum::serve(listener, app.into_make_service_with_connect_info::<SocketAddr>())
+            .with_graceful_shutdown(async move { stopping.cancelled().await })
+            .await
     });
     Ok(Running { addr, rooms, clients, handle })
 }

@@ -3,11 +3,13 @@
 //! One enum of client commands, one of server events. Every room state a client receives is a
 //! [`RoomView`] built for its own seat from the engine's per-seat [`DealView`].
 
-use ddz_engine::{Action, Auction, CardSet, DealView, Payment, Phase, Play, Seat, legal_plays_vec};
+use ddz_engine::{
+    Action, Auction, CardSet, DealError, DealView, Payment, Phase, Play, PlayError, Seat, legal_plays_vec,
+};
 use serde::{Deserialize, Serialize};
 
 use crate::challenge::ChallengeKind;
-use crate::room::{LogLine, Mode, Occupant, Room};
+use crate::room::{LogLine, Mode, Occupant, Room, RoomError};
 
 /// What a client may send.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -93,8 +95,10 @@ pub enum Event {
     Ack {
         seq: u64,
     },
-    /// A request was refused; nothing changed.
+    /// A request was refused; nothing changed. `code` is for clients to word, `message` (English) for
+    /// logs; `seq` is the refused `act`'s number.
     Error {
+        code: ErrorCode,
         message: String,
         seq: Option<u64>,
     },
@@ -108,6 +112,213 @@ pub enum Event {
     Replaced,
     /// The server is stopping or restarting: reconnect (with back-off) to the same address.
     Restarting,
+}
+
+/// Why a request was refused, as a stable code (`docs/protocol.md` lists them). Built from the engine's
+/// and the room's typed errors; clients word each code in their own language.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ErrorCode {
+    // The deal (`ddz_engine::DealError`).
+    DealOver,
+    NotYourTurn,
+    WrongPhase,
+    MustTake,
+    BadBid,
+    BidTooLow,
+    DeclinedCannotRob,
+    AlreadySeen,
+    NotInHand,
+    CardsDoNotMatch,
+    NotThatReading,
+    DoesNotBeat,
+    CannotPassOnLead,
+    // Why cards are not a play (`ddz_engine::PlayError`).
+    NoCards,
+    WildAlone,
+    WildWithBothJokers,
+    FourInARow,
+    TwoOrJokerInRun,
+    NotInDeck,
+    NotAPlay,
+    // The room (`crate::room::RoomError`).
+    RoomClosed,
+    SeatTaken,
+    NoSuchSeat,
+    RoomFull,
+    AlreadySeated,
+    NotHost,
+    DealInProgress,
+    SeatsEmpty,
+    NoDeal,
+    NotSeated,
+    NotHouse,
+    UnknownBot,
+    RunOver,
+    ChallengeRules,
+    ChallengeSeats,
+    // Connections and requests.
+    UnknownRoom,
+    NameTaken,
+    BadName,
+    BadMessage,
+    AlreadyInRoom,
+    FrameTooLarge,
+    RateLimited,
+    Busy,
+    ServerFull,
+    BadRequest,
+    HandTooLarge,
+    NotFound,
+    RallyPlayed,
+    /// Something on the server's side (the database, a stopped room task); the message says what.
+    Internal,
+}
+
+impl ErrorCode {
+    /// Every code, in the order `docs/protocol.md` lists them.
+    pub const ALL: &[ErrorCode] = &[
+        ErrorCode::DealOver,
+        ErrorCode::NotYourTurn,
+        ErrorCode::WrongPhase,
+        ErrorCode::MustTake,
+        ErrorCode::BadBid,
+        ErrorCode::BidTooLow,
+        ErrorCode::DeclinedCannotRob,
+        ErrorCode::AlreadySeen,
+        ErrorCode::NotInHand,
+        ErrorCode::CardsDoNotMatch,
+        ErrorCode::NotThatReading,
+        ErrorCode::DoesNotBeat,
+        ErrorCode::CannotPassOnLead,
+        ErrorCode::NoCards,
+        ErrorCode::WildAlone,
+        ErrorCode::WildWithBothJokers,
+        ErrorCode::FourInARow,
+        ErrorCode::TwoOrJokerInRun,
+        ErrorCode::NotInDeck,
+        ErrorCode::NotAPlay,
+        ErrorCode::RoomClosed,
+        ErrorCode::SeatTaken,
+        ErrorCode::NoSuchSeat,
+        ErrorCode::RoomFull,
+        ErrorCode::AlreadySeated,
+        ErrorCode::NotHost,
+        ErrorCode::DealInProgress,
+        ErrorCode::SeatsEmpty,
+        ErrorCode::NoDeal,
+        ErrorCode::NotSeated,
+        ErrorCode::NotHouse,
+        ErrorCode::UnknownBot,
+        ErrorCode::RunOver,
+        ErrorCode::ChallengeRules,
+        ErrorCode::ChallengeSeats,
+        ErrorCode::UnknownRoom,
+        ErrorCode::NameTaken,
+        ErrorCode::BadName,
+        ErrorCode::BadMessage,
+        ErrorCode::AlreadyInRoom,
+        ErrorCode::FrameTooLarge,
+        ErrorCode::RateLimited,
+        ErrorCode::Busy,
+        ErrorCode::ServerFull,
+        ErrorCode::BadRequest,
+        ErrorCode::HandTooLarge,
+        ErrorCode::NotFound,
+        ErrorCode::RallyPlayed,
+        ErrorCode::Internal,
+    ];
+
+    /// The code as it is written on the wire (`not_your_turn`).
+    pub fn as_str(self) -> String {
+        serde_json::to_value(self).ok().and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default()
+    }
+}
+
+impl From<&PlayError> for ErrorCode {
+    fn from(error: &PlayError) -> ErrorCode {
+        match error {
+            PlayError::Empty => ErrorCode::NoCards,
+            PlayError::WildAlone => ErrorCode::WildAlone,
+            PlayError::WildWithBothJokers => ErrorCode::WildWithBothJokers,
+            PlayError::FourInARow => ErrorCode::FourInARow,
+            PlayError::TwoOrJokerInRun => ErrorCode::TwoOrJokerInRun,
+            PlayError::NotInDeck(_) => ErrorCode::NotInDeck,
+            PlayError::NoReading(_) => ErrorCode::NotAPlay,
+        }
+    }
+}
+
+impl From<&DealError> for ErrorCode {
+    fn from(error: &DealError) -> ErrorCode {
+        match error {
+            DealError::DealOver => ErrorCode::DealOver,
+            DealError::NoSuchSeat(_) => ErrorCode::NoSuchSeat,
+            DealError::NotYourTurn { .. } => ErrorCode::NotYourTurn,
+            DealError::WrongPhase { .. } => ErrorCode::WrongPhase,
+            DealError::MustTake => ErrorCode::MustTake,
+            DealError::BadBid => ErrorCode::BadBid,
+            DealError::BidTooLow { .. } => ErrorCode::BidTooLow,
+            DealError::DeclinedCannotRob => ErrorCode::DeclinedCannotRob,
+            DealError::AlreadySeen(_) => ErrorCode::AlreadySeen,
+            DealError::NotInHand(_) => ErrorCode::NotInHand,
+            DealError::CardsDoNotMatch { .. } => ErrorCode::CardsDoNotMatch,
+            DealError::NotAPlay(e) => ErrorCode::from(e),
+            DealError::NotThatReading { .. } => ErrorCode::NotThatReading,
+            DealError::DoesNotBeat { .. } => ErrorCode::DoesNotBeat,
+            DealError::CannotPassOnLead => ErrorCode::CannotPassOnLead,
+            // The server makes packs and deal limits itself: a client never causes these.
+            DealError::BadPack(_) | DealError::NoDealLimit => ErrorCode::Internal,
+        }
+    }
+}
+
+impl From<&RoomError> for ErrorCode {
+    fn from(error: &RoomError) -> ErrorCode {
+        match error {
+            RoomError::Closed => ErrorCode::RoomClosed,
+            RoomError::SeatTaken(_) => ErrorCode::SeatTaken,
+            RoomError::NoSuchSeat(_) => ErrorCode::NoSuchSeat,
+            RoomError::Full => ErrorCode::RoomFull,
+            RoomError::AlreadySeated(_) => ErrorCode::AlreadySeated,
+            RoomError::NotHost(_) => ErrorCode::NotHost,
+            RoomError::DealInProgress => ErrorCode::DealInProgress,
+            RoomError::SeatsEmpty => ErrorCode::SeatsEmpty,
+            RoomError::NoDeal => ErrorCode::NoDeal,
+            RoomError::NotSeated => ErrorCode::NotSeated,
+            RoomError::NotHouse => ErrorCode::NotHouse,
+            RoomError::UnknownBot(_) => ErrorCode::UnknownBot,
+            RoomError::RunOver => ErrorCode::RunOver,
+            RoomError::ChallengeRules => ErrorCode::ChallengeRules,
+            RoomError::ChallengeSeats => ErrorCode::ChallengeSeats,
+            RoomError::Deal(e) => ErrorCode::from(e),
+        }
+    }
+}
+
+/// A refused request: its code and an English message for logs.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{message}")]
+pub struct Refused {
+    pub code: ErrorCode,
+    pub message: String,
+}
+
+impl Refused {
+    pub fn new(code: ErrorCode, message: impl Into<String>) -> Refused {
+        Refused { code, message: message.into() }
+    }
+
+    /// The error event for this refusal (`seq`: the refused `act`'s number).
+    pub fn event(self, seq: Option<u64>) -> Event {
+        Event::Error { code: self.code, message: self.message, seq }
+    }
+}
+
+impl From<RoomError> for Refused {
+    fn from(error: RoomError) -> Refused {
+        Refused { code: ErrorCode::from(&error), message: error.to_string() }
+    }
 }
 
 /// A seat as everyone sees it.

@@ -20,8 +20,9 @@ use crate::actor::{INBOX, Msg, RoomTask, Summaries, Summary, Timing};
 use crate::challenge::{Challenge, ChallengeKind, utc_date};
 use crate::clock::Clock;
 use crate::db::{ChallengeStart, Db, DbResult, StoredRoom, mode_name};
-use crate::protocol::RoomView;
+use crate::protocol::{ErrorCode, Refused, RoomView};
 use crate::room::{Mode, Room};
+use crate::work::Pool;
 
 #[derive(Clone)]
 pub struct Rooms {
@@ -35,6 +36,8 @@ pub struct Rooms {
     tasks: TaskTracker,
     /// Cancelled when the server stops.
     stopping: CancellationToken,
+    /// Where bots think; shared with the hints and readings endpoints.
+    pool: Pool,
 }
 
 /// The inboxes of the running room tasks, by code, each with the number of the task that owns it.
@@ -90,7 +93,19 @@ impl Rooms {
             starting: Arc::default(),
             tasks: TaskTracker::new(),
             stopping: CancellationToken::new(),
+            pool: Pool::per_core(),
         }
+    }
+
+    /// The same registry with its bots thinking on `pool` (before any room starts).
+    pub fn with_pool(mut self, pool: Pool) -> Rooms {
+        self.pool = pool;
+        self
+    }
+
+    /// The bounded pool of blocking threads for CPU-heavy work.
+    pub fn pool(&self) -> &Pool {
+        &self.pool
     }
 
     pub fn db(&self) -> &Db {
@@ -133,7 +148,7 @@ impl Rooms {
     /// Starts `name`'s run of `kind` (today's rally for Bang rallies) with two bots and its first deal dealt,
     /// or finds the name's unfinished run to resume. Returns the room's code and whether it was resumed;
     /// `None` when the name has already played today's rally.
-    pub async fn start_challenge(&self, kind: ChallengeKind, name: &str) -> Result<Option<(String, bool)>, String> {
+    pub async fn start_challenge(&self, kind: ChallengeKind, name: &str) -> Result<Option<(String, bool)>, Refused> {
         // One start at a time: a double click must not make two runs.
         let _one_at_a_time = self.starting.lock().await;
         let now = self.clock.now_ms();
@@ -149,7 +164,7 @@ impl Rooms {
             }
         };
         // A resumed run gets whatever part of its setting up an interruption left undone.
-        self.ask(&code, |reply| Msg::SetUpChallenge { reply }).await.ok_or("the room stopped")??;
+        self.ask(&code, |reply| Msg::SetUpChallenge { reply }).await.ok_or_else(room_stopped)??;
         Ok(Some((code, resumed)))
     }
 
@@ -163,13 +178,14 @@ impl Rooms {
         let (tx, rx) = mpsc::channel(INBOX);
         let task = self.registry.next_task.fetch_add(1, Ordering::Relaxed);
         inboxes.insert(room.code.clone(), (task, tx.clone()));
-        let lifecycle = crate::actor::Lifecycle {
+        let env = crate::actor::TaskEnv {
             registry: self.registry.clone(),
             task,
             stopping: self.stopping.clone(),
             idle_ms: self.timing.idle_ms,
+            pool: self.pool.clone(),
         };
-        let task = RoomTask::new(room, self.db.clone(), self.clock, self.timing, rx, self.summaries.clone(), lifecycle);
+        let task = RoomTask::new(room, self.db.clone(), self.clock, self.timing, rx, self.summaries.clone(), env);
         self.tasks.spawn(task.run());
         tx
     }
@@ -243,9 +259,14 @@ impl Rooms {
     }
 }
 
-fn stored(e: sqlx::Error) -> String {
+fn stored(e: sqlx::Error) -> Refused {
     tracing::error!(error = %e, "database error");
-    "the server could not reach its database".to_string()
+    Refused::new(ErrorCode::Internal, "the server could not reach its database")
+}
+
+/// A room task that stopped before answering (the server is shutting down).
+pub fn room_stopped() -> Refused {
+    Refused::new(ErrorCode::Internal, "the room stopped")
 }
 
 /// The open public tables among `summaries`, by code.

@@ -1,20 +1,24 @@
 //! HTTP and WebSocket: the JSON endpoints and one WebSocket per client.
 //!
-//! Guards: frames over [`MAX_FRAME`] bytes are refused, each connection may send [`RATE_PER_SEC`]
-//! messages a second (bursts of [`RATE_BURST`]), outgoing queues are bounded, and at most
-//! `max_connections` sockets are open at once.
+//! Guards: frames over [`MAX_FRAME`] bytes are refused, each connection may send [`COMMANDS`] (10
+//! messages a second, bursts of 20), outgoing queues are bounded, and at most `max_connections` sockets
+//! are open at once. Per client address, a token bucket limits API requests and another new WebSockets
+//! (`crate::Guards`). Hints and readings run on the bounded [`crate::work::Pool`] and refuse hands larger
+//! than [`MAX_HAND`].
 //!
 //! Sessions: the server pings every client ([`Heartbeat`]) and drops one it has not heard from for too
 //! long (a half-open socket after a phone changed networks), so the seat shows disconnected. A `hello`
 //! with the name's resume token replaces the name's old connection at once. When the server stops, every
 //! client is told (`restarting`) and its socket closed.
 
+use std::net::SocketAddr;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
-use axum::extract::{Path, Query, State};
-use axum::http::StatusCode;
+use axum::extract::{ConnectInfo, Path, Query, Request, State};
+use axum::http::{StatusCode, header};
+use axum::middleware::{Next, from_fn_with_state};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
@@ -27,15 +31,24 @@ use tokio_util::task::TaskTracker;
 
 use crate::actor::{ConnId, Msg};
 use crate::challenge::{ChallengeKind, is_date, utc_date};
-use crate::protocol::{Command, Event};
+use crate::limit::{Bucket, PerClient, Rate};
+use crate::protocol::{Command, ErrorCode, Event, Refused};
 use crate::room::Mode;
-use crate::rooms::Rooms;
+use crate::rooms::{Rooms, room_stopped};
 
 pub const MAX_FRAME: usize = 16 * 1024;
-pub const RATE_PER_SEC: f64 = 10.0;
-pub const RATE_BURST: f64 = 20.0;
+/// Commands one connection may send: 10 a second, bursts of 20.
+pub const COMMANDS: Rate = Rate::new(10.0, 20.0);
 /// Events queued for one client before it counts as too slow.
 pub const OUTBOX: usize = 64;
+/// The largest hand at any table: the House landlord's 17 + 4 middle cards with the Wild. `/api/hints`
+/// and `/api/readings` refuse larger ones.
+pub const MAX_HAND: usize = 21;
+/// The most plays `/api/hints` and readings `/api/readings` answer with (the engine's order, the rest
+/// left off and `truncated` set).
+pub const MAX_ANSWERS: usize = 200;
+/// The longest player name, in characters.
+pub const MAX_NAME: usize = 24;
 
 #[derive(Clone)]
 pub struct AppState {
@@ -45,6 +58,9 @@ pub struct AppState {
     /// Every client connection's task, so that a shutdown can wait for them.
     pub clients: TaskTracker,
     pub heartbeat: Heartbeat,
+    /// Per client address: API requests, and new WebSocket connections.
+    pub api_limit: Arc<PerClient>,
+    pub ws_limit: Arc<PerClient>,
 }
 
 /// The WebSocket heartbeat: a ping every `every`; a client silent for `silent_after` is dropped.
@@ -60,33 +76,90 @@ impl Default for Heartbeat {
     }
 }
 
-/// An error answered as JSON with a status code.
-pub struct AppError(StatusCode, String);
+/// An error answered as JSON (`{"code", "message"}`) with a status code.
+pub struct AppError {
+    status: StatusCode,
+    refused: Refused,
+    retry_after: Option<Duration>,
+}
+
+impl AppError {
+    pub fn new(status: StatusCode, code: ErrorCode, message: impl Into<String>) -> AppError {
+        AppError { status, refused: Refused::new(code, message), retry_after: None }
+    }
+}
 
 impl IntoResponse for AppError {
     fn into_response(self) -> Response {
-        (self.0, Json(serde_json::json!({ "error": self.1 }))).into_response()
+        let body = Json(serde_json::json!({ "code": self.refused.code, "message": self.refused.message }));
+        let mut response = (self.status, body).into_response();
+        if let Some(wait) = self.retry_after {
+            let seconds = wait.as_secs_f64().ceil().max(1.0) as u64;
+            response.headers_mut().insert(header::RETRY_AFTER, seconds.into());
+        }
+        response
     }
 }
 
 impl From<sqlx::Error> for AppError {
     fn from(e: sqlx::Error) -> AppError {
         tracing::error!(error = %e, "database error");
-        AppError(StatusCode::INTERNAL_SERVER_ERROR, "the server could not reach its database".into())
+        AppError::new(StatusCode::INTERNAL_SERVER_ERROR, ErrorCode::Internal, "the server could not reach its database")
+    }
+}
+
+/// A room's or the server's refusal: the server's own trouble is a 500, anything else the client's 400.
+impl From<Refused> for AppError {
+    fn from(refused: Refused) -> AppError {
+        let status = match refused.code {
+            ErrorCode::Internal => StatusCode::INTERNAL_SERVER_ERROR,
+            ErrorCode::Busy => StatusCode::SERVICE_UNAVAILABLE,
+            ErrorCode::UnknownRoom | ErrorCode::NotFound => StatusCode::NOT_FOUND,
+            _ => StatusCode::BAD_REQUEST,
+        };
+        AppError { status, refused, retry_after: None }
     }
 }
 
 fn bad(message: impl Into<String>) -> AppError {
-    AppError(StatusCode::BAD_REQUEST, message.into())
+    AppError::new(StatusCode::BAD_REQUEST, ErrorCode::BadRequest, message)
 }
 
 fn not_found(message: impl Into<String>) -> AppError {
-    AppError(StatusCode::NOT_FOUND, message.into())
+    AppError::new(StatusCode::NOT_FOUND, ErrorCode::NotFound, message)
+}
+
+fn unknown_room(code: &str) -> AppError {
+    AppError::new(StatusCode::NOT_FOUND, ErrorCode::UnknownRoom, format!("there is no room {code}"))
+}
+
+fn rate_limited(wait: Duration) -> AppError {
+    let message = format!("too many requests: try again in {:.1} s", wait.as_secs_f64());
+    AppError {
+        retry_after: Some(wait),
+        ..AppError::new(StatusCode::TOO_MANY_REQUESTS, ErrorCode::RateLimited, message)
+    }
+}
+
+fn busy() -> AppError {
+    AppError::new(StatusCode::SERVICE_UNAVAILABLE, ErrorCode::Busy, "the server is busy; try again in a moment")
+}
+
+/// The per-address token bucket in `limit`, in front of a route: a 429 with `Retry-After` when empty.
+/// Without a peer address (a router served without connect info) nothing is limited.
+async fn per_client(State(limit): State<Arc<PerClient>>, request: Request, next: Next) -> Response {
+    let peer = request.extensions().get::<ConnectInfo<SocketAddr>>().map(|info| info.0.ip());
+    if let Some(ip) = peer
+        && let Err(wait) = limit.check(ip)
+    {
+        tracing::debug!(%ip, path = %request.uri().path(), "rate limited");
+        return rate_limited(wait).into_response();
+    }
+    next.run(request).await
 }
 
 pub fn router(state: AppState) -> Router {
     Router::new()
-        .route("/ws", get(websocket))
         .route("/api/rooms", post(create_room))
         .route("/api/play-vs-bots", post(play_vs_bots))
         .route("/api/lobby", get(lobby))
@@ -99,6 +172,8 @@ pub fn router(state: AppState) -> Router {
         .route("/api/rallies/{date}/compare/{name}", get(compare_rally))
         .route("/api/readings", post(selection_readings))
         .route("/api/hints", post(hints))
+        .route_layer(from_fn_with_state(state.api_limit.clone(), per_client))
+        .route("/ws", get(websocket).route_layer(from_fn_with_state(state.ws_limit.clone(), per_client)))
         .route("/healthz", get(healthz))
         .route("/readyz", get(readyz))
         .route("/metrics", get(metrics))
@@ -114,29 +189,48 @@ async fn healthz() -> Json<serde_json::Value> {
 /// Readiness: the database answers (within two seconds); 503 otherwise, so a balancer sends players
 /// elsewhere.
 async fn readyz(State(state): State<AppState>) -> Response {
-    match tokio::time::timeout(Duration::from_secs(2), state.rooms.db().ping()).await {
-        Ok(Ok(())) => Json(serde_json::json!({ "status": "ready" })).into_response(),
+    let message = match tokio::time::timeout(Duration::from_secs(2), state.rooms.db().ping()).await {
+        Ok(Ok(())) => return Json(serde_json::json!({ "status": "ready" })).into_response(),
         Ok(Err(e)) => {
             tracing::warn!(error = %e, "not ready: the database refused a query");
-            AppError(StatusCode::SERVICE_UNAVAILABLE, "the database is unreachable".into()).into_response()
+            "the database is unreachable"
         }
-        Err(_) => AppError(StatusCode::SERVICE_UNAVAILABLE, "the database did not answer".into()).into_response(),
-    }
+        Err(_) => "the database did not answer",
+    };
+    AppError::new(StatusCode::SERVICE_UNAVAILABLE, ErrorCode::Internal, message).into_response()
 }
 
 /// The Prometheus metrics (`crate::metrics`).
 async fn metrics() -> Response {
-    use axum::http::header::CONTENT_TYPE;
-    ([(CONTENT_TYPE, "text/plain; version=0.0.4")], crate::metrics::render()).into_response()
+    ([(header::CONTENT_TYPE, "text/plain; version=0.0.4")], crate::metrics::render()).into_response()
 }
 
-/// A player name: 1 to 24 characters after trimming, no control characters.
-pub fn valid_name(name: &str) -> Result<String, String> {
+/// A player name, wherever one arrives (request bodies, paths, a WebSocket `hello`): 1 to 24 characters
+/// after trimming, with no control characters and no invisible formatting characters (bidirectional
+/// overrides and isolates, zero-width spaces), which could make one name look like another on a board.
+pub fn valid_name(name: &str) -> Result<String, Refused> {
     let name = name.trim();
-    if name.is_empty() || name.chars().count() > 24 || name.chars().any(char::is_control) {
-        return Err("a name is 1 to 24 characters".into());
+    let length = name.chars().count();
+    if length == 0 || length > MAX_NAME {
+        return Err(Refused::new(ErrorCode::BadName, format!("a name is 1 to {MAX_NAME} characters")));
+    }
+    if let Some(c) = name.chars().find(|&c| c.is_control() || is_invisible_format(c)) {
+        let message = format!("a name may not contain the character U+{:04X}", u32::from(c));
+        return Err(Refused::new(ErrorCode::BadName, message));
     }
     Ok(name.to_string())
+}
+
+/// Formatting characters that change how the text around them is shown without being seen themselves:
+/// bidirectional marks, embeddings, overrides and isolates, zero-width spaces and the byte-order mark.
+/// (The zero-width joiner and non-joiner stay: emoji and some scripts need them.)
+fn is_invisible_format(c: char) -> bool {
+    matches!(c, '\u{061C}' | '\u{200B}' | '\u{200E}' | '\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2060}'..='\u{2069}' | '\u{FEFF}')
+}
+
+/// A name from a path: a 400 unless it is a valid name.
+fn path_name(name: &str) -> Result<String, AppError> {
+    Ok(valid_name(name)?)
 }
 
 #[derive(Deserialize)]
@@ -168,7 +262,7 @@ async fn create_room(
     State(state): State<AppState>,
     Json(req): Json<CreateRoom>,
 ) -> Result<Json<serde_json::Value>, AppError> {
-    let name = valid_name(&req.name).map_err(bad)?;
+    let name = valid_name(&req.name)?;
     // Public lobby tables always play House with the Wild, so that the lobby board compares.
     let (rules, mode) = if req.public {
         (Rules::house(true), Mode::Public)
@@ -176,12 +270,7 @@ async fn create_room(
         (table_rules(&req.table, req.wild)?, Mode::Invite)
     };
     let code = state.rooms.create(rules, mode, &name).await?;
-    state
-        .rooms
-        .ask(&code, |reply| Msg::Seat { name: name.clone(), reply })
-        .await
-        .ok_or_else(|| bad("the room stopped"))?
-        .map_err(bad)?;
+    state.rooms.ask(&code, |reply| Msg::Seat { name: name.clone(), reply }).await.ok_or_else(room_stopped)??;
     Ok(Json(serde_json::json!({ "code": code })))
 }
 
@@ -209,19 +298,13 @@ async fn play_vs_bots(
     State(state): State<AppState>,
     Json(req): Json<PlayVsBots>,
 ) -> Result<Json<serde_json::Value>, AppError> {
-    let name = valid_name(&req.name).map_err(bad)?;
+    let name = valid_name(&req.name)?;
     let rules = table_rules(&req.table, req.wild)?;
     let code = state.rooms.create(rules, Mode::Bots, &name).await?;
-    let stopped = || bad("the room stopped");
-    state.rooms.ask(&code, |reply| Msg::Seat { name: name.clone(), reply }).await.ok_or_else(stopped)?.map_err(bad)?;
+    state.rooms.ask(&code, |reply| Msg::Seat { name: name.clone(), reply }).await.ok_or_else(room_stopped)??;
     let level = req.level;
-    state
-        .rooms
-        .ask(&code, |reply| Msg::AddBots { level: level.clone(), reply })
-        .await
-        .ok_or_else(stopped)?
-        .map_err(bad)?;
-    state.rooms.ask(&code, |reply| Msg::Start { reply }).await.ok_or_else(stopped)?.map_err(bad)?;
+    state.rooms.ask(&code, |reply| Msg::AddBots { level: level.clone(), reply }).await.ok_or_else(room_stopped)??;
+    state.rooms.ask(&code, |reply| Msg::Start { reply }).await.ok_or_else(room_stopped)??;
     Ok(Json(serde_json::json!({ "code": code })))
 }
 
@@ -230,17 +313,20 @@ async fn lobby(State(state): State<AppState>) -> Json<serde_json::Value> {
 }
 
 async fn room_summary(State(state): State<AppState>, Path(code): Path<String>) -> Result<Response, AppError> {
-    let view = state.rooms.view(&code).await.ok_or_else(|| not_found(format!("no room {code}")))?;
+    let view = state.rooms.view(&code).await.ok_or_else(|| unknown_room(&code))?;
     Ok(Json(view).into_response())
 }
 
 async fn room_deals(State(state): State<AppState>, Path(code): Path<String>) -> Result<Response, AppError> {
-    let records = state.rooms.db().deal_records(&code.to_uppercase()).await?;
+    let code = code.to_uppercase();
+    state.rooms.db().room(&code).await?.ok_or_else(|| unknown_room(&code))?;
+    let records = state.rooms.db().deal_records(&code).await?;
     let records: Vec<serde_json::Value> = records.iter().filter_map(|r| serde_json::from_str(r).ok()).collect();
     Ok(Json(serde_json::json!({ "deals": records })).into_response())
 }
 
 async fn player_stats(State(state): State<AppState>, Path(name): Path<String>) -> Result<Response, AppError> {
+    let name = path_name(&name)?;
     let lines = state.rooms.db().stats(&name).await?;
     Ok(Json(serde_json::json!({ "name": name, "stats": lines })).into_response())
 }
@@ -295,13 +381,17 @@ async fn start_challenge(
     State(state): State<AppState>,
     Json(req): Json<StartChallenge>,
 ) -> Result<Json<serde_json::Value>, AppError> {
-    let name = valid_name(&req.name).map_err(bad)?;
+    let name = valid_name(&req.name)?;
     let kind = ChallengeKind::parse(&req.kind)
         .ok_or_else(|| bad(format!("unknown challenge {:?} (buster, bomber, rally)", req.kind)))?;
     match state.rooms.start_challenge(kind, &name).await {
         Ok(Some((code, resumed))) => Ok(Json(serde_json::json!({ "code": code, "resumed": resumed }))),
-        Ok(None) => Err(AppError(StatusCode::CONFLICT, format!("{name} has already played today's rally"))),
-        Err(message) => Err(AppError(StatusCode::INTERNAL_SERVER_ERROR, message)),
+        Ok(None) => Err(AppError::new(
+            StatusCode::CONFLICT,
+            ErrorCode::RallyPlayed,
+            format!("{name} has already played today's rally"),
+        )),
+        Err(refused) => Err(refused.into()),
     }
 }
 
@@ -319,6 +409,7 @@ async fn compare_rally(
     Path((date, name)): Path<(String, String)>,
 ) -> Result<Response, AppError> {
     let date = rally_date(&state, Some(date))?;
+    let name = path_name(&name)?;
     let (you, best) = state
         .rooms
         .db()
@@ -328,23 +419,44 @@ async fn compare_rally(
     Ok(Json(serde_json::json!({ "date": date, "you": you, "best": best })).into_response())
 }
 
-/// The readings a selection of cards may be played as now (`crate::hints`).
-async fn selection_readings(Json(position): Json<serde_json::Value>) -> Result<Response, AppError> {
+/// The readings a selection of cards may be played as now (`crate::hints`), on the work pool.
+async fn selection_readings(
+    State(state): State<AppState>,
+    Json(position): Json<serde_json::Value>,
+) -> Result<Response, AppError> {
     let position = parse_position(position)?;
-    let answer = crate::hints::selection_readings(&position).map_err(bad)?;
+    let mut answer = state
+        .rooms
+        .pool()
+        .try_run(move || crate::hints::selection_readings(&position))
+        .await
+        .map_err(|_| busy())?
+        .map_err(bad)?;
+    answer.truncated = answer.readings.len() > MAX_ANSWERS;
+    answer.readings.truncate(MAX_ANSWERS);
     Ok(Json(answer).into_response())
 }
 
-/// Every legal play from a hand now (`crate::hints`), for the client's Hint button.
-async fn hints(Json(position): Json<serde_json::Value>) -> Result<Response, AppError> {
+/// Every legal play from a hand now (`crate::hints`), for the client's Hint button, on the work pool.
+async fn hints(State(state): State<AppState>, Json(position): Json<serde_json::Value>) -> Result<Response, AppError> {
     let position = parse_position(position)?;
-    let plays = crate::hints::hints(&position).map_err(bad)?;
-    Ok(Json(serde_json::json!({ "plays": plays })).into_response())
+    let mut plays =
+        state.rooms.pool().try_run(move || crate::hints::hints(&position)).await.map_err(|_| busy())?.map_err(bad)?;
+    let truncated = plays.len() > MAX_ANSWERS;
+    plays.truncate(MAX_ANSWERS);
+    Ok(Json(serde_json::json!({ "plays": plays, "truncated": truncated })).into_response())
 }
 
-/// A position, or a 400 with the reason as JSON.
+/// A position with a hand no larger than a real one, or a 400 with the reason as JSON.
 fn parse_position(json: serde_json::Value) -> Result<crate::hints::Position, AppError> {
-    serde_json::from_value(json).map_err(|e| bad(format!("bad position: {e}")))
+    let position: crate::hints::Position =
+        serde_json::from_value(json).map_err(|e| bad(format!("bad position: {e}")))?;
+    let largest = position.hand.len().max(position.cards.len());
+    if largest > MAX_HAND {
+        let message = format!("{largest} cards: no hand at any table holds more than {MAX_HAND}");
+        return Err(AppError::new(StatusCode::BAD_REQUEST, ErrorCode::HandTooLarge, message));
+    }
+    Ok(position)
 }
 
 /// The browser client, built from `web/` into `web/dist` and embedded in the binary.
@@ -390,7 +502,8 @@ async fn web_client(uri: axum::http::Uri) -> Response {
 
 async fn websocket(State(state): State<AppState>, upgrade: WebSocketUpgrade) -> Response {
     let Ok(permit) = state.connections.clone().try_acquire_owned() else {
-        return AppError(StatusCode::SERVICE_UNAVAILABLE, "the server is full; try again soon".into()).into_response();
+        let full = "the server is full; try again soon";
+        return AppError::new(StatusCode::SERVICE_UNAVAILABLE, ErrorCode::ServerFull, full).into_response();
     };
     let clients = state.clients.clone();
     upgrade.max_message_size(MAX_FRAME).max_frame_size(MAX_FRAME).on_upgrade(move |socket| {
@@ -404,41 +517,22 @@ async fn websocket(State(state): State<AppState>, upgrade: WebSocketUpgrade) -> 
     })
 }
 
-/// A token bucket: `RATE_PER_SEC` a second, up to `RATE_BURST` at once.
-struct RateLimit {
-    tokens: f64,
-    at: Instant,
-}
-
-impl RateLimit {
-    fn new() -> RateLimit {
-        RateLimit { tokens: RATE_BURST, at: Instant::now() }
-    }
-
-    fn allow(&mut self) -> bool {
-        let now = Instant::now();
-        self.tokens = (self.tokens + now.duration_since(self.at).as_secs_f64() * RATE_PER_SEC).min(RATE_BURST);
-        self.at = now;
-        if self.tokens >= 1.0 {
-            self.tokens -= 1.0;
-            true
-        } else {
-            false
-        }
-    }
-}
-
 async fn send(socket: &mut WebSocket, event: &Event) -> bool {
     let text = serde_json::to_string(event).expect("events serialise");
     socket.send(Message::Text(text.into())).await.is_ok()
 }
 
-fn error(message: impl Into<String>) -> Event {
-    Event::Error { message: message.into(), seq: None }
+fn error(code: ErrorCode, message: impl Into<String>) -> Event {
+    Refused::new(code, message).event(None)
 }
 
-/// Marks a `watch_lobby` hello.
-const LOBBY: &str = "watch_lobby";
+/// What a first frame asks for.
+enum Hello {
+    /// A room's events, through this inbox.
+    Room(mpsc::Sender<Msg>, mpsc::Receiver<Event>),
+    /// The lobby's.
+    Lobby,
+}
 
 /// A lobby watcher: the public tables now and after every change, until the socket closes.
 async fn watch_lobby(mut socket: WebSocket, state: &AppState) {
@@ -471,10 +565,10 @@ async fn watch_lobby(mut socket: WebSocket, state: &AppState) {
 /// One client: a `hello` first, then commands to its room and events back.
 async fn client(mut socket: WebSocket, state: AppState, conn: ConnId) {
     let (inbox, out_rx) = match hello(&mut socket, &state, conn).await {
-        Ok(joined) => joined,
-        Err(message) if message == LOBBY => return watch_lobby(socket, &state).await,
-        Err(message) => {
-            send(&mut socket, &error(message)).await;
+        Ok(Hello::Room(inbox, out_rx)) => (inbox, out_rx),
+        Ok(Hello::Lobby) => return watch_lobby(socket, &state).await,
+        Err(refused) => {
+            send(&mut socket, &refused.event(None)).await;
             let _ = socket.close().await;
             return;
         }
@@ -483,27 +577,32 @@ async fn client(mut socket: WebSocket, state: AppState, conn: ConnId) {
     let _ = inbox.send(Msg::Disconnect { conn }).await;
 }
 
-async fn hello(
-    socket: &mut WebSocket,
-    state: &AppState,
-    conn: ConnId,
-) -> Result<(mpsc::Sender<Msg>, mpsc::Receiver<Event>), String> {
-    let first = tokio::time::timeout(Duration::from_secs(10), socket.recv()).await;
+async fn hello(socket: &mut WebSocket, state: &AppState, conn: ConnId) -> Result<Hello, Refused> {
+    let refuse = |message: &str| Refused::new(ErrorCode::BadMessage, message);
+    let stopping = state.rooms.stopping();
+    let first = tokio::select! {
+        first = tokio::time::timeout(Duration::from_secs(10), socket.recv()) => first,
+        _ = stopping.cancelled() => return Err(Refused::new(ErrorCode::Internal, "the server is restarting")),
+    };
     let text = match first {
         Ok(Some(Ok(Message::Text(text)))) => text,
-        Ok(Some(Ok(_))) => return Err("send a hello message first".into()),
-        Ok(_) | Err(_) => return Err("no hello".into()),
+        Ok(Some(Ok(_))) => return Err(refuse("send a hello message first")),
+        Ok(_) | Err(_) => return Err(refuse("no hello")),
     };
     let (room, name, token) = match serde_json::from_str::<Command>(&text) {
         Ok(Command::Hello { room, name, token }) => (room, name, token),
-        Ok(Command::WatchLobby) => return Err(LOBBY.into()),
-        _ => return Err("the first message must be a hello with a room and a name, or watch_lobby".into()),
+        Ok(Command::WatchLobby) => return Ok(Hello::Lobby),
+        _ => return Err(refuse("the first message must be a hello with a room and a name, or watch_lobby")),
     };
     let name = valid_name(&name)?;
     // A room task that retires as the hello reaches it drops the hello: load the room again and retry.
     for _ in 0..3 {
-        let inbox = state.rooms.inbox(&room).await.map_err(|_| "the server could not load the room".to_string())?;
-        let inbox = inbox.ok_or_else(|| format!("there is no room {room}"))?;
+        let inbox = state
+            .rooms
+            .inbox(&room)
+            .await
+            .map_err(|_| Refused::new(ErrorCode::Internal, "the server could not load the room"))?;
+        let inbox = inbox.ok_or_else(|| Refused::new(ErrorCode::UnknownRoom, format!("there is no room {room}")))?;
         let (out, out_rx) = mpsc::channel(OUTBOX);
         let (reply, answer) = oneshot::channel();
         let connect = Msg::Connect { conn, name: name.clone(), token: token.clone(), out, reply };
@@ -513,9 +612,15 @@ async fn hello(
         let Ok(joined) = answer.await else { continue };
         let token = joined?;
         send(socket, &Event::Session { token }).await;
-        return Ok((inbox, out_rx));
+        return Ok(Hello::Room(inbox, out_rx));
     }
-    Err("the room stopped".to_string())
+    Err(room_stopped())
+}
+
+/// The `seq` of an `act`, read from the frame before its body, so that a refusal can carry it even when
+/// the body does not parse or the command is dropped unread.
+fn act_seq(frame: &serde_json::Value) -> Option<u64> {
+    (frame.get("type")?.as_str()? == "act").then(|| frame.get("seq")?.as_u64()).flatten()
 }
 
 async fn serve_client(
@@ -526,7 +631,7 @@ async fn serve_client(
     state: &AppState,
 ) {
     let (mut sink, mut stream) = socket.split();
-    let mut limit = RateLimit::new();
+    let mut limit = Bucket::full(COMMANDS);
     let (to_client, mut replies) = mpsc::channel::<Event>(8);
     let stopping = state.rooms.stopping();
     let heartbeat = state.heartbeat;
@@ -572,31 +677,36 @@ async fn serve_client(
                     Some(Ok(Message::Text(text))) => text,
                     Some(Ok(Message::Close(_))) | None => break,
                     Some(Ok(Message::Binary(_))) => {
-                        let _ = to_client.try_send(error("send commands as JSON text"));
+                        let _ = to_client.try_send(error(ErrorCode::BadMessage, "send commands as JSON text"));
                         continue;
                     }
                     Some(Ok(_)) => continue,
                     Some(Err(e)) => {
                         // An oversized frame or a broken socket: say why if we can, then close.
                         tracing::debug!(conn, error = %e, "websocket error");
-                        let text = serde_json::to_string(&error(format!("connection closed: {e}"))).expect("events serialise");
+                        let closed = error(ErrorCode::FrameTooLarge, format!("connection closed: {e}"));
+                        let text = serde_json::to_string(&closed).expect("events serialise");
                         let _ = sink.send(Message::Text(text.into())).await;
                         break;
                     }
                 };
-                if !limit.allow() {
-                    let _ = to_client.try_send(error("too many messages: slow down"));
+                // The envelope first: a refused `act` always carries its `seq`.
+                let frame = serde_json::from_str::<serde_json::Value>(&text);
+                let seq = frame.as_ref().ok().and_then(act_seq);
+                let refuse = |code, message: String| Refused::new(code, message).event(seq);
+                if limit.take(COMMANDS).is_err() {
+                    let _ = to_client.try_send(refuse(ErrorCode::RateLimited, "too many messages: slow down".into()));
                     continue;
                 }
-                let command = match serde_json::from_str::<Command>(&text) {
+                let command = match frame.and_then(serde_json::from_value::<Command>) {
                     Ok(command) => command,
                     Err(e) => {
-                        let _ = to_client.try_send(error(format!("not a command: {e}")));
+                        let _ = to_client.try_send(refuse(ErrorCode::BadMessage, format!("not a command: {e}")));
                         continue;
                     }
                 };
                 if inbox.try_send(Msg::Command { conn, command }).is_err() {
-                    let _ = to_client.try_send(error("the room is busy; try again"));
+                    let _ = to_client.try_send(refuse(ErrorCode::Busy, "the room is busy; try again".into()));
                 }
             }
         }

@@ -220,7 +220,7 @@ async fn a_rally_gives_every_name_the_same_deals_and_the_same_bot_actions_once()
 
     // One attempt per name per rally.
     let refused = start(addr, "DEE", "rally").await;
-    assert!(refused["error"].as_str().is_some_and(|e| e.contains("already played")), "{refused}");
+    assert!(refused["message"].as_str().is_some_and(|e| e.contains("already played")), "{refused}");
 
     // The rally's board, with equal results sharing a rank; the comparison only after finishing.
     let board = get(addr, "/api/boards/rally").await;
@@ -233,9 +233,9 @@ async fn a_rally_gives_every_name_the_same_deals_and_the_same_bot_actions_once()
     assert_eq!(compare["you"]["nets"], serde_json::json!(finals[1]));
     assert_eq!(compare["best"]["nets"].as_array().unwrap().len(), 10);
     let unfinished = get(addr, &format!("/api/rallies/{date}/compare/Fay")).await;
-    assert!(unfinished["error"].as_str().is_some_and(|e| e.contains("has not finished")), "{unfinished}");
+    assert!(unfinished["message"].as_str().is_some_and(|e| e.contains("has not finished")), "{unfinished}");
     let bad = get(addr, "/api/boards/rally?date=yesterday").await;
-    assert!(bad["error"].as_str().is_some_and(|e| e.contains("not a date")), "{bad}");
+    assert!(bad["message"].as_str().is_some_and(|e| e.contains("not a date")), "{bad}");
     assert!(running.stop().await, "the server stops in time");
 }
 
@@ -243,9 +243,9 @@ async fn a_rally_gives_every_name_the_same_deals_and_the_same_bot_actions_once()
 async fn challenge_requests_with_bad_input_get_clear_errors() {
     let running = server(&temp_db("challenge-bad"), FAST).await;
     let unknown = start(running.addr, "Gus", "marathon").await;
-    assert!(unknown["error"].as_str().is_some_and(|e| e.contains("unknown challenge")), "{unknown}");
+    assert!(unknown["message"].as_str().is_some_and(|e| e.contains("unknown challenge")), "{unknown}");
     let nameless = start(running.addr, "  ", "buster").await;
-    assert!(nameless["error"].as_str().is_some_and(|e| e.contains("1 to 24")), "{nameless}");
+    assert!(nameless["message"].as_str().is_some_and(|e| e.contains("1 to 24")), "{nameless}");
     // The Wild cannot be turned off in a challenge.
     let code = start_code(running.addr, "Gus", "buster").await;
     let mut gus = join(running.addr, &code, "Gus").await;

@@ -72,12 +72,19 @@ impl Table {
 }
 
 /// Lets the room task run everything that is due without moving the game clock. The database answers
-/// from its own thread in real time, so this also gives it real milliseconds (blocking the runtime, so
-/// that paused time cannot auto-advance meanwhile).
+/// from its own thread in real time, and bots think on blocking threads in real time, so this also gives
+/// them real milliseconds (blocking the runtime, so that paused time cannot auto-advance meanwhile): until
+/// no bot was thinking before or after a round.
 async fn settle() {
-    for _ in 0..40 {
-        std::thread::sleep(Duration::from_millis(2));
-        tokio::task::yield_now().await;
+    for _ in 0..100 {
+        let thinking = ddz_server::work::in_flight() > 0;
+        for _ in 0..40 {
+            std::thread::sleep(Duration::from_millis(2));
+            tokio::task::yield_now().await;
+        }
+        if !thinking && ddz_server::work::in_flight() == 0 {
+            return;
+        }
     }
 }
 

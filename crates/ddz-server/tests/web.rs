@@ -76,7 +76,7 @@ async fn readings_list_the_legal_readings_of_a_selection_or_say_why_none() {
     // Wild Rank tables need the drawn rank; a malformed position is a 400 with an error.
     let missing =
         post(addr, "/api/readings", json!({"rules": "noshuffle-wildrank", "hand": ["3S"], "cards": ["3S"]})).await;
-    assert!(missing["error"].as_str().unwrap().contains("wild_rank"), "{missing}");
+    assert!(missing["message"].as_str().unwrap().contains("wild_rank"), "{missing}");
     let wild = post(
         addr,
         "/api/readings",
@@ -85,7 +85,7 @@ async fn readings_list_the_legal_readings_of_a_selection_or_say_why_none() {
     .await;
     assert_eq!(wild["readings"][0]["text"], "pair of 3s (wild as 3)");
     let bad = post(addr, "/api/readings", json!({"rules": "chess", "hand": [], "cards": []})).await;
-    assert!(bad["error"].is_string(), "{bad}");
+    assert!(bad["message"].is_string(), "{bad}");
     assert!(running.stop().await, "the server stops in time");
 }
 
@@ -171,7 +171,7 @@ async fn a_deal_played_from_hints_is_accepted_by_the_room() {
             match client.recv().await {
                 Event::State { .. } => break,
                 // Only a play is checked: an auction answer or `seen` may race the bots on a stale view.
-                Event::Error { message, seq: Some(refused) } if playing && refused == last_play => {
+                Event::Error { message, seq: Some(refused), .. } if playing && refused == last_play => {
                     panic!("refused: {message}")
                 }
                 Event::Error { .. } if !playing => break,

@@ -380,6 +380,6 @@ async fn public_tables_are_listed_in_the_lobby_and_anyone_can_sit() {
     let board = get(running.addr, "/api/boards/lobby").await;
     assert!(board["rows"].is_array());
     let missing = get(running.addr, "/api/boards/nonsense").await;
-    assert!(missing["error"].as_str().unwrap().contains("no board"));
+    assert!(missing["message"].as_str().unwrap().contains("no board"));
     assert!(running.stop().await, "the server stops in time");
 }

@@ -112,6 +112,21 @@ struct ServeArgs {
     /// ...plus up to this long, varied per move.
     #[arg(long, env = "DDZ_BOT_DELAY_SPAN_MS", default_value_t = 1000)]
     bot_delay_span_ms: u64,
+    /// HTTP API requests per client address and second...
+    #[arg(long, env = "DDZ_API_RATE", default_value_t = 20.0)]
+    api_rate: f64,
+    /// ...and at once.
+    #[arg(long, env = "DDZ_API_BURST", default_value_t = 60.0)]
+    api_burst: f64,
+    /// New WebSocket connections per client address and second (raise it for `ddz load`)...
+    #[arg(long, env = "DDZ_WS_RATE", default_value_t = 5.0)]
+    ws_rate: f64,
+    /// ...and at once.
+    #[arg(long, env = "DDZ_WS_BURST", default_value_t = 20.0)]
+    ws_burst: f64,
+    /// Bot decisions, hints and readings computed at once (0: one per core, at least two).
+    #[arg(long, env = "DDZ_WORK_THREADS", default_value_t = 0)]
+    work_threads: usize,
 }
 
 fn serve(args: ServeArgs) -> Result<(), String> {
@@ -132,6 +147,11 @@ fn serve(args: ServeArgs) -> Result<(), String> {
             ..ddz_server::actor::Timing::default()
         },
         heartbeat: ddz_server::server::Heartbeat::default(),
+        guards: ddz_server::Guards {
+            api: ddz_server::limit::Rate::new(args.api_rate, args.api_burst),
+            websockets: ddz_server::limit::Rate::new(args.ws_rate, args.ws_burst),
+            work_threads: args.work_threads,
+        },
     };
     let runtime = tokio::runtime::Runtime::new().map_err(|e| e.to_string())?;
     runtime.block_on(async move {

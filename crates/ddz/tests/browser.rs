@@ -41,6 +41,9 @@ fn run_browser_tests(script: &str, server_args: &[&str]) {
     let mut child = Command::new(DDZ)
         .args(["serve", "--addr", "127.0.0.1:0", "--database", &format!("sqlite://{}", db.display())])
         .args(server_args)
+        // The scripts drive many pages from one address far faster than people do: room for them under
+        // the per-address limits.
+        .args(["--api-rate", "200", "--api-burst", "600", "--ws-rate", "50", "--ws-burst", "200"])
         .env("RUST_LOG", "warn")
         .stdout(Stdio::piped())
         .stderr(Stdio::null())

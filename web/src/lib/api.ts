@@ -1,3 +1,4 @@
+import { errorText } from './errors';
 import type { BoardRow, Card, ChallengeKind, HintPlay, RallyComparison, Reading, Refusal, StatLine } from './types';
 
 async function post<T>(path: string, body: unknown): Promise<T> {
@@ -6,8 +7,8 @@ async function post<T>(path: string, body: unknown): Promise<T> {
     headers: { 'Content-Type': 'application/json' },
     body: JSON.stringify(body),
   });
-  const json = await res.json().catch(() => ({ error: `HTTP ${res.status}` }));
-  if (!res.ok) throw new Error(json.error ?? `HTTP ${res.status}`);
+  const json = await res.json().catch(() => ({}));
+  if (!res.ok) throw new Error(errorText(json.code, json.message ?? `HTTP ${res.status}`));
   return json as T;
 }
 
@@ -21,8 +22,8 @@ export function createRoom(name: string, table: string, wild: boolean, open = fa
 
 async function get<T>(path: string): Promise<T> {
   const res = await fetch(path);
-  const json = await res.json().catch(() => ({ error: `HTTP ${res.status}` }));
-  if (!res.ok) throw new Error(json.error ?? `HTTP ${res.status}`);
+  const json = await res.json().catch(() => ({}));
+  if (!res.ok) throw new Error(errorText(json.code, json.message ?? `HTTP ${res.status}`));
   return json as T;
 }
 

@@ -1,6 +1,7 @@
 // One WebSocket to a room: hello, state snapshots, reconnects with the same name.
 
 import { wsUrl } from './api';
+import { errorText } from './errors';
 import type { RoomView } from './types';
 
 let lastSeq = 0;
@@ -44,8 +45,9 @@ export class Connection {
         if (this.sitOnJoin && msg.room.you === null && !msg.room.closed) this.send({ type: 'sit' });
         this.sitOnJoin = false;
       } else if (msg.type === 'error') {
-        if (this.status !== 'open') this.fatal = msg.message;
-        this.error = msg.message;
+        const text = errorText(msg.code, msg.message);
+        if (this.status !== 'open') this.fatal = text;
+        this.error = text;
       }
     };
     ws.onclose = () => {

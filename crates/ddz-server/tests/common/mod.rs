@@ -10,7 +10,7 @@ use std::time::Duration;
 use ddz_engine::DealView;
 use ddz_server::actor::Timing;
 use ddz_server::protocol::{Command, Event, RoomView, simple_action};
-use ddz_server::{Config, Running};
+use ddz_server::{Config, Guards, Running};
 use futures_util::{SinkExt, StreamExt};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
@@ -36,16 +36,32 @@ pub fn temp_db(name: &str) -> PathBuf {
 }
 
 pub async fn server(db: &Path, timing: Timing) -> Running {
-    server_with(db, timing, Default::default()).await
+    configured_server(db, timing, Default::default(), Guards::default()).await
 }
 
+/// A server with its own heartbeat (a quick one, to see it at work).
 pub async fn server_with(db: &Path, timing: Timing, heartbeat: ddz_server::server::Heartbeat) -> Running {
+    configured_server(db, timing, heartbeat, Guards::default()).await
+}
+
+/// A server with its own limits (small ones, to see them at work).
+pub async fn guarded_server(db: &Path, timing: Timing, guards: Guards) -> Running {
+    configured_server(db, timing, Default::default(), guards).await
+}
+
+async fn configured_server(
+    db: &Path,
+    timing: Timing,
+    heartbeat: ddz_server::server::Heartbeat,
+    guards: Guards,
+) -> Running {
     ddz_server::start(Config {
         addr: "127.0.0.1:0".parse().unwrap(),
         database: format!("sqlite://{}", db.display()),
         max_connections: 100,
         timing,
         heartbeat,
+        guards,
     })
     .await
     .expect("the server starts")
@@ -61,16 +77,37 @@ pub async fn get(addr: SocketAddr, path: &str) -> serde_json::Value {
 }
 
 async fn request(addr: SocketAddr, method: &str, path: &str, body: Option<serde_json::Value>) -> serde_json::Value {
-    let (_, body) = raw_request(addr, method, path, body).await;
-    serde_json::from_str(&body).unwrap_or_else(|e| panic!("not JSON ({e}): {body}"))
+    http(addr, method, path, body).await.body
 }
 
-/// A GET's status code and body text.
+/// A GET's status code and body text (which need not be JSON).
 pub async fn get_status(addr: SocketAddr, path: &str) -> (u16, String) {
-    raw_request(addr, "GET", path, None).await
+    let (status, _, body) = raw_request(addr, "GET", path, None).await;
+    (status, body)
 }
 
-async fn raw_request(addr: SocketAddr, method: &str, path: &str, body: Option<serde_json::Value>) -> (u16, String) {
+/// An HTTP answer: the status code, the headers (lower-cased) and the JSON body.
+#[derive(Debug)]
+pub struct Answer {
+    pub status: u16,
+    pub headers: String,
+    pub body: serde_json::Value,
+}
+
+/// A raw HTTP request with a JSON body (or none).
+pub async fn http(addr: SocketAddr, method: &str, path: &str, body: Option<serde_json::Value>) -> Answer {
+    let (status, headers, text) = raw_request(addr, method, path, body).await;
+    let body = serde_json::from_str(&text).unwrap_or_else(|e| panic!("not JSON ({e}): {text}"));
+    Answer { status, headers, body }
+}
+
+/// The status code, the headers (lower-cased) and the body text.
+async fn raw_request(
+    addr: SocketAddr,
+    method: &str,
+    path: &str,
+    body: Option<serde_json::Value>,
+) -> (u16, String, String) {
     let mut stream = TcpStream::connect(addr).await.unwrap();
     let body = body.map(|b| b.to_string()).unwrap_or_default();
     let head = format!(
@@ -82,8 +119,9 @@ async fn raw_request(addr: SocketAddr, method: &str, path: &str, body: Option<se
     let mut response = String::new();
     stream.read_to_string(&mut response).await.unwrap();
     let (head, body) = response.split_once("\r\n\r\n").expect("an HTTP response");
-    let status = head.split_whitespace().nth(1).and_then(|s| s.parse().ok()).expect("a status code");
-    (status, body.to_string())
+    let (status, headers) = head.split_once("\r\n").unwrap_or((head, ""));
+    let status = status.split(' ').nth(1).and_then(|s| s.parse().ok()).expect("a status code");
+    (status, headers.to_lowercase(), body.to_string())
 }
 
 pub struct Client {
@@ -223,6 +261,11 @@ impl Client {
         self.seq += 1;
         let seq = self.seq;
         self.send(&Command::Act { seq, action }).await;
+    }
+
+    /// The `seq` of the last action sent with [`Client::act`].
+    pub fn last_seq(&self) -> u64 {
+        self.seq
     }
 
     pub fn next_seq(&mut self) -> u64 {

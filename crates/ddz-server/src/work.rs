@@ -1,0 +1,130 @@
+//! CPU-heavy work off the async workers: bot decisions, hints and readings run on tokio's blocking
+//! threads, at most [`Pool::size`] at a time.
+//!
+//! Requests from clients use [`Pool::try_run`]: with every permit taken they are answered "busy" at once
+//! rather than queued without limit. Bots use [`Pool::run`] and wait for a permit, so that no bot move is
+//! lost; the room task does not wait with them (it hands the decision off and goes on serving its inbox).
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use tokio::sync::Semaphore;
+
+/// Jobs waiting for a permit or running, in every pool of the process.
+static IN_FLIGHT: AtomicUsize = AtomicUsize::new(0);
+
+/// Jobs waiting for a permit or running now, in every pool of the process (tests on tokio's paused clock
+/// wait for them before they look at a room).
+pub fn in_flight() -> usize {
+    IN_FLIGHT.load(Ordering::SeqCst)
+}
+
+/// Counts a job from before it asks for a permit until it has finished (or was given up).
+struct Counted;
+
+impl Counted {
+    fn new() -> Counted {
+        IN_FLIGHT.fetch_add(1, Ordering::SeqCst);
+        Counted
+    }
+}
+
+impl Drop for Counted {
+    fn drop(&mut self) {
+        IN_FLIGHT.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
+/// A bounded pool of blocking threads.
+#[derive(Clone, Debug)]
+pub struct Pool {
+    permits: Arc<Semaphore>,
+    size: usize,
+}
+
+/// Every permit is taken: the request is refused rather than queued.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Busy;
+
+impl Pool {
+    /// A pool running at most `size` jobs at once (at least 1).
+    pub fn new(size: usize) -> Pool {
+        let size = size.max(1);
+        Pool { permits: Arc::new(Semaphore::new(size)), size }
+    }
+
+    /// As many jobs as the machine has cores, at least two.
+    pub fn per_core() -> Pool {
+        Pool::new(std::thread::available_parallelism().map_or(2, |n| n.get()).max(2))
+    }
+
+    pub fn size(&self) -> usize {
+        self.size
+    }
+
+    /// Permits free now.
+    pub fn available(&self) -> usize {
+        self.permits.available_permits()
+    }
+
+    /// Runs `job` on a blocking thread if a permit is free now; otherwise [`Busy`].
+    pub async fn try_run<T: Send + 'static>(&self, job: impl FnOnce() -> T + Send + 'static) -> Result<T, Busy> {
+        let counted = Counted::new();
+        let permit = self.permits.clone().try_acquire_owned().map_err(|_| Busy)?;
+        Ok(blocking(counted, permit, job).await)
+    }
+
+    /// Runs `job` on a blocking thread, waiting for a permit first.
+    pub async fn run<T: Send + 'static>(&self, job: impl FnOnce() -> T + Send + 'static) -> T {
+        let counted = Counted::new();
+        let permit = self.permits.clone().acquire_owned().await.expect("the pool's semaphore is never closed");
+        blocking(counted, permit, job).await
+    }
+}
+
+async fn blocking<T: Send + 'static>(
+    counted: Counted,
+    permit: tokio::sync::OwnedSemaphorePermit,
+    job: impl FnOnce() -> T + Send + 'static,
+) -> T {
+    // The permit lives as long as the job, even if the caller stops waiting for it.
+    let handle = tokio::task::spawn_blocking(move || {
+        let answer = job();
+        drop(permit);
+        drop(counted);
+        answer
+    });
+    match handle.await {
+        Ok(answer) => answer,
+        Err(e) => std::panic::resume_unwind(e.into_panic()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn a_full_pool_answers_busy_and_frees_its_permit_after_the_job() {
+        let pool = Pool::new(1);
+        let (started_tx, started) = std::sync::mpsc::channel();
+        let (release, released) = std::sync::mpsc::channel::<()>();
+        let holder = pool.clone();
+        let held = tokio::spawn(async move {
+            holder
+                .try_run(move || {
+                    started_tx.send(()).unwrap();
+                    released.recv().unwrap();
+                    1
+                })
+                .await
+        });
+        tokio::task::spawn_blocking(move || started.recv().unwrap()).await.unwrap();
+        assert_eq!(pool.try_run(|| 2).await, Err(Busy), "the only permit is taken");
+        release.send(()).unwrap();
+        assert_eq!(held.await.unwrap(), Ok(1));
+        assert_eq!(pool.try_run(|| 3).await, Ok(3));
+        assert_eq!(pool.run(|| 4).await, 4);
+        assert_eq!(pool.available(), 1);
+    }
+}
