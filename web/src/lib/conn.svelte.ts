@@ -1,8 +1,22 @@
 // One WebSocket to a room: hello, state snapshots, reconnects with the same name.
+//
+// The connection comes back after every recoverable loss (a network change, a server restart, the old
+// socket still counted as connected): it waits 0.3 s, doubling up to 5 s, and never gives up. The
+// resume token the server gives on each hello is kept per room and name, so that a new connection
+// replaces one the server has not yet noticed is dead. It stops only when the room or the name is
+// refused for good, or when the same name connected again elsewhere.
 
 import { wsUrl } from './api';
 import { errorText } from './errors';
+import { t } from './i18n.svelte';
 import type { RoomView } from './types';
+
+/** Refusals of a hello that trying again cannot change. */
+const FINAL: readonly string[] = ['unknown_room', 'bad_name'];
+
+function tokenKey(code: string, name: string): string {
+  return `ddz-token:${code.toUpperCase()}:${name.toLowerCase()}`;
+}
 
 let lastSeq = 0;
 /** Action numbers must rise across reloads too (the server ignores a repeated `seq`): use the clock. */
@@ -35,10 +49,17 @@ export class Connection {
     this.status = 'connecting';
     const ws = new WebSocket(wsUrl());
     this.ws = ws;
-    ws.onopen = () => ws.send(JSON.stringify({ type: 'hello', room: this.code, name: this.name }));
+    ws.onopen = () => {
+      const token = localStorage.getItem(tokenKey(this.code, this.name));
+      ws.send(JSON.stringify({ type: 'hello', room: this.code, name: this.name, token }));
+    };
     ws.onmessage = (e) => {
       const msg = JSON.parse(e.data);
-      if (msg.type === 'state') {
+      if (msg.type === 'session') {
+        localStorage.setItem(tokenKey(this.code, this.name), msg.token);
+      } else if (msg.type === 'replaced') {
+        this.fatal = t('replaced');
+      } else if (msg.type === 'state') {
         this.room = msg.room;
         this.status = 'open';
         this.retry = 0;
@@ -46,7 +67,7 @@ export class Connection {
         this.sitOnJoin = false;
       } else if (msg.type === 'error') {
         const text = errorText(msg.code, msg.message);
-        if (this.status !== 'open') this.fatal = text;
+        if (this.status !== 'open' && FINAL.includes(msg.code)) this.fatal = text;
         this.error = text;
       }
     };
