@@ -1873,7 +1873,7 @@ fn splits_of_the_rest(dealt: &[Card], mine: CardSet) -> u128 {
             continue;
         }
         let mut next = vec![0u128; 18];
-        for (k, &w) in ways.iter().enumerate() {
+        for (k, &w) in ways.iter().enumerate().take(others + 1) {
             if k < 17 {
                 next[k + 1] += w;
             }
