@@ -53,6 +53,13 @@ pub fn serve(bot: &mut Bot, mut input: impl BufRead, mut output: impl Write) -> 
 /// The answer to one request line: `{"id": …, "choice": …}` or `{"id": …, "code": …, "error": …}` (the
 /// `id` left out where the line has none to read).
 pub fn answer(bot: &mut Bot, line: &[u8]) -> serde_json::Value {
+    // Reading the request is guarded too: whatever fails, the line gets an answer and the process goes on.
+    std::panic::catch_unwind(AssertUnwindSafe(|| answer_line(bot, line))).unwrap_or_else(|_| {
+        serde_json::json!({"code": "internal_error", "error": "the request could not be read (a bug: please report it)"})
+    })
+}
+
+fn answer_line(bot: &mut Bot, line: &[u8]) -> serde_json::Value {
     let error = |id: Option<u64>, code: &str, message: String| match id {
         Some(id) => serde_json::json!({"id": id, "code": code, "error": message}),
         None => serde_json::json!({"code": code, "error": message}),
