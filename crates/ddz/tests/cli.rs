@@ -234,7 +234,9 @@ fn bot_answers_every_mutated_line_and_never_crashes() {
     for (answer, choices) in answers.iter().zip(expected) {
         match (answer["choice"].as_u64(), answer["error"].as_str()) {
             (Some(choice), None) => assert!((choice as usize) < choices, "seed {seed}: {answer}"),
-            (None, Some(_)) => assert_ne!(answer["code"], "bot_failed", "seed {seed}: {answer}"),
+            (None, Some(_)) => {
+                assert!(answer["code"] != "bot_failed" && answer["code"] != "internal_error", "seed {seed}: {answer}")
+            }
             _ => panic!("seed {seed}: {answer}"),
         }
     }
