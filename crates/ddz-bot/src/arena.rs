@@ -132,6 +132,9 @@ pub struct Tally {
     pub landlord_wins: u32,
     pub score_sum: f64,
     pub score_squares: f64,
+    /// Side A's scores in the games it was the landlord.
+    pub landlord_score_sum: f64,
+    pub landlord_score_squares: f64,
 }
 
 impl Tally {
@@ -144,6 +147,10 @@ impl Tally {
         self.landlord_wins += u32::from(a_is_landlord && a_won);
         self.score_sum += score;
         self.score_squares += score * score;
+        if a_is_landlord {
+            self.landlord_score_sum += score;
+            self.landlord_score_squares += score * score;
+        }
     }
 
     fn merge(&mut self, other: &Tally) {
@@ -153,6 +160,8 @@ impl Tally {
         self.landlord_wins += other.landlord_wins;
         self.score_sum += other.score_sum;
         self.score_squares += other.score_squares;
+        self.landlord_score_sum += other.landlord_score_sum;
+        self.landlord_score_squares += other.landlord_score_squares;
     }
 
     /// Side A's win rate with its 95% confidence half-width.
@@ -164,11 +173,40 @@ impl Tally {
 
     /// Side A's mean score per game with its 95% confidence half-width.
     pub fn mean_score(&self) -> (f64, f64) {
-        let n = f64::from(self.games.max(1));
-        let mean = self.score_sum / n;
-        let variance = (self.score_squares / n - mean * mean).max(0.0);
-        (mean, 1.96 * (variance / n).sqrt())
+        mean_with_interval(self.games, self.score_sum, self.score_squares)
     }
+
+    /// Side A's win rate as the landlord (`true`) or the farmers, with its 95% confidence half-width.
+    pub fn role_win_rate(&self, landlord: bool) -> (f64, f64) {
+        let (games, wins) = if landlord {
+            (self.landlord_games, self.landlord_wins)
+        } else {
+            (self.games - self.landlord_games, self.wins - self.landlord_wins)
+        };
+        let n = f64::from(games.max(1));
+        let p = f64::from(wins) / n;
+        (p, 1.96 * (p * (1.0 - p) / n).sqrt())
+    }
+
+    /// Side A's mean score per game as the landlord (`true`) or the farmers, with its 95% half-width.
+    pub fn role_mean_score(&self, landlord: bool) -> (f64, f64) {
+        if landlord {
+            mean_with_interval(self.landlord_games, self.landlord_score_sum, self.landlord_score_squares)
+        } else {
+            mean_with_interval(
+                self.games - self.landlord_games,
+                self.score_sum - self.landlord_score_sum,
+                self.score_squares - self.landlord_score_squares,
+            )
+        }
+    }
+}
+
+fn mean_with_interval(games: u32, sum: f64, squares: f64) -> (f64, f64) {
+    let n = f64::from(games.max(1));
+    let mean = sum / n;
+    let variance = (squares / n - mean * mean).max(0.0);
+    (mean, 1.96 * (variance / n).sqrt())
 }
 
 /// Plays the match on `threads` threads (one if a side is external), calling `progress` with the

@@ -5,11 +5,13 @@
 //! Response: `{"id": 7, "choice": 3}`: the index of the chosen action in `choices`.
 
 use std::io::{BufRead, BufReader, Write};
+use std::panic::AssertUnwindSafe;
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 
 use ddz_engine::{Action, DealView};
 use serde::{Deserialize, Serialize};
 
+use crate::validate::validate;
 use crate::{Bot, BotError, Player};
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -28,29 +30,65 @@ pub struct Response {
     pub choice: usize,
 }
 
-/// Answers requests from `input` with `bot` until end of input; a malformed request gets an
-/// `{"error": "..."}` line.
-pub fn serve(bot: &mut Bot, input: impl BufRead, mut output: impl Write) -> std::io::Result<()> {
-    for line in input.lines() {
-        let line = line?;
-        if line.trim().is_empty() {
+/// Answers requests from `input` with `bot` until end of input: one answer line per line that is not
+/// blank (blank lines, of spaces and tabs only, get no answer). A line that is not UTF-8, not a request,
+/// or a request whose view or choices cannot happen ([`validate`]) gets an error line, and the next
+/// line is read as usual.
+pub fn serve(bot: &mut Bot, mut input: impl BufRead, mut output: impl Write) -> std::io::Result<()> {
+    let mut line = Vec::new();
+    loop {
+        line.clear();
+        if input.read_until(b'\n', &mut line)? == 0 {
+            return Ok(());
+        }
+        if line.trim_ascii().is_empty() {
             continue;
         }
-        let reply = match serde_json::from_str::<Request>(&line) {
-            Ok(request) if request.choices.is_empty() => {
-                serde_json::json!({"id": request.id, "error": "no choices"})
-            }
-            Ok(request) => {
-                let choice = bot.decide(&request.view, &request.choices);
-                serde_json::to_value(Response { id: request.id, choice }).expect("responses serialise")
-            }
-            Err(e) => serde_json::json!({"error": format!("bad request: {e}")}),
-        };
-        serde_json::to_writer(&mut output, &reply)?;
+        serde_json::to_writer(&mut output, &answer(bot, &line))?;
         output.write_all(b"\n")?;
         output.flush()?;
     }
-    Ok(())
+}
+
+/// The answer to one request line: `{"id": …, "choice": …}` or `{"id": …, "code": …, "error": …}` (the
+/// `id` left out where the line has none to read).
+pub fn answer(bot: &mut Bot, line: &[u8]) -> serde_json::Value {
+    // Reading the request is guarded too: whatever fails, the line gets an answer and the process goes on.
+    std::panic::catch_unwind(AssertUnwindSafe(|| answer_line(bot, line))).unwrap_or_else(|_| {
+        serde_json::json!({"code": "internal_error", "error": "the request could not be read (a bug: please report it)"})
+    })
+}
+
+fn answer_line(bot: &mut Bot, line: &[u8]) -> serde_json::Value {
+    let error = |id: Option<u64>, code: &str, message: String| match id {
+        Some(id) => serde_json::json!({"id": id, "code": code, "error": message}),
+        None => serde_json::json!({"code": code, "error": message}),
+    };
+    let Ok(text) = std::str::from_utf8(line) else {
+        return error(None, "not_utf8", "the line is not UTF-8".into());
+    };
+    let request = match serde_json::from_str::<Request>(text) {
+        Ok(request) => request,
+        Err(e) => {
+            let id = serde_json::from_str::<serde_json::Value>(text).ok().and_then(|v| v.get("id")?.as_u64());
+            return error(id, "bad_request", format!("bad request: {e}"));
+        }
+    };
+    if let Err(e) = validate(&request.view, &request.choices) {
+        return error(Some(request.id), e.code(), e.to_string());
+    }
+    // The last line of defence: a bot that fails on a view that passed the checks answers an error, and
+    // the process goes on.
+    let decided = std::panic::catch_unwind(AssertUnwindSafe(|| bot.decide(&request.view, &request.choices)));
+    match decided {
+        Ok(choice) if choice < request.choices.len() => {
+            serde_json::to_value(Response { id: request.id, choice }).expect("responses serialise")
+        }
+        Ok(choice) => {
+            error(Some(request.id), "bot_failed", format!("the bot chose {choice} of {}", request.choices.len()))
+        }
+        Err(_) => error(Some(request.id), "bot_failed", "the bot failed on this request".into()),
+    }
 }
 
 /// An external bot: a command that speaks the protocol.

@@ -43,7 +43,8 @@ impl Attach {
         match self {
             Attach::None => 0,
             Attach::Singles(n) => n,
-            Attach::Pairs(n) => 2 * n,
+            // Saturating: a count read from outside may be any u8, and is then refused as too many.
+            Attach::Pairs(n) => n.saturating_mul(2),
         }
     }
 }
@@ -319,12 +320,16 @@ impl TryFrom<PlayJson> for Play {
         if json.length == 0 || !fits_below_main || attach.cards() > 20 {
             return Err(BadPlayJson(format!("length {} and {} attachments", json.length, json.attach_count)));
         }
+        let wild_as: Counts = json.wild_as.as_deref().unwrap_or("").parse().map_err(bad)?;
+        if wild_as.get(WILD_SLOT) > 0 {
+            return Err(BadPlayJson("a wild card stands in for a rank, never for the Wild".into()));
+        }
         Ok(Play {
             shape: Shape::new(json.kind, json.length, attach),
             main: json.main,
             strength: json.strength.unwrap_or(Strength::Natural),
             cards: json.ranks.parse().map_err(bad)?,
-            wild_as: json.wild_as.as_deref().unwrap_or("").parse().map_err(bad)?,
+            wild_as,
         })
     }
 }

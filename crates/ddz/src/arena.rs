@@ -83,6 +83,11 @@ fn print_table(m: &Match, t: &Tally, seconds: f64) {
         -s,
         s_ci
     );
+    for (role, landlord) in [("as landlord", true), ("as farmers", false)] {
+        let (p, p_ci) = t.role_win_rate(landlord);
+        let (s, s_ci) = t.role_mean_score(landlord);
+        println!("{} {role}: win rate {p:.3} ± {p_ci:.3}, score/game {s:.2} ± {s_ci:.2}", m.a.name());
+    }
 }
 
 pub fn bot(level: &str, seed: u64) -> Result<(), String> {

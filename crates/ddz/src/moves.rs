@@ -83,18 +83,25 @@ fn answer_position(line: &str, counts_only: bool) -> Result<Answer, String> {
     Ok(Answer::Plays { count: plays.len(), plays })
 }
 
-/// Runs `ddz moves` over `input`, one answer line per input line (blank lines are skipped).
-pub fn run(input: impl BufRead, mut output: impl Write, counts_only: bool) -> std::io::Result<()> {
-    for line in input.lines() {
-        let line = line?;
-        if line.trim().is_empty() {
+/// Runs `ddz moves` over `input`, one answer line per input line; blank lines (spaces and tabs only)
+/// get no answer, and a line that is not UTF-8 gets an error line.
+pub fn run(mut input: impl BufRead, mut output: impl Write, counts_only: bool) -> std::io::Result<()> {
+    let mut line = Vec::new();
+    loop {
+        line.clear();
+        if input.read_until(b'\n', &mut line)? == 0 {
+            return output.flush();
+        }
+        if line.trim_ascii().is_empty() {
             continue;
         }
-        let answer = answer(&line, counts_only);
+        let answer = match std::str::from_utf8(&line) {
+            Ok(text) => answer(text, counts_only),
+            Err(_) => Answer::Error { error: "the line is not UTF-8".into() },
+        };
         serde_json::to_writer(&mut output, &answer)?;
         output.write_all(b"\n")?;
     }
-    output.flush()
 }
 
 #[cfg(test)]
@@ -135,6 +142,16 @@ mod tests {
         ] {
             assert!(matches!(count(line), Answer::Error { .. }), "{line}");
         }
+    }
+
+    #[test]
+    fn a_line_that_is_not_utf8_gets_an_error_and_the_next_line_is_answered() {
+        let input = b"{\"rules\":\"house\",\"hand_ranks\":\"3\xff\"}\n\n  \n{\"rules\":\"noshuffle\",\"hand_ranks\":\"33345\"}\n";
+        let mut output = Vec::new();
+        run(&input[..], &mut output, true).unwrap();
+        let text = String::from_utf8(output).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines, [r#"{"error":"the line is not UTF-8"}"#, r#"{"count":7}"#]);
     }
 
     use proptest::prelude::*;

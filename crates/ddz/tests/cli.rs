@@ -163,6 +163,85 @@ fn bot_answers_requests_and_reports_bad_ones() {
     assert!(lines[1]["error"].as_str().unwrap().starts_with("bad request"));
 }
 
+/// `ddz bot` as a process: a seeded batch of mutated real requests, lines cut short, bytes that are not
+/// UTF-8 and blank lines gets exactly one JSON answer (a choice in range or an error) per non-blank
+/// line, and the process ends cleanly. `crates/ddz-bot/tests/protocol.rs` runs thousands in-process.
+#[test]
+fn bot_answers_every_mutated_line_and_never_crashes() {
+    use ddz_engine::{Action, Deal, DealSetup, Rules, Seed, Start};
+    use rand::seq::IndexedRandom;
+    use rand::{RngExt, SeedableRng};
+
+    let seed: u64 = std::env::var("DDZ_FUZZ_SEED").ok().and_then(|s| s.parse().ok()).unwrap_or_else(|| {
+        std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_nanos() as u64
+    });
+    eprintln!("fuzz seed {seed} (DDZ_FUZZ_SEED={seed} replays it)");
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+    let mut requests = Vec::new();
+    for rules in [Rules::house(true), Rules::no_shuffle(false), Rules::two_player(true)] {
+        let mut deal = Deal::new(DealSetup::shuffled(rules, Seed::from_u64(seed), Start::Seat(0)));
+        while deal.result().is_none() {
+            let seat = deal.waiting_for()[0];
+            let choices: Vec<Action> = deal.choices().into_iter().filter(|a| a.seat() == Some(seat)).collect();
+            let pick = choices.choose(&mut rng).unwrap().clone();
+            let id = requests.len();
+            requests.push(serde_json::json!({"id": id, "view": deal.view(Some(seat)), "choices": choices}));
+            deal.apply(&pick).unwrap();
+        }
+    }
+    let junk = [serde_json::Value::Null, serde_json::json!(-1), serde_json::json!(99), serde_json::json!("ZZ")];
+    let mut input = Vec::new();
+    let mut expected = Vec::new();
+    for _ in 0..400 {
+        let mut request = requests.choose(&mut rng).unwrap().clone();
+        let field =
+            ["seat", "hand", "hand_sizes", "bottom", "trick", "landlord", "actions", "phase"].choose(&mut rng).unwrap();
+        match rng.random_range(0..4) {
+            0 => request["view"][field] = junk.choose(&mut rng).unwrap().clone(),
+            1 => request["choices"][0]["seat"] = serde_json::json!(rng.random_range(0..4)),
+            2 => request["view"]["hand_sizes"][0] = serde_json::json!(rng.random_range(0..25)),
+            _ => {}
+        }
+        let mut line = request.to_string().into_bytes();
+        match rng.random_range(0..8) {
+            0 => line.truncate(rng.random_range(0..line.len())),
+            1 => line.insert(rng.random_range(0..line.len()), 0xff),
+            2 => input.extend_from_slice(b" \n"),
+            _ => {}
+        }
+        let choices = request["choices"].as_array().map_or(0, Vec::len);
+        if !line.trim_ascii().is_empty() {
+            expected.push(choices);
+        }
+        input.extend_from_slice(&line);
+        input.push(b'\n');
+    }
+    let mut child = Command::new(DDZ)
+        .args(["bot", "--level", "hard", "--seed", "1"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("ddz starts");
+    let mut stdin = child.stdin.take().unwrap();
+    let writer = std::thread::spawn(move || stdin.write_all(&input));
+    let out = child.wait_with_output().unwrap();
+    writer.join().unwrap().unwrap();
+    assert!(out.status.success(), "seed {seed}: {}", text(&out.stderr));
+    let answers: Vec<serde_json::Value> =
+        text(&out.stdout).lines().map(|l| serde_json::from_str(l).expect("a JSON answer")).collect();
+    assert_eq!(answers.len(), expected.len(), "seed {seed}: one answer per line");
+    for (answer, choices) in answers.iter().zip(expected) {
+        match (answer["choice"].as_u64(), answer["error"].as_str()) {
+            (Some(choice), None) => assert!((choice as usize) < choices, "seed {seed}: {answer}"),
+            (None, Some(_)) => {
+                assert!(answer["code"] != "bot_failed" && answer["code"] != "internal_error", "seed {seed}: {answer}")
+            }
+            _ => panic!("seed {seed}: {answer}"),
+        }
+    }
+}
+
 /// A server process killed with SIGKILL mid-deal comes back with the same room, deal and hands.
 #[test]
 fn serve_survives_kill_minus_nine_mid_deal() {
