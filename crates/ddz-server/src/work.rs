@@ -1,14 +1,17 @@
 //! CPU-heavy work off the async workers: bot decisions, hints and readings run on tokio's blocking
 //! threads, at most [`Pool::size`] at a time.
 //!
-//! Requests from clients use [`Pool::try_run`]: with every permit taken they are answered "busy" at once
-//! rather than queued without limit. Bots use [`Pool::run`] and wait for a permit, so that no bot move is
+//! Requests from clients use [`Pool::try_run`]: with every permit taken they wait [`PATIENCE`] at most
+//! (a bot's move takes milliseconds) and are then answered "busy", rather than queued without limit. Bots use [`Pool::run`] and wait for a permit, so that no bot move is
 //! lost; the room task does not wait with them (it hands the decision off and goes on serving its inbox).
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use tokio::sync::Semaphore;
+
+/// How long a client's request waits for a permit before it is answered "busy".
+pub const PATIENCE: std::time::Duration = std::time::Duration::from_millis(500);
 
 /// Jobs waiting for a permit or running, in every pool of the process.
 static IN_FLIGHT: AtomicUsize = AtomicUsize::new(0);
@@ -67,10 +70,13 @@ impl Pool {
         self.permits.available_permits()
     }
 
-    /// Runs `job` on a blocking thread if a permit is free now; otherwise [`Busy`].
+    /// Runs `job` on a blocking thread if a permit is free within [`PATIENCE`]; otherwise [`Busy`].
     pub async fn try_run<T: Send + 'static>(&self, job: impl FnOnce() -> T + Send + 'static) -> Result<T, Busy> {
         let counted = Counted::new();
-        let permit = self.permits.clone().try_acquire_owned().map_err(|_| Busy)?;
+        let permit = tokio::time::timeout(PATIENCE, self.permits.clone().acquire_owned())
+            .await
+            .map_err(|_| Busy)?
+            .expect("the pool's semaphore is never closed");
         Ok(blocking(counted, permit, job).await)
     }
 

@@ -134,6 +134,8 @@ pub struct Client {
     pub errors: Vec<String>,
     /// The resume token from the `session` event.
     pub token: Option<String>,
+    /// The server closed the socket (or it broke).
+    pub closed: bool,
     seq: u64,
     /// The least time between two actions: long runs stay under the server's 10 messages a second.
     pub pace: Duration,
@@ -164,6 +166,7 @@ impl Client {
             raw: Vec::new(),
             errors: Vec::new(),
             token: None,
+            closed: false,
             seq: 0,
             pace: Duration::ZERO,
             last_act: None,
@@ -176,6 +179,14 @@ impl Client {
         self.send_text(&serde_json::to_string(command).unwrap()).await;
     }
 
+    /// Sends a command; `false` (and `closed` set) if the socket is gone.
+    pub async fn try_send(&mut self, command: &Command) -> bool {
+        let text = serde_json::to_string(command).unwrap();
+        let sent = self.ws.send(Message::Text(text.into())).await.is_ok();
+        self.closed |= !sent;
+        sent
+    }
+
     pub async fn send_text(&mut self, text: &str) {
         self.ws.send(Message::Text(text.to_string().into())).await.expect("send");
     }
@@ -183,7 +194,11 @@ impl Client {
     /// The next event, or `None` if the socket closed or nothing came within `wait`.
     pub async fn recv_within(&mut self, wait: Duration) -> Option<Event> {
         loop {
-            let frame = tokio::time::timeout(wait, self.ws.next()).await.ok()??;
+            let Ok(frame) = tokio::time::timeout(wait, self.ws.next()).await else { return None };
+            let Some(frame) = frame else {
+                self.closed = true;
+                return None;
+            };
             match frame {
                 Ok(Message::Text(text)) => {
                     let event: Event = serde_json::from_str(&text).expect("events parse");
@@ -199,7 +214,10 @@ impl Client {
                     }
                     return Some(event);
                 }
-                Ok(Message::Close(_)) | Err(_) => return None,
+                Ok(Message::Close(_)) | Err(_) => {
+                    self.closed = true;
+                    return None;
+                }
                 Ok(_) => continue,
             }
         }
