@@ -40,10 +40,13 @@ pub struct Rooms {
     pool: Pool,
 }
 
+/// A running room task: its number and its inbox.
+type Running = (u64, mpsc::Sender<Msg>);
+
 /// The inboxes of the running room tasks, by code, each with the number of the task that owns it.
 #[derive(Clone, Default)]
 pub struct Registry {
-    inboxes: Arc<Mutex<HashMap<String, (u64, mpsc::Sender<Msg>)>>>,
+    inboxes: Arc<Mutex<HashMap<String, Running>>>,
     next_task: Arc<AtomicU64>,
 }
 
