@@ -9,6 +9,7 @@
 //! | `ddz_store_failures_total` | counter | entries the database refused |
 //! | `ddz_commit_seconds` | histogram | storing one entry |
 //! | `ddz_broadcast_seconds` | histogram | building and queueing one entry's events for every client |
+//! | `ddz_process_resident_bytes` | gauge | the process's resident memory (Linux), read at each scrape |
 
 use std::sync::OnceLock;
 
@@ -22,6 +23,7 @@ pub(crate) const ACTIONS: &str = "ddz_actions_total";
 pub(crate) const STORE_FAILURES: &str = "ddz_store_failures_total";
 pub(crate) const COMMIT_SECONDS: &str = "ddz_commit_seconds";
 pub(crate) const BROADCAST_SECONDS: &str = "ddz_broadcast_seconds";
+const RESIDENT_BYTES: &str = "ddz_process_resident_bytes";
 
 /// Histogram buckets in seconds: from half a millisecond to ten seconds.
 const BUCKETS: &[f64] = &[0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 10.0];
@@ -44,7 +46,18 @@ pub(crate) fn handle() -> &'static PrometheusHandle {
 
 /// The metrics in the Prometheus text format.
 pub(crate) fn render() -> String {
+    if let Some(bytes) = resident_bytes() {
+        gauge!(RESIDENT_BYTES).set(bytes as f64);
+    }
     let handle = handle();
     handle.run_upkeep();
     handle.render()
+}
+
+/// The process's resident memory, from `/proc/self/status` (`None` where there is no such file).
+fn resident_bytes() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmRSS:"))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib * 1024)
 }

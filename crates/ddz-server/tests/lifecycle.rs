@@ -204,6 +204,7 @@ async fn metrics_are_served_in_the_prometheus_text_format() {
         "ddz_actions_total",
         "ddz_commit_seconds_bucket",
         "ddz_broadcast_seconds_bucket",
+        "ddz_process_resident_bytes",
     ] {
         assert!(text.lines().any(|l| l.starts_with(metric)), "{metric} missing from:\n{text}");
     }

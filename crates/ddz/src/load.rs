@@ -1,15 +1,23 @@
-//! `ddz load`: simulated players over real WebSockets against a running server. Players come in pairs:
-//! one creates an invite room, the other joins, the host seats a bot in the third seat and starts, and
-//! both play legal moves as soon as it is their turn, for a number of deals. Reports messages received
-//! per second and the latency from sending an action to receiving the broadcast it caused.
+//! `ddz load`: simulated players over real WebSockets against running servers. Each room is created by
+//! its first player, the others join and sit (with a bot in the third seat when `--bots`), the host
+//! starts, and everyone plays legal moves after a think time drawn from `--think-ms` (0 for saturation),
+//! for a number of deals. Rooms arrive spread over `--ramp-s`; with several `--server` addresses, rooms
+//! go round them, every player of a room to its address.
+//!
+//! Reports actions per second, the latency from sending an action to its `ack` and to the `state` it
+//! caused at every seat of the room (p50, p95, p99, max), failures, and each server's resident memory
+//! (from its `/metrics`).
 
+use std::collections::VecDeque;
 use std::net::SocketAddr;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use ddz_server::protocol::{Command, Event, RoomView, simple_action};
+use futures_util::stream::{SplitSink, select_all};
 use futures_util::{SinkExt, StreamExt};
+use rand::{RngExt, SeedableRng};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 use tokio_tungstenite::tungstenite::Message;
@@ -17,15 +25,41 @@ use tokio_tungstenite::tungstenite::Message;
 type Socket = tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<TcpStream>>;
 
 pub struct LoadArgs {
-    pub server: SocketAddr,
+    pub servers: Vec<SocketAddr>,
     pub players: usize,
     pub deals: u32,
+    /// Think time per action, milliseconds: drawn uniformly from this range.
+    pub think_ms: (u64, u64),
+    /// New rooms are spread evenly over this many seconds.
+    pub ramp_s: u64,
+    /// Rooms of two players and a bot (else three players).
+    pub bots: bool,
 }
 
+/// Parses `1000..4000` or `0` (saturation).
+pub fn parse_think(text: &str) -> Result<(u64, u64), String> {
+    let bad = || format!("{text:?} is not a think time like 1000..4000 or 0");
+    let (low, high) = match text.split_once("..") {
+        Some((a, b)) => (a.trim().parse().map_err(|_| bad())?, b.trim().parse().map_err(|_| bad())?),
+        None => {
+            let n = text.trim().parse().map_err(|_| bad())?;
+            (n, n)
+        }
+    };
+    if low > high { Err(bad()) } else { Ok((low, high)) }
+}
+
+#[derive(Default)]
 struct Totals {
-    messages: AtomicU64,
     actions: AtomicU64,
     failures: AtomicU64,
+}
+
+/// One room's latency samples, in milliseconds.
+#[derive(Default)]
+struct Samples {
+    ack: Vec<f64>,
+    state: Vec<f64>,
 }
 
 pub fn load(args: LoadArgs) -> Result<(), String> {
@@ -34,55 +68,80 @@ pub fn load(args: LoadArgs) -> Result<(), String> {
 }
 
 async fn run(args: LoadArgs) -> Result<(), String> {
-    let rooms = args.players.div_ceil(2);
-    let totals =
-        Arc::new(Totals { messages: AtomicU64::new(0), actions: AtomicU64::new(0), failures: AtomicU64::new(0) });
+    let per_room = if args.bots { 2 } else { 3 };
+    let rooms = args.players.div_ceil(per_room);
+    let totals = Arc::new(Totals::default());
+    let args = Arc::new(args);
     let started = Instant::now();
     let mut tasks = tokio::task::JoinSet::new();
     for i in 0..rooms {
-        let totals = totals.clone();
-        let (server, deals) = (args.server, args.deals);
+        let (totals, args) = (totals.clone(), args.clone());
         tasks.spawn(async move {
-            // Spread the connections over the first seconds, as real players arrive.
-            tokio::time::sleep(Duration::from_millis((i as u64 * 3) % 5000)).await;
-            match room(server, i, deals, &totals).await {
-                Ok(latencies) => latencies,
+            let delay = args.ramp_s * 1000 * i as u64 / rooms.max(1) as u64;
+            tokio::time::sleep(Duration::from_millis(delay)).await;
+            let server = args.servers[i % args.servers.len()];
+            match room(server, i, &args, &totals).await {
+                Ok(samples) => samples,
                 Err(e) => {
                     if totals.failures.fetch_add(1, Ordering::Relaxed) < 5 {
                         eprintln!("room {i}: {e}");
                     }
-                    Vec::new()
+                    Samples::default()
                 }
             }
         });
     }
-    let mut latencies: Vec<f64> = Vec::new();
+    let mut all = Samples::default();
     while let Some(done) = tasks.join_next().await {
-        latencies.extend(done.map_err(|e| e.to_string())?);
+        let samples = done.map_err(|e| e.to_string())?;
+        all.ack.extend(samples.ack);
+        all.state.extend(samples.state);
     }
     let seconds = started.elapsed().as_secs_f64();
-    latencies.sort_by(f64::total_cmp);
-    let at = |q: f64| latencies.get(((latencies.len().max(1) - 1) as f64 * q) as usize).copied().unwrap_or(0.0);
-    let messages = totals.messages.load(Ordering::Relaxed);
+    let actions = totals.actions.load(Ordering::Relaxed);
     println!(
-        "{} players in {rooms} rooms, {} deals each: {seconds:.1} s, {} actions, {messages} messages received \
-         ({:.0}/s), action-to-broadcast latency p50 {:.1} ms, p99 {:.1} ms, {} rooms failed",
+        "{} players in {rooms} rooms ({}), {} deals each, think {}..{} ms, ramp {} s: {seconds:.1} s, {actions} \
+         actions ({:.0}/s), {} rooms failed",
         args.players,
+        if args.bots { "two players and a bot" } else { "three players" },
         args.deals,
-        totals.actions.load(Ordering::Relaxed),
-        messages as f64 / seconds,
-        at(0.5),
-        at(0.99),
+        args.think_ms.0,
+        args.think_ms.1,
+        args.ramp_s,
+        actions as f64 / seconds,
         totals.failures.load(Ordering::Relaxed)
     );
+    println!("  action -> ack:   {}", percentiles(&mut all.ack));
+    println!("  action -> state: {} (at every seat)", percentiles(&mut all.state));
+    for server in &args.servers {
+        match resident_memory(*server).await {
+            Some(bytes) => println!("  server {server}: {:.0} MiB resident", bytes / 1024.0 / 1024.0),
+            None => println!("  server {server}: memory unknown (no ddz_process_resident_bytes in /metrics)"),
+        }
+    }
     Ok(())
 }
 
-async fn post(server: SocketAddr, path: &str, body: serde_json::Value) -> Result<serde_json::Value, String> {
+fn percentiles(samples: &mut [f64]) -> String {
+    if samples.is_empty() {
+        return "no samples".into();
+    }
+    samples.sort_by(f64::total_cmp);
+    let at = |q: f64| samples[((samples.len() - 1) as f64 * q).round() as usize];
+    format!(
+        "p50 {:.1} ms, p95 {:.1} ms, p99 {:.1} ms, max {:.1} ms ({} samples)",
+        at(0.5),
+        at(0.95),
+        at(0.99),
+        at(1.0),
+        samples.len()
+    )
+}
+
+async fn http(server: SocketAddr, method: &str, path: &str, body: &str) -> Result<String, String> {
     let mut stream = TcpStream::connect(server).await.map_err(|e| e.to_string())?;
-    let body = body.to_string();
     let head = format!(
-        "POST {path} HTTP/1.1\r\nHost: {server}\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\
+        "{method} {path} HTTP/1.1\r\nHost: {server}\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\
          Connection: close\r\n\r\n",
         body.len()
     );
@@ -91,45 +150,30 @@ async fn post(server: SocketAddr, path: &str, body: serde_json::Value) -> Result
     let mut response = String::new();
     stream.read_to_string(&mut response).await.map_err(|e| e.to_string())?;
     let (_, body) = response.split_once("\r\n\r\n").ok_or("not an HTTP response")?;
-    serde_json::from_str(body).map_err(|e| format!("{e}: {body}"))
+    Ok(body.to_string())
+}
+
+async fn resident_memory(server: SocketAddr) -> Option<f64> {
+    let text = http(server, "GET", "/metrics", "").await.ok()?;
+    let line = text.lines().find(|l| l.starts_with("ddz_process_resident_bytes"))?;
+    line.split_whitespace().last()?.parse().ok()
 }
 
 struct Player {
-    socket: Socket,
+    sink: SplitSink<Socket, Message>,
     view: Option<RoomView>,
     n: u64,
     seq: u64,
-    /// When the last action was sent, until its broadcast arrives.
-    sent: Option<(Instant, u64)>,
+    /// When to act, once it is this player's turn (the think time).
+    due: Option<Instant>,
+    /// The action sent and not yet acknowledged: its `seq` and when it was sent.
+    sent: Option<(u64, Instant)>,
 }
 
 impl Player {
-    async fn connect(server: SocketAddr, room: &str, name: &str) -> Result<Player, String> {
-        let (mut socket, _) =
-            tokio_tungstenite::connect_async(format!("ws://{server}/ws")).await.map_err(|e| e.to_string())?;
-        let hello = Command::Hello { room: room.into(), name: name.into(), token: None };
-        socket.send(Message::Text(serde_json::to_string(&hello).unwrap().into())).await.map_err(|e| e.to_string())?;
-        Ok(Player { socket, view: None, n: 0, seq: 0, sent: None })
-    }
-
     async fn send(&mut self, command: &Command) -> Result<(), String> {
         let text = serde_json::to_string(command).expect("commands serialise");
-        self.socket.send(Message::Text(text.into())).await.map_err(|e| e.to_string())
-    }
-
-    /// Handles one incoming message; returns a latency sample when it is the broadcast of our action.
-    fn receive(&mut self, text: &str, totals: &Totals) -> Option<f64> {
-        totals.messages.fetch_add(1, Ordering::Relaxed);
-        let Ok(Event::State { n, room }) = serde_json::from_str::<Event>(text) else { return None };
-        self.n = n;
-        self.view = Some(*room);
-        match self.sent {
-            Some((at, before)) if n > before => {
-                self.sent = None;
-                Some(at.elapsed().as_secs_f64() * 1000.0)
-            }
-            _ => None,
-        }
+        self.sink.send(Message::Text(text.into())).await.map_err(|e| e.to_string())
     }
 
     fn my_turn(&self) -> bool {
@@ -137,72 +181,130 @@ impl Player {
         let (Some(seat), Some(deal)) = (view.you, &view.deal) else { return false };
         deal.result.is_none() && deal.waiting_for.contains(&seat) && self.sent.is_none()
     }
-
-    async fn act(&mut self, totals: &Totals) -> Result<(), String> {
-        let deal = self.view.as_ref().and_then(|v| v.deal.as_ref()).ok_or("no deal")?;
-        let action = simple_action(deal);
-        self.seq += 1;
-        self.sent = Some((Instant::now(), self.n));
-        totals.actions.fetch_add(1, Ordering::Relaxed);
-        self.send(&Command::Act { seq: self.seq, action }).await
-    }
 }
 
-async fn room(server: SocketAddr, index: usize, deals: u32, totals: &Totals) -> Result<Vec<f64>, String> {
-    let host = format!("load-{index}-a");
-    let created = post(server, "/api/rooms", serde_json::json!({"name": host, "table": "house"})).await?;
+/// An action on its way: when it was sent, the room's event number before it, and which seats have
+/// received the state it caused.
+struct InFlight {
+    at: Instant,
+    before: u64,
+    seen: Vec<bool>,
+}
+
+async fn room(server: SocketAddr, index: usize, args: &LoadArgs, totals: &Totals) -> Result<Samples, String> {
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(index as u64);
+    let humans = if args.bots { 2 } else { 3 };
+    let names: Vec<String> = (0..humans).map(|p| format!("load-{index}-{p}")).collect();
+    let body = serde_json::json!({"name": names[0], "table": "house"}).to_string();
+    let created: serde_json::Value =
+        serde_json::from_str(&http(server, "POST", "/api/rooms", &body).await?).map_err(|e| e.to_string())?;
     let code = created["code"].as_str().ok_or_else(|| format!("no room: {created}"))?.to_string();
-    let mut players = [
-        Player::connect(server, &code, &host).await?,
-        Player::connect(server, &code, &format!("load-{index}-b")).await?,
-    ];
-    players[1].send(&Command::Sit { seat: Some(1) }).await?;
-    players[0].send(&Command::AddBot { seat: 2, level: "normal".into() }).await?;
-    let mut latencies = Vec::new();
-    let deadline = Instant::now() + Duration::from_secs(600);
+    let mut players = Vec::new();
+    let mut streams = Vec::new();
+    for (p, name) in names.iter().enumerate() {
+        let (socket, _) =
+            tokio_tungstenite::connect_async(format!("ws://{server}/ws")).await.map_err(|e| e.to_string())?;
+        let (sink, stream) = socket.split();
+        streams.push(stream.map(move |message| (p, message)));
+        let mut player = Player { sink, view: None, n: 0, seq: 0, due: None, sent: None };
+        player.send(&Command::Hello { room: code.clone(), name: name.clone(), token: None }).await?;
+        if p > 0 {
+            player.send(&Command::Sit { seat: Some(p) }).await?;
+        }
+        players.push(player);
+    }
+    if args.bots {
+        players[0].send(&Command::AddBot { seat: 2, level: "normal".into() }).await?;
+    }
+    let mut messages = select_all(streams);
+    let mut samples = Samples::default();
+    let mut in_flight: VecDeque<InFlight> = VecDeque::new();
+    let deadline = Instant::now() + Duration::from_secs(1800);
     let mut started = 0;
     while Instant::now() < deadline {
         let view = players[0].view.clone();
         let full = view.as_ref().is_some_and(|v| v.seats.iter().all(|s| s.occupant.is_some()));
         let idle = view.as_ref().is_some_and(|v| v.deal.as_ref().is_none_or(|d| d.result.is_some()));
         if full && idle && view.as_ref().is_some_and(|v| v.deals_played == started) {
-            if started == deals {
-                return Ok(latencies);
+            if started == args.deals {
+                return Ok(samples);
             }
             players[0].send(&Command::Start).await?;
             started += 1;
         }
+        let now = Instant::now();
         for player in players.iter_mut() {
-            if player.my_turn() {
-                player.act(totals).await?;
+            match (player.my_turn(), player.due) {
+                (true, None) => {
+                    let think = rng.random_range(args.think_ms.0..=args.think_ms.1);
+                    player.due = Some(now + Duration::from_millis(think));
+                }
+                (false, _) => player.due = None,
+                _ => {}
+            }
+            if player.due.is_some_and(|due| due <= now) {
+                player.due = None;
+                let deal = player.view.as_ref().and_then(|v| v.deal.as_ref()).ok_or("no deal")?;
+                let action = simple_action(deal);
+                player.seq += 1;
+                player.sent = Some((player.seq, Instant::now()));
+                in_flight.push_back(InFlight { at: Instant::now(), before: player.n, seen: vec![false; humans] });
+                totals.actions.fetch_add(1, Ordering::Relaxed);
+                player.send(&Command::Act { seq: player.seq, action }).await?;
             }
         }
-        // Wait for the next message from either player.
-        let [a, b] = &mut players;
-        let (which, message) = tokio::select! {
-            message = a.socket.next() => (0, message),
-            message = b.socket.next() => (1, message),
+        let next_due = players.iter().filter_map(|p| p.due).min();
+        let message = tokio::select! {
+            message = messages.next() => message,
+            _ = sleep_until(next_due) => continue,
         };
-        handle(&mut players[which], message, totals, &mut latencies)?;
+        let Some((p, message)) = message else { return Err("the server closed the connections".into()) };
+        let text = match message {
+            Ok(Message::Text(text)) => text,
+            Ok(Message::Close(_)) => return Err("the server closed a connection".into()),
+            Ok(_) => continue,
+            Err(e) => return Err(e.to_string()),
+        };
+        match serde_json::from_str::<Event>(&text) {
+            Ok(Event::State { n, room }) => {
+                let player = &mut players[p];
+                player.n = n;
+                player.view = Some(*room);
+                for action in in_flight.iter_mut().filter(|a| n > a.before && !a.seen[p]) {
+                    action.seen[p] = true;
+                    samples.state.push(action.at.elapsed().as_secs_f64() * 1000.0);
+                }
+                while in_flight.front().is_some_and(|a| a.seen.iter().all(|s| *s)) {
+                    in_flight.pop_front();
+                }
+            }
+            Ok(Event::Ack { seq }) => {
+                let player = &mut players[p];
+                if let Some((sent, at)) = player.sent
+                    && sent == seq
+                {
+                    samples.ack.push(at.elapsed().as_secs_f64() * 1000.0);
+                    player.sent = None;
+                }
+            }
+            Ok(Event::Error { code, message, seq }) => {
+                // A refused action (a stale view): try again on the next state.
+                if seq.is_some() && players[p].sent.is_some_and(|(s, _)| Some(s) == seq) {
+                    players[p].sent = None;
+                    in_flight.pop_back();
+                } else {
+                    return Err(format!("refused ({code:?}): {message}"));
+                }
+            }
+            _ => {}
+        }
     }
     Err("timed out".into())
 }
 
-fn handle(
-    player: &mut Player,
-    message: Option<Result<Message, tokio_tungstenite::tungstenite::Error>>,
-    totals: &Totals,
-    latencies: &mut Vec<f64>,
-) -> Result<(), String> {
-    match message {
-        Some(Ok(Message::Text(text))) => {
-            if let Some(ms) = player.receive(&text, totals) {
-                latencies.push(ms);
-            }
-            Ok(())
-        }
-        Some(Ok(_)) => Ok(()),
-        Some(Err(e)) => Err(e.to_string()),
-        None => Err("the server closed the connection".into()),
+async fn sleep_until(at: Option<Instant>) {
+    match at {
+        Some(at) => tokio::time::sleep_until(at.into()).await,
+        None => std::future::pending().await,
     }
 }

@@ -76,17 +76,26 @@ enum Command {
         #[arg(long, default_value_t = 1)]
         seed: u64,
     },
-    /// Simulated players over real WebSockets against a running server; reports throughput and latency.
+    /// Simulated players over real WebSockets against running servers: throughput and latency.
     Load {
-        /// The server's address.
-        #[arg(long, default_value = "127.0.0.1:8080")]
-        server: std::net::SocketAddr,
-        /// Players (two per room, with a bot in the third seat).
+        /// The servers' addresses (comma-separated: rooms go round them).
+        #[arg(long, default_value = "127.0.0.1:8080", value_delimiter = ',')]
+        server: Vec<std::net::SocketAddr>,
+        /// Players in all.
         #[arg(long, default_value_t = 100)]
         players: usize,
         /// Deals each room plays.
         #[arg(long, default_value_t = 1)]
         deals: u32,
+        /// Think time per action in milliseconds, `LOW..HIGH` (a human pace) or `0` (saturation).
+        #[arg(long, default_value = "1000..4000", value_parser = load::parse_think)]
+        think_ms: (u64, u64),
+        /// Spread the rooms' arrival over this many seconds.
+        #[arg(long, default_value_t = 10)]
+        ramp_s: u64,
+        /// Rooms of three players instead of two players and a bot.
+        #[arg(long)]
+        no_bots: bool,
     },
     /// Re-validate deal records from scratch and summarise them.
     Replay {
@@ -199,7 +208,9 @@ fn main() -> ExitCode {
             arena::arena(arena::ArenaArgs { table, wild_rank, research, a, b, deals, seed, threads })
         }
         Command::Bot { level, seed } => arena::bot(&level, seed),
-        Command::Load { server, players, deals } => load::load(load::LoadArgs { server, players, deals }),
+        Command::Load { server, players, deals, think_ms, ramp_s, no_bots } => {
+            load::load(load::LoadArgs { servers: server, players, deals, think_ms, ramp_s, bots: !no_bots })
+        }
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
