@@ -168,6 +168,9 @@ struct Player {
     due: Option<Instant>,
     /// The action sent and not yet acknowledged: its `seq` and when it was sent.
     sent: Option<(u64, Instant)>,
+    /// The event number the last action was sent at, until a later state arrives (the `ack` comes
+    /// first, and the view before the state is stale).
+    acted_at: Option<u64>,
 }
 
 impl Player {
@@ -179,7 +182,7 @@ impl Player {
     fn my_turn(&self) -> bool {
         let Some(view) = &self.view else { return false };
         let (Some(seat), Some(deal)) = (view.you, &view.deal) else { return false };
-        deal.result.is_none() && deal.waiting_for.contains(&seat) && self.sent.is_none()
+        deal.result.is_none() && deal.waiting_for.contains(&seat) && self.sent.is_none() && self.acted_at.is_none()
     }
 }
 
@@ -206,7 +209,7 @@ async fn room(server: SocketAddr, index: usize, args: &LoadArgs, totals: &Totals
             tokio_tungstenite::connect_async(format!("ws://{server}/ws")).await.map_err(|e| e.to_string())?;
         let (sink, stream) = socket.split();
         streams.push(stream.map(move |message| (p, message)));
-        let mut player = Player { sink, view: None, n: 0, seq: 0, due: None, sent: None };
+        let mut player = Player { sink, view: None, n: 0, seq: 0, due: None, sent: None, acted_at: None };
         player.send(&Command::Hello { room: code.clone(), name: name.clone(), token: None }).await?;
         if p > 0 {
             player.send(&Command::Sit { seat: Some(p) }).await?;
@@ -248,6 +251,7 @@ async fn room(server: SocketAddr, index: usize, args: &LoadArgs, totals: &Totals
                 let action = simple_action(deal);
                 player.seq += 1;
                 player.sent = Some((player.seq, Instant::now()));
+                player.acted_at = Some(player.n);
                 in_flight.push_back(InFlight { at: Instant::now(), before: player.n, seen: vec![false; humans] });
                 totals.actions.fetch_add(1, Ordering::Relaxed);
                 player.send(&Command::Act { seq: player.seq, action }).await?;
@@ -270,6 +274,9 @@ async fn room(server: SocketAddr, index: usize, args: &LoadArgs, totals: &Totals
                 let player = &mut players[p];
                 player.n = n;
                 player.view = Some(*room);
+                if player.acted_at.is_some_and(|at| n > at) {
+                    player.acted_at = None;
+                }
                 for action in in_flight.iter_mut().filter(|a| n > a.before && !a.seen[p]) {
                     action.seen[p] = true;
                     samples.state.push(action.at.elapsed().as_secs_f64() * 1000.0);
@@ -291,6 +298,7 @@ async fn room(server: SocketAddr, index: usize, args: &LoadArgs, totals: &Totals
                 // A refused action (a stale view): try again on the next state.
                 if seq.is_some() && players[p].sent.is_some_and(|(s, _)| Some(s) == seq) {
                     players[p].sent = None;
+                    players[p].acted_at = None;
                     in_flight.pop_back();
                 } else {
                     return Err(format!("refused ({code:?}): {message}"));
