@@ -16,11 +16,11 @@ use tokio::sync::{mpsc, oneshot};
 use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 
-use crate::actor::{INBOX, Msg, RoomTask, Summaries, Summary, Timing};
+use crate::actor::{INBOX, Msg, RoomTask, Summaries, Timing};
 use crate::challenge::{Challenge, ChallengeKind, utc_date};
 use crate::clock::Clock;
 use crate::db::{ChallengeStart, Db, DbResult, StoredRoom, mode_name};
-use crate::protocol::{ErrorCode, Refused, RoomView};
+use crate::protocol::{ErrorCode, Refused, RoomView, Summary};
 use crate::room::{Mode, Room};
 use crate::work::Pool;
 
