@@ -21,7 +21,7 @@ use crate::clock::Clock;
 use crate::db::Db;
 use crate::metrics;
 use crate::protocol::{Command, ErrorCode, Event, Refused, RoomView, Summary};
-use crate::room::{Entry, Occupant, Room, RoomError, Stamped, same_name};
+use crate::room::{Append, Entry, Occupant, Room, RoomError, Stamped, same_name};
 use crate::rooms::Registry;
 use crate::work::Pool;
 
@@ -397,7 +397,7 @@ impl RoomTask {
         let mut after = self.room.clone();
         after.apply(&stamped);
         let started = std::time::Instant::now();
-        if let Err(e) = self.db.append(&stamped, &after).await {
+        if let Err(e) = self.db.append(Append::of(&stamped, &after)).await {
             metrics::counter!(metrics::STORE_FAILURES).increment(1);
             self.store_failures += 1;
             self.failed_at = self.clock.now_ms();

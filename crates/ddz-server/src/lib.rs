@@ -13,6 +13,7 @@ pub mod protocol;
 pub mod room;
 pub mod rooms;
 pub mod server;
+pub mod stats;
 pub mod work;
 
 use std::net::SocketAddr;

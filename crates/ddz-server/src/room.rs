@@ -4,12 +4,13 @@
 //! Every change to a room is an [`Entry`]; the room task stores each entry before applying it, so a
 //! restarted server rebuilds every room exactly by folding its stored entries again.
 
-use ddz_engine::{Action, Deal, DealSetup, Ledger, Payment, Rules, Seat, TableType};
+use ddz_engine::{Action, Deal, DealRecord, DealSetup, Ledger, Payment, Rules, Seat, TableType};
 use serde::{Deserialize, Serialize};
 
 use ddz_bot::BotKind;
 
 use crate::challenge::{Challenge, Progress};
+use crate::stats::{StatLine, stat_lines};
 
 /// How a room came to be; it decides who may sit and which board its deals count for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -23,6 +24,33 @@ pub enum Mode {
     Bots,
     /// Bot Buster, Bot Bomber or a Bang rally (the room's [`Challenge`] says which).
     Challenge,
+}
+
+impl Mode {
+    pub const ALL: [Mode; 4] = [Mode::Invite, Mode::Public, Mode::Bots, Mode::Challenge];
+
+    /// The mode as it is stored and sent (`invite`, `public`, `bots`, `challenge`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Mode::Invite => "invite",
+            Mode::Public => "public",
+            Mode::Bots => "bots",
+            Mode::Challenge => "challenge",
+        }
+    }
+}
+
+/// A mode name the server does not know.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("unknown room mode {0:?}")]
+pub struct UnknownMode(pub String);
+
+impl std::str::FromStr for Mode {
+    type Err = UnknownMode;
+
+    fn from_str(text: &str) -> Result<Mode, UnknownMode> {
+        Mode::ALL.into_iter().find(|m| m.name() == text).ok_or_else(|| UnknownMode(text.to_string()))
+    }
 }
 
 /// Who sits in a seat.
@@ -152,6 +180,71 @@ pub struct Stamped {
     pub n: u64,
     pub at: u64,
     pub entry: Entry,
+}
+
+/// One entry to store, prepared by the room: its log line and, when it ends a deal, the deal's record
+/// and the stats it earns.
+pub struct Append {
+    pub code: String,
+    pub n: u64,
+    pub at: u64,
+    pub entry: String,
+    pub closes_room: bool,
+    pub finished_deal: Option<FinishedDeal>,
+    /// A challenge room's close: the run's result, written once.
+    pub finished_run: Option<RunResult>,
+}
+
+/// A challenge run's result.
+pub struct RunResult {
+    pub net: i64,
+    pub deals: i64,
+    pub best_pot: i64,
+    /// The player's money in each deal, as a JSON array.
+    pub nets: String,
+}
+
+/// A finished deal: its number in the room, its replayable record (JSON), and the stats it earns.
+pub struct FinishedDeal {
+    pub number: u32,
+    pub record: String,
+    pub stats: Vec<StatLine>,
+}
+
+impl Append {
+    /// What to store for `stamped`, applied to give `after`.
+    pub fn of(stamped: &Stamped, after: &Room) -> Append {
+        let finished = deal_just_finished(stamped, after);
+        Append {
+            code: after.code.clone(),
+            n: stamped.n,
+            at: stamped.at,
+            entry: serde_json::to_string(&stamped.entry).expect("entries serialise"),
+            closes_room: matches!(stamped.entry, Entry::Close),
+            finished_run: after.challenge.as_ref().filter(|_| matches!(stamped.entry, Entry::Close)).map(|_| {
+                RunResult {
+                    net: after.progress.net(),
+                    deals: after.progress.nets.len() as i64,
+                    best_pot: after.progress.best_pot,
+                    nets: serde_json::to_string(&after.progress.nets).expect("numbers serialise"),
+                }
+            }),
+            finished_deal: after.deal.as_ref().filter(|_| finished).map(|deal| FinishedDeal {
+                number: after.ledger.deals,
+                record: serde_json::to_string(&DealRecord::of(deal, after.names())).expect("records serialise"),
+                stats: stat_lines(deal, after),
+            }),
+        }
+    }
+}
+
+/// Whether `stamped` ended a deal: an action that finished it, or a close that abandoned it.
+fn deal_just_finished(stamped: &Stamped, after: &Room) -> bool {
+    match &stamped.entry {
+        Entry::Act { .. } => after.deal.as_ref().is_some_and(|d| d.result().is_some()),
+        Entry::Close => after.deal.as_ref().is_some_and(|d| d.actions().last() == Some(&Action::Abandon)),
+        _ => false,
+    }
 }
 
 /// Why a room refuses a request.
