@@ -270,7 +270,7 @@ impl RoomTask {
             Msg::AddBots { level, reply } => {
                 let mut result = Ok(());
                 while let Some(seat) = self.room.seats.iter().position(Option::is_none) {
-                    if let Err(e) = self.commit(Entry::AddBot { seat, level: level.clone() }).await {
+                    if let Err(e) = self.add_bot(seat, &level).await {
                         result = Err(e);
                         break;
                     }
@@ -335,7 +335,7 @@ impl RoomTask {
                 }
                 (result, Some(seq))
             }
-            Command::AddBot { seat, level } => (self.commit(Entry::AddBot { seat, level }).await, None),
+            Command::AddBot { seat, level } => (self.add_bot(seat, &level).await, None),
             Command::Start => (self.start().await, None),
             Command::SetWild { on } => (self.commit(Entry::SetWild { on }).await, None),
             Command::Close => (self.commit(Entry::Close).await, None),
@@ -358,12 +358,21 @@ impl RoomTask {
             self.commit(Entry::Sit { seat, name: player }).await?;
         }
         while let Some(seat) = self.room.seats.iter().position(Option::is_none) {
-            self.commit(Entry::AddBot { seat, level: challenge.kind.bot_level().to_string() }).await?;
+            self.commit(Entry::AddBot { seat, level: challenge.kind.bot_level() }).await?;
         }
         if self.room.deal.is_none() {
             self.start().await?;
         }
         Ok(())
+    }
+
+    /// Seats a bot of `level`, a name from a client: a level the server does not know is refused here,
+    /// where the text becomes a [`BotKind`].
+    async fn add_bot(&mut self, seat: Seat, level: &str) -> Result<(), Refused> {
+        match level.parse::<BotKind>() {
+            Ok(level) => self.commit(Entry::AddBot { seat, level }).await,
+            Err(_) => Err(self.room.unknown_bot(seat, level).into()),
+        }
     }
 
     async fn start(&mut self) -> Result<(), Refused> {

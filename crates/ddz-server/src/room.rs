@@ -58,7 +58,7 @@ impl std::str::FromStr for Mode {
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum Occupant {
     Human { name: String },
-    Bot { name: String, level: String },
+    Bot { name: String, level: BotKind },
 }
 
 impl Occupant {
@@ -74,7 +74,7 @@ impl Occupant {
 
     pub fn bot_kind(&self) -> Option<BotKind> {
         match self {
-            Occupant::Bot { level, .. } => level.parse().ok(),
+            Occupant::Bot { level, .. } => Some(*level),
             Occupant::Human { .. } => None,
         }
     }
@@ -90,7 +90,7 @@ pub enum Entry {
     },
     AddBot {
         seat: Seat,
-        level: String,
+        level: BotKind,
     },
     Start {
         setup: DealSetup,
@@ -121,7 +121,7 @@ pub enum LogLine {
     },
     BotSat {
         name: String,
-        level: String,
+        level: BotKind,
     },
     DealStarted {
         number: u32,
@@ -386,8 +386,7 @@ impl Room {
             }
             Entry::AddBot { seat, level } => {
                 self.free_seat(*seat)?;
-                level.parse::<BotKind>().map_err(|_| RoomError::UnknownBot(level.clone()))?;
-                if self.challenge.as_ref().is_some_and(|c| c.kind.bot_level() != level) {
+                if self.challenge.as_ref().is_some_and(|c| c.kind.bot_level() != *level) {
                     return Err(RoomError::ChallengeSeats);
                 }
             }
@@ -429,6 +428,19 @@ impl Room {
         Ok(())
     }
 
+    /// Why a bot of a level the server does not know cannot sit in `seat`: the reasons [`Room::check`]
+    /// gives before it looks at the level (so the refusal is the same as when levels were checked there),
+    /// then the level.
+    pub fn unknown_bot(&self, seat: Seat, level: &str) -> RoomError {
+        if self.closed {
+            return RoomError::Closed;
+        }
+        match self.free_seat(seat) {
+            Err(error) => error,
+            Ok(()) => RoomError::UnknownBot(level.to_string()),
+        }
+    }
+
     fn free_seat(&self, seat: Seat) -> Result<(), RoomError> {
         match self.seats.get(seat) {
             None => Err(RoomError::NoSuchSeat(seat)),
@@ -449,10 +461,10 @@ impl Room {
                 self.log.push(LogLine::Sat { name: name.clone() });
             }
             Entry::AddBot { seat, level } => {
-                let name = self.bot_name(level);
+                let name = self.bot_name(*level);
                 self.ledger.join(&name);
-                self.log.push(LogLine::BotSat { name: name.clone(), level: level.clone() });
-                self.seats[*seat] = Some(Occupant::Bot { name, level: level.clone() });
+                self.log.push(LogLine::BotSat { name: name.clone(), level: *level });
+                self.seats[*seat] = Some(Occupant::Bot { name, level: *level });
             }
             Entry::Start { setup } => {
                 self.deal = Some(Deal::new(setup.clone()));
@@ -534,8 +546,8 @@ impl Room {
         }
     }
 
-    fn bot_name(&self, level: &str) -> String {
-        let base = format!("Bot {}", capitalise(level));
+    fn bot_name(&self, level: BotKind) -> String {
+        let base = format!("Bot {}", capitalise(level.name()));
         (1..)
             .map(|i| if i == 1 { base.clone() } else { format!("{base} {i}") })
             .find(|n| self.seat_of(n).is_none() && !self.ledger.balances.contains_key(n))
@@ -557,4 +569,32 @@ impl Room {
 fn capitalise(s: &str) -> String {
     let mut chars = s.chars();
     chars.next().map_or(String::new(), |c| c.to_uppercase().chain(chars).collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bot_levels_are_written_as_their_names() {
+        for kind in BotKind::ALL {
+            let entry = Entry::AddBot { seat: 1, level: kind };
+            let stored = format!(r#"{{"entry":"add_bot","seat":1,"level":"{}"}}"#, kind.name());
+            assert_eq!(serde_json::to_string(&entry).unwrap(), stored);
+            assert_eq!(serde_json::from_str::<Entry>(&stored).unwrap(), entry);
+            let occupant = Occupant::Bot { name: "Bot Hard".into(), level: kind };
+            let wire = format!(r#"{{"type":"bot","name":"Bot Hard","level":"{}"}}"#, kind.name());
+            assert_eq!(serde_json::to_string(&occupant).unwrap(), wire);
+        }
+        assert!(serde_json::from_str::<Entry>(r#"{"entry":"add_bot","seat":1,"level":"genius"}"#).is_err());
+    }
+
+    #[test]
+    fn modes_are_read_back_or_refused() {
+        for mode in Mode::ALL {
+            assert_eq!(mode.name().parse(), Ok(mode));
+            assert_eq!(serde_json::to_string(&mode).unwrap(), format!("\"{}\"", mode.name()));
+        }
+        assert_eq!("lobby".parse::<Mode>(), Err(UnknownMode("lobby".into())));
+    }
 }
