@@ -41,7 +41,9 @@ pub trait Player {
 #[error("{0}")]
 pub struct BotError(pub String);
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+/// A bot's kind, written as its [`name`](BotKind::name) (`hard`) in text and with serde.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
 pub enum BotKind {
     Random,
     Greedy,
@@ -99,10 +101,6 @@ impl Bot {
             eval: PlanEvaluator::new(),
             budget: search::Budget::default(),
         }
-    }
-
-    pub fn kind(&self) -> BotKind {
-        self.kind
     }
 
     /// The `hard` bot's search budget.

@@ -147,22 +147,6 @@ impl Play {
         self.cards.is_empty()
     }
 
-    /// The cards as they count: the physical cards with each stand-in replaced by the rank it stands for.
-    /// A Wild used as itself stays in slot 15.
-    pub fn effective(&self, wild_slot: Option<usize>) -> Counts {
-        let standing = self.wild_as.total() as u8;
-        match wild_slot {
-            Some(slot) if standing > 0 => {
-                let mut effective = self.cards.with(slot, self.cards.get(slot) - standing);
-                for (s, n) in self.wild_as.slots() {
-                    effective = effective.plus(s, n);
-                }
-                effective
-            }
-            _ => self.cards,
-        }
-    }
-
     /// The lowest rank of the play's core (the first rank of a straight or run).
     pub fn low(&self) -> Rank {
         Rank::from_index(self.main.index() as u8 + 1 - self.shape.len.max(1)).expect("a run's low rank is a rank")

@@ -20,8 +20,8 @@ use crate::challenge::{rally_expiry_ms, rally_setup};
 use crate::clock::Clock;
 use crate::db::Db;
 use crate::metrics;
-use crate::protocol::{Command, ErrorCode, Event, Refused, RoomView};
-use crate::room::{Entry, Occupant, Room, RoomError, Stamped, same_name};
+use crate::protocol::{Command, ErrorCode, Event, Refused, RoomView, Summary};
+use crate::room::{Append, Entry, Occupant, Room, RoomError, Stamped, same_name};
 use crate::rooms::Registry;
 use crate::work::Pool;
 
@@ -118,18 +118,6 @@ pub enum Msg {
 struct Connection {
     name: String,
     out: mpsc::Sender<Event>,
-}
-
-/// What the lobby and the room list know of a room without asking it.
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-pub struct Summary {
-    pub code: String,
-    pub mode: crate::room::Mode,
-    pub rules: String,
-    pub seats: Vec<Option<String>>,
-    pub deals_played: u32,
-    pub in_deal: bool,
-    pub closed: bool,
 }
 
 /// Every room's summary, watched by the lobby.
@@ -282,7 +270,7 @@ impl RoomTask {
             Msg::AddBots { level, reply } => {
                 let mut result = Ok(());
                 while let Some(seat) = self.room.seats.iter().position(Option::is_none) {
-                    if let Err(e) = self.commit(Entry::AddBot { seat, level: level.clone() }).await {
+                    if let Err(e) = self.add_bot(seat, &level).await {
                         result = Err(e);
                         break;
                     }
@@ -305,8 +293,13 @@ impl RoomTask {
         let Some(name) = self.connections.get(&conn).map(|c| c.name.clone()) else {
             return;
         };
+        if let Some(what) = command.host_only()
+            && !self.room.is_host(&name)
+        {
+            self.send(conn, Refused::from(RoomError::NotHost(what)).event(None));
+            return;
+        }
         let seat = self.room.seat_of(&name);
-        let is_host = self.room.is_host(&name);
         let (result, seq) = match command {
             Command::Hello { .. } | Command::WatchLobby => {
                 (Err(Refused::new(ErrorCode::AlreadyInRoom, "already in the room")), None)
@@ -342,14 +335,10 @@ impl RoomTask {
                 }
                 (result, Some(seq))
             }
-            Command::AddBot { seat, level } if is_host => (self.commit(Entry::AddBot { seat, level }).await, None),
-            Command::Start if is_host => (self.start().await, None),
-            Command::SetWild { on } if is_host => (self.commit(Entry::SetWild { on }).await, None),
-            Command::Close if is_host => (self.commit(Entry::Close).await, None),
-            Command::AddBot { .. } => (Err(RoomError::NotHost("seat bots").into()), None),
-            Command::Start => (Err(RoomError::NotHost("start a deal").into()), None),
-            Command::SetWild { .. } => (Err(RoomError::NotHost("change the rules").into()), None),
-            Command::Close => (Err(RoomError::NotHost("close the room").into()), None),
+            Command::AddBot { seat, level } => (self.add_bot(seat, &level).await, None),
+            Command::Start => (self.start().await, None),
+            Command::SetWild { on } => (self.commit(Entry::SetWild { on }).await, None),
+            Command::Close => (self.commit(Entry::Close).await, None),
         };
         if let Err(refused) = result {
             self.send(conn, refused.event(seq));
@@ -369,12 +358,21 @@ impl RoomTask {
             self.commit(Entry::Sit { seat, name: player }).await?;
         }
         while let Some(seat) = self.room.seats.iter().position(Option::is_none) {
-            self.commit(Entry::AddBot { seat, level: challenge.kind.bot_level().to_string() }).await?;
+            self.commit(Entry::AddBot { seat, level: challenge.kind.bot_level() }).await?;
         }
         if self.room.deal.is_none() {
             self.start().await?;
         }
         Ok(())
+    }
+
+    /// Seats a bot of `level`, a name from a client: a level the server does not know is refused here,
+    /// where the text becomes a [`BotKind`].
+    async fn add_bot(&mut self, seat: Seat, level: &str) -> Result<(), Refused> {
+        match level.parse::<BotKind>() {
+            Ok(level) => self.commit(Entry::AddBot { seat, level }).await,
+            Err(_) => Err(self.room.unknown_bot(seat, level).into()),
+        }
     }
 
     async fn start(&mut self) -> Result<(), Refused> {
@@ -408,7 +406,7 @@ impl RoomTask {
         let mut after = self.room.clone();
         after.apply(&stamped);
         let started = std::time::Instant::now();
-        if let Err(e) = self.db.append(&stamped, &after).await {
+        if let Err(e) = self.db.append(Append::of(&stamped, &after)).await {
             metrics::counter!(metrics::STORE_FAILURES).increment(1);
             self.store_failures += 1;
             self.failed_at = self.clock.now_ms();

@@ -6,6 +6,7 @@
 
 use std::collections::HashMap;
 
+use ddz_bot::BotKind;
 use ddz_engine::{DealSetup, Rules, Seat, Seed, Start};
 use rand::SeedableRng;
 use rand_chacha::ChaCha20Rng;
@@ -46,10 +47,10 @@ impl ChallengeKind {
     }
 
     /// The level of the two bots.
-    pub fn bot_level(self) -> &'static str {
+    pub fn bot_level(self) -> BotKind {
         match self {
-            ChallengeKind::Bomber => "bomber",
-            ChallengeKind::Buster | ChallengeKind::Rally => "hard",
+            ChallengeKind::Bomber => BotKind::Bomber,
+            ChallengeKind::Buster | ChallengeKind::Rally => BotKind::Hard,
         }
     }
 

@@ -1,5 +1,9 @@
 //! Persistence through sqlx on SQLite: rooms, their append-only logs, finished deals as replayable
 //! records, and player stats. Migrations are embedded in the binary.
+//!
+//! Only storing and loading: what an entry implies (a deal's record, the stats it earns, a run's result)
+//! is worked out by the room ([`Append::of`]) and the stats module, and what is read back is checked as it
+//! is loaded (a mode or rules value the server does not know is an error, never a default).
 
 use std::future::Future;
 use std::pin::Pin;
@@ -7,15 +11,15 @@ use std::str::FromStr;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
-use ddz_engine::{Deal, DealRecord, Kind, TableType};
 use serde::Serialize;
 use sqlx::migrate::{Migration, MigrationType, Migrator};
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions, SqliteSynchronous};
-use sqlx::{Row, SqlSafeStr};
+use sqlx::{FromRow, SqlSafeStr};
 use tokio::sync::{mpsc, oneshot};
 
 use crate::challenge::{BoardRow, Challenge, ChallengeKind, FinishedRun, rank_runs, utc_date};
-use crate::room::{Entry, Mode, Occupant, Room, Stamped};
+use crate::room::{Append, Mode, Stamped};
+use crate::stats::StatLine;
 
 /// The database, served by its own thread: the rooms' tasks await their writes without the database's
 /// own timers living in the game's runtime (which lets tests pause the game clock).
@@ -34,28 +38,6 @@ type Job = Box<dyn FnOnce(Store) -> Pin<Box<dyn Future<Output = ()> + Send>> + S
 #[derive(Clone)]
 struct Store {
     pool: SqlitePool,
-}
-
-/// One entry to store, prepared by the room: its log line and, when it ends a deal, the deal's record
-/// and the stats it earns.
-pub struct Append {
-    pub code: String,
-    pub n: u64,
-    pub at: u64,
-    pub entry: String,
-    pub closes_room: bool,
-    pub finished_deal: Option<FinishedDeal>,
-    /// A challenge room's close: the run's result, written once.
-    pub finished_run: Option<RunResult>,
-}
-
-/// A challenge run's result.
-pub struct RunResult {
-    pub net: i64,
-    pub deals: i64,
-    pub best_pot: i64,
-    /// The player's money in each deal, as a JSON array.
-    pub nets: String,
 }
 
 /// What asking to start a challenge found.
@@ -77,12 +59,6 @@ pub struct RallyResult {
     pub nets: Vec<i64>,
 }
 
-pub struct FinishedDeal {
-    pub number: u32,
-    pub record: String,
-    pub stats: Vec<StatLine>,
-}
-
 pub type DbResult<T> = Result<T, sqlx::Error>;
 
 fn migrator() -> Migrator {
@@ -98,28 +74,11 @@ fn migrator() -> Migrator {
 /// A stored room: how it was created and its log.
 pub struct StoredRoom {
     pub code: String,
-    pub rules: String,
+    pub rules: ddz_engine::Rules,
     pub mode: Mode,
     pub host: String,
     pub challenge: Option<Challenge>,
     pub entries: Vec<Stamped>,
-}
-
-/// A player's totals for one table type and board.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
-pub struct StatLine {
-    pub name: String,
-    pub table: String,
-    pub public: bool,
-    pub deals: i64,
-    pub landlord_deals: i64,
-    pub landlord_wins: i64,
-    pub farmer_deals: i64,
-    pub farmer_wins: i64,
-    pub money: i64,
-    pub points: i64,
-    pub bombs: i64,
-    pub springs: i64,
 }
 
 impl Db {
@@ -197,8 +156,7 @@ impl Db {
     }
 
     /// Stores an entry (and, when it ends a deal, the deal's record and stats) in one transaction.
-    pub async fn append(&self, stamped: &Stamped, after: &Room) -> DbResult<()> {
-        let append = prepare(stamped, after);
+    pub async fn append(&self, append: Append) -> DbResult<()> {
         self.run(move |s| async move { s.append(append).await }).await
     }
 
@@ -261,29 +219,6 @@ impl Db {
     }
 }
 
-/// What to store for `stamped`, applied to give `after`.
-fn prepare(stamped: &Stamped, after: &Room) -> Append {
-    let finished = deal_just_finished(stamped, after);
-    Append {
-        code: after.code.clone(),
-        n: stamped.n,
-        at: stamped.at,
-        entry: serde_json::to_string(&stamped.entry).expect("entries serialise"),
-        closes_room: matches!(stamped.entry, Entry::Close),
-        finished_run: after.challenge.as_ref().filter(|_| matches!(stamped.entry, Entry::Close)).map(|_| RunResult {
-            net: after.progress.net(),
-            deals: after.progress.nets.len() as i64,
-            best_pot: after.progress.best_pot,
-            nets: serde_json::to_string(&after.progress.nets).expect("numbers serialise"),
-        }),
-        finished_deal: after.deal.as_ref().filter(|_| finished).map(|deal| FinishedDeal {
-            number: after.ledger.deals,
-            record: serde_json::to_string(&DealRecord::of(deal, after.names())).expect("records serialise"),
-            stats: stat_lines(deal, after),
-        }),
-    }
-}
-
 impl Store {
     async fn open(url: &str) -> DbResult<Store> {
         let options = SqliteConnectOptions::from_str(url)?
@@ -302,7 +237,7 @@ impl Store {
         sqlx::query("INSERT INTO rooms (code, rules, mode, host, created_at) VALUES (?, ?, ?, ?, ?)")
             .bind(code)
             .bind(rules)
-            .bind(mode_name(mode))
+            .bind(mode.name())
             .bind(host)
             .bind(at as i64)
             .execute(&self.pool)
@@ -384,12 +319,12 @@ impl Store {
 
     /// Every room not closed, with its log.
     async fn open_rooms(&self) -> DbResult<Vec<StoredRoom>> {
-        let rows = sqlx::query("SELECT code FROM rooms WHERE closed_at IS NULL ORDER BY created_at")
-            .fetch_all(&self.pool)
-            .await?;
+        let codes: Vec<String> =
+            sqlx::query_scalar("SELECT code FROM rooms WHERE closed_at IS NULL ORDER BY created_at")
+                .fetch_all(&self.pool)
+                .await?;
         let mut rooms = Vec::new();
-        for row in rows {
-            let code: String = row.get(0);
+        for code in codes {
             if let Some(room) = self.room(&code).await? {
                 rooms.push(room);
             }
@@ -399,8 +334,8 @@ impl Store {
 
     /// One room and its log, closed or not.
     async fn room(&self, code: &str) -> DbResult<Option<StoredRoom>> {
-        let Some(row) = sqlx::query(
-            "SELECT rooms.code, rules, mode, host, kind, rally FROM rooms \
+        let Some(row) = sqlx::query_as::<_, RoomRow>(
+            "SELECT rooms.code AS code, rules, mode, host, kind, rally FROM rooms \
              LEFT JOIN challenges ON challenges.code = rooms.code WHERE rooms.code = ?",
         )
         .bind(code)
@@ -409,57 +344,43 @@ impl Store {
         else {
             return Ok(None);
         };
-        let log = sqlx::query("SELECT n, at, entry FROM room_log WHERE code = ? ORDER BY n")
+        let log = sqlx::query_as::<_, LogRow>("SELECT n, at, entry FROM room_log WHERE code = ? ORDER BY n")
             .bind(code)
             .fetch_all(&self.pool)
             .await?;
         let entries = log
-            .iter()
+            .into_iter()
             .map(|r| {
-                let entry: String = r.get(2);
-                let entry = serde_json::from_str(&entry).map_err(|e| sqlx::Error::Decode(Box::new(e)))?;
-                Ok(Stamped { n: r.get::<i64, _>(0) as u64, at: r.get::<i64, _>(1) as u64, entry })
+                let entry = serde_json::from_str(&r.entry).map_err(decode)?;
+                Ok(Stamped { n: r.n as u64, at: r.at as u64, entry })
             })
             .collect::<DbResult<Vec<_>>>()?;
+        let challenge = match row.kind {
+            None => None,
+            Some(kind) => {
+                let kind = ChallengeKind::parse(&kind).ok_or_else(|| unknown("challenge kind", &kind))?;
+                Some(Challenge { kind, rally: row.rally })
+            }
+        };
         Ok(Some(StoredRoom {
-            code: row.get(0),
-            rules: row.get(1),
-            mode: parse_mode(&row.get::<String, _>(2)),
-            host: row.get(3),
-            challenge: row
-                .get::<Option<String>, _>(4)
-                .and_then(|kind| ChallengeKind::parse(&kind))
-                .map(|kind| Challenge { kind, rally: row.get(5) }),
+            code: row.code,
+            rules: row.rules.parse().map_err(decode)?,
+            mode: row.mode.parse().map_err(decode)?,
+            host: row.host,
+            challenge,
             entries,
         }))
     }
 
     /// A player's stat lines, every table type and board.
     async fn stats(&self, name: &str) -> DbResult<Vec<StatLine>> {
-        let rows = sqlx::query(
+        sqlx::query_as(
             "SELECT name, table_type, public, deals, landlord_deals, landlord_wins, farmer_deals, farmer_wins, \
              money, points, bombs, springs FROM stats WHERE name_key = ? ORDER BY table_type, public",
         )
         .bind(name.to_lowercase())
         .fetch_all(&self.pool)
-        .await?;
-        Ok(rows
-            .iter()
-            .map(|r| StatLine {
-                name: r.get(0),
-                table: r.get(1),
-                public: r.get(2),
-                deals: r.get(3),
-                landlord_deals: r.get(4),
-                landlord_wins: r.get(5),
-                farmer_deals: r.get(6),
-                farmer_wins: r.get(7),
-                money: r.get(8),
-                points: r.get(9),
-                bombs: r.get(10),
-                springs: r.get(11),
-            })
-            .collect())
+        .await
     }
 
     /// A board: `overall` ranks total House money won, `lobby` money won at public tables; the date is the
@@ -467,27 +388,29 @@ impl Store {
     async fn board(&self, board: &str, limit: i64) -> DbResult<Option<Vec<BoardRow>>> {
         let sql = match board {
             "overall" => {
-                "SELECT MAX(name), SUM(money), SUM(deals), MAX(last_at) FROM stats WHERE table_type = 'house' \
+                "SELECT MAX(name) AS name, SUM(money) AS score, SUM(deals) AS deals, MAX(last_at) AS last_at \
+                 FROM stats WHERE table_type = 'house' \
                  GROUP BY name_key ORDER BY SUM(money) DESC, SUM(deals) ASC LIMIT ?"
             }
             "lobby" => {
-                "SELECT MAX(name), SUM(money), SUM(deals), MAX(last_at) FROM stats \
+                "SELECT MAX(name) AS name, SUM(money) AS score, SUM(deals) AS deals, MAX(last_at) AS last_at \
+                 FROM stats \
                  WHERE table_type = 'house' AND public = 1 \
                  GROUP BY name_key ORDER BY SUM(money) DESC, SUM(deals) ASC LIMIT ?"
             }
             _ => return Ok(None),
         };
-        let rows = sqlx::query(sql).bind(limit).fetch_all(&self.pool).await?;
+        let rows = sqlx::query_as::<_, BoardLine>(sql).bind(limit).fetch_all(&self.pool).await?;
         Ok(Some(
-            rows.iter()
+            rows.into_iter()
                 .enumerate()
                 .map(|(i, r)| BoardRow {
                     rank: i + 1,
-                    name: r.get(0),
-                    score: r.get(1),
-                    deals: r.get(2),
+                    name: r.name,
+                    score: r.score,
+                    deals: r.deals,
                     // Stats from before dates were kept have none.
-                    date: match r.get::<i64, _>(3) {
+                    date: match r.last_at {
                         0 => String::new(),
                         at => utc_date(at as u64),
                     },
@@ -503,7 +426,7 @@ impl Store {
             .execute(&self.pool)
             .await?;
         let stored: String =
-            sqlx::query("SELECT value FROM settings WHERE key = 'rally_secret'").fetch_one(&self.pool).await?.get(0);
+            sqlx::query_scalar("SELECT value FROM settings WHERE key = 'rally_secret'").fetch_one(&self.pool).await?;
         stored.parse().map_err(|_| sqlx::Error::Protocol("the stored rally secret is not a seed".into()))
     }
 
@@ -515,8 +438,8 @@ impl Store {
         at: u64,
     ) -> DbResult<ChallengeStart> {
         let mut tx = self.pool.begin().await?;
-        let earlier = sqlx::query(
-            "SELECT code, finished_at IS NOT NULL FROM challenges WHERE name_key = ? AND kind = ? \
+        let earlier = sqlx::query_as::<_, EarlierRun>(
+            "SELECT code, finished_at IS NOT NULL AS finished FROM challenges WHERE name_key = ? AND kind = ? \
              AND rally IS ? AND (finished_at IS NULL OR rally IS NOT NULL)",
         )
         .bind(name.to_lowercase())
@@ -524,14 +447,13 @@ impl Store {
         .bind(&challenge.rally)
         .fetch_optional(&mut *tx)
         .await?;
-        if let Some(row) = earlier {
-            let finished: bool = row.get(1);
-            return Ok(if finished { ChallengeStart::RallyPlayed } else { ChallengeStart::Unfinished(row.get(0)) });
+        if let Some(run) = earlier {
+            return Ok(if run.finished { ChallengeStart::RallyPlayed } else { ChallengeStart::Unfinished(run.code) });
         }
         sqlx::query("INSERT INTO rooms (code, rules, mode, host, created_at) VALUES (?, ?, ?, ?, ?)")
             .bind(code)
             .bind(challenge.kind.rules().name())
-            .bind(mode_name(Mode::Challenge))
+            .bind(Mode::Challenge.name())
             .bind(name)
             .bind(at as i64)
             .execute(&mut *tx)
@@ -550,7 +472,7 @@ impl Store {
     }
 
     async fn finished_runs(&self, kind: ChallengeKind, rally: Option<&str>) -> DbResult<Vec<FinishedRun>> {
-        let rows = sqlx::query(
+        let rows = sqlx::query_as::<_, RunRow>(
             "SELECT name, net, deals, best_pot, finished_at FROM challenges \
              WHERE kind = ? AND rally IS ? AND finished_at IS NOT NULL",
         )
@@ -558,133 +480,113 @@ impl Store {
         .bind(rally)
         .fetch_all(&self.pool)
         .await?;
-        Ok(rows.iter().map(finished_run).collect())
+        Ok(rows.iter().map(RunRow::finished_run).collect())
     }
 
     async fn rallies(&self) -> DbResult<Vec<String>> {
-        let rows = sqlx::query(
+        sqlx::query_scalar(
             "SELECT DISTINCT rally FROM challenges WHERE kind = 'rally' AND finished_at IS NOT NULL \
              ORDER BY rally DESC LIMIT 366",
         )
         .fetch_all(&self.pool)
-        .await?;
-        Ok(rows.iter().map(|r| r.get(0)).collect())
+        .await
     }
 
     async fn rally_results(&self, date: &str, name: &str) -> DbResult<Option<(RallyResult, RallyResult)>> {
-        let rows = sqlx::query(
+        let rows = sqlx::query_as::<_, RunRow>(
             "SELECT name, net, deals, best_pot, finished_at, nets FROM challenges \
              WHERE kind = 'rally' AND rally = ? AND finished_at IS NOT NULL",
         )
         .bind(date)
         .fetch_all(&self.pool)
         .await?;
-        let result = |r: &sqlx::sqlite::SqliteRow| RallyResult {
-            name: r.get(0),
-            net: r.get(1),
-            nets: serde_json::from_str(&r.get::<String, _>(5)).unwrap_or_default(),
+        let result = |r: &RunRow| RallyResult {
+            name: r.name.clone(),
+            net: r.net,
+            nets: serde_json::from_str(r.nets.as_deref().unwrap_or_default()).unwrap_or_default(),
         };
-        let Some(mine) = rows.iter().find(|r| r.get::<String, _>(0).to_lowercase() == name.to_lowercase()) else {
+        let Some(mine) = rows.iter().find(|r| r.name.to_lowercase() == name.to_lowercase()) else {
             return Ok(None);
         };
-        let runs: Vec<FinishedRun> = rows.iter().map(finished_run).collect();
+        let runs: Vec<FinishedRun> = rows.iter().map(RunRow::finished_run).collect();
         let leader = &rank_runs(ChallengeKind::Rally, &runs)[0].name;
-        let best = rows.iter().find(|r| r.get::<String, _>(0) == *leader).unwrap_or(mine);
+        let best = rows.iter().find(|r| r.name == *leader).unwrap_or(mine);
         Ok(Some((result(mine), result(best))))
     }
 
     /// Finished deal records of a room, in order.
     async fn deal_records(&self, code: &str) -> DbResult<Vec<String>> {
-        let rows = sqlx::query("SELECT record FROM deals WHERE code = ? ORDER BY number")
+        sqlx::query_scalar("SELECT record FROM deals WHERE code = ? ORDER BY number")
             .bind(code)
             .fetch_all(&self.pool)
-            .await?;
-        Ok(rows.iter().map(|r| r.get(0)).collect())
+            .await
     }
 }
 
-/// A finished run from a row that starts `name, net, deals, best_pot, finished_at`.
-fn finished_run(r: &sqlx::sqlite::SqliteRow) -> FinishedRun {
-    FinishedRun {
-        name: r.get(0),
-        net: r.get(1),
-        deals: r.get(2),
-        best_pot: r.get(3),
-        finished_at: r.get::<i64, _>(4) as u64,
+/// A `rooms` row, with its challenge's kind and rally if it is a challenge room.
+#[derive(FromRow)]
+struct RoomRow {
+    code: String,
+    rules: String,
+    mode: String,
+    host: String,
+    kind: Option<String>,
+    rally: Option<String>,
+}
+
+/// A `room_log` row.
+#[derive(FromRow)]
+struct LogRow {
+    n: i64,
+    at: i64,
+    entry: String,
+}
+
+/// A board line: a player's totals.
+#[derive(FromRow)]
+struct BoardLine {
+    name: String,
+    score: i64,
+    deals: i64,
+    last_at: i64,
+}
+
+/// A name's earlier run of a challenge.
+#[derive(FromRow)]
+struct EarlierRun {
+    code: String,
+    finished: bool,
+}
+
+/// A finished challenge run (`nets` only where the query asks for it).
+#[derive(FromRow)]
+struct RunRow {
+    name: String,
+    net: i64,
+    deals: i64,
+    best_pot: i64,
+    finished_at: i64,
+    #[sqlx(default)]
+    nets: Option<String>,
+}
+
+impl RunRow {
+    fn finished_run(&self) -> FinishedRun {
+        FinishedRun {
+            name: self.name.clone(),
+            net: self.net,
+            deals: self.deals,
+            best_pot: self.best_pot,
+            finished_at: self.finished_at as u64,
+        }
     }
 }
 
-/// Whether `stamped` ended a deal: an action that finished it, or a close that abandoned it.
-fn deal_just_finished(stamped: &Stamped, after: &Room) -> bool {
-    match &stamped.entry {
-        Entry::Act { .. } => after.deal.as_ref().is_some_and(|d| d.result().is_some()),
-        Entry::Close => after.deal.as_ref().is_some_and(|d| d.actions().last() == Some(&ddz_engine::Action::Abandon)),
-        _ => false,
-    }
+fn decode(error: impl std::error::Error + Send + Sync + 'static) -> sqlx::Error {
+    sqlx::Error::Decode(Box::new(error))
 }
 
-/// The stats each seated human earns from a finished deal; a deal with no winner counts as a deal and
-/// nothing else. Bots have no stats: bots of many rooms share a name, and boards rank people.
-fn stat_lines(deal: &Deal, room: &Room) -> Vec<StatLine> {
-    let Some(result) = deal.result() else {
-        return Vec::new();
-    };
-    let table = match deal.rules().table {
-        TableType::House => "house",
-        TableType::NoShuffle => "noshuffle",
-        TableType::TwoPlayer => "twoplayer",
-    };
-    let landlord = deal.landlord();
-    room.seats
-        .iter()
-        .enumerate()
-        .filter_map(|(seat, occupant)| occupant.as_ref().filter(|o| !o.is_bot()).map(|o| (seat, o)))
-        .map(|(seat, occupant): (usize, &Occupant)| {
-            let is_landlord = landlord == Some(seat);
-            let won = result.landlord_won.map(|l| l == is_landlord);
-            let bombs = deal
-                .actions()
-                .iter()
-                .filter(|a| {
-                    matches!(a, ddz_engine::Action::Play { seat: s, play, .. }
-                        if *s == seat && matches!(play.shape.kind, Kind::Bomb | Kind::Rocket))
-                })
-                .count() as i64;
-            let score = result.score.get(seat).copied().unwrap_or(0);
-            let house = deal.rules().table == TableType::House;
-            let played = landlord.is_some() && result.winner.is_some();
-            StatLine {
-                name: occupant.name().to_string(),
-                table: table.to_string(),
-                public: room.mode == Mode::Public,
-                deals: 1,
-                landlord_deals: i64::from(played && is_landlord),
-                landlord_wins: i64::from(is_landlord && won == Some(true)),
-                farmer_deals: i64::from(played && !is_landlord),
-                farmer_wins: i64::from(!is_landlord && won == Some(true)),
-                money: if house { score } else { 0 },
-                points: if house { 0 } else { score },
-                bombs,
-                springs: i64::from(result.spring && won == Some(true)),
-            }
-        })
-        .collect()
-}
-
-pub fn mode_name(mode: Mode) -> &'static str {
-    match mode {
-        Mode::Invite => "invite",
-        Mode::Public => "public",
-        Mode::Bots => "bots",
-        Mode::Challenge => "challenge",
-    }
-}
-
-fn parse_mode(text: &str) -> Mode {
-    match text {
-        "public" => Mode::Public,
-        "bots" => Mode::Bots,
-        "challenge" => Mode::Challenge,
-        _ => Mode::Invite,
-    }
+/// A stored value the server does not know.
+fn unknown(what: &str, value: &str) -> sqlx::Error {
+    sqlx::Error::Decode(format!("unknown {what} {value:?}").into())
 }

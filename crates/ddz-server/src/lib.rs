@@ -1,19 +1,40 @@
 //! The Dou Dizhu game server: axum + tokio, one task per room, SQLite through sqlx.
 //!
 //! `docs/protocol.md` documents the client-server protocol; `docs/architecture.md` the design.
+//!
+//! # Layout
+//!
+//! - [`protocol`]: the wire types (commands, events, the room as a client sees it), public;
+//! - `room`: a room as a fold over its stored entries, pure; `stats`: what a finished deal earns;
+//! - `actor`: the task that owns a room (check, stamp, store, apply, broadcast); `rooms`: the registry;
+//! - `db`: storing and loading, nothing more; `server`: HTTP and WebSocket; `challenge`, `hints`,
+//!   `limit`, `work`, `clock`, `metrics`: the rest.
+//!
+//! Modules are private to the crate; the few types a binary or a test needs are re-exported here.
 
-pub mod actor;
-pub mod challenge;
-pub mod clock;
-pub mod db;
-pub mod hints;
-pub mod limit;
+pub(crate) mod actor;
+pub(crate) mod challenge;
+pub(crate) mod clock;
+pub(crate) mod db;
+pub(crate) mod hints;
+pub(crate) mod limit;
 mod metrics;
 pub mod protocol;
-pub mod room;
-pub mod rooms;
-pub mod server;
-pub mod work;
+pub(crate) mod room;
+pub(crate) mod rooms;
+pub(crate) mod server;
+pub(crate) mod stats;
+pub(crate) mod work;
+
+pub use actor::{Msg, Timing};
+pub use challenge::ChallengeKind;
+pub use clock::Clock;
+pub use db::Db;
+pub use limit::Rate;
+pub use room::{Mode, Occupant};
+pub use rooms::Rooms;
+pub use server::Heartbeat;
+pub use work::in_flight;
 
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -24,9 +45,6 @@ use tokio::net::TcpListener;
 use tokio::sync::Semaphore;
 use tokio_util::task::TaskTracker;
 
-use crate::clock::Clock;
-use crate::db::Db;
-use crate::rooms::Rooms;
 use crate::server::AppState;
 
 /// How to run the server.

@@ -99,13 +99,10 @@ impl PerClient {
         taken
     }
 
-    /// Addresses tracked now.
-    pub fn len(&self) -> usize {
+    /// Addresses tracked now (for tests).
+    #[cfg(test)]
+    fn len(&self) -> usize {
         self.buckets.lock().expect("rate limit lock").map.len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
     }
 
     /// Drops the buckets that have refilled (at most once a second: a full table of busy clients must not

@@ -51,6 +51,22 @@ pub enum Command {
     Ping,
 }
 
+impl Command {
+    /// For a command only the host may send, what it does (for the refusal's message: "only the host
+    /// may ..."); `None` for everyone's commands.
+    pub fn host_only(&self) -> Option<&'static str> {
+        match self {
+            Command::AddBot { .. } => Some("seat bots"),
+            Command::Start => Some("start a deal"),
+            Command::SetWild { .. } => Some("change the rules"),
+            Command::Close => Some("close the room"),
+            Command::Hello { .. } | Command::WatchLobby | Command::Sit { .. } | Command::Act { .. } | Command::Ping => {
+                None
+            }
+        }
+    }
+}
+
 /// A deal action, from the acting seat (the server fills the seat in).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "action", rename_all = "snake_case")]
@@ -89,7 +105,7 @@ pub enum Event {
     },
     /// The public tables, for a client watching the lobby.
     Lobby {
-        tables: Vec<crate::actor::Summary>,
+        tables: Vec<Summary>,
     },
     /// The action numbered `seq` was accepted.
     Ack {
@@ -319,6 +335,18 @@ impl From<RoomError> for Refused {
     fn from(error: RoomError) -> Refused {
         Refused { code: ErrorCode::from(&error), message: error.to_string() }
     }
+}
+
+/// What the lobby and the room list know of a room without asking it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Summary {
+    pub code: String,
+    pub mode: Mode,
+    pub rules: String,
+    pub seats: Vec<Option<String>>,
+    pub deals_played: u32,
+    pub in_deal: bool,
+    pub closed: bool,
 }
 
 /// A seat as everyone sees it.

@@ -4,12 +4,13 @@
 //! Every change to a room is an [`Entry`]; the room task stores each entry before applying it, so a
 //! restarted server rebuilds every room exactly by folding its stored entries again.
 
-use ddz_engine::{Action, Deal, DealSetup, Ledger, Payment, Rules, Seat, TableType};
+use ddz_engine::{Action, Deal, DealRecord, DealSetup, Ledger, Payment, Rules, Seat, TableType};
 use serde::{Deserialize, Serialize};
 
 use ddz_bot::BotKind;
 
 use crate::challenge::{Challenge, Progress};
+use crate::stats::{StatLine, stat_lines};
 
 /// How a room came to be; it decides who may sit and which board its deals count for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -25,12 +26,39 @@ pub enum Mode {
     Challenge,
 }
 
+impl Mode {
+    pub const ALL: [Mode; 4] = [Mode::Invite, Mode::Public, Mode::Bots, Mode::Challenge];
+
+    /// The mode as it is stored and sent (`invite`, `public`, `bots`, `challenge`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Mode::Invite => "invite",
+            Mode::Public => "public",
+            Mode::Bots => "bots",
+            Mode::Challenge => "challenge",
+        }
+    }
+}
+
+/// A mode name the server does not know.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("unknown room mode {0:?}")]
+pub struct UnknownMode(pub String);
+
+impl std::str::FromStr for Mode {
+    type Err = UnknownMode;
+
+    fn from_str(text: &str) -> Result<Mode, UnknownMode> {
+        Mode::ALL.into_iter().find(|m| m.name() == text).ok_or_else(|| UnknownMode(text.to_string()))
+    }
+}
+
 /// Who sits in a seat.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum Occupant {
     Human { name: String },
-    Bot { name: String, level: String },
+    Bot { name: String, level: BotKind },
 }
 
 impl Occupant {
@@ -46,7 +74,7 @@ impl Occupant {
 
     pub fn bot_kind(&self) -> Option<BotKind> {
         match self {
-            Occupant::Bot { level, .. } => level.parse().ok(),
+            Occupant::Bot { level, .. } => Some(*level),
             Occupant::Human { .. } => None,
         }
     }
@@ -62,7 +90,7 @@ pub enum Entry {
     },
     AddBot {
         seat: Seat,
-        level: String,
+        level: BotKind,
     },
     Start {
         setup: DealSetup,
@@ -93,7 +121,7 @@ pub enum LogLine {
     },
     BotSat {
         name: String,
-        level: String,
+        level: BotKind,
     },
     DealStarted {
         number: u32,
@@ -152,6 +180,71 @@ pub struct Stamped {
     pub n: u64,
     pub at: u64,
     pub entry: Entry,
+}
+
+/// One entry to store, prepared by the room: its log line and, when it ends a deal, the deal's record
+/// and the stats it earns.
+pub struct Append {
+    pub code: String,
+    pub n: u64,
+    pub at: u64,
+    pub entry: String,
+    pub closes_room: bool,
+    pub finished_deal: Option<FinishedDeal>,
+    /// A challenge room's close: the run's result, written once.
+    pub finished_run: Option<RunResult>,
+}
+
+/// A challenge run's result.
+pub struct RunResult {
+    pub net: i64,
+    pub deals: i64,
+    pub best_pot: i64,
+    /// The player's money in each deal, as a JSON array.
+    pub nets: String,
+}
+
+/// A finished deal: its number in the room, its replayable record (JSON), and the stats it earns.
+pub struct FinishedDeal {
+    pub number: u32,
+    pub record: String,
+    pub stats: Vec<StatLine>,
+}
+
+impl Append {
+    /// What to store for `stamped`, applied to give `after`.
+    pub fn of(stamped: &Stamped, after: &Room) -> Append {
+        let finished = deal_just_finished(stamped, after);
+        Append {
+            code: after.code.clone(),
+            n: stamped.n,
+            at: stamped.at,
+            entry: serde_json::to_string(&stamped.entry).expect("entries serialise"),
+            closes_room: matches!(stamped.entry, Entry::Close),
+            finished_run: after.challenge.as_ref().filter(|_| matches!(stamped.entry, Entry::Close)).map(|_| {
+                RunResult {
+                    net: after.progress.net(),
+                    deals: after.progress.nets.len() as i64,
+                    best_pot: after.progress.best_pot,
+                    nets: serde_json::to_string(&after.progress.nets).expect("numbers serialise"),
+                }
+            }),
+            finished_deal: after.deal.as_ref().filter(|_| finished).map(|deal| FinishedDeal {
+                number: after.ledger.deals,
+                record: serde_json::to_string(&DealRecord::of(deal, after.names())).expect("records serialise"),
+                stats: stat_lines(deal, after),
+            }),
+        }
+    }
+}
+
+/// Whether `stamped` ended a deal: an action that finished it, or a close that abandoned it.
+fn deal_just_finished(stamped: &Stamped, after: &Room) -> bool {
+    match &stamped.entry {
+        Entry::Act { .. } => after.deal.as_ref().is_some_and(|d| d.result().is_some()),
+        Entry::Close => after.deal.as_ref().is_some_and(|d| d.actions().last() == Some(&Action::Abandon)),
+        _ => false,
+    }
 }
 
 /// Why a room refuses a request.
@@ -293,8 +386,7 @@ impl Room {
             }
             Entry::AddBot { seat, level } => {
                 self.free_seat(*seat)?;
-                level.parse::<BotKind>().map_err(|_| RoomError::UnknownBot(level.clone()))?;
-                if self.challenge.as_ref().is_some_and(|c| c.kind.bot_level() != level) {
+                if self.challenge.as_ref().is_some_and(|c| c.kind.bot_level() != *level) {
                     return Err(RoomError::ChallengeSeats);
                 }
             }
@@ -336,6 +428,19 @@ impl Room {
         Ok(())
     }
 
+    /// Why a bot of a level the server does not know cannot sit in `seat`: the reasons [`Room::check`]
+    /// gives before it looks at the level (so the refusal is the same as when levels were checked there),
+    /// then the level.
+    pub fn unknown_bot(&self, seat: Seat, level: &str) -> RoomError {
+        if self.closed {
+            return RoomError::Closed;
+        }
+        match self.free_seat(seat) {
+            Err(error) => error,
+            Ok(()) => RoomError::UnknownBot(level.to_string()),
+        }
+    }
+
     fn free_seat(&self, seat: Seat) -> Result<(), RoomError> {
         match self.seats.get(seat) {
             None => Err(RoomError::NoSuchSeat(seat)),
@@ -356,10 +461,10 @@ impl Room {
                 self.log.push(LogLine::Sat { name: name.clone() });
             }
             Entry::AddBot { seat, level } => {
-                let name = self.bot_name(level);
+                let name = self.bot_name(*level);
                 self.ledger.join(&name);
-                self.log.push(LogLine::BotSat { name: name.clone(), level: level.clone() });
-                self.seats[*seat] = Some(Occupant::Bot { name, level: level.clone() });
+                self.log.push(LogLine::BotSat { name: name.clone(), level: *level });
+                self.seats[*seat] = Some(Occupant::Bot { name, level: *level });
             }
             Entry::Start { setup } => {
                 self.deal = Some(Deal::new(setup.clone()));
@@ -441,8 +546,8 @@ impl Room {
         }
     }
 
-    fn bot_name(&self, level: &str) -> String {
-        let base = format!("Bot {}", capitalise(level));
+    fn bot_name(&self, level: BotKind) -> String {
+        let base = format!("Bot {}", capitalise(level.name()));
         (1..)
             .map(|i| if i == 1 { base.clone() } else { format!("{base} {i}") })
             .find(|n| self.seat_of(n).is_none() && !self.ledger.balances.contains_key(n))
@@ -464,4 +569,32 @@ impl Room {
 fn capitalise(s: &str) -> String {
     let mut chars = s.chars();
     chars.next().map_or(String::new(), |c| c.to_uppercase().chain(chars).collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bot_levels_are_written_as_their_names() {
+        for kind in BotKind::ALL {
+            let entry = Entry::AddBot { seat: 1, level: kind };
+            let stored = format!(r#"{{"entry":"add_bot","seat":1,"level":"{}"}}"#, kind.name());
+            assert_eq!(serde_json::to_string(&entry).unwrap(), stored);
+            assert_eq!(serde_json::from_str::<Entry>(&stored).unwrap(), entry);
+            let occupant = Occupant::Bot { name: "Bot Hard".into(), level: kind };
+            let wire = format!(r#"{{"type":"bot","name":"Bot Hard","level":"{}"}}"#, kind.name());
+            assert_eq!(serde_json::to_string(&occupant).unwrap(), wire);
+        }
+        assert!(serde_json::from_str::<Entry>(r#"{"entry":"add_bot","seat":1,"level":"genius"}"#).is_err());
+    }
+
+    #[test]
+    fn modes_are_read_back_or_refused() {
+        for mode in Mode::ALL {
+            assert_eq!(mode.name().parse(), Ok(mode));
+            assert_eq!(serde_json::to_string(&mode).unwrap(), format!("\"{}\"", mode.name()));
+        }
+        assert_eq!("lobby".parse::<Mode>(), Err(UnknownMode("lobby".into())));
+    }
 }

@@ -16,11 +16,11 @@ use tokio::sync::{mpsc, oneshot};
 use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 
-use crate::actor::{INBOX, Msg, RoomTask, Summaries, Summary, Timing};
+use crate::actor::{INBOX, Msg, RoomTask, Summaries, Timing};
 use crate::challenge::{Challenge, ChallengeKind, utc_date};
 use crate::clock::Clock;
-use crate::db::{ChallengeStart, Db, DbResult, StoredRoom, mode_name};
-use crate::protocol::{ErrorCode, Refused, RoomView};
+use crate::db::{ChallengeStart, Db, DbResult, StoredRoom};
+use crate::protocol::{ErrorCode, Refused, RoomView, Summary};
 use crate::room::{Mode, Room};
 use crate::work::Pool;
 
@@ -125,7 +125,7 @@ impl Rooms {
         let stored = self.db.open_rooms().await?;
         let count = stored.len();
         for room in stored {
-            self.spawn(rebuild(room)?);
+            self.spawn(rebuild(room));
         }
         Ok(count)
     }
@@ -135,7 +135,7 @@ impl Rooms {
         let code = self.unused_code().await?;
         self.db.create_room(&code, rules.name(), mode, host, self.clock.now_ms()).await?;
         self.spawn(Room::new(code.clone(), rules, mode, host.to_string()));
-        tracing::info!(room = %code, rules = %rules, mode = mode_name(mode), host, "room created");
+        tracing::info!(room = %code, rules = %rules, mode = mode.name(), host, "room created");
         Ok(code)
     }
 
@@ -205,7 +205,7 @@ impl Rooms {
         let Some(stored) = self.db.room(&code).await? else {
             return Ok(None);
         };
-        Ok(Some(self.spawn(rebuild(stored)?)))
+        Ok(Some(self.spawn(rebuild(stored))))
     }
 
     /// Asks room `code` something and waits for the answer. A task that retired as the message
@@ -285,15 +285,14 @@ fn new_code() -> String {
     (0..6).map(|_| CODE_CHARS[rng.random_range(0..CODE_CHARS.len())] as char).collect()
 }
 
-/// A room from its stored log. Rules the server does not know are an error, not a House table.
-fn rebuild(stored: StoredRoom) -> DbResult<Room> {
-    let rules: Rules = stored.rules.parse().map_err(|e| sqlx::Error::Decode(Box::new(e)))?;
+/// A room from its stored log (rules or a mode the server does not know were refused as it was loaded).
+fn rebuild(stored: StoredRoom) -> Room {
     let mut room = match stored.challenge {
         Some(challenge) => Room::challenge(stored.code, challenge, stored.host),
-        None => Room::new(stored.code, rules, stored.mode, stored.host),
+        None => Room::new(stored.code, stored.rules, stored.mode, stored.host),
     };
     for entry in &stored.entries {
         room.apply(entry);
     }
-    Ok(room)
+    room
 }

@@ -14,8 +14,8 @@ use std::time::Duration;
 
 use common::*;
 use ddz_engine::{Action, DealRecord};
+use ddz_server::Heartbeat;
 use ddz_server::protocol::{ClientAction, Command, Event, simple_action};
-use ddz_server::server::Heartbeat;
 use ddz_server::{Config, Guards, Running};
 use rand::{Rng, RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -39,8 +39,8 @@ impl Node {
             timing: FAST,
             heartbeat: Heartbeat { every: Duration::from_millis(100), silent_after: Duration::from_millis(500) },
             guards: Guards {
-                api: ddz_server::limit::Rate::new(1000.0, 1000.0),
-                websockets: ddz_server::limit::Rate::new(1000.0, 1000.0),
+                api: ddz_server::Rate::new(1000.0, 1000.0),
+                websockets: ddz_server::Rate::new(1000.0, 1000.0),
                 ..Guards::default()
             },
         };

@@ -8,12 +8,12 @@ use std::time::Duration;
 
 use common::temp_db;
 use ddz_engine::{End, Rules};
-use ddz_server::actor::{Msg, Timing};
-use ddz_server::clock::Clock;
-use ddz_server::db::Db;
+use ddz_server::Clock;
+use ddz_server::Db;
+use ddz_server::Mode;
+use ddz_server::Rooms;
 use ddz_server::protocol::{Event, RoomView};
-use ddz_server::room::Mode;
-use ddz_server::rooms::Rooms;
+use ddz_server::{Msg, Timing};
 use tokio::sync::{mpsc, oneshot};
 
 struct Table {
@@ -77,12 +77,12 @@ impl Table {
 /// no bot was thinking before or after a round.
 async fn settle() {
     for _ in 0..100 {
-        let thinking = ddz_server::work::in_flight() > 0;
+        let thinking = ddz_server::in_flight() > 0;
         for _ in 0..40 {
             std::thread::sleep(Duration::from_millis(2));
             tokio::task::yield_now().await;
         }
-        if !thinking && ddz_server::work::in_flight() == 0 {
+        if !thinking && ddz_server::in_flight() == 0 {
             return;
         }
     }
@@ -201,7 +201,7 @@ async fn a_connected_host_keeps_the_role_between_deals() {
 
 #[tokio::test(start_paused = true)]
 async fn an_unfinished_rally_expires_an_hour_after_its_day_and_counts_as_abandoned() {
-    use ddz_server::challenge::ChallengeKind;
+    use ddz_server::ChallengeKind;
     let db = Db::open(&format!("sqlite://{}", temp_db("rally-expiry").display())).await.unwrap();
     // 2026-11-29 23:30 UTC.
     let rooms = Rooms::new(db.clone(), Clock::starting_at(1_795_995_000_000), Timing::default());

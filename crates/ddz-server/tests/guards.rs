@@ -8,7 +8,7 @@ use std::time::Duration;
 use common::{Client, FAST, guarded_server, http, post, server, temp_db};
 use ddz_engine::{Card, CardSet, Phase, Rules};
 use ddz_server::Guards;
-use ddz_server::limit::Rate;
+use ddz_server::Rate;
 use ddz_server::protocol::{ClientAction, Command, ErrorCode, Event};
 use serde_json::{Value, json};
 

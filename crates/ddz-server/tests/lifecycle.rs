@@ -7,9 +7,9 @@ mod common;
 use std::time::Duration;
 
 use common::*;
-use ddz_server::actor::Timing;
+use ddz_server::Heartbeat;
+use ddz_server::Timing;
 use ddz_server::protocol::Event;
-use ddz_server::server::Heartbeat;
 use serde_json::json;
 
 const QUICK_HEARTBEAT: Heartbeat =

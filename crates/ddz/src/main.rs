@@ -150,15 +150,15 @@ fn serve(args: ServeArgs) -> Result<(), String> {
         addr: args.addr,
         database: args.database,
         max_connections: if args.max_connections == 0 { 10_000 } else { args.max_connections },
-        timing: ddz_server::actor::Timing {
+        timing: ddz_server::Timing {
             bot_min_ms: args.bot_delay_ms,
             bot_span_ms: args.bot_delay_span_ms,
-            ..ddz_server::actor::Timing::default()
+            ..ddz_server::Timing::default()
         },
-        heartbeat: ddz_server::server::Heartbeat::default(),
+        heartbeat: ddz_server::Heartbeat::default(),
         guards: ddz_server::Guards {
-            api: ddz_server::limit::Rate::new(args.api_rate, args.api_burst),
-            websockets: ddz_server::limit::Rate::new(args.ws_rate, args.ws_burst),
+            api: ddz_server::Rate::new(args.api_rate, args.api_burst),
+            websockets: ddz_server::Rate::new(args.ws_rate, args.ws_burst),
             work_threads: args.work_threads,
         },
     };

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use ddz_engine::DealView;
-use ddz_server::actor::Timing;
+use ddz_server::Timing;
 use ddz_server::protocol::{Command, Event, RoomView, simple_action};
 use ddz_server::{Config, Guards, Running};
 use futures_util::{SinkExt, StreamExt};
@@ -40,7 +40,7 @@ pub async fn server(db: &Path, timing: Timing) -> Running {
 }
 
 /// A server with its own heartbeat (a quick one, to see it at work).
-pub async fn server_with(db: &Path, timing: Timing, heartbeat: ddz_server::server::Heartbeat) -> Running {
+pub async fn server_with(db: &Path, timing: Timing, heartbeat: ddz_server::Heartbeat) -> Running {
     configured_server(db, timing, heartbeat, Guards::default()).await
 }
 
@@ -49,12 +49,7 @@ pub async fn guarded_server(db: &Path, timing: Timing, guards: Guards) -> Runnin
     configured_server(db, timing, Default::default(), guards).await
 }
 
-async fn configured_server(
-    db: &Path,
-    timing: Timing,
-    heartbeat: ddz_server::server::Heartbeat,
-    guards: Guards,
-) -> Running {
+async fn configured_server(db: &Path, timing: Timing, heartbeat: ddz_server::Heartbeat, guards: Guards) -> Running {
     ddz_server::start(Config {
         addr: "127.0.0.1:0".parse().unwrap(),
         database: format!("sqlite://{}", db.display()),

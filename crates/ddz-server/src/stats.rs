@@ -1,0 +1,72 @@
+//! Player stats: what each seated human earns from a finished deal, and a player's totals as stored.
+
+use ddz_engine::{Action, Deal, Kind, TableType};
+use serde::Serialize;
+
+use crate::room::{Mode, Occupant, Room};
+
+/// A player's totals for one table type and board (or, from [`stat_lines`], what one deal adds to them).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, sqlx::FromRow)]
+pub struct StatLine {
+    pub name: String,
+    #[sqlx(rename = "table_type")]
+    pub table: String,
+    pub public: bool,
+    pub deals: i64,
+    pub landlord_deals: i64,
+    pub landlord_wins: i64,
+    pub farmer_deals: i64,
+    pub farmer_wins: i64,
+    pub money: i64,
+    pub points: i64,
+    pub bombs: i64,
+    pub springs: i64,
+}
+
+/// The stats each seated human earns from a finished deal; a deal with no winner counts as a deal and
+/// nothing else. Bots have no stats: bots of many rooms share a name, and boards rank people.
+pub fn stat_lines(deal: &Deal, room: &Room) -> Vec<StatLine> {
+    let Some(result) = deal.result() else {
+        return Vec::new();
+    };
+    let table = match deal.rules().table {
+        TableType::House => "house",
+        TableType::NoShuffle => "noshuffle",
+        TableType::TwoPlayer => "twoplayer",
+    };
+    let landlord = deal.landlord();
+    room.seats
+        .iter()
+        .enumerate()
+        .filter_map(|(seat, occupant)| occupant.as_ref().filter(|o| !o.is_bot()).map(|o| (seat, o)))
+        .map(|(seat, occupant): (usize, &Occupant)| {
+            let is_landlord = landlord == Some(seat);
+            let won = result.landlord_won.map(|l| l == is_landlord);
+            let bombs = deal
+                .actions()
+                .iter()
+                .filter(|a| {
+                    matches!(a, Action::Play { seat: s, play, .. }
+                        if *s == seat && matches!(play.shape.kind, Kind::Bomb | Kind::Rocket))
+                })
+                .count() as i64;
+            let score = result.score.get(seat).copied().unwrap_or(0);
+            let house = deal.rules().table == TableType::House;
+            let played = landlord.is_some() && result.winner.is_some();
+            StatLine {
+                name: occupant.name().to_string(),
+                table: table.to_string(),
+                public: room.mode == Mode::Public,
+                deals: 1,
+                landlord_deals: i64::from(played && is_landlord),
+                landlord_wins: i64::from(is_landlord && won == Some(true)),
+                farmer_deals: i64::from(played && !is_landlord),
+                farmer_wins: i64::from(!is_landlord && won == Some(true)),
+                money: if house { score } else { 0 },
+                points: if house { 0 } else { score },
+                bombs,
+                springs: i64::from(result.spring && won == Some(true)),
+            }
+        })
+        .collect()
+}
