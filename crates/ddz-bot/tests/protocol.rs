@@ -12,20 +12,11 @@ use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde_json::{Value, json};
 
-const TABLES: [Rules; 6] = [
-    Rules::house(true),
-    Rules::house(false),
-    Rules::no_shuffle(false),
-    Rules::no_shuffle(true),
-    Rules::two_player(false),
-    Rules::two_player(true),
-];
-
 /// Every decision of `deals` random deals per table type, as the requests a bot would get.
 fn real_requests(deals: u64, seed: u64) -> Vec<Request> {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let mut requests = Vec::new();
-    for rules in TABLES {
+    for rules in Rules::ALL {
         for d in 0..deals {
             let start = Start::Seat(d as usize % usize::from(rules.players));
             let mut deal = Deal::new(DealSetup::shuffled(rules, Seed::from_u64(seed * 1000 + d), start));
