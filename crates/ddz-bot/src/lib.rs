@@ -18,7 +18,6 @@ pub mod policy;
 pub mod protocol;
 pub mod search;
 pub mod table;
-pub mod validate;
 
 use std::fmt;
 use std::str::FromStr;

@@ -11,8 +11,8 @@ use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use ddz_engine::{Action, DealView};
 use serde::{Deserialize, Serialize};
 
-use crate::validate::validate;
 use crate::{Bot, BotError, Player};
+use ddz_engine::consistency::validate;
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Request {

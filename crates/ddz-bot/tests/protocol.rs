@@ -4,8 +4,8 @@
 
 use ddz_bot::protocol::{Request, serve};
 use ddz_bot::search::Budget;
-use ddz_bot::validate::validate;
 use ddz_bot::{Bot, BotKind};
+use ddz_engine::consistency::validate;
 use ddz_engine::{Action, Deal, DealSetup, Rules, Seed, Start};
 use rand::seq::IndexedRandom;
 use rand::{RngExt, SeedableRng};

@@ -4,6 +4,7 @@
 //! (in the project's shared folder) is the specification; each module says which sections it implements.
 
 pub mod card;
+pub mod consistency;
 pub mod deal;
 pub mod ledger;
 pub mod movegen;

@@ -1,10 +1,11 @@
-//! Checks that a request's view and choices could have come from a real deal before any bot sees them
-//! (`docs/bot-protocol.md`, "Errors"). A bot may then rely on what a view produced by the engine
-//! always satisfies: a deciding seat with a hand of the stated size, every card in one place at most,
-//! the landlord's bottom cards only in the landlord's hand, a trick to beat that someone else led, and
+//! Checks that a view and its choices could have come from a real deal, for anything that takes views
+//! from outside: the bot protocol checks each request with it before any bot sees it
+//! (`docs/bot-protocol.md`, "Errors"). A bot may then rely on what every view the engine produces
+//! satisfies: a deciding seat with a hand of the stated size, every card in one place at most, the
+//! landlord's bottom cards only in the landlord's hand, a trick to beat that someone else led, and
 //! choices that are that seat's legal actions.
 
-use ddz_engine::{Action, Auction, CardSet, DealView, Phase, Play, Rules, Seat, TableType, legal_plays_vec, readings};
+use crate::{Action, Auction, CardSet, DealView, Phase, Play, Rules, Seat, TableType, legal_plays_vec, readings};
 
 /// Why a view or its choices cannot happen. `code` names the kind for programs; the message is for
 /// people.
