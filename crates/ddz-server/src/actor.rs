@@ -218,10 +218,8 @@ impl RoomTask {
         }
         // Whatever reached the inbox as the task retired is dropped: its senders see the room stop and ask
         // again, which loads the room afresh.
+        // Each client loop tells its own client the server is restarting.
         self.inbox.close();
-        for (_, connection) in self.connections.drain() {
-            let _ = connection.out.try_send(Event::Restarting);
-        }
         metrics::gauge!(metrics::ROOMS).decrement(1);
     }
 
