@@ -623,6 +623,13 @@ fn act_seq(frame: &serde_json::Value) -> Option<u64> {
     (frame.get("type")?.as_str()? == "act").then(|| frame.get("seq")?.as_u64()).flatten()
 }
 
+/// Tells a client the server is going down, then closes its socket.
+async fn say_restarting(sink: &mut futures_util::stream::SplitSink<WebSocket, Message>) {
+    let text = serde_json::to_string(&Event::Restarting).expect("events serialise");
+    let _ = sink.send(Message::Text(text.into())).await;
+    let _ = sink.close().await;
+}
+
 async fn serve_client(
     socket: WebSocket,
     inbox: mpsc::Sender<Msg>,
@@ -639,10 +646,10 @@ async fn serve_client(
     let mut heard = Instant::now();
     loop {
         tokio::select! {
+            // Biased: a stopping room also closes `events`, and the client must hear why first.
+            biased;
             _ = stopping.cancelled() => {
-                let text = serde_json::to_string(&Event::Restarting).expect("events serialise");
-                let _ = sink.send(Message::Text(text.into())).await;
-                let _ = sink.close().await;
+                say_restarting(&mut sink).await;
                 break;
             }
             _ = pings.tick() => {
@@ -655,8 +662,13 @@ async fn serve_client(
                 }
             }
             event = events.recv() => {
-                // None: dropped by the room as too slow, or the room stopped.
-                let Some(event) = event else { break };
+                // None: dropped by the room as too slow, or the room stopped (told why on a shutdown).
+                let Some(event) = event else {
+                    if stopping.is_cancelled() {
+                        say_restarting(&mut sink).await;
+                    }
+                    break;
+                };
                 let last = matches!(event, Event::Replaced | Event::Restarting);
                 let text = serde_json::to_string(&event).expect("events serialise");
                 if sink.send(Message::Text(text.into())).await.is_err() || last {

@@ -194,6 +194,11 @@ async fn metrics_are_served_in_the_prometheus_text_format() {
     let created = post(running.addr, "/api/play-vs-bots", json!({"name": "Eve"})).await;
     let code = created["code"].as_str().unwrap().to_string();
     let mut eve = Client::join(running.addr, &code, "Eve").await;
+    // Eve acts when the deal waits for her (else the bots act): either way an action is counted.
+    eve.until(|v| v.deal.is_some()).await;
+    if eve.my_turn() {
+        eve.act().await;
+    }
     eve.until(|v| v.deal.as_ref().is_some_and(|d| !d.actions.is_empty())).await;
     let (status, text) = get_status(running.addr, "/metrics").await;
     assert_eq!(status, 200);
