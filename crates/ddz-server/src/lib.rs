@@ -57,6 +57,8 @@ pub struct Config {
     pub timing: actor::Timing,
     pub heartbeat: server::Heartbeat,
     pub guards: Guards,
+    /// Where time comes from: [`Clock::system`] in play; tests may fix the date.
+    pub clock: Clock,
 }
 
 /// Limits on what one client can make the server do.
@@ -112,7 +114,7 @@ pub async fn start(config: Config) -> Result<Running, Box<dyn std::error::Error 
         0 => work::Pool::per_core(),
         n => work::Pool::new(n),
     };
-    let rooms = Rooms::new(db, Clock::system(), config.timing).with_pool(pool);
+    let rooms = Rooms::new(db, config.clock, config.timing).with_pool(pool);
     let restored = rooms.restore().await?;
     let clients = TaskTracker::new();
     let state = AppState {

@@ -6,7 +6,7 @@ mod common;
 use std::net::SocketAddr;
 use std::time::Duration;
 
-use common::{Client, FAST, get, play_to_end, post, server, temp_db};
+use common::{Client, FAST, get, play_to_end, post, server_at_noon, temp_db};
 use ddz_engine::Action;
 use ddz_server::protocol::{ChallengeView, Command, RoomView};
 
@@ -69,7 +69,7 @@ fn board_row<'a>(board: &'a serde_json::Value, name: &str) -> &'a serde_json::Va
 
 #[tokio::test]
 async fn bot_buster_plays_until_twenty_deals_or_a_balance_at_zero_and_goes_to_the_board() {
-    let running = server(&temp_db("buster"), FAST).await;
+    let running = server_at_noon(&temp_db("buster"), FAST).await;
     let addr = running.addr;
     let code = start_code(addr, "Ann", "buster").await;
     let mut ann = join(addr, &code, "Ann").await;
@@ -114,7 +114,7 @@ async fn bot_buster_plays_until_twenty_deals_or_a_balance_at_zero_and_goes_to_th
 #[tokio::test]
 async fn an_interrupted_run_resumes_by_name_and_abandoning_counts_with_the_current_net() {
     let db = temp_db("buster-resume");
-    let running = server(&db, FAST).await;
+    let running = server_at_noon(&db, FAST).await;
     let code = start_code(running.addr, "Bo", "buster").await;
     let mut bo = join(running.addr, &code, "Bo").await;
     play_to_end(std::slice::from_mut(&mut bo)).await;
@@ -124,7 +124,7 @@ async fn an_interrupted_run_resumes_by_name_and_abandoning_counts_with_the_curre
 
     // A restart does not lose the run; the same name gets the same room back.
     assert!(running.stop().await, "the server stops in time");
-    let running = server(&db, FAST).await;
+    let running = server_at_noon(&db, FAST).await;
     let again = start(running.addr, "bo", "buster").await;
     assert_eq!(again["code"].as_str(), Some(code.as_str()));
     assert_eq!(again["resumed"], true);
@@ -151,7 +151,7 @@ async fn an_interrupted_run_resumes_by_name_and_abandoning_counts_with_the_curre
 
 #[tokio::test]
 async fn bot_bomber_seats_bomber_bots_and_ranks_the_biggest_pot_won() {
-    let running = server(&temp_db("bomber"), FAST).await;
+    let running = server_at_noon(&temp_db("bomber"), FAST).await;
     let code = start_code(running.addr, "Cy", "bomber").await;
     let mut cy = join(running.addr, &code, "Cy").await;
     let view = cy.view.clone().unwrap();
@@ -199,7 +199,7 @@ async fn rally_deals(addr: SocketAddr, code: &str) -> Vec<(serde_json::Value, se
 
 #[tokio::test]
 async fn a_rally_gives_every_name_the_same_deals_and_the_same_bot_actions_once() {
-    let running = server(&temp_db("rally"), FAST).await;
+    let running = server_at_noon(&temp_db("rally"), FAST).await;
     let addr = running.addr;
     let mut codes = Vec::new();
     let mut finals = Vec::new();
@@ -241,7 +241,7 @@ async fn a_rally_gives_every_name_the_same_deals_and_the_same_bot_actions_once()
 
 #[tokio::test]
 async fn challenge_requests_with_bad_input_get_clear_errors() {
-    let running = server(&temp_db("challenge-bad"), FAST).await;
+    let running = server_at_noon(&temp_db("challenge-bad"), FAST).await;
     let unknown = start(running.addr, "Gus", "marathon").await;
     assert!(unknown["message"].as_str().is_some_and(|e| e.contains("unknown challenge")), "{unknown}");
     let nameless = start(running.addr, "  ", "buster").await;

@@ -156,6 +156,7 @@ fn serve(args: ServeArgs) -> Result<(), String> {
             ..ddz_server::Timing::default()
         },
         heartbeat: ddz_server::Heartbeat::default(),
+        clock: ddz_server::Clock::system(),
         guards: ddz_server::Guards {
             api: ddz_server::Rate::new(args.api_rate, args.api_burst),
             websockets: ddz_server::Rate::new(args.ws_rate, args.ws_burst),

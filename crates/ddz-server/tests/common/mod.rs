@@ -10,7 +10,7 @@ use std::time::Duration;
 use ddz_engine::DealView;
 use ddz_server::Timing;
 use ddz_server::protocol::{Command, Event, RoomView, simple_action};
-use ddz_server::{Config, Guards, Running};
+use ddz_server::{Clock, Config, Guards, Running};
 use futures_util::{SinkExt, StreamExt};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
@@ -36,20 +36,35 @@ pub fn temp_db(name: &str) -> PathBuf {
 }
 
 pub async fn server(db: &Path, timing: Timing) -> Running {
-    configured_server(db, timing, Default::default(), Guards::default()).await
+    configured_server(db, timing, Default::default(), Guards::default(), Clock::system()).await
+}
+
+/// A server whose clock starts the test process at noon UTC on 2026-11-30 and then runs, so that the
+/// date cannot change under a test (a rally's day) and restarts within a test never go back in time.
+pub async fn server_at_noon(db: &Path, timing: Timing) -> Running {
+    static STARTED: std::sync::OnceLock<std::time::Instant> = std::sync::OnceLock::new();
+    const NOON_MS: u64 = 1_796_040_000_000;
+    let elapsed = STARTED.get_or_init(std::time::Instant::now).elapsed().as_millis() as u64;
+    configured_server(db, timing, Default::default(), Guards::default(), Clock::starting_at(NOON_MS + elapsed)).await
 }
 
 /// A server with its own heartbeat (a quick one, to see it at work).
 pub async fn server_with(db: &Path, timing: Timing, heartbeat: ddz_server::Heartbeat) -> Running {
-    configured_server(db, timing, heartbeat, Guards::default()).await
+    configured_server(db, timing, heartbeat, Guards::default(), Clock::system()).await
 }
 
 /// A server with its own limits (small ones, to see them at work).
 pub async fn guarded_server(db: &Path, timing: Timing, guards: Guards) -> Running {
-    configured_server(db, timing, Default::default(), guards).await
+    configured_server(db, timing, Default::default(), guards, Clock::system()).await
 }
 
-async fn configured_server(db: &Path, timing: Timing, heartbeat: ddz_server::Heartbeat, guards: Guards) -> Running {
+async fn configured_server(
+    db: &Path,
+    timing: Timing,
+    heartbeat: ddz_server::Heartbeat,
+    guards: Guards,
+    clock: Clock,
+) -> Running {
     ddz_server::start(Config {
         addr: "127.0.0.1:0".parse().unwrap(),
         database: format!("sqlite://{}", db.display()),
@@ -57,6 +72,7 @@ async fn configured_server(db: &Path, timing: Timing, heartbeat: ddz_server::Hea
         timing,
         heartbeat,
         guards,
+        clock,
     })
     .await
     .expect("the server starts")
