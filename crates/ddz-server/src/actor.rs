@@ -118,6 +118,9 @@ pub enum Msg {
 struct Connection {
     name: String,
     out: mpsc::Sender<Event>,
+    /// The deal (its starting entry) and how many of its actions this client has been sent: later
+    /// states send only the actions after those (the rest of the view is small).
+    sent_actions: Option<(u64, usize)>,
 }
 
 /// Every room's summary, watched by the lobby.
@@ -243,7 +246,7 @@ impl RoomTask {
                     }
                 }
                 let token = self.tokens.entry(key).or_insert_with(new_token).clone();
-                self.connections.insert(conn, Connection { name, out });
+                self.connections.insert(conn, Connection { name, out, sent_actions: None });
                 let _ = reply.send(Ok(token));
                 self.note_host_presence();
                 self.broadcast();
@@ -450,10 +453,24 @@ impl RoomTask {
 
     fn broadcast(&mut self) {
         let n = self.room.last;
-        let conns: Vec<(ConnId, Option<Seat>)> =
-            self.connections.iter().map(|(id, c)| (*id, self.room.seat_of(&c.name))).collect();
-        for (conn, seat) in conns {
-            let view = self.view_for(seat);
+        let conns: Vec<(ConnId, Option<Seat>, Option<(u64, usize)>)> =
+            self.connections.iter().map(|(id, c)| (*id, self.room.seat_of(&c.name), c.sent_actions)).collect();
+        let deal_entry = self.room.deal_entry;
+        for (conn, seat, sent) in conns {
+            let mut view = self.view_for(seat);
+            if let Some(deal) = view.deal.as_mut() {
+                let total = deal.actions.len();
+                if let Some((entry, from)) = sent
+                    && entry == deal_entry
+                    && from <= total
+                {
+                    deal.actions.drain(..from);
+                    view.actions_from = Some(from);
+                }
+                if let Some(connection) = self.connections.get_mut(&conn) {
+                    connection.sent_actions = Some((deal_entry, total));
+                }
+            }
             self.send(conn, Event::State { n, room: Box::new(view) });
         }
     }

@@ -26,11 +26,16 @@ use crate::stats::StatLine;
 #[derive(Clone)]
 pub struct Db {
     jobs: mpsc::UnboundedSender<Job>,
+    /// Entries to store, written in batches: one transaction for all that wait (group commit).
+    appends: mpsc::UnboundedSender<(Append, oneshot::Sender<DbResult<()>>)>,
     /// Drills and tests: while set, every request fails as if the database could not be reached.
     unreachable: Arc<AtomicBool>,
     /// Requests refused so, counted.
     refused: Arc<AtomicU64>,
 }
+
+/// The most entries one transaction stores.
+const MAX_BATCH: usize = 512;
 
 type Job = Box<dyn FnOnce(Store) -> Pin<Box<dyn Future<Output = ()> + Send>> + Send>;
 
@@ -86,6 +91,7 @@ impl Db {
     /// database thread.
     pub async fn open(url: &str) -> DbResult<Db> {
         let (jobs, mut queue) = mpsc::unbounded_channel::<Job>();
+        let (appends, pending) = mpsc::unbounded_channel();
         let (ready, opened) = oneshot::channel();
         let url = url.to_string();
         std::thread::Builder::new()
@@ -101,17 +107,19 @@ impl Db {
                         }
                     };
                     let _ = ready.send(Ok(()));
+                    let writer = tokio::spawn(write_batches(store.clone(), pending));
                     let mut running = tokio::task::JoinSet::new();
                     while let Some(job) = queue.recv().await {
                         running.spawn(job(store.clone()));
                     }
                     while running.join_next().await.is_some() {}
+                    let _ = writer.await;
                     store.pool.close().await;
                 });
             })
             .map_err(sqlx::Error::Io)?;
         opened.await.map_err(|_| sqlx::Error::PoolClosed)??;
-        Ok(Db { jobs, unreachable: Arc::default(), refused: Arc::default() })
+        Ok(Db { jobs, appends, unreachable: Arc::default(), refused: Arc::default() })
     }
 
     /// Makes every request fail (`true`) as if the database were down, or work again (`false`): for
@@ -130,16 +138,21 @@ impl Db {
         self.run(|s| async move { sqlx::query("SELECT 1").execute(&s.pool).await.map(|_| ()) }).await
     }
 
+    fn check_reachable(&self) -> DbResult<()> {
+        if self.unreachable.load(Ordering::Relaxed) {
+            self.refused.fetch_add(1, Ordering::Relaxed);
+            return Err(sqlx::Error::PoolTimedOut);
+        }
+        Ok(())
+    }
+
     async fn run<T, F, Fut>(&self, work: F) -> DbResult<T>
     where
         T: Send + 'static,
         F: FnOnce(Store) -> Fut + Send + 'static,
         Fut: Future<Output = DbResult<T>> + Send + 'static,
     {
-        if self.unreachable.load(Ordering::Relaxed) {
-            self.refused.fetch_add(1, Ordering::Relaxed);
-            return Err(sqlx::Error::PoolTimedOut);
-        }
+        self.check_reachable()?;
         let (reply, answer) = oneshot::channel();
         let job: Job = Box::new(move |store| {
             Box::pin(async move {
@@ -156,8 +169,13 @@ impl Db {
     }
 
     /// Stores an entry (and, when it ends a deal, the deal's record and stats) in one transaction.
+    /// Entries that arrive while a batch is written wait for the next one, so a busy server stores many
+    /// rooms' entries per transaction.
     pub async fn append(&self, append: Append) -> DbResult<()> {
-        self.run(move |s| async move { s.append(append).await }).await
+        self.check_reachable()?;
+        let (reply, answer) = oneshot::channel();
+        self.appends.send((append, reply)).map_err(|_| sqlx::Error::PoolClosed)?;
+        answer.await.map_err(|_| sqlx::Error::PoolClosed)?
     }
 
     pub async fn open_rooms(&self) -> DbResult<Vec<StoredRoom>> {
@@ -245,76 +263,29 @@ impl Store {
         Ok(())
     }
 
-    async fn append(&self, append: Append) -> DbResult<()> {
-        let mut tx = self.pool.begin().await?;
-        sqlx::query("INSERT INTO room_log (code, n, at, entry) VALUES (?, ?, ?, ?)")
-            .bind(&append.code)
-            .bind(append.n as i64)
-            .bind(append.at as i64)
-            .bind(&append.entry)
-            .execute(&mut *tx)
-            .await?;
-        if append.closes_room {
-            sqlx::query("UPDATE rooms SET closed_at = ? WHERE code = ?")
-                .bind(append.at as i64)
-                .bind(&append.code)
-                .execute(&mut *tx)
-                .await?;
-        }
-        if let Some(run) = append.finished_run {
-            sqlx::query(
-                "UPDATE challenges SET finished_at = ?, net = ?, deals = ?, best_pot = ?, nets = ? \
-                 WHERE code = ? AND finished_at IS NULL",
-            )
-            .bind(append.at as i64)
-            .bind(run.net)
-            .bind(run.deals)
-            .bind(run.best_pot)
-            .bind(run.nets)
-            .bind(&append.code)
-            .execute(&mut *tx)
-            .await?;
-        }
-        if let Some(deal) = append.finished_deal {
-            sqlx::query("INSERT INTO deals (code, number, finished_at, record) VALUES (?, ?, ?, ?)")
-                .bind(&append.code)
-                .bind(i64::from(deal.number))
-                .bind(append.at as i64)
-                .bind(deal.record)
-                .execute(&mut *tx)
-                .await?;
-            for line in deal.stats {
-                sqlx::query(
-                    "INSERT INTO stats (name_key, name, table_type, public, deals, landlord_deals, landlord_wins, \
-                     farmer_deals, farmer_wins, money, points, bombs, springs, last_at) \
-                     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) \
-                     ON CONFLICT (name_key, table_type, public) DO UPDATE SET name = excluded.name, \
-                     deals = deals + excluded.deals, landlord_deals = landlord_deals + excluded.landlord_deals, \
-                     landlord_wins = landlord_wins + excluded.landlord_wins, \
-                     farmer_deals = farmer_deals + excluded.farmer_deals, farmer_wins = farmer_wins + excluded.farmer_wins, \
-                     money = money + excluded.money, points = points + excluded.points, \
-                     bombs = bombs + excluded.bombs, springs = springs + excluded.springs, \
-                     last_at = excluded.last_at",
-                )
-                .bind(line.name.to_lowercase())
-                .bind(&line.name)
-                .bind(&line.table)
-                .bind(line.public)
-                .bind(line.deals)
-                .bind(line.landlord_deals)
-                .bind(line.landlord_wins)
-                .bind(line.farmer_deals)
-                .bind(line.farmer_wins)
-                .bind(line.money)
-                .bind(line.points)
-                .bind(line.bombs)
-                .bind(line.springs)
-                .bind(append.at as i64)
-                .execute(&mut *tx)
-                .await?;
+    /// Stores appends in one transaction. If that fails, each is tried in its own, so that one bad
+    /// entry cannot fail the others of its batch; the results are in the batch's order.
+    async fn append_batch(&self, batch: &[Append]) -> Vec<DbResult<()>> {
+        let together = async {
+            let mut tx = self.pool.begin().await?;
+            for append in batch {
+                write_append(&mut tx, append).await?;
             }
+            tx.commit().await
+        };
+        if together.await.is_ok() {
+            return batch.iter().map(|_| Ok(())).collect();
         }
-        tx.commit().await
+        let mut results = Vec::with_capacity(batch.len());
+        for append in batch {
+            let alone = async {
+                let mut tx = self.pool.begin().await?;
+                write_append(&mut tx, append).await?;
+                tx.commit().await
+            };
+            results.push(alone.await);
+        }
+        results
     }
 
     /// Every room not closed, with its log.
@@ -589,4 +560,89 @@ fn decode(error: impl std::error::Error + Send + Sync + 'static) -> sqlx::Error 
 /// A stored value the server does not know.
 fn unknown(what: &str, value: &str) -> sqlx::Error {
     sqlx::Error::Decode(format!("unknown {what} {value:?}").into())
+}
+
+/// The group commit: takes every entry waiting (up to [`MAX_BATCH`]), stores them in one transaction
+/// and answers each, until every [`Db`] handle is gone.
+async fn write_batches(store: Store, mut pending: mpsc::UnboundedReceiver<(Append, oneshot::Sender<DbResult<()>>)>) {
+    let mut waiting = Vec::with_capacity(MAX_BATCH);
+    while pending.recv_many(&mut waiting, MAX_BATCH).await > 0 {
+        let (batch, replies): (Vec<Append>, Vec<_>) = waiting.drain(..).unzip();
+        crate::metrics::histogram!(crate::metrics::BATCH_ENTRIES).record(batch.len() as f64);
+        for (result, reply) in store.append_batch(&batch).await.into_iter().zip(replies) {
+            let _ = reply.send(result);
+        }
+    }
+}
+
+/// Writes one entry (and, when it ends a deal, the deal's record and stats) inside `tx`.
+async fn write_append(tx: &mut sqlx::SqliteConnection, append: &Append) -> DbResult<()> {
+    sqlx::query("INSERT INTO room_log (code, n, at, entry) VALUES (?, ?, ?, ?)")
+        .bind(&append.code)
+        .bind(append.n as i64)
+        .bind(append.at as i64)
+        .bind(&append.entry)
+        .execute(&mut *tx)
+        .await?;
+    if append.closes_room {
+        sqlx::query("UPDATE rooms SET closed_at = ? WHERE code = ?")
+            .bind(append.at as i64)
+            .bind(&append.code)
+            .execute(&mut *tx)
+            .await?;
+    }
+    if let Some(run) = &append.finished_run {
+        sqlx::query(
+            "UPDATE challenges SET finished_at = ?, net = ?, deals = ?, best_pot = ?, nets = ? \
+                 WHERE code = ? AND finished_at IS NULL",
+        )
+        .bind(append.at as i64)
+        .bind(run.net)
+        .bind(run.deals)
+        .bind(run.best_pot)
+        .bind(&run.nets)
+        .bind(&append.code)
+        .execute(&mut *tx)
+        .await?;
+    }
+    if let Some(deal) = &append.finished_deal {
+        sqlx::query("INSERT INTO deals (code, number, finished_at, record) VALUES (?, ?, ?, ?)")
+            .bind(&append.code)
+            .bind(i64::from(deal.number))
+            .bind(append.at as i64)
+            .bind(&deal.record)
+            .execute(&mut *tx)
+            .await?;
+        for line in &deal.stats {
+            sqlx::query(
+                    "INSERT INTO stats (name_key, name, table_type, public, deals, landlord_deals, landlord_wins, \
+                     farmer_deals, farmer_wins, money, points, bombs, springs, last_at) \
+                     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) \
+                     ON CONFLICT (name_key, table_type, public) DO UPDATE SET name = excluded.name, \
+                     deals = deals + excluded.deals, landlord_deals = landlord_deals + excluded.landlord_deals, \
+                     landlord_wins = landlord_wins + excluded.landlord_wins, \
+                     farmer_deals = farmer_deals + excluded.farmer_deals, farmer_wins = farmer_wins + excluded.farmer_wins, \
+                     money = money + excluded.money, points = points + excluded.points, \
+                     bombs = bombs + excluded.bombs, springs = springs + excluded.springs, \
+                     last_at = excluded.last_at",
+                )
+                .bind(line.name.to_lowercase())
+                .bind(&line.name)
+                .bind(&line.table)
+                .bind(line.public)
+                .bind(line.deals)
+                .bind(line.landlord_deals)
+                .bind(line.landlord_wins)
+                .bind(line.farmer_deals)
+                .bind(line.farmer_wins)
+                .bind(line.money)
+                .bind(line.points)
+                .bind(line.bombs)
+                .bind(line.springs)
+                .bind(append.at as i64)
+                .execute(&mut *tx)
+                .await?;
+        }
+    }
+    Ok(())
 }

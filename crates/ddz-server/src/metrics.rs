@@ -8,6 +8,7 @@
 //! | `ddz_actions_total` | counter | deal actions stored (rate = actions/s) |
 //! | `ddz_store_failures_total` | counter | entries the database refused |
 //! | `ddz_commit_seconds` | histogram | storing one entry |
+//! | `ddz_commit_batch_entries` | summary | entries stored by one transaction (group commit) |
 //! | `ddz_broadcast_seconds` | histogram | building and queueing one entry's events for every client |
 //! | `ddz_process_resident_bytes` | gauge | the process's resident memory (Linux), read at each scrape |
 
@@ -22,6 +23,7 @@ pub(crate) const ENTRIES: &str = "ddz_entries_total";
 pub(crate) const ACTIONS: &str = "ddz_actions_total";
 pub(crate) const STORE_FAILURES: &str = "ddz_store_failures_total";
 pub(crate) const COMMIT_SECONDS: &str = "ddz_commit_seconds";
+pub(crate) const BATCH_ENTRIES: &str = "ddz_commit_batch_entries";
 pub(crate) const BROADCAST_SECONDS: &str = "ddz_broadcast_seconds";
 const RESIDENT_BYTES: &str = "ddz_process_resident_bytes";
 

@@ -373,13 +373,18 @@ pub struct RoomView {
     /// The current turn's deadline and the deal limit, in milliseconds since the Unix epoch.
     pub turn_deadline: Option<u64>,
     pub deal_deadline: Option<u64>,
-    /// The last 50 lines of the table log.
+    /// The last 50 lines of the table log ([`crate::room::LOG_KEPT`]).
     pub log: Vec<LogLine>,
     pub closed: bool,
     pub settlement: Vec<Payment>,
     /// Bot Buster, Bot Bomber or a Bang rally: how the run stands.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub challenge: Option<ChallengeView>,
+    /// Set on a `state` that continues the connection's previous one in the same deal: `deal.actions`
+    /// then holds only the actions after the first `actions_from`, which the client already has (see
+    /// [`RoomView::continuing`]). Absent on snapshots, which carry every action.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub actions_from: Option<usize>,
 }
 
 /// A challenge room's run, for everyone at the table.
@@ -400,6 +405,17 @@ pub struct ChallengeView {
 }
 
 impl RoomView {
+    /// This state with its deal's actions made whole again from `previous`, the last state the same
+    /// connection got (what a client does with a continuing `state`).
+    pub fn continuing(mut self, previous: Option<&RoomView>) -> RoomView {
+        if let (Some(from), Some(deal)) = (self.actions_from.take(), self.deal.as_mut()) {
+            let known =
+                previous.and_then(|p| p.deal.as_ref()).map_or(&[][..], |d| &d.actions[..from.min(d.actions.len())]);
+            deal.actions.splice(0..0, known.iter().cloned());
+        }
+        self
+    }
+
     /// The room as `seat` sees it (`None`: a spectator). The deal goes through the engine's view.
     pub fn of(room: &Room, seat: Option<Seat>, connected: &[bool], deadlines: (Option<u64>, Option<u64>)) -> RoomView {
         RoomView {
@@ -424,7 +440,7 @@ impl RoomView {
             deal: room.deal.as_ref().map(|d| d.view(seat)),
             turn_deadline: deadlines.0,
             deal_deadline: deadlines.1,
-            log: room.log.iter().rev().take(50).rev().cloned().collect(),
+            log: room.log.iter().cloned().collect(),
             closed: room.closed,
             settlement: room.settlement.clone(),
             challenge: room.challenge.as_ref().map(|c| ChallengeView {
@@ -436,6 +452,7 @@ impl RoomView {
                 best_pot: room.progress.best_pot,
                 over: room.closed,
             }),
+            actions_from: None,
         }
     }
 }

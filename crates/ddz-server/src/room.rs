@@ -4,6 +4,8 @@
 //! Every change to a room is an [`Entry`]; the room task stores each entry before applying it, so a
 //! restarted server rebuilds every room exactly by folding its stored entries again.
 
+use std::collections::VecDeque;
+
 use ddz_engine::{Action, Deal, DealRecord, DealSetup, Ledger, Payment, Rules, Seat, TableType};
 use serde::{Deserialize, Serialize};
 
@@ -284,6 +286,9 @@ pub enum RoomError {
     Deal(#[from] ddz_engine::DealError),
 }
 
+/// Table log lines a room keeps in memory and shows.
+pub const LOG_KEPT: usize = 50;
+
 /// The room.
 #[derive(Clone, Debug)]
 pub struct Room {
@@ -293,8 +298,8 @@ pub struct Room {
     pub seats: Vec<Option<Occupant>>,
     pub ledger: Ledger,
     pub deal: Option<Deal>,
-    /// The table log, for everyone.
-    pub log: Vec<LogLine>,
+    /// The table log's last [`LOG_KEPT`] lines, for everyone (the whole story is in the stored entries).
+    pub log: VecDeque<LogLine>,
     pub closed: bool,
     /// The settlement (House) shown when the room closed.
     pub settlement: Vec<Payment>,
@@ -302,6 +307,8 @@ pub struct Room {
     pub last: u64,
     /// When the current deal started and when the current turn started (ms since the epoch).
     pub deal_started_at: u64,
+    /// The number of the entry that started the current deal: which deal a client's actions belong to.
+    pub deal_entry: u64,
     pub turn_started_at: u64,
     /// Bot Buster, Bot Bomber or a Bang rally, played by the host; and how the run stands.
     pub challenge: Option<Challenge>,
@@ -322,11 +329,12 @@ impl Room {
             seats: vec![None; rules.players as usize],
             ledger: Ledger::new(rules),
             deal: None,
-            log: Vec::new(),
+            log: VecDeque::new(),
             closed: false,
             settlement: Vec::new(),
             last: 0,
             deal_started_at: 0,
+            deal_entry: 0,
             turn_started_at: 0,
             challenge: None,
             progress: Progress::default(),
@@ -458,19 +466,20 @@ impl Room {
             Entry::Sit { seat, name } => {
                 self.seats[*seat] = Some(Occupant::Human { name: name.clone() });
                 self.ledger.join(name);
-                self.log.push(LogLine::Sat { name: name.clone() });
+                self.note(LogLine::Sat { name: name.clone() });
             }
             Entry::AddBot { seat, level } => {
                 let name = self.bot_name(*level);
                 self.ledger.join(&name);
-                self.log.push(LogLine::BotSat { name: name.clone(), level: *level });
+                self.note(LogLine::BotSat { name: name.clone(), level: *level });
                 self.seats[*seat] = Some(Occupant::Bot { name, level: *level });
             }
             Entry::Start { setup } => {
                 self.deal = Some(Deal::new(setup.clone()));
                 self.deal_started_at = at;
+                self.deal_entry = stamped.n;
                 self.turn_started_at = at;
-                self.log.push(LogLine::DealStarted { number: self.ledger.deals + 1, rules: setup.rules.to_string() });
+                self.note(LogLine::DealStarted { number: self.ledger.deals + 1, rules: setup.rules.to_string() });
             }
             Entry::Act { action, timed_out } => {
                 let names = self.names();
@@ -484,21 +493,21 @@ impl Room {
                 if !matches!(action, Action::Seen { .. }) {
                     self.turn_started_at = at;
                 }
+                let finished = deal.result().is_some().then(|| deal.clone());
                 if *timed_out && let Some(seat) = action.seat() {
-                    self.log.push(LogLine::TimedOut { name: names[seat].clone() });
+                    self.note(LogLine::TimedOut { name: names[seat].clone() });
                 }
-                if deal.result().is_some() {
-                    let deal = deal.clone();
+                if let Some(deal) = finished {
                     self.finish_deal(&deal, &names);
                 }
             }
             Entry::Host { name } => {
-                self.log.push(LogLine::HostChanged { from: self.host.clone(), to: name.clone() });
+                self.note(LogLine::HostChanged { from: self.host.clone(), to: name.clone() });
                 self.host = name.clone();
             }
             Entry::SetWild { on } => {
                 self.ledger.rules = Rules::house(*on);
-                self.log.push(LogLine::WildSet { host: self.host.clone(), on: *on });
+                self.note(LogLine::WildSet { host: self.host.clone(), on: *on });
             }
             Entry::Close => {
                 // Over before the close: abandoning the last deal of a run is still abandoning.
@@ -520,9 +529,18 @@ impl Room {
                 self.closed = true;
                 self.settlement =
                     if self.rules().table == TableType::House { self.ledger.settlement() } else { Vec::new() };
-                self.log.push(line);
+                self.note(line);
             }
         }
+    }
+
+    /// Adds a line to the table log, keeping the last [`LOG_KEPT`]: every action clones the room, so its
+    /// size must not grow with the room's age.
+    fn note(&mut self, line: LogLine) {
+        if self.log.len() == LOG_KEPT {
+            self.log.pop_front();
+        }
+        self.log.push_back(line);
     }
 
     fn finish_deal(&mut self, deal: &Deal, names: &[String]) {
@@ -532,7 +550,7 @@ impl Room {
                 Some(w) => LogLine::WentOut { name: names[w].clone() },
                 None => LogLine::NoWinner,
             };
-            self.log.push(line);
+            self.note(line);
             if self.challenge.is_some()
                 && result.winner.is_some()
                 && let Some(seat) = self.seat_of(&self.host)

@@ -37,6 +37,7 @@ use crate::room::Mode;
 use crate::rooms::{Rooms, room_stopped};
 
 pub const MAX_FRAME: usize = 16 * 1024;
+const READ_BUFFER: usize = 4 * 1024;
 /// Commands one connection may send: 10 a second, bursts of 20.
 pub const COMMANDS: Rate = Rate::new(10.0, 20.0);
 /// Events queued for one client before it counts as too slow.
@@ -506,15 +507,18 @@ async fn websocket(State(state): State<AppState>, upgrade: WebSocketUpgrade) -> 
         return AppError::new(StatusCode::SERVICE_UNAVAILABLE, ErrorCode::ServerFull, full).into_response();
     };
     let clients = state.clients.clone();
-    upgrade.max_message_size(MAX_FRAME).max_frame_size(MAX_FRAME).on_upgrade(move |socket| {
-        clients.track_future(async move {
-            let conn = state.next_conn.fetch_add(1, Ordering::Relaxed);
-            crate::metrics::gauge!(crate::metrics::CONNECTIONS).increment(1);
-            client(socket, state, conn).await;
-            crate::metrics::gauge!(crate::metrics::CONNECTIONS).decrement(1);
-            drop(permit);
-        })
-    })
+    // Commands are small: a read buffer of the default 128 KiB would be zeroed on every read.
+    upgrade.max_message_size(MAX_FRAME).max_frame_size(MAX_FRAME).read_buffer_size(READ_BUFFER).on_upgrade(
+        move |socket| {
+            clients.track_future(async move {
+                let conn = state.next_conn.fetch_add(1, Ordering::Relaxed);
+                crate::metrics::gauge!(crate::metrics::CONNECTIONS).increment(1);
+                client(socket, state, conn).await;
+                crate::metrics::gauge!(crate::metrics::CONNECTIONS).decrement(1);
+                drop(permit);
+            })
+        },
+    )
 }
 
 async fn send(socket: &mut WebSocket, event: &Event) -> bool {

@@ -21,6 +21,7 @@ use rand::{RngExt, SeedableRng};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
 
 type Socket = tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<TcpStream>>;
 
@@ -205,8 +206,13 @@ async fn room(server: SocketAddr, index: usize, args: &LoadArgs, totals: &Totals
     let mut players = Vec::new();
     let mut streams = Vec::new();
     for (p, name) in names.iter().enumerate() {
-        let (socket, _) =
-            tokio_tungstenite::connect_async(format!("ws://{server}/ws")).await.map_err(|e| e.to_string())?;
+        let (socket, _) = {
+            // Room states are a few KiB: the default 128 KiB read buffer would be zeroed on every read.
+            let config = WebSocketConfig::default().read_buffer_size(16 * 1024);
+            tokio_tungstenite::connect_async_with_config(format!("ws://{server}/ws"), Some(config), false)
+                .await
+                .map_err(|e| e.to_string())?
+        };
         let (sink, stream) = socket.split();
         streams.push(stream.map(move |message| (p, message)));
         let mut player = Player { sink, view: None, n: 0, seq: 0, due: None, sent: None, acted_at: None };
@@ -273,7 +279,7 @@ async fn room(server: SocketAddr, index: usize, args: &LoadArgs, totals: &Totals
             Ok(Event::State { n, room }) => {
                 let player = &mut players[p];
                 player.n = n;
-                player.view = Some(*room);
+                player.view = Some(room.continuing(player.view.as_ref()));
                 if player.acted_at.is_some_and(|at| n > at) {
                     player.acted_at = None;
                 }

@@ -18,6 +18,17 @@ function tokenKey(code: string, name: string): string {
   return `ddz-token:${code.toUpperCase()}:${name.toLowerCase()}`;
 }
 
+/**
+ * A state that continues this connection's previous one carries only the deal's new actions, after the
+ * first `actions_from` the client already has: put the list back together.
+ */
+function continuing(room: RoomView, previous: RoomView | null): RoomView {
+  const from = room.actions_from;
+  if (from == null || !room.deal) return room;
+  const known = previous?.deal?.actions.slice(0, from) ?? [];
+  return { ...room, actions_from: undefined, deal: { ...room.deal, actions: known.concat(room.deal.actions) } };
+}
+
 let lastSeq = 0;
 /** Action numbers must rise across reloads too (the server ignores a repeated `seq`): use the clock. */
 function nextSeq(): number {
@@ -60,7 +71,7 @@ export class Connection {
       } else if (msg.type === 'replaced') {
         this.fatal = t('replaced');
       } else if (msg.type === 'state') {
-        this.room = msg.room;
+        this.room = continuing(msg.room, this.room);
         this.status = 'open';
         this.retry = 0;
         if (this.sitOnJoin && msg.room.you === null && !msg.room.closed) this.send({ type: 'sit' });

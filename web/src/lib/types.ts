@@ -110,6 +110,8 @@ export interface RoomView {
   closed: boolean;
   settlement: { from: string; to: string; amount: number }[];
   challenge?: ChallengeView;
+  /** On a continuing state: `deal.actions` holds only the actions after this many (`conn.svelte.ts`). */
+  actions_from?: number;
 }
 
 /** A line of the table log; the client words it in the player's language (`lib/log.ts`). */

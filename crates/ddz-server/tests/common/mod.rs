@@ -217,7 +217,7 @@ impl Client {
                     match &event {
                         Event::State { n, room } => {
                             self.n = *n;
-                            self.view = Some((**room).clone());
+                            self.view = Some((**room).clone().continuing(self.view.as_ref()));
                         }
                         Event::Error { message, .. } => self.errors.push(message.clone()),
                         Event::Session { token } => self.token = Some(token.clone()),
@@ -240,8 +240,8 @@ impl Client {
 
     pub async fn next_state(&mut self) -> RoomView {
         loop {
-            if let Event::State { room, .. } = self.recv().await {
-                return *room;
+            if let Event::State { .. } = self.recv().await {
+                return self.view.clone().expect("the state just read");
             }
         }
     }
