@@ -673,9 +673,19 @@ async fn serve_client(
                     }
                     break;
                 };
-                let last = matches!(event, Event::Replaced | Event::Restarting);
-                let text = serde_json::to_string(&event).expect("events serialise");
-                if sink.send(Message::Text(text.into())).await.is_err() || last {
+                // Every event already waiting goes out in the same write (an ack and its state, say).
+                let mut last = false;
+                let mut sent = true;
+                let mut next = Some(event);
+                while let Some(event) = next.take() {
+                    last = matches!(event, Event::Replaced | Event::Restarting);
+                    let text = serde_json::to_string(&event).expect("events serialise");
+                    sent = sink.feed(Message::Text(text.into())).await.is_ok();
+                    if sent && !last {
+                        next = events.try_recv().ok();
+                    }
+                }
+                if !sent || sink.flush().await.is_err() || last {
                     let _ = sink.close().await;
                     break;
                 }

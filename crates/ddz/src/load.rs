@@ -54,6 +54,9 @@ pub fn parse_think(text: &str) -> Result<(u64, u64), String> {
 struct Totals {
     actions: AtomicU64,
     failures: AtomicU64,
+    /// `state` events received, and their bytes.
+    states: AtomicU64,
+    state_bytes: AtomicU64,
 }
 
 /// One room's latency samples, in milliseconds.
@@ -111,6 +114,12 @@ async fn run(args: LoadArgs) -> Result<(), String> {
         args.ramp_s,
         actions as f64 / seconds,
         totals.failures.load(Ordering::Relaxed)
+    );
+    let (states, bytes) = (totals.states.load(Ordering::Relaxed), totals.state_bytes.load(Ordering::Relaxed));
+    println!(
+        "  {states} states received, {:.1} MiB, {:.0} bytes each on average",
+        bytes as f64 / 1024.0 / 1024.0,
+        bytes as f64 / states.max(1) as f64
     );
     println!("  action -> ack:   {}", percentiles(&mut all.ack));
     println!("  action -> state: {} (at every seat)", percentiles(&mut all.state));
@@ -277,6 +286,8 @@ async fn room(server: SocketAddr, index: usize, args: &LoadArgs, totals: &Totals
         };
         match serde_json::from_str::<Event>(&text) {
             Ok(Event::State { n, room }) => {
+                totals.states.fetch_add(1, Ordering::Relaxed);
+                totals.state_bytes.fetch_add(text.len() as u64, Ordering::Relaxed);
                 let player = &mut players[p];
                 player.n = n;
                 player.view = Some(room.continuing(player.view.as_ref()));
