@@ -5,7 +5,7 @@
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { BASE, newPage, playDeal, shot, useBrowser } from './harness.mjs';
+import { BASE, newPage, playDeal, shot, tapCard, useBrowser } from './harness.mjs';
 
 useBrowser();
 
@@ -118,11 +118,11 @@ test('the Chinese table words plays, refusals and the log in Chinese', { timeout
         const plain = cards.filter((c) => c !== 'W');
         const first = plain[0];
         const second = plain.find((c) => rank(c) !== rank(first) && !(c.endsWith('J') && first.endsWith('J')));
-        for (const c of [first, second]) await page.locator(`[data-testid=hand] [data-card="${c}"]`).click();
+        for (const c of [first, second]) await tapCard(page, c);
         const reason = page.locator('.reason');
         await reason.waitFor({ timeout: 5000 });
         assert.equal(await reason.innerText(), '这些牌不成一手牌');
-        for (const c of [first, second]) await page.locator(`[data-testid=hand] [data-card="${c}"]`).click();
+        for (const c of [first, second]) await tapCard(page, c);
         refused = true;
       }
       await hint.click();

@@ -8,12 +8,19 @@ import { dirname, join } from 'node:path';
 import { after, before } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
+import { layoutProblems } from './layout.mjs';
 
 export const BASE = process.env.DDZ_URL;
 if (!BASE) throw new Error('set DDZ_URL to the server, e.g. http://127.0.0.1:8080');
 export const SHOTS = process.env.DDZ_SCREENSHOTS ?? join(dirname(fileURLToPath(import.meta.url)), '../../docs/screenshots');
 mkdirSync(SHOTS, { recursive: true });
+/** The screens the client must fit: phones held upright and sideways, a laptop, a desktop. */
+export const SMALL_PHONE = { width: 360, height: 640 };
+export const PORTRAIT = { width: 390, height: 844 };
 export const PHONE = { width: 844, height: 390 };
+export const LAPTOP = { width: 1366, height: 768 };
+export const DESKTOP = { width: 1920, height: 1080 };
+export const SCREENS = [SMALL_PHONE, PORTRAIT, PHONE, LAPTOP, DESKTOP];
 
 let browser;
 
@@ -42,8 +49,8 @@ export function useBrowser() {
 }
 
 export async function newPage(viewport = { width: 1280, height: 800 }) {
-  // The phone viewport comes with a touch screen.
-  const touch = viewport === PHONE;
+  // Phones come with a touch screen.
+  const touch = isPhone(viewport);
   const context = await browser.newContext({ viewport, locale: 'en-US', hasTouch: touch, isMobile: touch });
   // Count the tones the client plays (its sound is WebAudio oscillators).
   await context.addInitScript(() => {
@@ -60,6 +67,7 @@ export async function newPage(viewport = { width: 1280, height: 800 }) {
   return page;
 }
 
+export const isPhone = (viewport) => viewport.width < 900;
 export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 export const shot = (page, name) => page.screenshot({ path: join(SHOTS, `${name}.png`) });
 
@@ -81,6 +89,35 @@ export async function handCards(page) {
   return page.locator('[data-testid=hand] .card').evaluateAll((els) => els.map((e) => e.dataset.card));
 }
 
+/** The middle of the strip of a hand's card that the next card leaves in view (its top-left part). */
+export async function stripOf(page, card) {
+  const b = await page.locator(`[data-testid=hand] [data-card="${card}"]`).boundingBox();
+  return { x: b.x + b.width * 0.22, y: b.y + b.height * 0.3 };
+}
+
+/** A tap on a touch screen, a click elsewhere, at a point of the page. */
+async function tapAt(page, { x, y }) {
+  if (isPhone(page.viewportSize())) await page.touchscreen.tap(x, y);
+  else await page.mouse.click(x, y);
+}
+
+/** Taps or clicks a card of the hand where it shows. */
+export async function tapCard(page, card) {
+  await tapAt(page, await stripOf(page, card));
+}
+
+/** Taps or clicks the centre of what `locator` finds, as a person would (whatever lies on top gets it). */
+export async function tap(page, locator) {
+  const b = await locator.boundingBox();
+  await tapAt(page, { x: b.x + b.width / 2, y: b.y + b.height / 2 });
+}
+
+/** Fails with what a person would notice when the screen is not right (`layout.mjs`). */
+export async function assertLayout(page, when) {
+  const { width, height } = page.viewportSize();
+  assert.deepEqual(await layoutProblems(page), [], `${when} at ${width}x${height}`);
+}
+
 export async function selectedCards(page) {
   return page.locator('[data-testid=hand] .card[aria-pressed=true]').evaluateAll((els) => els.map((e) => e.dataset.card));
 }
@@ -92,6 +129,8 @@ export const ranks = (cards) => cards.map(rankOf).sort().join('');
 let names = 0;
 export const uniqueName = (base) => `${base}${++names}`;
 
+const TABLE_NAMES = { house: 'House', noshuffle: 'No Shuffle', twoplayer: 'Two Player' };
+
 /** The host creates an invite room through the UI; guests join through the link. Returns the pages, host first. */
 export async function inviteRoom(table, guests, viewports = []) {
   const host = await newPage(viewports[0]);
@@ -101,14 +140,25 @@ export async function inviteRoom(table, guests, viewports = []) {
   await host.getByRole('button', { name: 'Create invite room' }).click();
   const link = await host.getByLabel('Invite link').inputValue();
   await host.getByRole('button', { name: 'Enter room' }).click();
+  // The waiting room shows the same link, to send to the guests.
+  assert.equal(await host.getByTestId('invite').getByRole('textbox').inputValue(), link);
+  await host.getByTestId('invite').getByRole('button', { name: 'Copy' }).waitFor();
   const pages = [host];
   for (let i = 0; i < guests; i++) {
     const guest = await newPage(viewports[i + 1]);
     await guest.goto(link);
+    // The join page says what the link joins.
+    const about = await guest.getByTestId('join-about').innerText();
+    assert.match(about, new RegExp(`^${TABLE_NAMES[table]}.* · Host: Host\\d+\\n`), about);
     await guest.getByLabel('Your name').fill(uniqueName(`Guest${i + 1}`));
     await guest.getByRole('button', { name: 'Join' }).click();
     await guest.locator('.seat .name', { hasText: '(you)' }).waitFor();
     pages.push(guest);
+  }
+  // Every seat taken: the invite is gone, and the host deals the first hand.
+  if (pages.length === (table === 'twoplayer' ? 2 : 3)) {
+    await host.getByTestId('invite').waitFor({ state: 'detached' });
+    await host.getByRole('button', { name: 'Deal the first hand' }).waitFor();
   }
   return pages;
 }
@@ -141,9 +191,10 @@ export async function hintAndPlay(page) {
 }
 
 /**
- * Plays a deal through the UI of every page until all show the result. `auction(page, buttons)` names the
- * auction button to press (default: take, the lowest bid, call, no rob). `onPlay(page)` is asked first at
- * each turn to play: it returns true when it played the turn itself, or 'stop' to return that page at once.
+ * Plays a deal through the UI of every page until all show the result, checking each page's screen before
+ * each of its actions (`assertLayout`). `auction(page, buttons)` names the auction button to press (default:
+ * take, the lowest bid, call, no rob). `onPlay(page)` is asked first at each turn to play: it returns true
+ * when it played the turn itself, or 'stop' to return that page at once.
  */
 export async function playDeal(pages, { auction, onPlay, timeout = 150_000 } = {}) {
   const end = Date.now() + timeout;
@@ -153,6 +204,7 @@ export async function playDeal(pages, { auction, onPlay, timeout = 150_000 } = {
     let acted = false;
     for (const page of pages) {
       const { over: done, buttons } = await probe(page);
+      if (buttons.length > 0) await assertLayout(page, `before pressing one of ${buttons.join(', ')}`);
       if (done) {
         over += 1;
       } else if (buttons.includes('Seen')) {

@@ -6,13 +6,17 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import {
   BASE,
+  SMALL_PHONE,
+  PORTRAIT,
   PHONE,
+  DESKTOP,
   newPage,
   sleep,
   shot,
   api,
   publicView,
   handCards,
+  tapCard,
   selectedCards,
   rankOf,
   ranks,
@@ -40,6 +44,8 @@ test('home renders quickly; the Chinese UI renders; the sound setting is remembe
     return { firstRender: mark?.startTime, fcp: fcp?.startTime };
   });
   assert.ok(timing.firstRender > 0, 'the app marks its first render');
+  const icon = await fetch(await page.evaluate(() => document.querySelector('link[rel=icon]').href));
+  assert.equal(icon.headers.get('content-type'), 'image/svg+xml', 'the favicon is an SVG');
   console.log(`FIRST_RENDER_MS ${timing.firstRender.toFixed(0)} FCP_MS ${timing.fcp?.toFixed(0) ?? 'n/a'}`);
   await shot(page, 'home');
 
@@ -72,6 +78,8 @@ describe('the web client', { concurrency: 4 }, () => {
     const { code } = await api('/api/rooms', { name: uniqueName('Lobbyist'), table: 'house', public: true });
     const row = page.locator('.lobby li', { hasText: code });
     await row.waitFor();
+    // A row in words: the table type and option, who sits, the free seats, and whether a deal is on.
+    assert.match(await row.innerText(), new RegExp(`^${code}\\s+House · Wild on\\s+Lobbyist\\d+ · 2 seats free\\s+Waiting\\s+Sit$`));
     assert.equal(await row.getByRole('button', { name: 'Sit' }).isEnabled(), true);
     await row.scrollIntoViewIfNeeded();
     await shot(page, 'lobby');
@@ -82,7 +90,7 @@ describe('the web client', { concurrency: 4 }, () => {
     const [host, guest] = await inviteRoom('house', 1, [undefined, PHONE]);
     await host.locator('.seat .name', { hasText: 'Guest' }).waitFor();
     await host.getByRole('button', { name: 'Add bot' }).click();
-    await host.getByRole('button', { name: 'Deal next hand' }).click();
+    await host.getByRole('button', { name: 'Deal the first hand' }).click();
     await guest.locator('[data-testid=hand] .card').nth(16).waitFor();
     // Phone landscape: the whole hand fits on the screen.
     const boxes = await guest.locator('[data-testid=hand] .card').evaluateAll((els) =>
@@ -176,9 +184,9 @@ describe('the web client', { concurrency: 4 }, () => {
   });
 
   test('three browser contexts play an invite-room House deal together to the end', { timeout: 200_000 }, async (t) => {
-    const pages = await inviteRoom('house', 2, [undefined, undefined, PHONE]);
+    const pages = await inviteRoom('house', 2, [undefined, SMALL_PHONE, PHONE]);
     const [host, , phone] = pages;
-    await host.getByRole('button', { name: 'Deal next hand' }).click();
+    await host.getByRole('button', { name: 'Deal the first hand' }).click();
     let phoneShot = false;
     await playDeal(pages, {
       async onPlay(page) {
@@ -216,7 +224,7 @@ describe('the web client', { concurrency: 4 }, () => {
 
   test('a Wild play with two readings shows pills and plays the chosen one', { timeout: 120_000 }, async () => {
     const pages = await inviteRoom('house', 2);
-    await pages[0].getByRole('button', { name: 'Deal next hand' }).click();
+    await pages[0].getByRole('button', { name: 'Deal the first hand' }).click();
     await Promise.all(pages.map((p) => p.locator('[data-testid=hand] .card').nth(16).waitFor()));
     // Whoever holds the Wild takes the middle cards (if it is among them, the first to choose takes).
     const hands = await Promise.all(pages.map(handCards));
@@ -229,8 +237,8 @@ describe('the web client', { concurrency: 4 }, () => {
   });
 
   test('a No Shuffle deal with bidding, played through the UI', { timeout: 200_000 }, async () => {
-    const pages = await inviteRoom('noshuffle', 2);
-    await pages[0].getByRole('button', { name: 'Deal next hand' }).click();
+    const pages = await inviteRoom('noshuffle', 2, [PORTRAIT, PHONE, DESKTOP]);
+    await pages[0].getByRole('button', { name: 'Deal the first hand' }).click();
     let shotTaken = false;
     // Each bids the lowest bid left: 1, 2, 3 in turn.
     await playDeal(pages, {
@@ -242,8 +250,7 @@ describe('the web client', { concurrency: 4 }, () => {
           [1, 2, 3],
         );
         assert.equal(deal.auction_value, 3);
-        await page.getByTestId('multiplier').filter({ hasText: '×3' }).waitFor();
-        await page.getByTestId('multiplier').filter({ hasText: 'auction 3' }).waitFor();
+        await page.getByTestId('deal-score').filter({ hasText: 'Deal score 3 pts (auction 3 × multiplier 1, 0 bombs)' }).waitFor();
         assert.equal(await page.locator('.chip', { hasText: /^Allowance/ }).count(), 0);
         await shot(page, 'noshuffle');
         shotTaken = true;
@@ -257,8 +264,8 @@ describe('the web client', { concurrency: 4 }, () => {
   });
 
   test('a Two Player deal with a rob, played through the UI', { timeout: 200_000 }, async () => {
-    const pages = await inviteRoom('twoplayer', 1);
-    await pages[0].getByRole('button', { name: 'Deal next hand' }).click();
+    const pages = await inviteRoom('twoplayer', 1, [SMALL_PHONE, PORTRAIT]);
+    await pages[0].getByRole('button', { name: 'Deal the first hand' }).click();
     await Promise.all(pages.map((p) => p.locator('[data-testid=hand] .card').nth(16).waitFor()));
     let robbed = null;
     let shotTaken = false;
@@ -277,7 +284,7 @@ describe('the web client', { concurrency: 4 }, () => {
         const deal = (await publicView(page)).deal;
         assert.equal(deal.auction.robs, 1);
         assert.equal(deal.landlord, await robbed.evaluate(() => Number(document.querySelector('.seat.me').dataset.seat)));
-        await page.getByTestId('multiplier').filter({ hasText: '×2' }).waitFor();
+        await page.getByTestId('deal-score').filter({ hasText: 'Deal score 2 pts (auction 2 × ' }).waitFor();
         // The allowance is 1 card plus 1 per rob.
         await page.getByTestId('allowance').filter({ hasText: 'Allowance 2' }).waitFor();
         await shot(page, 'twoplayer');
@@ -374,11 +381,11 @@ async function badSelectionThenSingle(page) {
   const next = hand.filter((c) => c[0] === plain.at(-2))[0];
   if (!('3456789TJQKA'.indexOf(next[0]) - '3456789TJQKA'.indexOf(low[0]) >= 2 || next[0] === '2')) return false;
   const play = button(page, 'Play');
-  await page.locator(`[data-testid=hand] [data-card="${low}"]`).click();
-  await page.locator(`[data-testid=hand] [data-card="${next}"]`).click();
-  await page.getByRole('status').filter({ hasText: 'is not a play' }).waitFor({ timeout: 5000 });
+  await tapCard(page, low);
+  await tapCard(page, next);
+  await page.getByRole('status').filter({ hasText: 'Those cards are not a play.' }).waitFor({ timeout: 5000 });
   assert.ok(await play.isDisabled());
-  await page.locator(`[data-testid=hand] [data-card="${next}"]`).click();
+  await tapCard(page, next);
   await play.and(page.locator(':enabled')).waitFor({ timeout: 5000 });
   await press(page, 'Play');
   return true;
@@ -404,6 +411,9 @@ async function checkCounter(page) {
   const total = Object.values(shown).reduce((a, b) => a + b, 0);
   assert.equal(total, 55 - known.size);
 }
+
+/** The server's English reading as the client words it: its ranks as the cards show them (`10`, not `T`). */
+const asShown = (text) => text.replace(/\bT(?=s?\b)/g, '10');
 
 /** The landlord leads a selection with two readings, picks the second pill and plays it. */
 async function wildLead(page, pages) {
@@ -433,17 +443,17 @@ async function wildLead(page, pages) {
     }
   }
   assert.ok(cards, `a selection with two readings in ${hand.join(' ')}`);
-  for (const c of cards) await page.locator(`[data-testid=hand] [data-card="${c}"]`).click();
+  for (const c of cards) await tapCard(page, c);
   const pills = page.getByRole('radio');
   await pills.nth(readings.length - 1).waitFor();
-  assert.deepEqual(await pills.allInnerTexts(), readings.map((r) => r.text));
+  assert.deepEqual(await pills.allInnerTexts(), readings.map((r) => asShown(r.text)));
   assert.equal(await pills.nth(0).getAttribute('aria-checked'), 'true');
   await pills.nth(1).click();
   assert.equal(await pills.nth(1).getAttribute('aria-checked'), 'true');
   await page.waitForTimeout(200); // the pill's colour transition
   await shot(page, 'wild-pills');
   await press(page, 'Play');
-  for (const p of pages) await p.getByTestId('trick-reading').filter({ hasText: readings[1].text }).waitFor();
+  for (const p of pages) await p.getByTestId('trick-reading').filter({ hasText: asShown(readings[1].text) }).waitFor();
   const last = (await publicView(page)).deal.trick;
   assert.equal(last.play.text, readings[1].text, 'the server took the chosen reading');
   assert.equal(ranks(last.cards), ranks(cards));

@@ -1,6 +1,7 @@
 //! The browser client in real Chromium: starts `ddz serve` on a free port with a fresh database and
 //! runs a script of `web/e2e/` (playwright-core driving `/usr/bin/chromium`) against it: `run.mjs` (the
-//! table, rooms, languages) and `challenges.mjs` (the challenge modes, boards and stats).
+//! table, rooms, languages), `challenges.mjs` (the challenge modes, boards and stats) and `screens.mjs` (every
+//! screen size: the hand, the buttons and the text fit; axe-core's contrast and naming checks).
 //!
 //! Needs Node.js, `npm ci` in `web/`, and Chromium (`.ci/run` installs them); without them it fails.
 
@@ -29,6 +30,12 @@ fn the_web_client_plays_in_chromium() {
 #[test]
 fn the_challenge_modes_play_in_chromium() {
     run_browser_tests("challenges.mjs", &["--bot-delay-ms", "100", "--bot-delay-span-ms", "100"]);
+}
+
+/// The home page and a landlord's deal at five screen sizes, with quicker bots.
+#[test]
+fn the_web_client_fits_every_screen() {
+    run_browser_tests("screens.mjs", &["--bot-delay-ms", "100", "--bot-delay-span-ms", "100"]);
 }
 
 /// Serves a fresh database with `server_args` and runs `web/e2e/{script}` against it.

@@ -1,5 +1,5 @@
 import { errorText } from './errors';
-import type { BoardRow, Card, ChallengeKind, HintPlay, RallyComparison, Reading, Refusal, StatLine } from './types';
+import type { BoardRow, Card, ChallengeKind, HintPlay, RallyComparison, Reading, Refusal, RoomView, StatLine } from './types';
 
 async function post<T>(path: string, body: unknown): Promise<T> {
   const res = await fetch(path, {
@@ -25,6 +25,11 @@ async function get<T>(path: string): Promise<T> {
   const json = await res.json().catch(() => ({}));
   if (!res.ok) throw new Error(errorText(json.code, json.message ?? `HTTP ${res.status}`));
   return json as T;
+}
+
+/** A room as a spectator sees it (closed rooms too). */
+export function roomView(code: string): Promise<RoomView> {
+  return get(`/api/rooms/${encodeURIComponent(code)}`);
 }
 
 /** Starts a Bot Buster or Bot Bomber run or today's rally, or resumes the name's unfinished one. */

@@ -18,10 +18,12 @@ export function sortHand(cards: Card[]): Card[] {
 
 export const SUIT: Record<string, string> = { S: '♠', H: '♥', D: '♦', C: '♣' };
 
-export function rankLabel(card: Card): string {
-  if (card === 'W') return t('wildShort');
-  if (card === 'BJ' || card === 'RJ') return t('jokerShort');
-  return card[0] === 'T' ? '10' : card[0];
+/** A rank (`rankOf`) as the cards show it: `10`, not `T`; the jokers and the Wild in short. */
+export function rankText(rank: string): string {
+  if (rank === 'BJ') return t('bjShort');
+  if (rank === 'RJ') return t('rjShort');
+  if (rank === 'W') return t('wildShort');
+  return rank === 'T' ? '10' : rank;
 }
 
 export function isRed(card: Card): boolean {

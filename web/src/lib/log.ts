@@ -3,9 +3,10 @@
 import { signedMoney } from './format';
 import { levelName } from './names';
 import { t } from './i18n.svelte';
+import { rulesLabel } from './tables';
 import type { LogLine } from './types';
 
-export function logText(line: LogLine, rulesLabel: (rules: string) => string, name: (n: string) => string): string {
+export function logText(line: LogLine, name: (n: string) => string): string {
   switch (line.event) {
     case 'sat':
       return t('logSat', { name: name(line.name) });

@@ -1,0 +1,146 @@
+// What a person would notice on a screen, measured in the page: a card of the hand without a visible strip
+// that takes a tap, a button covered by something else, text that overlaps other text, a page wider than the
+// screen (`layoutProblems`), and what axe-core finds about contrast and unnamed controls (`axeViolations`).
+
+import { fileURLToPath } from 'node:url';
+
+/**
+ * The problems of the screen as it is now. The hand is measured with no card selected (a selected card
+ * stands out of its row).
+ */
+export function layoutProblems(page) {
+  return page.evaluate(() => {
+    const problems = [];
+    const width = innerWidth;
+    const height = innerHeight;
+    const rect = (el) => el.getBoundingClientRect();
+    const describe = (el) => {
+      const text = (el.getAttribute('aria-label') || el.textContent || '').trim().replace(/\s+/g, ' ').slice(0, 40);
+      return `${el.tagName.toLowerCase()}.${[...el.classList].join('.')} "${text}"`;
+    };
+    const visible = (el) => {
+      const r = rect(el);
+      return r.width > 0 && r.height > 0 && getComputedStyle(el).visibility !== 'hidden';
+    };
+    const inViewport = (r) => r.left >= -0.5 && r.top >= -0.5 && r.right <= width + 0.5 && r.bottom <= height + 0.5;
+    /** Whether a tap at (x, y) lands on `el` (or inside it). */
+    const hits = (el, x, y) => {
+      const found = document.elementFromPoint(x, y);
+      return found !== null && el.contains(found) ? null : found ? describe(found) : 'nothing';
+    };
+
+    if (document.documentElement.scrollWidth > width + 0.5)
+      problems.push(`the page is ${document.documentElement.scrollWidth}px wide on a ${width}px screen`);
+
+    // The hand: each card keeps a strip (the part no later card covers) that shows its corner and takes a tap.
+    const cards = [...document.querySelectorAll('[data-testid=hand] [data-card]')];
+    const boxes = cards.map(rect);
+    cards.forEach((card, i) => {
+      const box = boxes[i];
+      const strip = { left: box.left, top: box.top, right: box.right, bottom: box.bottom };
+      const later = boxes.slice(i + 1).filter((b) => b.left < strip.right && b.right > strip.left && b.top < strip.bottom && b.bottom > strip.top);
+      // Cards of the same row (one under the pointer stands a little higher) cut the strip on the right; those
+      // of a lower row cut it at the bottom.
+      const sameRow = (b) => Math.abs(b.top - box.top) < box.height / 4;
+      for (const b of later.filter(sameRow)) strip.right = Math.min(strip.right, b.left);
+      for (const b of later.filter((b) => !sameRow(b) && b.left < strip.right)) strip.bottom = Math.min(strip.bottom, b.top);
+      const w = strip.right - strip.left;
+      const h = strip.bottom - strip.top;
+      const name = `card ${card.dataset.card}`;
+      if (w < 16 || h < 24) problems.push(`${name} shows a strip of only ${w.toFixed(0)}x${h.toFixed(0)}px`);
+      else if (!inViewport(strip)) problems.push(`${name}'s strip is off the screen: ${JSON.stringify(strip)}`);
+      else {
+        const missed = hits(card, (strip.left + strip.right) / 2, (strip.top + strip.bottom) / 2);
+        if (missed) problems.push(`a tap on ${name}'s strip lands on ${missed}`);
+        const corner = card.querySelector('.corner');
+        const c = corner && rect(corner);
+        if (c && (c.left < strip.left - 0.5 || c.right > strip.right + 0.5 || c.top < strip.top - 0.5 || c.bottom > strip.bottom + 0.5))
+          problems.push(`${name}'s corner "${corner.textContent}" does not fit its strip`);
+      }
+    });
+
+    // Every card's corner inside its card (the jokers' words included).
+    for (const corner of document.querySelectorAll('.card .corner')) {
+      const c = rect(corner);
+      const b = rect(corner.closest('.card'));
+      if (c.left < b.left - 0.5 || c.right > b.right + 0.5 || c.top < b.top - 0.5 || c.bottom > b.bottom + 0.5)
+        problems.push(`the corner "${corner.textContent}" is cut by its card`);
+    }
+
+    // The action buttons (the prompt's and the dialogs'): on screen, and a tap at the centre lands on them.
+    const dialog = document.querySelector('.result');
+    const actions = dialog ? dialog.querySelectorAll('button') : document.querySelectorAll('.controls .prompt button');
+    for (const button of [...actions].filter(visible)) {
+      const r = rect(button);
+      if (!inViewport(r)) problems.push(`${describe(button)} is off the screen`);
+      else {
+        const missed = hits(button, r.left + r.width / 2, r.top + r.height / 2);
+        if (missed) problems.push(`a tap on ${describe(button)} lands on ${missed}`);
+      }
+    }
+
+    // Text and pictures that must not overlap: under an open dialog only the dialog's own.
+    const LABELS = [
+      '.topbar > *', '.counter-box h2', '.counter li', '.seat .nameplate', '.seat .name', '.badge', '.balance', '.count',
+      '.played .say', '.played .reading', '.played .mini-cards', '.trick', '.bottom', '.middle .status', '.middle .invite',
+      '.controls .prompt button', '.tools summary', '.notes > *', '.hand',
+      '.result h2', '.result .big', '.result td', '.result li', '.result button', '.challenge-bar > *',
+    ].join(', ');
+    /** The part of an element that shows: its box cut by every scrolling or clipping box around it. */
+    const shown = (el) => {
+      const r = rect(el);
+      const box = { left: r.left, top: r.top, right: r.right, bottom: r.bottom };
+      for (let p = el.parentElement; p; p = p.parentElement) {
+        if (getComputedStyle(p).overflow === 'visible') continue;
+        const c = rect(p);
+        box.left = Math.max(box.left, c.left);
+        box.top = Math.max(box.top, c.top);
+        box.right = Math.min(box.right, c.right);
+        box.bottom = Math.min(box.bottom, c.bottom);
+      }
+      return box;
+    };
+    const labels = [...document.querySelectorAll(LABELS)]
+      .filter(visible)
+      .filter((el) => !dialog || dialog.contains(el));
+    for (let i = 0; i < labels.length; i++)
+      for (let j = i + 1; j < labels.length; j++) {
+        const [a, b] = [labels[i], labels[j]];
+        if (a.contains(b) || b.contains(a)) continue;
+        const [ra, rb] = [shown(a), shown(b)];
+        const x = Math.min(ra.right, rb.right) - Math.max(ra.left, rb.left);
+        const y = Math.min(ra.bottom, rb.bottom) - Math.max(ra.top, rb.top);
+        if (x > 1 && y > 1) problems.push(`${describe(a)} overlaps ${describe(b)}`);
+      }
+    return problems;
+  });
+}
+
+const AXE = fileURLToPath(new URL('../node_modules/axe-core/axe.min.js', import.meta.url));
+
+/** The axe-core rules a screen must pass: contrast and a name for every control and picture. */
+const AXE_RULES = new Set([
+  'color-contrast',
+  'label',
+  'button-name',
+  'link-name',
+  'select-name',
+  'input-button-name',
+  'summary-name',
+  'aria-input-field-name',
+  'aria-toggle-field-name',
+  'aria-command-name',
+  'role-img-alt',
+  'image-alt',
+  'svg-img-alt',
+  'document-title',
+]);
+
+/** axe-core's contrast and missing-name violations on the page as it is now, one line each. */
+export async function axeViolations(page) {
+  if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ path: AXE });
+  const violations = await page.evaluate(async () => (await window.axe.run()).violations);
+  return violations
+    .filter((v) => AXE_RULES.has(v.id))
+    .flatMap((v) => v.nodes.map((n) => `${v.id}: ${n.target.join(' ')}: ${n.failureSummary.replace(/\s+/g, ' ')}`));
+}

@@ -1,0 +1,160 @@
+// Every screen (issue 13): the home page and a House deal against two bots with the player as the landlord
+// (the widest hand: 21 cards with the Wild), at five sizes from a small phone held upright to a desktop.
+// Before each step a person would take, the screen is checked (layout.mjs): each card of the hand keeps a
+// strip that takes a tap, the action buttons are not covered, no text overlaps; axe-core finds no contrast
+// or naming problems on the home page, the table and the deal's result. Phones act by touch, the others by
+// mouse, and every size plays turns by keyboard too.
+// Usage: DDZ_URL=http://127.0.0.1:8080 node web/e2e/screens.mjs (quicker with `ddz serve --bot-delay-ms 100
+// --bot-delay-span-ms 100`).
+
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { axeViolations } from './layout.mjs';
+import {
+  BASE,
+  SCREENS,
+  assertLayout,
+  button,
+  handCards,
+  newPage,
+  probe,
+  selectedCards,
+  shot,
+  sleep,
+  tap,
+  tapCard,
+  uniqueName,
+  useBrowser,
+} from './harness.mjs';
+
+useBrowser();
+
+async function assertAxe(page, when) {
+  const { width, height } = page.viewportSize();
+  assert.deepEqual(await axeViolations(page), [], `axe-core on ${when} at ${width}x${height}`);
+}
+
+/** Taps a button and waits for the server's answer to take it away. */
+async function tapButton(page, name) {
+  const b = button(page, name);
+  await tap(page, b);
+  await b.waitFor({ state: 'hidden', timeout: 5000 }).catch(() => {});
+}
+
+const phase = (page) => page.locator('.table-screen').getAttribute('data-phase');
+
+/** Takes the middle cards whenever offered; true once the player is the landlord, false once a bot is. */
+async function auction(page) {
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    assert.ok(Date.now() < deadline, 'the auction ends in time');
+    const { buttons } = await probe(page);
+    if (buttons.includes('Take the middle cards')) {
+      await assertLayout(page, 'the auction');
+      await tapButton(page, 'Take the middle cards');
+    } else if ((await phase(page)) !== 'auction') {
+      return (await page.locator('.seat.me .badge.landlord').count()) === 1;
+    } else await sleep(100);
+  }
+}
+
+/** No rank is written `T` where the cards say 10: plays, reading pills, chips, the counter. */
+async function assertTens(page) {
+  for (const text of await page.locator('.reading, .pill, .chip, .counter .rank, .say').allInnerTexts())
+    assert.doesNotMatch(text, /\bTs?\b/, `"${text}" writes 10 as T`);
+}
+
+/** The landlord's first turn: cards tapped where they show are selected; Escape clears; layout and axe. */
+async function firstTurn(page) {
+  const hand = await handCards(page);
+  assert.equal(hand.length, 21, 'the landlord holds 17 cards and the 4 middle cards');
+  assert.equal(await page.title(), '● Your turn — Dou Dizhu');
+  await page.getByRole('heading', { name: 'Not seen yet' }).waitFor();
+  await assertAxe(page, 'the table');
+  for (const card of [hand[0], hand[10], hand.at(-1)]) await tapCard(page, card);
+  assert.deepEqual((await selectedCards(page)).sort(), [hand[0], hand[10], hand.at(-1)].sort(), 'a tap selects the card it lands on');
+  await page.keyboard.press('Escape');
+  assert.deepEqual(await selectedCards(page), []);
+}
+
+/** One turn to play: Hint, then Play what it chose (or Pass), by keyboard or by touch or mouse. */
+async function playTurn(page, byKeyboard) {
+  const before = (await handCards(page)).length;
+  if (byKeyboard) await page.keyboard.press('h');
+  else await tap(page, button(page, 'Hint'));
+  const play = button(page, 'Play').and(page.locator(':enabled'));
+  const none = page.getByRole('status').filter({ hasText: 'Nothing in your hand beats it' });
+  await play.or(none).waitFor({ timeout: 10_000 });
+  const playing = await play.isVisible();
+  if (byKeyboard) await page.keyboard.press(playing ? 'Enter' : ' ');
+  else await tap(page, button(page, playing ? 'Play' : 'Pass'));
+  await button(page, 'Hint').waitFor({ state: 'hidden', timeout: 10_000 });
+  if (playing) assert.ok((await handCards(page)).length < before, 'the play left the hand');
+}
+
+describe('every screen', { concurrency: 3 }, () => {
+  for (const screen of SCREENS) {
+    const size = `${screen.width}x${screen.height}`;
+    test(`home and a landlord's deal at ${size}`, { timeout: 400_000 }, async () => {
+      const page = await newPage(screen);
+      await page.goto(BASE);
+      await page.getByRole('heading', { name: 'Public tables' }).waitFor();
+      await assertLayout(page, 'home');
+      await assertAxe(page, 'home');
+
+      // Enter in the name field plays; the name is remembered for the next time.
+      const name = uniqueName('Screen');
+      await page.getByTestId('name').fill(name);
+      for (let attempt = 1; ; attempt++) {
+        assert.ok(attempt <= 12, 'the player becomes the landlord within 12 tables');
+        await page.getByTestId('name').press('Enter');
+        await page.waitForURL(/\?room=/);
+        await page.locator('[data-testid=hand] .card').nth(16).waitFor();
+        if (await auction(page)) break;
+        // A bot is the landlord: Home offers the way back to this table; a new table is one Enter away.
+        const code = await page.getByTestId('room-code').innerText();
+        await tap(page, page.getByRole('button', { name: 'Home' }));
+        await page.getByTestId('back-to-table').filter({ hasText: code }).waitFor();
+        assert.equal(await page.getByTestId('name').inputValue(), name);
+      }
+
+      await button(page, 'Seen').waitFor();
+      await assertLayout(page, 'the reveal');
+      await tapButton(page, 'Seen');
+      let turns = 0;
+      const deadline = Date.now() + 300_000;
+      while (!(await page.getByTestId('result').isVisible())) {
+        assert.ok(Date.now() < deadline, 'the deal ends in time');
+        const { buttons } = await probe(page);
+        if (buttons.includes('Seen')) await tapButton(page, 'Seen');
+        else if (buttons.includes('Hint')) {
+          await assertLayout(page, `turn ${turns + 1}`);
+          await assertTens(page);
+          if (turns === 0) {
+            await firstTurn(page);
+            await shot(page, `screen-${size}`);
+          }
+          await playTurn(page, turns % 2 === 0);
+          turns += 1;
+        } else await sleep(100);
+      }
+
+      await page.waitForTimeout(300); // the dialog's first frame
+      await assertLayout(page, 'the result');
+      await assertAxe(page, 'the result');
+      assert.equal(await page.getByTestId('pot').count(), 0, 'the pot chip goes when the deal ends');
+      await shot(page, `screen-${size}-result`);
+
+      // Home and back to the same table, then the next deal.
+      const code = await page.getByTestId('room-code').innerText();
+      await tap(page, page.getByRole('button', { name: 'Home' }));
+      await tap(page, page.getByTestId('back-to-table'));
+      assert.equal(await page.getByTestId('room-code').innerText(), code);
+      await page.getByTestId('result').waitFor();
+      await tap(page, button(page, 'Deal next hand'));
+      await page.getByTestId('result').waitFor({ state: 'detached' });
+      await page.locator('[data-testid=hand] .card').nth(16).waitFor();
+      await page.context().close();
+    });
+  }
+});
