@@ -120,8 +120,11 @@ struct Connection {
     out: mpsc::Sender<Event>,
     /// The deal (its starting entry) and how many of its actions this client has been sent: later
     /// states send only the actions after those (the rest of the view is small).
-    sent_actions: Option<(u64, usize)>,
+    sent_actions: Option<SentActions>,
 }
+
+/// A deal's starting entry and how many of its actions a connection has.
+type SentActions = (u64, usize);
 
 /// Every room's summary, watched by the lobby.
 pub type Summaries = tokio::sync::watch::Sender<HashMap<String, Summary>>;
@@ -453,7 +456,7 @@ impl RoomTask {
 
     fn broadcast(&mut self) {
         let n = self.room.last;
-        let conns: Vec<(ConnId, Option<Seat>, Option<(u64, usize)>)> =
+        let conns: Vec<(ConnId, Option<Seat>, Option<SentActions>)> =
             self.connections.iter().map(|(id, c)| (*id, self.room.seat_of(&c.name), c.sent_actions)).collect();
         let deal_entry = self.room.deal_entry;
         for (conn, seat, sent) in conns {
