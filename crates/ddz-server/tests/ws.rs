@@ -8,7 +8,7 @@ use std::time::Duration;
 use common::{Client, FAST, get, play_to_end, post, server, temp_db};
 use ddz_engine::{Card, CardSet, Phase, Rules};
 
-use ddz_server::protocol::{ClientAction, Command, Event};
+use ddz_server::protocol::{ClientAction, Command, Event, RoomView};
 use futures_util::{SinkExt, StreamExt};
 use tokio_tungstenite::tungstenite::Message;
 
@@ -264,10 +264,14 @@ async fn no_message_to_a_seat_contains_a_card_it_may_not_see() {
         // sent to different seats at the same event are each seat's own (disjoint, of the right size).
         let mut hands_at: std::collections::HashMap<u64, Vec<(usize, CardSet)>> = Default::default();
         for client in &clients {
+            // Continuing states carry only new actions: rebuild each view as the client does.
+            let mut previous: Option<RoomView> = None;
             for message in &client.raw {
                 let Ok(Event::State { n, room }) = serde_json::from_str::<Event>(message) else {
                     continue;
                 };
+                let room = room.continuing(previous.as_ref());
+                previous = Some(room.clone());
                 let Some(deal) = room.deal else { continue };
                 let hand = deal.hand.unwrap_or_default();
                 let played = deal.actions.iter().fold(CardSet::EMPTY, |acc, a| match a {

@@ -32,10 +32,11 @@ fn the_challenge_modes_play_in_chromium() {
     run_browser_tests("challenges.mjs", &["--bot-delay-ms", "100", "--bot-delay-span-ms", "100"]);
 }
 
-/// The home page and a landlord's deal at five screen sizes, with quicker bots.
+/// The home page and a landlord's deal at five screen sizes, with quicker bots (slow enough that a
+/// passed turn shows before it comes back).
 #[test]
 fn the_web_client_fits_every_screen() {
-    run_browser_tests("screens.mjs", &["--bot-delay-ms", "100", "--bot-delay-span-ms", "100"]);
+    run_browser_tests("screens.mjs", &["--bot-delay-ms", "400", "--bot-delay-span-ms", "200"]);
 }
 
 /// Serves a fresh database with `server_args` and runs `web/e2e/{script}` against it.
