@@ -266,26 +266,22 @@ impl Store {
     /// Stores appends in one transaction. If that fails, each is tried in its own, so that one bad
     /// entry cannot fail the others of its batch; the results are in the batch's order.
     async fn append_batch(&self, batch: &[Append]) -> Vec<DbResult<()>> {
-        let together = async {
-            let mut tx = self.pool.begin().await?;
-            for append in batch {
-                write_append(&mut tx, append).await?;
-            }
-            tx.commit().await
-        };
-        if together.await.is_ok() {
+        if self.append_in_one_transaction(batch).await.is_ok() {
             return batch.iter().map(|_| Ok(())).collect();
         }
         let mut results = Vec::with_capacity(batch.len());
         for append in batch {
-            let alone = async {
-                let mut tx = self.pool.begin().await?;
-                write_append(&mut tx, append).await?;
-                tx.commit().await
-            };
-            results.push(alone.await);
+            results.push(self.append_in_one_transaction(std::slice::from_ref(append)).await);
         }
         results
+    }
+
+    async fn append_in_one_transaction(&self, appends: &[Append]) -> DbResult<()> {
+        let mut tx = self.pool.begin().await?;
+        for append in appends {
+            write_append(&mut tx, append).await?;
+        }
+        tx.commit().await
     }
 
     /// Every room not closed, with its log.

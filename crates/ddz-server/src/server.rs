@@ -552,11 +552,7 @@ async fn watch_lobby(mut socket: WebSocket, state: &AppState) {
             last = Some(tables);
         }
         tokio::select! {
-            _ = stopping.cancelled() => {
-                send(&mut socket, &Event::Restarting).await;
-                let _ = socket.close().await;
-                return;
-            }
+            _ = stopping.cancelled() => return say_restarting(&mut socket).await,
             changed = changes.changed() => if changed.is_err() { return },
             frame = socket.recv() => match frame {
                 Some(Ok(Message::Close(_))) | None | Some(Err(_)) => return,
@@ -628,7 +624,7 @@ fn act_seq(frame: &serde_json::Value) -> Option<u64> {
 }
 
 /// Tells a client the server is going down, then closes its socket.
-async fn say_restarting(sink: &mut futures_util::stream::SplitSink<WebSocket, Message>) {
+async fn say_restarting<S: futures_util::Sink<Message> + Unpin>(sink: &mut S) {
     let text = serde_json::to_string(&Event::Restarting).expect("events serialise");
     let _ = sink.send(Message::Text(text.into())).await;
     let _ = sink.close().await;
