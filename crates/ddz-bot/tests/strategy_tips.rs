@@ -51,6 +51,9 @@ impl Position {
             allowance: None,
             bombs: 0,
             result: None,
+            last_moves: vec![None; 3],
+            hands_at_end: None,
+            score_lines: Vec::new(),
         };
         let prior = trick.map(|t| t.play);
         let mut choices: Vec<Action> = legal_plays_vec(&self.rules, hand.counts(), prior.as_ref())

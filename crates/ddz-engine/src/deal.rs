@@ -813,11 +813,15 @@ impl Deal {
                 *paid += if s == landlord { 2 * tenant_share } else { tenant_share };
             }
         } else {
-            let quadruples = self.rules.wild_rank().is_some()
-                && (play.shape.kind == Kind::Rocket || play.strength != Strength::Soft);
-            let factor = if quadruples { 4 } else { 2 };
-            self.multiplier = (self.multiplier * factor).min(MULTIPLIER_CAP);
+            self.multiplier = (self.multiplier * self.bomb_factor(play)).min(MULTIPLIER_CAP);
         }
+    }
+
+    /// No Shuffle / Two Player: what a bomb or rocket multiplies the multiplier by (RULES.md 6.2).
+    pub(crate) fn bomb_factor(&self, play: &Play) -> u32 {
+        let quadruples =
+            self.rules.wild_rank().is_some() && (play.shape.kind == Kind::Rocket || play.strength != Strength::Soft);
+        if quadruples { 4 } else { 2 }
     }
 
     fn pass(&mut self, seat: Seat) -> Result<(), DealError> {

@@ -13,6 +13,7 @@ pub mod readings;
 pub mod record;
 pub mod rng;
 pub mod rules;
+pub mod story;
 pub mod view;
 
 pub use card::{Card, CardError, CardSet, Counts, Rank, WILD_SLOT};
@@ -24,4 +25,5 @@ pub use readings::{PlayError, readings};
 pub use record::DealRecord;
 pub use rng::Seed;
 pub use rules::{Rules, TableType, UnknownTable, Wilds};
+pub use story::{LastMove, ScoreLine};
 pub use view::DealView;

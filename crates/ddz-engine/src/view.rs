@@ -1,7 +1,8 @@
 //! What one seat may know about a deal (and what a spectator may): the only deal state the server sends.
 //!
-//! A [`DealView`] has exactly one field for cards in hands, `hand`, filled from the viewing seat's own
-//! hand; other seats appear only as card counts. The middle or bottom cards appear once the landlord has
+//! A [`DealView`] has one field for cards in hands while the deal runs, `hand`, filled from the viewing
+//! seat's own hand; other seats appear only as card counts until the deal is over, when `hands_at_end`
+//! shows every hand face up. The middle or bottom cards appear once the landlord has
 //! them (they are shown to everyone then); Two Player's unused cards never appear. Every action is public.
 
 use serde::{Deserialize, Serialize};
@@ -9,6 +10,7 @@ use serde::{Deserialize, Serialize};
 use crate::card::{Card, CardSet, Rank};
 use crate::deal::{Action, Auction, Deal, DealResult, Phase, Seat, Trick};
 use crate::rules::{Rules, TableType};
+use crate::story::{LastMove, ScoreLine};
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct DealView {
@@ -47,6 +49,15 @@ pub struct DealView {
     pub allowance: Option<usize>,
     pub bombs: u32,
     pub result: Option<DealResult>,
+    /// What each seat did last, as the table shows it.
+    #[serde(default)]
+    pub last_moves: Vec<Option<LastMove>>,
+    /// Once the deal is over: every seat's remaining cards, face up.
+    #[serde(default)]
+    pub hands_at_end: Option<Vec<CardSet>>,
+    /// Once the deal is over: how its amount came about, line by line.
+    #[serde(default)]
+    pub score_lines: Vec<ScoreLine>,
 }
 
 impl DealView {
@@ -87,6 +98,9 @@ impl Deal {
             allowance: self.allowance(),
             bombs: self.bombs(),
             result: self.result().cloned(),
+            last_moves: self.last_moves(),
+            hands_at_end: self.result().map(|_| (0..self.players()).map(|s| self.hand(s)).collect()),
+            score_lines: self.score_lines(),
         }
     }
 }

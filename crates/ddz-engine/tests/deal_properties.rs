@@ -19,7 +19,9 @@ use common::scan_view;
 
 use std::collections::BTreeMap;
 
-use ddz_engine::{Action, Card, CardSet, Deal, DealRecord, Ledger, Phase, Rules, Seat, Seed, TableType, readings};
+use ddz_engine::{
+    Action, Card, CardSet, Deal, DealRecord, Ledger, Phase, Rules, ScoreLine, Seat, Seed, TableType, readings,
+};
 use proptest::prelude::*;
 use rand::seq::SliceRandom;
 use rand::{RngExt, SeedableRng};
@@ -62,7 +64,9 @@ fn check_views(deal: &Deal) {
     }
     for viewer in (0..deal.players()).map(Some).chain([None]) {
         let mut hidden = secret;
-        for seat in (0..deal.players()).filter(|&s| Some(s) != viewer) {
+        // Once the deal is over every hand is shown face up; the unused cards stay hidden.
+        let over = deal.result().is_some();
+        for seat in (0..deal.players()).filter(|&s| Some(s) != viewer && !over) {
             hidden = hidden.union(deal.hand(seat).minus(revealed));
         }
         let (shown, _) = scan_view(deal, viewer);
@@ -73,6 +77,53 @@ fn check_views(deal: &Deal) {
             deal.rules(),
             deal.actions().last()
         );
+    }
+}
+
+/// The explanation of a finished deal adds up to its result: House payments to what each seat paid and
+/// won, points to the final multiplier and one share per farmer.
+fn check_score_lines(deal: &Deal) {
+    let result = deal.result().expect("a finished deal");
+    let lines = deal.score_lines();
+    if result.winner.is_none() {
+        assert_eq!(lines.last(), Some(&ScoreLine::NoScore { end: result.end }));
+        return;
+    }
+    let Some(landlord) = deal.landlord() else { unreachable!("a winner implies a landlord") };
+    if deal.rules().table == TableType::House {
+        let mut paid = vec![0; deal.players()];
+        let mut won = None;
+        for line in &lines {
+            match line {
+                ScoreLine::Ante { landlord: l, tenant: t }
+                | ScoreLine::BombCollected { landlord: l, tenant: t, .. } => {
+                    (0..deal.players()).for_each(|s| paid[s] += if s == landlord { l } else { t });
+                }
+                ScoreLine::BombFree { .. } => {}
+                ScoreLine::PotWon { pot, won: amounts } => {
+                    assert_eq!(*pot, deal.pot());
+                    won = Some(amounts.clone());
+                }
+                other => panic!("{other:?} in a House explanation"),
+            }
+        }
+        assert_eq!(paid, deal.paid(), "the ante and the bombs' collections are what each seat paid");
+        let won = won.expect("the pot's line");
+        let score: Vec<i64> = won.iter().zip(&paid).map(|(w, p)| w - p).collect();
+        assert_eq!(score, result.score);
+    } else {
+        let Some(ScoreLine::AuctionValue { value, .. }) = lines.first() else { panic!("{lines:?} starts elsewhere") };
+        assert_eq!(*value, result.auction_value);
+        let multiplier = lines.iter().fold(1, |m, line| match line {
+            ScoreLine::Multiplied { multiplier, .. } | ScoreLine::Spring { multiplier } => *multiplier,
+            _ => m,
+        });
+        assert_eq!(multiplier, result.multiplier, "the last doubling's line is the final multiplier: {lines:?}");
+        assert_eq!(lines.iter().any(|l| matches!(l, ScoreLine::Spring { .. })), result.spring);
+        let bombs = lines.iter().filter(|l| matches!(l, ScoreLine::Multiplied { .. })).count();
+        assert_eq!(bombs as u32, result.bombs);
+        let Some(ScoreLine::Shares { share, farmers }) = lines.last() else { panic!("{lines:?} ends elsewhere") };
+        assert_eq!(result.score[landlord].abs(), share * *farmers as i64);
     }
 }
 
@@ -227,6 +278,7 @@ fn play_room(rules: Rules, seed: u64) {
             assert_eq!(won, deal.pot(), "the whole pot is paid out");
         }
         assert!(result.multiplier <= 1024);
+        check_score_lines(&deal);
         check_record(&deal, &names, &history, &mut rng);
         ledger.record(&deal, &names);
         for (name, delta) in names.iter().zip(&result.score) {

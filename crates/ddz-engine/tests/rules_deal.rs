@@ -14,8 +14,8 @@ use std::collections::BTreeSet;
 use ddz_engine::deal::MULTIPLIER_CAP;
 use ddz_engine::ledger::STARTING_BALANCE;
 use ddz_engine::{
-    Action, Auction, Card, CardSet, Deal, DealError, DealSetup, Dealing, End, Kind, Ledger, Phase, Play, PlayError,
-    Rank, Rules, Seat, Seed, Start, Strength, TableType, readings,
+    Action, Auction, Card, CardSet, Deal, DealError, DealSetup, Dealing, End, Kind, LastMove, Ledger, Phase, Play,
+    PlayError, Rank, Rules, ScoreLine, Seat, Seed, Start, Strength, TableType, readings,
 };
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -241,6 +241,15 @@ fn choose_landlord(deal: &mut Deal, landlord: Seat) {
     assert_eq!(deal.phase(), Phase::Play);
 }
 
+/// A seat's last move as the table shows it: "passed", its cards "now" (in the trick) or "before".
+fn move_word(last: &LastMove) -> String {
+    match last {
+        LastMove::Passed => "passed".into(),
+        LastMove::Played { cards, in_trick, .. } => format!("{cards} {}", if *in_trick { "now" } else { "before" }),
+        LastMove::Auction { action } => format!("{action:?}"),
+    }
+}
+
 fn bid(deal: &mut Deal, seat: Seat, bid: u8) {
     act(deal, Action::Bid { seat, bid });
 }
@@ -253,7 +262,9 @@ fn hidden_from(deal: &Deal, viewer: Option<Seat>) -> CardSet {
     if deal.landlord().is_none() {
         hidden = hidden.union(deal.bottom());
     }
-    for seat in (0..deal.players()).filter(|&s| Some(s) != viewer) {
+    // Once the deal is over every hand is shown face up; the unused cards stay hidden.
+    let over = deal.result().is_some();
+    for seat in (0..deal.players()).filter(|&s| Some(s) != viewer && !over) {
         hidden = hidden.union(deal.hand(seat).minus(revealed));
     }
     hidden
@@ -415,8 +426,14 @@ fn trick_ends_when_all_others_pass_and_winner_leads() {
     pass(&mut deal, 1);
     assert!(deal.trick().is_none(), "two passes in a row end the trick");
     assert_eq!(deal.turn(), 2, "the trick's winner leads");
+    // The table shows the ended trick until the next lead: the play and the two passes after it.
+    let shown = |deal: &Deal| deal.last_moves().iter().map(|m| m.as_ref().map(move_word)).collect::<Vec<_>>();
+    assert_eq!(shown(&deal), [Some("passed".into()), Some("passed".into()), Some("QS now".into())]);
     // A new trick may be of any type.
     play(&mut deal, 2, "JD JC");
+    assert_eq!(shown(&deal), [None, None, Some("JD JC now".into())], "a new lead clears the passes");
+    pass(&mut deal, 0);
+    assert_eq!(shown(&deal), [Some("passed".into()), None, Some("JD JC now".into())]);
 
     // Two Player: one pass ends the trick.
     let mut deal = plain(Rules::two_player(false), 0);
@@ -1064,6 +1081,15 @@ fn house_last_card_bomb_collects_nothing() {
     assert_eq!(deal.paid(), &[2, 1, 1], "nothing collected for the last bomb");
     assert_eq!(deal.pot(), 4);
     assert_eq!(result.score, vec![2, -1, -1]);
+    assert_eq!(
+        deal.score_lines(),
+        [
+            ScoreLine::Ante { landlord: 2, tenant: 1 },
+            ScoreLine::BombFree { seat: 0 },
+            ScoreLine::PotWon { pot: 4, won: vec![4, 0, 0] }
+        ],
+        "the table explains that the last bomb collected nothing"
+    );
 
     // The same for a tenant going out with a rocket.
     let mut deal =
@@ -1105,6 +1131,14 @@ fn house_landlord_takes_the_whole_pot() {
     assert_eq!(pot, 8);
     assert_eq!(result.score, vec![-2, 4, -2]);
     assert_eq!(result.score[1], pot - deal.paid()[1]);
+    assert_eq!(
+        deal.score_lines(),
+        [
+            ScoreLine::Ante { landlord: 2, tenant: 1 },
+            ScoreLine::BombCollected { seat: 1, landlord: 2, tenant: 1 },
+            ScoreLine::PotWon { pot: 8, won: vec![0, 8, 0] }
+        ]
+    );
 }
 
 /// 6.1 A tenant empties their hand: the tenants split the pot evenly, the one who went out taking any odd
@@ -1291,6 +1325,17 @@ fn bombs_double_the_multiplier() {
     assert!(!result.spring);
     assert_eq!(result.multiplier, 8);
     assert_eq!(result.score, vec![16, -8, -8]);
+    assert_eq!(
+        deal.score_lines(),
+        [
+            ScoreLine::AuctionValue { value: 1, robs: 0 },
+            ScoreLine::Multiplied { seat: 0, factor: 2, multiplier: 2 },
+            ScoreLine::Multiplied { seat: 1, factor: 2, multiplier: 4 },
+            ScoreLine::Multiplied { seat: 2, factor: 2, multiplier: 8 },
+            ScoreLine::Shares { share: 8, farmers: 2 }
+        ],
+        "the table explains the score bomb by bomb"
+    );
 }
 
 /// 6.2 With Wild Rank: soft bombs double the multiplier; natural and pure-wild bombs and the rocket
@@ -1347,6 +1392,14 @@ fn spring_doubles_when_landlord_wins_without_farmer_cards() {
     assert!(result.spring);
     assert_eq!(result.multiplier, 2);
     assert_eq!(result.score, vec![8, -4, -4]);
+    assert_eq!(
+        deal.score_lines(),
+        [
+            ScoreLine::AuctionValue { value: 2, robs: 0 },
+            ScoreLine::Spring { multiplier: 2 },
+            ScoreLine::Shares { share: 4, farmers: 2 }
+        ]
+    );
 
     // One farmer card spoils the spring.
     let mut deal = stack(Rules::no_shuffle(false), 0, &hands, "4C BJ RJ");
@@ -1467,6 +1520,9 @@ fn multiplier_is_capped_at_1024() {
     assert_eq!(result.multiplier, 1024, "4096 capped");
     assert!(!result.spring);
     assert_eq!(result.score, vec![2048, -1024, -1024]);
+    let lines = deal.score_lines();
+    assert_eq!(lines[lines.len() - 3], ScoreLine::Multiplied { seat: 0, factor: 4, multiplier: 1024 });
+    assert_eq!(lines[lines.len() - 2], ScoreLine::Capped { cap: 1024 }, "the table says the last bomb hit the cap");
 
     // The spring doubling is capped too.
     let mut deal = stack_wild_rank(
@@ -1485,6 +1541,15 @@ fn multiplier_is_capped_at_1024() {
     let result = deal.result().unwrap();
     assert!(result.spring);
     assert_eq!(result.multiplier, 1024, "4^5 = 1024, spring 2048 capped");
+    let lines = deal.score_lines();
+    assert_eq!(
+        lines[lines.len() - 3..],
+        [
+            ScoreLine::Spring { multiplier: 1024 },
+            ScoreLine::Capped { cap: 1024 },
+            ScoreLine::Shares { share: 1024, farmers: 2 }
+        ]
+    );
 }
 
 /// 6.3 Score = auction value x multiplier, one share.

@@ -278,7 +278,10 @@ async fn no_message_to_a_seat_contains_a_card_it_may_not_see() {
                     ddz_engine::Action::Play { cards, .. } => acc.union(*cards),
                     _ => acc,
                 });
-                let allowed = hand.union(deal.bottom.unwrap_or_default()).union(played);
+                // Once the deal is over, every hand is shown face up (and nothing else).
+                let at_end = deal.hands_at_end.iter().flatten().fold(CardSet::EMPTY, |acc, h| acc.union(*h));
+                assert!(deal.result.is_some() || deal.hands_at_end.is_none(), "hands are shown only at the end");
+                let allowed = hand.union(deal.bottom.unwrap_or_default()).union(played).union(at_end);
                 for card in cards_in(message) {
                     let card: Card = card.parse().unwrap();
                     assert!(allowed.contains(card), "{} was sent {card}, which it may not see", client.name);
