@@ -105,6 +105,15 @@ impl Rules {
     }
 
     /// These rules with the drawn wild rank (Wild Rank option only; other rules are returned unchanged).
+    /// The same table type with its option (the Wild at House, Wild Rank elsewhere) on or off.
+    pub const fn with_option(self, on: bool) -> Rules {
+        match self.table {
+            TableType::House => Rules::house(on),
+            TableType::NoShuffle => Rules::no_shuffle(on),
+            TableType::TwoPlayer => Rules::two_player(on),
+        }
+    }
+
     pub fn with_wild_rank(self, rank: Rank) -> Rules {
         match self.wilds {
             Wilds::RankUndrawn | Wilds::Rank(_) => Rules { wilds: Wilds::Rank(rank), ..self },

@@ -342,6 +342,10 @@ impl RoomTask {
             Command::AddBot { seat, level } => (self.add_bot(seat, &level).await, None),
             Command::Start => (self.start().await, None),
             Command::SetWild { on } => (self.commit(Entry::SetWild { on }).await, None),
+            Command::AutoPlay { on } => match seat {
+                None => (Err(RoomError::NotSeated.into()), None),
+                Some(seat) => (self.commit(Entry::AutoPlay { seat, on }).await, None),
+            },
             Command::Close => (self.commit(Entry::Close).await, None),
         };
         if let Err(refused) = result {
@@ -508,7 +512,8 @@ impl RoomTask {
         (Some(self.room.turn_started_at + self.timing.turn_ms), limit)
     }
 
-    /// When each awaited seat acts by itself: a bot after its short delay, a human's turn at 40 s.
+    /// When each awaited seat acts by itself: a bot (or a player's turns handed to the bot) after its
+    /// short delay, a human's turn at 40 s.
     fn due(&self) -> Vec<(Seat, u64)> {
         if self.room.closed || !self.room.deal_in_progress() {
             return Vec::new();
@@ -517,7 +522,7 @@ impl RoomTask {
             .waiting()
             .into_iter()
             .map(|seat| {
-                let bot = self.room.seats[seat].as_ref().is_some_and(Occupant::is_bot);
+                let bot = self.room.seats[seat].as_ref().is_some_and(Occupant::is_bot) || self.room.auto_play[seat];
                 let wait = if bot { self.bot_delay_ms(seat) } else { self.timing.turn_ms };
                 (seat, self.room.turn_started_at + wait)
             })
@@ -594,7 +599,7 @@ impl RoomTask {
                 continue;
             }
             let Some(deal) = self.room.deal.clone() else { return };
-            let timed_out = !self.room.seats[seat].as_ref().is_some_and(Occupant::is_bot);
+            let timed_out = !self.room.seats[seat].as_ref().is_some_and(Occupant::is_bot) && !self.room.auto_play[seat];
             let kind = self.room.seats[seat].as_ref().and_then(Occupant::bot_kind).unwrap_or(BotKind::Hard);
             // The bot thinks on the pool (waiting for a thread if every one is busy: a bot's move is never
             // dropped); the room task goes on serving its inbox and takes the answer when it comes.

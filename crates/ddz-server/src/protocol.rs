@@ -42,8 +42,12 @@ pub enum Command {
     },
     /// Host only: start the next deal.
     Start,
-    /// Host only: the House Wild for the next deal.
+    /// Host only: the table's option for the next deal (the Wild at House, Wild Rank elsewhere).
     SetWild {
+        on: bool,
+    },
+    /// A seated player hands their turns to the bot (`on`) or takes them back.
+    AutoPlay {
         on: bool,
     },
     /// Host only: close the room (settles House balances; refunds a deal in progress).
@@ -60,9 +64,12 @@ impl Command {
             Command::Start => Some("start a deal"),
             Command::SetWild { .. } => Some("change the rules"),
             Command::Close => Some("close the room"),
-            Command::Hello { .. } | Command::WatchLobby | Command::Sit { .. } | Command::Act { .. } | Command::Ping => {
-                None
-            }
+            Command::Hello { .. }
+            | Command::WatchLobby
+            | Command::Sit { .. }
+            | Command::Act { .. }
+            | Command::AutoPlay { .. }
+            | Command::Ping => None,
         }
     }
 }
@@ -168,11 +175,11 @@ pub enum ErrorCode {
     SeatsEmpty,
     NoDeal,
     NotSeated,
-    NotHouse,
     UnknownBot,
     RunOver,
     ChallengeRules,
     ChallengeSeats,
+    ChallengeAutoPlay,
     // Connections and requests.
     UnknownRoom,
     NameTaken,
@@ -224,11 +231,11 @@ impl ErrorCode {
         ErrorCode::SeatsEmpty,
         ErrorCode::NoDeal,
         ErrorCode::NotSeated,
-        ErrorCode::NotHouse,
         ErrorCode::UnknownBot,
         ErrorCode::RunOver,
         ErrorCode::ChallengeRules,
         ErrorCode::ChallengeSeats,
+        ErrorCode::ChallengeAutoPlay,
         ErrorCode::UnknownRoom,
         ErrorCode::NameTaken,
         ErrorCode::BadName,
@@ -302,11 +309,11 @@ impl From<&RoomError> for ErrorCode {
             RoomError::SeatsEmpty => ErrorCode::SeatsEmpty,
             RoomError::NoDeal => ErrorCode::NoDeal,
             RoomError::NotSeated => ErrorCode::NotSeated,
-            RoomError::NotHouse => ErrorCode::NotHouse,
             RoomError::UnknownBot(_) => ErrorCode::UnknownBot,
             RoomError::RunOver => ErrorCode::RunOver,
             RoomError::ChallengeRules => ErrorCode::ChallengeRules,
             RoomError::ChallengeSeats => ErrorCode::ChallengeSeats,
+            RoomError::ChallengeAutoPlay => ErrorCode::ChallengeAutoPlay,
             RoomError::Deal(e) => ErrorCode::from(e),
         }
     }
@@ -356,6 +363,9 @@ pub struct SeatView {
     pub occupant: Option<Occupant>,
     pub connected: bool,
     pub balance: Option<i64>,
+    /// The player has handed their turns to the bot.
+    #[serde(default)]
+    pub auto_play: bool,
 }
 
 /// The room for one client.
@@ -375,6 +385,9 @@ pub struct RoomView {
     pub deal_deadline: Option<u64>,
     /// The last 50 lines of the table log ([`crate::room::LOG_KEPT`]).
     pub log: Vec<LogLine>,
+    /// The current deal's actions that the clock had the bot play for a human: indexes into its actions.
+    #[serde(default)]
+    pub timed_out: Vec<usize>,
     pub closed: bool,
     pub settlement: Vec<Payment>,
     /// Bot Buster, Bot Bomber or a Bang rally: how the run stands.
@@ -434,6 +447,7 @@ impl RoomView {
                     connected: occupant.as_ref().is_some_and(Occupant::is_bot)
                         || connected.get(s).copied().unwrap_or(false),
                     balance: occupant.as_ref().and_then(|o| room.ledger.balances.get(o.name()).copied()),
+                    auto_play: room.auto_play[s],
                 })
                 .collect(),
             deals_played: room.ledger.deals,
@@ -441,6 +455,7 @@ impl RoomView {
             turn_deadline: deadlines.0,
             deal_deadline: deadlines.1,
             log: room.log.iter().cloned().collect(),
+            timed_out: room.timed_out.clone(),
             closed: room.closed,
             settlement: room.settlement.clone(),
             challenge: room.challenge.as_ref().map(|c| ChallengeView {

@@ -106,8 +106,13 @@ pub enum Entry {
     Host {
         name: String,
     },
-    /// The host changes the House Wild for the next deal.
+    /// The host changes the table's option for the next deal: the Wild at House, Wild Rank elsewhere.
     SetWild {
+        on: bool,
+    },
+    /// The player in `seat` hands their turns to the bot (`on`) or takes them back.
+    AutoPlay {
+        seat: Seat,
         on: bool,
     },
     Close,
@@ -137,8 +142,16 @@ pub enum LogLine {
         name: String,
     },
     NoWinner,
+    /// The host turned the table's option on or off: the Wild (House) or Wild Rank (`rank`).
     WildSet {
         host: String,
+        on: bool,
+        #[serde(default)]
+        rank: bool,
+    },
+    /// `name` handed their turns to the bot, or took them back.
+    AutoPlay {
+        name: String,
         on: bool,
     },
     HostChanged {
@@ -165,9 +178,12 @@ impl std::fmt::Display for LogLine {
             LogLine::TimedOut { name } => write!(f, "{name} ran out of time; the bot played"),
             LogLine::WentOut { name } => write!(f, "{name} went out"),
             LogLine::NoWinner => write!(f, "the deal ended with no winner"),
-            LogLine::WildSet { host, on } => {
-                write!(f, "{host} turned the Wild {} for the next deal", if *on { "on" } else { "off" })
+            LogLine::WildSet { host, on, rank } => {
+                let option = if *rank { "Wild Rank" } else { "the Wild" };
+                write!(f, "{host} turned {option} {} for the next deal", if *on { "on" } else { "off" })
             }
+            LogLine::AutoPlay { name, on: true } => write!(f, "{name} handed their turns to the bot"),
+            LogLine::AutoPlay { name, on: false } => write!(f, "{name} took their turns back from the bot"),
             LogLine::HostChanged { from, to } => write!(f, "{from} was away, so {to} is the host now"),
             LogLine::Closed => write!(f, "the host closed the room"),
             LogLine::RunOver { name, net } => write!(f, "the run is over: {name} finished {net:+}"),
@@ -272,8 +288,6 @@ pub enum RoomError {
     NoDeal,
     #[error("you are not seated at this table")]
     NotSeated,
-    #[error("the Wild is a House option")]
-    NotHouse,
     #[error("unknown bot level {0:?}")]
     UnknownBot(String),
     #[error("the run is over")]
@@ -282,6 +296,8 @@ pub enum RoomError {
     ChallengeRules,
     #[error("a challenge is one player against the challenge's own bots")]
     ChallengeSeats,
+    #[error("in a challenge you play your own turns, so that the boards compare players")]
+    ChallengeAutoPlay,
     #[error("{0}")]
     Deal(#[from] ddz_engine::DealError),
 }
@@ -310,6 +326,10 @@ pub struct Room {
     /// The number of the entry that started the current deal: which deal a client's actions belong to.
     pub deal_entry: u64,
     pub turn_started_at: u64,
+    /// The current deal's actions that the clock had the bot play for a human: their indexes.
+    pub timed_out: Vec<usize>,
+    /// Seats whose player has handed their turns to the bot.
+    pub auto_play: Vec<bool>,
     /// Bot Buster, Bot Bomber or a Bang rally, played by the host; and how the run stands.
     pub challenge: Option<Challenge>,
     pub progress: Progress,
@@ -336,6 +356,8 @@ impl Room {
             deal_started_at: 0,
             deal_entry: 0,
             turn_started_at: 0,
+            timed_out: Vec::new(),
+            auto_play: vec![false; rules.players as usize],
             challenge: None,
             progress: Progress::default(),
         }
@@ -414,10 +436,15 @@ impl Room {
                 let mut trial = deal.clone();
                 trial.apply(action)?;
             }
-            Entry::SetWild { .. } => {
-                if self.rules().table != TableType::House {
-                    return Err(RoomError::NotHouse);
+            Entry::AutoPlay { seat, .. } => {
+                if !self.seats.get(*seat).is_some_and(|o| o.as_ref().is_some_and(|o| !o.is_bot())) {
+                    return Err(RoomError::NotSeated);
                 }
+                if self.challenge.is_some() {
+                    return Err(RoomError::ChallengeAutoPlay);
+                }
+            }
+            Entry::SetWild { .. } => {
                 if self.challenge.is_some() {
                     return Err(RoomError::ChallengeRules);
                 }
@@ -479,6 +506,7 @@ impl Room {
                 self.deal_started_at = at;
                 self.deal_entry = stamped.n;
                 self.turn_started_at = at;
+                self.timed_out.clear();
                 self.note(LogLine::DealStarted { number: self.ledger.deals + 1, rules: setup.rules.to_string() });
             }
             Entry::Act { action, timed_out } => {
@@ -495,6 +523,7 @@ impl Room {
                 }
                 let finished = deal.result().is_some().then(|| deal.clone());
                 if *timed_out && let Some(seat) = action.seat() {
+                    self.timed_out.push(deal.actions().len() - 1);
                     self.note(LogLine::TimedOut { name: names[seat].clone() });
                 }
                 if let Some(deal) = finished {
@@ -506,8 +535,14 @@ impl Room {
                 self.host = name.clone();
             }
             Entry::SetWild { on } => {
-                self.ledger.rules = Rules::house(*on);
-                self.note(LogLine::WildSet { host: self.host.clone(), on: *on });
+                self.ledger.rules = self.rules().with_option(*on);
+                let rank = self.rules().table != TableType::House;
+                self.note(LogLine::WildSet { host: self.host.clone(), on: *on, rank });
+            }
+            Entry::AutoPlay { seat, on } => {
+                self.auto_play[*seat] = *on;
+                let name = self.names()[*seat].clone();
+                self.note(LogLine::AutoPlay { name, on: *on });
             }
             Entry::Close => {
                 // Over before the close: abandoning the last deal of a run is still abandoning.

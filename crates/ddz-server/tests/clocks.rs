@@ -103,6 +103,7 @@ async fn a_timed_out_turn_is_played_by_the_bot_after_40_seconds() {
     settle().await;
     let after = t.view().await;
     assert_eq!(after.deal.unwrap().actions.len(), 1, "the bot played the timed-out turn");
+    assert_eq!(after.timed_out, [0], "the deal's log can mark the action the clock played");
     assert!(after.log.iter().any(|l| l.to_string().contains("ran out of time")), "{:?}", after.log);
     assert!(t.drain() > 0, "the change was broadcast");
 }

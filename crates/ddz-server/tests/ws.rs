@@ -390,3 +390,73 @@ async fn public_tables_are_listed_in_the_lobby_and_anyone_can_sit() {
     assert!(missing["message"].as_str().unwrap().contains("no board"));
     assert!(running.stop().await, "the server stops in time");
 }
+
+/// RULES.md 8: the host changes Wild Rank for the next deal at No Shuffle and Two Player too, and the
+/// change is written in everyone's log.
+#[tokio::test]
+async fn the_host_turns_wild_rank_on_for_the_next_deal() {
+    let db = temp_db("wild-rank-chip");
+    let running = server(&db, FAST).await;
+    for (table, two) in [("noshuffle", false), ("twoplayer", true)] {
+        let created =
+            post(running.addr, "/api/rooms", serde_json::json!({"name": "Alice", "table": table, "wild": false})).await;
+        let code = created["code"].as_str().expect("a room code").to_string();
+        let mut clients = vec![Client::join(running.addr, &code, "Alice").await];
+        assert_eq!(clients[0].view.as_ref().unwrap().rules, table);
+        for name in if two { &["Bea"][..] } else { &["Bea", "Cy"][..] } {
+            let mut c = Client::join(running.addr, &code, name).await;
+            c.send(&Command::Sit { seat: None }).await;
+            c.until(|v| v.you.is_some()).await;
+            clients.push(c);
+        }
+        clients[0].send(&Command::SetWild { on: true }).await;
+        let wanted = format!("{table}-wildrank");
+        let view = clients[1].until(|v| v.rules == wanted).await;
+        assert!(
+            view.log.iter().any(|l| l.to_string() == "Alice turned Wild Rank on for the next deal"),
+            "{:?}",
+            view.log
+        );
+        clients[0].send(&Command::Start).await;
+        let view = clients[0].until(|v| v.deal.is_some()).await;
+        assert!(view.deal.unwrap().wild_rank.is_some(), "the deal after the change draws a wild rank");
+        // Turned off during the deal: this deal keeps its rank, the next one has none.
+        clients[0].send(&Command::SetWild { on: false }).await;
+        let view = clients[0].until(|v| v.rules == table).await;
+        assert!(view.deal.unwrap().wild_rank.is_some());
+        play_to_end(&mut clients).await;
+        clients[0].send(&Command::Start).await;
+        let view =
+            clients[0].until(|v| v.deals_played == 1 && v.deal.as_ref().is_some_and(|d| d.result.is_none())).await;
+        assert_eq!(view.deal.unwrap().wild_rank, None);
+    }
+    assert!(running.stop().await, "the server stops in time");
+}
+
+/// A player hands their turns to the bot: the bot plays them at its own pace (not as timeouts),
+/// everyone sees it on the seat and in the log, and the player takes them back. A watcher cannot.
+#[tokio::test]
+async fn a_player_hands_their_turns_to_the_bot_and_takes_them_back() {
+    let db = temp_db("auto-play");
+    let running = server(&db, FAST).await;
+    let (code, mut clients) = three_players(running.addr, "noshuffle").await;
+    let mut bea = clients.remove(1);
+    bea.send(&Command::AutoPlay { on: true }).await;
+    let view = clients[0].until(|v| v.seats[1].auto_play).await;
+    assert!(view.log.iter().any(|l| l.to_string() == "Bea handed their turns to the bot"), "{:?}", view.log);
+    clients[0].send(&Command::Start).await;
+    clients[0].until(|v| v.deal.is_some()).await;
+    // Only Alice and Cy act; Bea's turns are played for her within milliseconds, far inside 40 s.
+    play_to_end(&mut clients).await;
+    let view = clients[0].view.clone().unwrap();
+    let deal = view.deal.unwrap();
+    assert!(deal.actions.iter().any(|a| a.seat() == Some(1)), "the bot acted for Bea");
+    assert!(view.timed_out.is_empty(), "handed-over turns are not timeouts: {:?}", view.timed_out);
+    bea.send(&Command::AutoPlay { on: false }).await;
+    let view = clients[0].until(|v| !v.seats[1].auto_play).await;
+    assert!(view.log.iter().any(|l| l.to_string() == "Bea took their turns back from the bot"));
+    let mut dan = Client::join(running.addr, &code, "Dan").await;
+    dan.send(&Command::AutoPlay { on: true }).await;
+    assert_eq!(dan.next_error().await, "you are not seated at this table");
+    assert!(running.stop().await, "the server stops in time");
+}
