@@ -437,7 +437,8 @@ impl Room {
                 trial.apply(action)?;
             }
             Entry::AutoPlay { seat, .. } => {
-                if !self.seats.get(*seat).is_some_and(|o| o.as_ref().is_some_and(|o| !o.is_bot())) {
+                let human = self.seats.get(*seat).and_then(Option::as_ref).is_some_and(|o| !o.is_bot());
+                if !human {
                     return Err(RoomError::NotSeated);
                 }
                 if self.challenge.is_some() {
