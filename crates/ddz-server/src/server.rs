@@ -17,6 +17,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 use axum::extract::{ConnectInfo, Path, Query, Request, State};
+use axum::handler::Handler;
 use axum::http::{StatusCode, header};
 use axum::middleware::{Next, from_fn_with_state};
 use axum::response::{IntoResponse, Response};
@@ -28,6 +29,7 @@ use serde::Deserialize;
 use tokio::sync::{Semaphore, mpsc, oneshot};
 use tokio::time::{Duration, Instant};
 use tokio_util::task::TaskTracker;
+use tower_http::compression::CompressionLayer;
 
 use crate::actor::{ConnId, Msg};
 use crate::challenge::{ChallengeKind, is_date, utc_date};
@@ -178,7 +180,8 @@ pub fn router(state: AppState) -> Router {
         .route("/healthz", get(healthz))
         .route("/readyz", get(readyz))
         .route("/metrics", get(metrics))
-        .fallback(web_client)
+        // The client's files go out compressed (brotli or gzip, as the browser accepts).
+        .fallback(web_client.layer(CompressionLayer::new()))
         .with_state(state)
 }
 

@@ -198,3 +198,44 @@ async fn the_client_is_served_with_a_fallback_to_index_html() {
     assert!(body.contains("no endpoint"), "{body}");
     assert!(running.stop().await, "the server stops in time");
 }
+
+/// The status line, the headers (lower-cased) and the body's bytes of a GET with `Accept-Encoding`.
+async fn get_encoded(addr: std::net::SocketAddr, path: &str, accept: &str) -> (String, String, Vec<u8>) {
+    let mut stream = TcpStream::connect(addr).await.unwrap();
+    // HTTP/1.0, so that the body comes whole (no chunked framing) and ends with the connection.
+    let head = format!("GET {path} HTTP/1.0\r\nHost: test\r\nAccept-Encoding: {accept}\r\n\r\n");
+    stream.write_all(head.as_bytes()).await.unwrap();
+    let mut response = Vec::new();
+    stream.read_to_end(&mut response).await.unwrap();
+    let split = response.windows(4).position(|w| w == b"\r\n\r\n").expect("an HTTP response");
+    let head = String::from_utf8_lossy(&response[..split]).to_lowercase();
+    let (status, headers) = head.split_once("\r\n").unwrap_or((&head, ""));
+    (status.to_string(), headers.to_string(), response[split + 4..].to_vec())
+}
+
+/// The client's files go out compressed with brotli or gzip, whichever the browser accepts; the API's
+/// answers and the plain request are untouched.
+#[tokio::test]
+async fn the_client_files_go_out_compressed() {
+    use std::io::Read;
+    let db = temp_db("web-compressed");
+    let running = server(&db, FAST).await;
+    let (_, plain_headers, plain) = get_encoded(running.addr, "/", "identity").await;
+    assert!(!plain_headers.contains("content-encoding"), "{plain_headers}");
+    let (status, headers, body) = get_encoded(running.addr, "/", "gzip").await;
+    assert!(status.contains("200"), "{status}");
+    assert!(headers.contains("content-encoding: gzip"), "{headers}");
+    let mut unzipped = Vec::new();
+    flate2::read::GzDecoder::new(&body[..]).read_to_end(&mut unzipped).unwrap();
+    // Chunked transfer frames the body: compare the page's text inside it.
+    let page = String::from_utf8_lossy(&plain);
+    assert!(
+        String::from_utf8_lossy(&unzipped).contains("<title>Dou Dizhu</title>")
+            && page.contains("<title>Dou Dizhu</title>")
+    );
+    let (_, headers, _) = get_encoded(running.addr, "/", "br, gzip").await;
+    assert!(headers.contains("content-encoding: br"), "brotli first when the browser takes it: {headers}");
+    let (_, headers, _) = get_encoded(running.addr, "/api/lobby", "br, gzip").await;
+    assert!(!headers.contains("content-encoding"), "API answers stay plain: {headers}");
+    assert!(running.stop().await, "the server stops in time");
+}
