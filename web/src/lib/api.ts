@@ -71,7 +71,3 @@ export function readings(
 export async function hints(pos: Position): Promise<HintPlay[]> {
   return (await post<{ plays: HintPlay[] }>('/api/hints', pos)).plays;
 }
-
-export function wsUrl(): string {
-  return `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws`;
-}

@@ -1,5 +1,6 @@
 import type { Card } from './types';
-import { t, type Key } from './i18n.svelte';
+import { t } from './i18n.svelte';
+import type { Key } from './lang';
 
 const ORDER = '3456789TJQKA2';
 

@@ -1,15 +1,72 @@
-// One WebSocket to a room: hello, state snapshots, reconnects with the same name.
+// Every WebSocket the client opens: a room's connection (hello, state snapshots, actions) and the lobby
+// watcher, both on `Socket`, the one place that opens a socket, parses the server's messages and reconnects.
 //
-// The connection comes back after every recoverable loss (a network change, a server restart, the old
-// socket still counted as connected): it waits 0.3 s, doubling up to 5 s, and never gives up. The
-// resume token the server gives on each hello is kept per room and name, so that a new connection
-// replaces one the server has not yet noticed is dead. It stops only when the room or the name is
-// refused for good, or when the same name connected again elsewhere.
+// A socket comes back after every recoverable loss (a network change, a server restart, the old socket still
+// counted as connected): it waits 0.3 s, doubling up to 5 s, and never gives up. The resume token the server
+// gives on each hello is kept per room and name, so that a new connection replaces one the server has not yet
+// noticed is dead. A room's connection stops only when the room or the name is refused for good, or when the
+// same name connected again elsewhere.
 
-import { wsUrl } from './api';
 import { errorText } from './errors';
 import { t } from './i18n.svelte';
-import type { RoomView } from './types';
+import type { LobbyTable, RoomView } from './types';
+
+function wsUrl(): string {
+  return `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws`;
+}
+
+/** A message from the server: a JSON object told apart by its `type` (docs/protocol.md). */
+type ServerMessage = { type: string } & Record<string, any>;
+
+/** A WebSocket to the server that says its greeting on every open and reconnects with backoff until closed. */
+class Socket {
+  status = $state<'connecting' | 'open' | 'closed'>('connecting');
+  private ws: WebSocket | null = null;
+  private stopped = false;
+  private retry = 0;
+
+  /**
+   * `greeting` is sent first on every connection; `onMessage` gets each message; `mayRetry` is asked after a
+   * loss (a refusal for good says no).
+   */
+  constructor(
+    private readonly greeting: () => object,
+    private readonly onMessage: (msg: ServerMessage) => void,
+    private readonly mayRetry: () => boolean = () => true,
+  ) {
+    this.open();
+  }
+
+  private open() {
+    this.status = 'connecting';
+    const ws = new WebSocket(wsUrl());
+    this.ws = ws;
+    ws.onopen = () => ws.send(JSON.stringify(this.greeting()));
+    ws.onmessage = (e) => this.onMessage(JSON.parse(e.data));
+    ws.onclose = () => {
+      if (this.ws !== ws) return;
+      this.status = 'closed';
+      if (this.stopped || !this.mayRetry()) return;
+      this.retry += 1;
+      setTimeout(() => !this.stopped && this.open(), Math.min(5000, 300 * 2 ** this.retry));
+    };
+  }
+
+  /** The server answered the greeting: the connection is open, and the next loss waits the shortest time. */
+  answered() {
+    this.status = 'open';
+    this.retry = 0;
+  }
+
+  send(command: object) {
+    if (this.ws?.readyState === WebSocket.OPEN) this.ws.send(JSON.stringify(command));
+  }
+
+  close() {
+    this.stopped = true;
+    this.ws?.close();
+  }
+}
 
 /** Refusals of a hello that trying again cannot change. */
 const FINAL: readonly string[] = ['unknown_room', 'bad_name'];
@@ -36,16 +93,14 @@ function nextSeq(): number {
   return lastSeq;
 }
 
+/** A room's connection under a name: its latest state, and the way to send commands and actions. */
 export class Connection {
   room = $state<RoomView | null>(null);
-  status = $state<'connecting' | 'open' | 'closed'>('connecting');
   error = $state<string | null>(null);
   /** Set when the server refused the hello: no reconnecting then. */
   fatal = $state<string | null>(null);
-  private ws: WebSocket | null = null;
-  private stopped = false;
-  private retry = 0;
   private sitOnJoin: boolean;
+  private socket: Socket;
 
   constructor(
     readonly code: string,
@@ -53,47 +108,37 @@ export class Connection {
     sit = false,
   ) {
     this.sitOnJoin = sit;
-    this.open();
+    this.socket = new Socket(
+      () => ({ type: 'hello', room: code, name, token: localStorage.getItem(tokenKey(code, name)) }),
+      (msg) => this.receive(msg),
+      () => !this.fatal,
+    );
   }
 
-  private open() {
-    this.status = 'connecting';
-    const ws = new WebSocket(wsUrl());
-    this.ws = ws;
-    ws.onopen = () => {
-      const token = localStorage.getItem(tokenKey(this.code, this.name));
-      ws.send(JSON.stringify({ type: 'hello', room: this.code, name: this.name, token }));
-    };
-    ws.onmessage = (e) => {
-      const msg = JSON.parse(e.data);
-      if (msg.type === 'session') {
-        localStorage.setItem(tokenKey(this.code, this.name), msg.token);
-      } else if (msg.type === 'replaced') {
-        this.fatal = t('replaced');
-      } else if (msg.type === 'state') {
-        this.room = continuing(msg.room, this.room);
-        this.status = 'open';
-        this.retry = 0;
-        if (this.sitOnJoin && msg.room.you === null && !msg.room.closed) this.send({ type: 'sit' });
-        this.sitOnJoin = false;
-      } else if (msg.type === 'error') {
-        const text = errorText(msg.code, msg.message);
-        if (this.status !== 'open' && FINAL.includes(msg.code)) this.fatal = text;
-        this.error = text;
-      }
-    };
-    ws.onclose = () => {
-      if (this.ws !== ws) return;
-      this.status = 'closed';
-      if (this.stopped || this.fatal) return;
-      this.retry += 1;
-      setTimeout(() => !this.stopped && this.open(), Math.min(5000, 300 * 2 ** this.retry));
-    };
+  get status() {
+    return this.socket.status;
+  }
+
+  private receive(msg: ServerMessage) {
+    if (msg.type === 'session') {
+      localStorage.setItem(tokenKey(this.code, this.name), msg.token);
+    } else if (msg.type === 'replaced') {
+      this.fatal = t('replaced');
+    } else if (msg.type === 'state') {
+      this.room = continuing(msg.room, this.room);
+      this.socket.answered();
+      if (this.sitOnJoin && msg.room.you === null && !msg.room.closed) this.send({ type: 'sit' });
+      this.sitOnJoin = false;
+    } else if (msg.type === 'error') {
+      const text = errorText(msg.code, msg.message);
+      if (this.status !== 'open' && FINAL.includes(msg.code)) this.fatal = text;
+      this.error = text;
+    }
   }
 
   send(command: object) {
     this.error = null;
-    if (this.ws?.readyState === WebSocket.OPEN) this.ws.send(JSON.stringify(command));
+    this.socket.send(command);
   }
 
   act(action: object) {
@@ -101,7 +146,23 @@ export class Connection {
   }
 
   close() {
-    this.stopped = true;
-    this.ws?.close();
+    this.socket.close();
+  }
+}
+
+/** The public lobby's open tables, kept up to date until closed (`watch_lobby`). */
+export class LobbyWatcher {
+  tables = $state<LobbyTable[]>([]);
+  private socket = new Socket(
+    () => ({ type: 'watch_lobby' }),
+    (msg) => {
+      if (msg.type !== 'lobby') return;
+      this.tables = msg.tables.filter((table: LobbyTable) => !table.closed);
+      this.socket.answered();
+    },
+  );
+
+  close() {
+    this.socket.close();
   }
 }

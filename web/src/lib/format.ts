@@ -4,3 +4,8 @@
 export function signedMoney(amount: number): string {
   return `${amount < 0 ? '−' : '+'}$${Math.abs(amount)}`;
 }
+
+/** `$12`, `-$4`: a balance or a pot. */
+export function money(amount: number): string {
+  return amount < 0 ? `-$${-amount}` : `$${amount}`;
+}

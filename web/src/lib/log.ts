@@ -1,8 +1,7 @@
 // The table log in the player's language.
 
 import { signedMoney } from './format';
-import { levelName } from './names';
-import { t } from './i18n.svelte';
+import { language, t } from './i18n.svelte';
 import { rulesLabel } from './tables';
 import type { LogLine } from './types';
 
@@ -11,7 +10,7 @@ export function logText(line: LogLine, name: (n: string) => string): string {
     case 'sat':
       return t('logSat', { name: name(line.name) });
     case 'bot_sat':
-      return t('logBotSat', { name: name(line.name), level: levelName(line.level) });
+      return t('logBotSat', { name: name(line.name), level: language().botLevel(line.level) });
     case 'deal_started':
       return t('logDealStarted', { n: line.number, rules: rulesLabel(line.rules) });
     case 'timed_out':
