@@ -41,6 +41,7 @@ pub trait Player {
 pub struct BotError(pub String);
 
 /// A bot's kind, written as its [`name`](BotKind::name) (`hard`) in text and with serde.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum BotKind {

@@ -22,6 +22,7 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 /// assert_eq!(Rank::TEN.to_string(), "T");
 /// assert_eq!("2".parse::<Rank>().unwrap(), Rank::TWO);
 /// ```
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(type = "string"))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Rank(u8);
 
@@ -133,6 +134,7 @@ pub enum CardError {
 /// assert_eq!(Card::WILD.to_string(), "W");
 /// assert!("1H".parse::<Card>().is_err());
 /// ```
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(type = "string"))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Card(u8);
 
@@ -235,6 +237,7 @@ pub const WILD_SLOT: usize = 15;
 /// assert_eq!(hand.counts().to_string(), "33TBW");
 /// assert!("3S 3S".parse::<CardSet>().is_err());
 /// ```
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(type = "Array<Card>"))]
 #[derive(Clone, Copy, Default, PartialEq, Eq, Hash)]
 pub struct CardSet(pub u64);
 

@@ -133,6 +133,7 @@ impl DealSetup {
 }
 
 /// One step of a deal. Every action is public: it reveals nothing that the table may not see.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "action", rename_all = "snake_case")]
 pub enum Action {
@@ -212,6 +213,7 @@ pub enum DealError {
 }
 
 /// Where the deal is.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Phase {
@@ -236,6 +238,7 @@ impl Phase {
 }
 
 /// The state of choosing the landlord.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum Auction {
@@ -255,6 +258,7 @@ pub enum Auction {
 }
 
 /// How a deal ended.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum End {
@@ -269,6 +273,7 @@ pub enum End {
 }
 
 /// The outcome of a finished deal.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct DealResult {
     pub end: End,
@@ -289,6 +294,7 @@ pub struct DealResult {
 }
 
 /// The play to beat in the current trick.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Trick {
     pub seat: Seat,

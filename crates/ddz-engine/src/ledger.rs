@@ -27,6 +27,7 @@ pub struct Ledger {
 }
 
 /// One payment of the settlement: `Bea pays Alice $15`.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Payment {
     pub from: String,

@@ -12,6 +12,7 @@ use serde::{Deserialize, Serialize};
 use crate::card::{Counts, Rank, WILD_SLOT};
 
 /// The type of a play.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Kind {
@@ -50,6 +51,7 @@ impl Attach {
 }
 
 /// Bomb strengths under the Wild Rank option (RULES.md 3.3). Every other table's bombs are `Natural`.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Strength {
@@ -110,6 +112,7 @@ impl Shape {
 /// assert_eq!(kinds, [Kind::Triples, Kind::Bomb]);
 /// assert_eq!(plays[1].to_string(), "bomb of 3s (W as 3)");
 /// ```
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(type = "Reading"))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(try_from = "PlayJson", into = "PlayJson")]
 pub struct Play {
@@ -203,6 +206,7 @@ impl fmt::Display for Play {
 ///
 /// `{"type":"triples","main":"3","length":1,"attach":"singles","attach_count":1,"strength":"natural",
 /// "ranks":"333W","wild_as":"","text":"triple of 3s + single"}`
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(rename = "Reading"))]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PlayJson {
     #[serde(rename = "type")]
@@ -224,6 +228,7 @@ pub struct PlayJson {
     pub text: String,
 }
 
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum AttachJson {

@@ -44,6 +44,7 @@ pub enum Wilds {
 /// assert_eq!(Rules::two_player(false).deck().len(), 46);
 /// assert_eq!("noshuffle-wildrank".parse::<Rules>().unwrap(), Rules::no_shuffle(true));
 /// ```
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(type = "string"))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Rules {
     pub table: TableType,

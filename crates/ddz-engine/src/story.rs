@@ -10,6 +10,7 @@ use crate::play::Play;
 use crate::rules::TableType;
 
 /// What a seat did last, as the table shows it beside the seat.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "move", rename_all = "snake_case")]
 pub enum LastMove {
@@ -22,6 +23,7 @@ pub enum LastMove {
 }
 
 /// One line of the explanation of a finished deal's amount (RULES.md 6).
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "line", rename_all = "snake_case")]
 pub enum ScoreLine {

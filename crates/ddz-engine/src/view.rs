@@ -12,6 +12,7 @@ use crate::deal::{Action, Auction, Deal, DealResult, Phase, Seat, Trick};
 use crate::rules::{Rules, TableType};
 use crate::story::{LastMove, ScoreLine};
 
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct DealView {
     pub rules: Rules,

@@ -13,7 +13,7 @@ use rand_chacha::ChaCha20Rng;
 use serde::{Deserialize, Serialize};
 
 /// A challenge mode. All three play House rules with the Wild, so that results compare.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(ts_rs::TS, Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum ChallengeKind {
     /// You against two `hard` bots, everyone from $100, until a balance reaches $0 or 20 deals.
@@ -165,7 +165,7 @@ pub struct FinishedRun {
 }
 
 /// One row of a board.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(ts_rs::TS, Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct BoardRow {
     pub rank: usize,
     pub name: String,

@@ -57,7 +57,7 @@ pub enum ChallengeStart {
 }
 
 /// A finished rally attempt, deal by deal.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(ts_rs::TS, Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct RallyResult {
     pub name: String,
     pub net: i64,

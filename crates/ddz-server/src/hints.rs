@@ -25,7 +25,7 @@ pub struct Position {
 }
 
 /// A legal play: its reading and the concrete cards from the hand.
-#[derive(Debug, Serialize)]
+#[derive(ts_rs::TS, Debug, Serialize)]
 pub struct HintPlay {
     #[serde(flatten)]
     pub reading: PlayJson,
@@ -34,7 +34,7 @@ pub struct HintPlay {
 
 /// The answer to `/api/readings`: the readings the selection may be played as now, or why none (in
 /// English, and as a `refusal` a client can word in its own language).
-#[derive(Debug, Serialize)]
+#[derive(ts_rs::TS, Debug, Serialize)]
 pub struct ReadingsAnswer {
     pub readings: Vec<PlayJson>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -47,7 +47,7 @@ pub struct ReadingsAnswer {
 }
 
 /// Why a selection cannot be played now.
-#[derive(Debug, Serialize)]
+#[derive(ts_rs::TS, Debug, Serialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Refusal {
     NothingSelected,

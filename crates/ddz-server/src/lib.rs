@@ -24,6 +24,7 @@ pub(crate) mod room;
 pub(crate) mod rooms;
 pub(crate) mod server;
 pub(crate) mod stats;
+pub mod wire;
 pub(crate) mod work;
 
 pub use actor::{Msg, Timing};

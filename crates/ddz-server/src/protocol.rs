@@ -12,7 +12,7 @@ use crate::challenge::ChallengeKind;
 use crate::room::{LogLine, Mode, Occupant, Room, RoomError};
 
 /// What a client may send.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(ts_rs::TS, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum Command {
     /// Enter a room as `name` (case-insensitive). `token` is the resume token the server gave this name
@@ -75,7 +75,7 @@ impl Command {
 }
 
 /// A deal action, from the acting seat (the server fills the seat in).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(ts_rs::TS, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "action", rename_all = "snake_case")]
 pub enum ClientAction {
     Take,
@@ -102,7 +102,7 @@ impl ClientAction {
 }
 
 /// What the server sends.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(ts_rs::TS, Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum Event {
     /// The room as this client may see it, after event number `n`.
@@ -139,7 +139,7 @@ pub enum Event {
 
 /// Why a request was refused, as a stable code (`docs/protocol.md` lists them). Built from the engine's
 /// and the room's typed errors; clients word each code in their own language.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(ts_rs::TS, Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum ErrorCode {
     // The deal (`ddz_engine::DealError`).
@@ -345,7 +345,7 @@ impl From<RoomError> for Refused {
 }
 
 /// What the lobby and the room list know of a room without asking it.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(ts_rs::TS, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Summary {
     pub code: String,
     pub mode: Mode,
@@ -357,7 +357,7 @@ pub struct Summary {
 }
 
 /// A seat as everyone sees it.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(ts_rs::TS, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SeatView {
     pub seat: Seat,
     pub occupant: Option<Occupant>,
@@ -369,7 +369,7 @@ pub struct SeatView {
 }
 
 /// The room for one client.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(ts_rs::TS, Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct RoomView {
     pub code: String,
     pub mode: Mode,
@@ -401,7 +401,7 @@ pub struct RoomView {
 }
 
 /// A challenge room's run, for everyone at the table.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(ts_rs::TS, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ChallengeView {
     pub kind: ChallengeKind,
     /// A rally's date (`2026-11-29`).

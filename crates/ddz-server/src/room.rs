@@ -15,7 +15,7 @@ use crate::challenge::{Challenge, Progress};
 use crate::stats::{StatLine, stat_lines};
 
 /// How a room came to be; it decides who may sit and which board its deals count for.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(ts_rs::TS, Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Mode {
     /// An invite room: anyone with the link may sit.
@@ -56,7 +56,7 @@ impl std::str::FromStr for Mode {
 }
 
 /// Who sits in a seat.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(ts_rs::TS, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum Occupant {
     Human { name: String },
@@ -120,7 +120,7 @@ pub enum Entry {
 
 /// A line of the table log. Clients show it in their own language; [`Display`](std::fmt::Display) gives the
 /// English.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(ts_rs::TS, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "event", rename_all = "snake_case")]
 pub enum LogLine {
     Sat {

@@ -6,7 +6,7 @@ use serde::Serialize;
 use crate::room::{Mode, Occupant, Room};
 
 /// A player's totals for one table type and board (or, from [`stat_lines`], what one deal adds to them).
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, sqlx::FromRow)]
+#[derive(ts_rs::TS, Clone, Debug, Default, PartialEq, Eq, Serialize, sqlx::FromRow)]
 pub struct StatLine {
     pub name: String,
     #[sqlx(rename = "table_type")]

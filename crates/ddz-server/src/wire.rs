@@ -1,0 +1,79 @@
+//! The wire types in TypeScript, generated from the Rust types with ts-rs, so that the web client's
+//! `web/src/lib/wire.ts` cannot drift from what the server sends and accepts. The test `wire_types`
+//! checks that the file is up to date (`DDZ_BLESS=1` rewrites it).
+
+use ts_rs::{Config, TS};
+
+use crate::challenge::{BoardRow, ChallengeKind};
+use crate::db::RallyResult;
+use crate::hints::{HintPlay, ReadingsAnswer, Refusal};
+use crate::protocol::{ChallengeView, ClientAction, Command, ErrorCode, Event, RoomView, SeatView, Summary};
+use crate::room::{LogLine, Mode, Occupant};
+use crate::stats::StatLine;
+use ddz_bot::BotKind;
+use ddz_engine::play::{AttachJson, PlayJson};
+use ddz_engine::{
+    Action, Auction, Card, CardSet, DealResult, DealView, End, Kind, LastMove, Payment, Phase, Play, Rank, Rules,
+    ScoreLine, Strength, Trick,
+};
+
+/// One `export type` per wire type, in a fixed order.
+pub fn typescript() -> String {
+    // Money and counts stay far below 2^53: plain numbers, not bigint.
+    let cfg = Config::new().with_large_int("number");
+    let decls = [
+        decl::<Card>(&cfg),
+        decl::<CardSet>(&cfg),
+        decl::<Rank>(&cfg),
+        decl::<Rules>(&cfg),
+        decl::<Kind>(&cfg),
+        decl::<Strength>(&cfg),
+        decl::<AttachJson>(&cfg),
+        decl::<PlayJson>(&cfg),
+        decl::<Play>(&cfg),
+        decl::<Action>(&cfg),
+        decl::<Phase>(&cfg),
+        decl::<Auction>(&cfg),
+        decl::<End>(&cfg),
+        decl::<DealResult>(&cfg),
+        decl::<Trick>(&cfg),
+        decl::<LastMove>(&cfg),
+        decl::<ScoreLine>(&cfg),
+        decl::<DealView>(&cfg),
+        decl::<Payment>(&cfg),
+        decl::<BotKind>(&cfg),
+        decl::<Mode>(&cfg),
+        decl::<Occupant>(&cfg),
+        decl::<SeatView>(&cfg),
+        decl::<LogLine>(&cfg),
+        decl::<ChallengeKind>(&cfg),
+        decl::<ChallengeView>(&cfg),
+        decl::<RoomView>(&cfg),
+        decl::<Summary>(&cfg),
+        decl::<ErrorCode>(&cfg),
+        decl::<ClientAction>(&cfg),
+        decl::<Command>(&cfg),
+        decl::<Event>(&cfg),
+        decl::<Refusal>(&cfg),
+        decl::<HintPlay>(&cfg),
+        decl::<ReadingsAnswer>(&cfg),
+        decl::<BoardRow>(&cfg),
+        decl::<RallyResult>(&cfg),
+        decl::<StatLine>(&cfg),
+    ];
+    let mut out = String::from(
+        "// Generated from the server's Rust types by `crates/ddz-server/src/wire.rs` (ts-rs). Do not edit:\n\
+         // run `DDZ_BLESS=1 cargo test -p ddz-server --test wire_types` after changing a wire type.\n",
+    );
+    for decl in decls {
+        out.push('\n');
+        out.push_str("export ");
+        out.push_str(&decl);
+        out.push('\n');
+    }
+    out
+}
+
+fn decl<T: TS>(cfg: &Config) -> String {
+    T::decl(cfg)
+}

@@ -1,0 +1,253 @@
+// Generated from the server's Rust types by `crates/ddz-server/src/wire.rs` (ts-rs). Do not edit:
+// run `DDZ_BLESS=1 cargo test -p ddz-server --test wire_types` after changing a wire type.
+
+export type Card = string;
+
+export type CardSet = Array<Card>;
+
+export type Rank = string;
+
+export type Rules = string;
+
+export type Kind = "single" | "pair" | "triples" | "straight" | "pair_run" | "four_with_two" | "bomb" | "rocket";
+
+export type Strength = "soft" | "natural" | "pure_wild";
+
+export type AttachJson = "none" | "singles" | "pairs";
+
+export type Reading = { type: Kind, main: Rank, length: number, attach: AttachJson, attach_count: number, 
+/**
+ * Optional on input: only needed where it decides.
+ */
+strength: Strength | null, ranks: string, 
+/**
+ * Optional on input: only needed where it decides.
+ */
+wild_as: string | null, 
+/**
+ * A description for people, ignored on input.
+ */
+text: string, };
+
+export type Play = Reading;
+
+export type Action = { "action": "take", seat: number, } | { "action": "pass", seat: number, } | { "action": "bid", seat: number, bid: number, } | { "action": "call", seat: number, call: boolean, } | { "action": "rob", seat: number, rob: boolean, } | { "action": "seen", seat: number, } | { "action": "play", seat: number, cards: CardSet, play: Play, } | { "action": "deal_limit" } | { "action": "abandon" };
+
+export type Phase = "auction" | "reveal" | "play" | "over";
+
+export type Auction = { "type": "take_or_pass", passes: number, } | { "type": "bidding", bids: Array<number>, } | { "type": "call_and_rob", 
+/**
+ * The last seat to call or rob.
+ */
+holder: number | null, declined: Array<boolean>, robs: number, 
+/**
+ * Seats that have answered the call question.
+ */
+asked: number, };
+
+export type End = "out" | "allowance" | "deal_limit" | "abandoned";
+
+export type DealResult = { end: End, 
+/**
+ * The seat that went out (or reached the allowance); `None` when there is no winner.
+ */
+winner: number | null, landlord_won: boolean | null, 
+/**
+ * No Shuffle / Two Player: the landlord won with no farmer card played, or the farmers won with
+ * the landlord having played only the opening lead.
+ */
+spring: boolean, 
+/**
+ * Bombs and rockets played in the deal.
+ */
+bombs: number, 
+/**
+ * No Shuffle / Two Player: the final multiplier (capped at 1024); 1 in House.
+ */
+multiplier: number, 
+/**
+ * No Shuffle: the winning bid; Two Player: 1 doubled per rob; 1 in House.
+ */
+auction_value: number, 
+/**
+ * Per seat: money won or lost (House) or points (No Shuffle, Two Player). Sums to zero.
+ */
+score: Array<number>, };
+
+export type Trick = { seat: number, cards: CardSet, play: Play, };
+
+export type LastMove = { "move": "auction", action: Action, } | { "move": "passed" } | { "move": "played", cards: CardSet, play: Play, in_trick: boolean, };
+
+export type ScoreLine = { "line": "ante", landlord: number, tenant: number, } | { "line": "bomb_collected", seat: number, landlord: number, tenant: number, } | { "line": "bomb_free", seat: number, } | { "line": "pot_won", pot: number, won: Array<number>, } | { "line": "auction_value", value: number, robs: number, } | { "line": "multiplied", seat: number, factor: number, multiplier: number, } | { "line": "spring", multiplier: number, } | { "line": "capped", cap: number, } | { "line": "allowance", seat: number, allowance: number, } | { "line": "shares", share: number, farmers: number, } | { "line": "no_score", end: End, };
+
+export type DealView = { rules: Rules, 
+/**
+ * The drawn wild rank (Wild Rank tables).
+ */
+wild_rank: Rank | null, 
+/**
+ * The viewing seat; `None` for a spectator.
+ */
+seat: number | null, phase: Phase, 
+/**
+ * The seat with the first option, bid or call.
+ */
+first: number, 
+/**
+ * House, first deal: the priority draws, one card per seat per round.
+ */
+priority_draws: Array<Array<Card | null>>, auction: Auction, landlord: number | null, 
+/**
+ * Seats whose action is awaited.
+ */
+waiting_for: Array<number>, 
+/**
+ * The viewing seat's own hand.
+ */
+hand: CardSet | null, 
+/**
+ * Cards in each seat's hand.
+ */
+hand_sizes: Array<number>, 
+/**
+ * The middle (House) or bottom cards, once the landlord has taken them.
+ */
+bottom: CardSet | null, 
+/**
+ * House: who has acknowledged the middle cards.
+ */
+seen: Array<boolean>, trick: Trick | null, actions: Array<Action>, 
+/**
+ * House: each seat's payments into the pot, the pot, and the landlord's share of the next ante.
+ */
+paid: Array<number>, pot: number, ante: number, 
+/**
+ * No Shuffle / Two Player.
+ */
+multiplier: number, auction_value: number, 
+/**
+ * Two Player: the farmer's allowance.
+ */
+allowance: number | null, bombs: number, result: DealResult | null, 
+/**
+ * What each seat did last, as the table shows it.
+ */
+last_moves: Array<LastMove | null>, 
+/**
+ * Once the deal is over: every seat's remaining cards, face up.
+ */
+hands_at_end: Array<CardSet> | null, 
+/**
+ * Once the deal is over: how its amount came about, line by line.
+ */
+score_lines: Array<ScoreLine>, };
+
+export type Payment = { from: string, to: string, amount: number, };
+
+export type BotKind = "random" | "greedy" | "easy" | "normal" | "hard" | "bomber";
+
+export type Mode = "invite" | "public" | "bots" | "challenge";
+
+export type Occupant = { "type": "human", name: string, } | { "type": "bot", name: string, level: BotKind, };
+
+export type SeatView = { seat: number, occupant: Occupant | null, connected: boolean, balance: number | null, 
+/**
+ * The player has handed their turns to the bot.
+ */
+auto_play: boolean, };
+
+export type LogLine = { "event": "sat", name: string, } | { "event": "bot_sat", name: string, level: BotKind, } | { "event": "deal_started", number: number, rules: string, } | { "event": "timed_out", name: string, } | { "event": "went_out", name: string, } | { "event": "no_winner" } | { "event": "wild_set", host: string, on: boolean, rank: boolean, } | { "event": "auto_play", name: string, on: boolean, } | { "event": "host_changed", from: string, to: string, } | { "event": "closed" } | { "event": "run_over", name: string, net: number, } | { "event": "run_abandoned", name: string, net: number, };
+
+export type ChallengeKind = "buster" | "bomber" | "rally";
+
+export type ChallengeView = { kind: ChallengeKind, 
+/**
+ * A rally's date (`2026-11-29`).
+ */
+rally: string | null, 
+/**
+ * The run's length at most (20 deals; a rally's 10).
+ */
+max_deals: number, 
+/**
+ * Whether a balance at $0 ends the run (Bot Buster, Bot Bomber).
+ */
+ends_at_zero: boolean, 
+/**
+ * The player's money in each finished deal, and the biggest pot they took.
+ */
+nets: Array<number>, best_pot: number, 
+/**
+ * The run has ended (or was abandoned) and its result is on the board.
+ */
+over: boolean, };
+
+export type RoomView = { code: string, mode: Mode, 
+/**
+ * The next deal's table and option (`house`, `house-nowild`, `noshuffle-wildrank`, ...).
+ */
+rules: string, host: string, you: number | null, seats: Array<SeatView>, deals_played: number, deal: DealView | null, 
+/**
+ * The current turn's deadline and the deal limit, in milliseconds since the Unix epoch.
+ */
+turn_deadline: number | null, deal_deadline: number | null, 
+/**
+ * The last 50 lines of the table log ([`crate::room::LOG_KEPT`]).
+ */
+log: Array<LogLine>, 
+/**
+ * The current deal's actions that the clock had the bot play for a human: indexes into its actions.
+ */
+timed_out: Array<number>, closed: boolean, settlement: Array<Payment>, 
+/**
+ * Bot Buster, Bot Bomber or a Bang rally: how the run stands.
+ */
+challenge?: ChallengeView | null, 
+/**
+ * Set on a `state` that continues the connection's previous one in the same deal: `deal.actions`
+ * then holds only the actions after the first `actions_from`, which the client already has (see
+ * [`RoomView::continuing`]). Absent on snapshots, which carry every action.
+ */
+actions_from?: number | null, };
+
+export type Summary = { code: string, mode: Mode, rules: string, seats: Array<string | null>, deals_played: number, in_deal: boolean, closed: boolean, };
+
+export type ErrorCode = "deal_over" | "not_your_turn" | "wrong_phase" | "must_take" | "bad_bid" | "bid_too_low" | "declined_cannot_rob" | "already_seen" | "not_in_hand" | "cards_do_not_match" | "not_that_reading" | "does_not_beat" | "cannot_pass_on_lead" | "no_cards" | "wild_alone" | "wild_with_both_jokers" | "four_in_a_row" | "two_or_joker_in_run" | "not_in_deck" | "not_a_play" | "room_closed" | "seat_taken" | "no_such_seat" | "room_full" | "already_seated" | "not_host" | "deal_in_progress" | "seats_empty" | "no_deal" | "not_seated" | "unknown_bot" | "run_over" | "challenge_rules" | "challenge_seats" | "challenge_auto_play" | "unknown_room" | "name_taken" | "bad_name" | "bad_message" | "already_in_room" | "frame_too_large" | "rate_limited" | "busy" | "server_full" | "bad_request" | "hand_too_large" | "not_found" | "rally_played" | "internal";
+
+export type ClientAction = { "action": "take" } | { "action": "pass" } | { "action": "bid", bid: number, } | { "action": "call", call: boolean, } | { "action": "rob", rob: boolean, } | { "action": "seen" } | { "action": "play", cards: CardSet, play: Play, };
+
+export type Command = { "type": "hello", room: string, name: string, token: string | null, } | { "type": "watch_lobby" } | { "type": "sit", seat: number | null, } | { "type": "act", seq: number, action: ClientAction, } | { "type": "add_bot", seat: number, level: string, } | { "type": "start" } | { "type": "set_wild", on: boolean, } | { "type": "auto_play", on: boolean, } | { "type": "close" } | { "type": "ping" };
+
+export type Event = { "type": "state", n: number, room: RoomView, } | { "type": "lobby", tables: Array<Summary>, } | { "type": "ack", seq: number, } | { "type": "error", code: ErrorCode, message: string, seq: number | null, } | { "type": "pong" } | { "type": "session", token: string, } | { "type": "replaced" } | { "type": "restarting" };
+
+export type Refusal = { "kind": "nothing_selected" } | { "kind": "not_in_hand" } | { "kind": "not_a_play" } | { "kind": "wild_alone" } | { "kind": "wild_with_both_jokers" } | { "kind": "four_in_a_row" } | { "kind": "two_or_joker_in_run" } | { "kind": "does_not_beat", reading: Reading, prior: Reading, } | { "kind": "not_in_deck" };
+
+export type HintPlay = { cards: CardSet, type: Kind, main: Rank, length: number, attach: AttachJson, attach_count: number, 
+/**
+ * Optional on input: only needed where it decides.
+ */
+strength: Strength | null, ranks: string, 
+/**
+ * Optional on input: only needed where it decides.
+ */
+wild_as: string | null, 
+/**
+ * A description for people, ignored on input.
+ */
+text: string, };
+
+export type ReadingsAnswer = { readings: Array<Reading>, error: string | null, refusal: Refusal | null, 
+/**
+ * More readings than the server answers with were left off.
+ */
+truncated: boolean, };
+
+export type BoardRow = { rank: number, name: string, score: number, deals: number, 
+/**
+ * The date of the result (`2026-11-29`, UTC).
+ */
+date: string, };
+
+export type RallyResult = { name: string, net: number, nets: Array<number>, };
+
+export type StatLine = { name: string, table: string, public: boolean, deals: number, landlord_deals: number, landlord_wins: number, farmer_deals: number, farmer_wins: number, money: number, points: number, bombs: number, springs: number, };
