@@ -8,6 +8,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::card::{Card, CardSet, Rank};
+use crate::fair::{self, Salt};
 use crate::play::{Kind, Play, Strength};
 use crate::readings::readings;
 use crate::rng::{DealRng, Seed};
@@ -40,6 +41,8 @@ pub struct DealSetup {
     pub pack: Option<Vec<Card>>,
     /// How `pack` is dealt (ignored without a pack: a shuffled deck is dealt a card at a time in turn).
     pub dealing: Dealing,
+    /// The salt of the deal's published commitment (`crate::fair`); none for deals nobody committed to.
+    pub salt: Option<Salt>,
 }
 
 /// How a given pack is dealt.
@@ -70,6 +73,8 @@ struct SetupJson {
     dealing: Option<Dealing>,
     #[serde(default, skip_serializing)]
     stacked: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    salt: Option<Salt>,
 }
 
 impl From<SetupJson> for DealSetup {
@@ -80,7 +85,7 @@ impl From<SetupJson> for DealSetup {
             (None, false, Some(_)) => Dealing::InTurn,
             (None, false, None) => Dealing::Packets,
         };
-        DealSetup { rules: json.rules, seed: json.seed, start: json.start, pack: json.pack, dealing }
+        DealSetup { rules: json.rules, seed: json.seed, start: json.start, pack: json.pack, dealing, salt: json.salt }
     }
 }
 
@@ -94,6 +99,7 @@ impl From<DealSetup> for SetupJson {
             pack: setup.pack,
             dealing,
             stacked: false,
+            salt: setup.salt,
         }
     }
 }
@@ -101,12 +107,22 @@ impl From<DealSetup> for SetupJson {
 impl DealSetup {
     /// A deal from a freshly shuffled deck.
     pub fn shuffled(rules: Rules, seed: Seed, start: Start) -> DealSetup {
-        DealSetup { rules, seed, start, pack: None, dealing: Dealing::Packets }
+        DealSetup { rules, seed, start, pack: None, dealing: Dealing::Packets, salt: None }
     }
 
     /// A No Shuffle re-deal of `pack` (RULES.md 7): cut, then dealt in packets.
     pub fn redeal(rules: Rules, seed: Seed, start: Start, pack: Vec<Card>) -> DealSetup {
-        DealSetup { rules, seed, start, pack: Some(pack), dealing: Dealing::Packets }
+        DealSetup { rules, seed, start, pack: Some(pack), dealing: Dealing::Packets, salt: None }
+    }
+
+    /// This setup with a commitment: `salt` goes into it with the seed (`crate::fair`).
+    pub fn salted(self, salt: Salt) -> DealSetup {
+        DealSetup { salt: Some(salt), ..self }
+    }
+
+    /// The published commitment to this deal's seed, if it has a salt.
+    pub fn commitment(&self) -> Option<String> {
+        self.salt.map(|salt| fair::commitment(&self.seed, &salt))
     }
 
     /// A deal of exactly these hands (by seat) and bottom cards, with `first` going first. Cards of the
@@ -128,6 +144,7 @@ impl DealSetup {
             start: Start::Seat(first),
             pack: Some(pack),
             dealing: Dealing::Stacked,
+            salt: None,
         }
     }
 }

@@ -6,6 +6,7 @@
 pub mod card;
 pub mod consistency;
 pub mod deal;
+pub mod fair;
 pub mod ledger;
 pub mod movegen;
 pub mod play;
@@ -18,11 +19,12 @@ pub mod view;
 
 pub use card::{Card, CardError, CardSet, Counts, Rank, WILD_SLOT};
 pub use deal::{Action, Auction, Deal, DealError, DealResult, DealSetup, Dealing, End, Phase, Seat, Start, Trick};
+pub use fair::{Fairness, Salt};
 pub use ledger::{Ledger, Payment, settle};
 pub use movegen::{legal_plays, legal_plays_vec};
 pub use play::{Attach, Kind, Play, PlayJson, Shape, Strength};
 pub use readings::{PlayError, readings};
-pub use record::DealRecord;
+pub use record::{DealRecord, Verified};
 pub use rng::Seed;
 pub use rules::{Rules, TableType, UnknownTable, Wilds};
 pub use story::{LastMove, ScoreLine};

@@ -25,6 +25,9 @@ pub struct DealRecord {
     pub result: Option<DealResult>,
     /// The state hash after the last action (16 hex digits).
     pub state_hash: String,
+    /// The commitment published before the deal (`crate::fair`): SHA-256 of the seed and the salt.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub commitment: Option<String>,
 }
 
 /// Why a record does not replay.
@@ -40,6 +43,22 @@ pub enum RecordError {
     Hash { recorded: String, replayed: String },
     #[error("the record names {names} seats for a {players}-player table")]
     Seats { names: usize, players: usize },
+    #[error("the record has no commitment and salt: nobody committed to this deal")]
+    NoCommitment,
+    #[error("the commitment {recorded} is not the SHA-256 of the seed and salt ({computed})")]
+    Commitment { recorded: String, computed: String },
+    #[error("the re-dealt pack is not the previous deal's collected pack")]
+    Pack,
+    #[error("the previous deal is not finished, so its cards were not collected")]
+    PreviousUnfinished,
+}
+
+/// A verified deal: the hands its seed dealt, by seat, and the bottom (the middle cards at House).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Verified {
+    pub deal: Deal,
+    pub dealt: Vec<CardSet>,
+    pub bottom: CardSet,
 }
 
 impl DealRecord {
@@ -51,6 +70,7 @@ impl DealRecord {
             actions: deal.actions().to_vec(),
             result: deal.result().cloned(),
             state_hash: deal.state_hash(),
+            commitment: deal.setup().commitment(),
         }
     }
 
@@ -83,6 +103,31 @@ impl DealRecord {
             return Err(RecordError::Hash { recorded: self.state_hash.clone(), replayed });
         }
         Ok(deal)
+    }
+
+    /// Checks a deal's fairness (docs/fair-deals.md): the record replays, its commitment is the SHA-256
+    /// of its seed and salt, and, for a No Shuffle re-deal with the `previous` deal's record, the pack
+    /// it cut and dealt is exactly the cards that deal collected. Returns the hands the seed dealt.
+    pub fn verify(&self, previous: Option<&DealRecord>) -> Result<Verified, RecordError> {
+        let deal = self.replay()?;
+        let (Some(recorded), Some(computed)) = (&self.commitment, self.setup.commitment()) else {
+            return Err(RecordError::NoCommitment);
+        };
+        if *recorded != computed {
+            return Err(RecordError::Commitment { recorded: recorded.clone(), computed });
+        }
+        if let (Some(pack), Some(previous)) = (&self.setup.pack, previous) {
+            let before = previous.replay()?;
+            if before.result().is_none() {
+                return Err(RecordError::PreviousUnfinished);
+            }
+            if before.collected_pack() != *pack {
+                return Err(RecordError::Pack);
+            }
+        }
+        let start = Deal::new(self.setup.clone());
+        let dealt = (0..start.players()).map(|s| start.hand(s)).collect();
+        Ok(Verified { bottom: start.bottom(), dealt, deal })
     }
 }
 

@@ -9,6 +9,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::card::{Card, CardSet, Rank};
 use crate::deal::{Action, Auction, Deal, DealResult, Phase, Seat, Trick};
+use crate::fair::Fairness;
 use crate::rules::{Rules, TableType};
 use crate::story::{LastMove, ScoreLine};
 
@@ -59,6 +60,9 @@ pub struct DealView {
     /// Once the deal is over: how its amount came about, line by line.
     #[serde(default)]
     pub score_lines: Vec<ScoreLine>,
+    /// The deal's published commitment, with its seed and salt revealed once the deal is over.
+    #[serde(default)]
+    pub fairness: Option<Fairness>,
 }
 
 impl DealView {
@@ -72,6 +76,14 @@ impl DealView {
 }
 
 impl Deal {
+    /// The commitment, and after the deal the seed and salt behind it (never before: the seed deals
+    /// every hand).
+    pub fn fairness(&self) -> Option<Fairness> {
+        let commitment = self.setup().commitment()?;
+        let over = self.result().is_some();
+        Some(Fairness { commitment, seed: over.then_some(self.setup().seed), salt: self.setup().salt.filter(|_| over) })
+    }
+
     /// What `seat` may know (`None`: a spectator, who sees no hand).
     pub fn view(&self, seat: Option<Seat>) -> DealView {
         let house = self.rules().table == TableType::House;
@@ -102,6 +114,7 @@ impl Deal {
             last_moves: self.last_moves(),
             hands_at_end: self.result().map(|_| (0..self.players()).map(|s| self.hand(s)).collect()),
             score_lines: self.score_lines(),
+            fairness: self.fairness(),
         }
     }
 }

@@ -394,7 +394,10 @@ impl RoomTask {
                 })?;
                 rally_setup(&secret, &date, self.room.ledger.deals)
             }
-            None => self.room.next_setup(Seed::random(&mut rand::rng())),
+            None => {
+                let mut rng = rand::rng();
+                self.room.next_setup(Seed::random(&mut rng)).salted(Seed::random(&mut rng))
+            }
         };
         self.commit(Entry::Start { setup }).await
     }

@@ -100,10 +100,13 @@ pub fn rally_setup(secret: &Seed, date: &str, number: u32) -> DealSetup {
     let label = Seed::from_u64(fnv1a(format!("ddz-rally/{date}/{number}").as_bytes()));
     let mut key = secret.0;
     key.iter_mut().zip(label.0).for_each(|(k, l)| *k ^= l);
-    let seed = Seed::random(&mut ChaCha20Rng::from_seed(key));
+    let mut rng = ChaCha20Rng::from_seed(key);
+    let seed = Seed::random(&mut rng);
+    // The salt comes from the secret too, so that every attempt meets the same published commitment.
+    let salt = Seed::random(&mut rng);
     let rules = ChallengeKind::Rally.rules();
     let start = Start::Seat((RALLY_SEAT + number as usize) % rules.players as usize);
-    DealSetup::shuffled(rules, seed, start)
+    DealSetup::shuffled(rules, seed, start).salted(salt)
 }
 
 fn fnv1a(bytes: &[u8]) -> u64 {

@@ -293,6 +293,15 @@ async fn no_message_to_a_seat_contains_a_card_it_may_not_see() {
                 if deal.landlord.is_none() {
                     assert!(deal.bottom.is_none(), "the bottom is hidden until the landlord takes it");
                 }
+                // The commitment from the start; the seed (which deals every hand) and salt only at the end.
+                let fairness = deal.fairness.as_ref().expect("every deal is committed to");
+                match (&deal.result, fairness.seed, fairness.salt) {
+                    (None, None, None) => {}
+                    (Some(_), Some(seed), Some(salt)) => {
+                        assert_eq!(ddz_engine::fair::commitment(&seed, &salt), fairness.commitment);
+                    }
+                    _ => panic!("{} was sent the seed or salt of an unfinished deal", client.name),
+                }
             }
         }
         for hands in hands_at.values() {

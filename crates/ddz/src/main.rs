@@ -102,6 +102,15 @@ enum Command {
         #[arg(required = true)]
         files: Vec<PathBuf>,
     },
+    /// Check that a deal was fair (docs/fair-deals.md): its commitment matches its seed and salt, and the
+    /// seed deals exactly the hands that were played; prints them.
+    Verify {
+        record: PathBuf,
+        /// For a No Shuffle re-deal: the previous deal's record, to check that its collected cards are
+        /// the pack that was cut and dealt.
+        #[arg(long)]
+        previous: Option<PathBuf>,
+    },
 }
 
 #[derive(clap::Args)]
@@ -205,6 +214,7 @@ fn main() -> ExitCode {
         Command::Simulate { table, wild_rank, deals, seed, out } => simulate::table_rules(&table, wild_rank)
             .and_then(|rules| simulate::simulate(rules, deals, seed, out.as_deref())),
         Command::Replay { files } => simulate::replay(&files),
+        Command::Verify { record, previous } => simulate::verify(&record, previous.as_deref()),
         Command::Arena { table, wild_rank, research, a, b, deals, seed, threads } => {
             arena::arena(arena::ArenaArgs { table, wild_rank, research, a, b, deals, seed, threads })
         }

@@ -29,7 +29,8 @@ pub fn table_rules(table: &str, wild_rank: bool) -> Result<Rules, String> {
 
 /// Plays one deal from `setup`-making `ledger` with uniformly random choices.
 pub fn random_deal(ledger: &Ledger, rng: &mut ChaCha8Rng) -> Deal {
-    let mut deal = Deal::new(ledger.next_setup(Seed::random(rng)));
+    let seed = Seed::random(rng);
+    let mut deal = Deal::new(ledger.next_setup(seed).salted(Seed::random(rng)));
     while deal.result().is_none() {
         let choices = deal.choices();
         let action = &choices[rng.random_range(0..choices.len())];
@@ -98,6 +99,34 @@ pub fn replay(files: &[PathBuf]) -> Result<(), String> {
         }
     }
     if failed > 0 { Err(format!("{failed} of {} records rejected", files.len())) } else { Ok(()) }
+}
+
+fn read_record(file: &Path) -> Result<DealRecord, String> {
+    let text = std::fs::read_to_string(file).map_err(|e| format!("{}: cannot read it: {e}", file.display()))?;
+    serde_json::from_str(&text).map_err(|e| format!("{}: not a deal record: {e}", file.display()))
+}
+
+/// `ddz verify`: the deal's fairness, or why it does not hold.
+pub fn verify(file: &Path, previous: Option<&Path>) -> Result<(), String> {
+    let record = read_record(file)?;
+    let previous = previous.map(read_record).transpose()?;
+    let verified = record.verify(previous.as_ref()).map_err(|e| format!("{}: NOT VERIFIED — {e}", file.display()))?;
+    println!("{}: verified", file.display());
+    println!("commitment {}", record.commitment.as_deref().unwrap_or_default());
+    let salt = record.setup.salt.map(|salt| salt.to_string()).unwrap_or_default();
+    println!("  = SHA-256(\"ddz-fair/1:{}:{salt}\")", record.setup.seed);
+    let name = |seat: usize| record.seats.get(seat).cloned().unwrap_or_else(|| format!("seat {seat}"));
+    for (seat, hand) in verified.dealt.iter().enumerate() {
+        println!("dealt to {}: {hand}", name(seat));
+    }
+    println!("bottom: {}", verified.bottom);
+    match (&record.setup.pack, &previous) {
+        (Some(_), Some(_)) => println!("the pack is the previous deal's collected cards, cut and dealt in packets"),
+        (Some(_), None) => println!("a re-deal: give --previous RECORD to check its pack as well"),
+        (None, _) => {}
+    }
+    println!("{}", summary(&record, &verified.deal));
+    Ok(())
 }
 
 fn summary(record: &DealRecord, deal: &Deal) -> String {

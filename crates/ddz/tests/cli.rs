@@ -89,6 +89,35 @@ fn replay_reports_a_missing_file_and_checks_the_rest() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// `ddz verify`: simulated deals carry their commitment, salt and seed; the re-deal's pack is checked
+/// against the previous record; a changed commitment is reported and fails the run.
+#[test]
+fn verify_checks_the_commitment_and_the_redealt_pack() {
+    let dir = std::env::temp_dir().join(format!("ddz-cli-verify-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let out = run(&["simulate", "--table", "noshuffle", "--deals", "2", "--out", dir.to_str().unwrap()], "");
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let (first, second) = (dir.join("deal-000001.json"), dir.join("deal-000002.json"));
+    let out = run(&["verify", first.to_str().unwrap()], "");
+    let stdout = text(&out.stdout);
+    assert!(out.status.success() && stdout.contains("deal-000001.json: verified"), "{stdout}{}", text(&out.stderr));
+    assert_eq!(stdout.lines().filter(|l| l.starts_with("dealt to ")).count(), 3, "{stdout}");
+    let out = run(&["verify", second.to_str().unwrap(), "--previous", first.to_str().unwrap()], "");
+    assert!(text(&out.stdout).contains("the pack is the previous deal's collected cards"), "{}", text(&out.stdout));
+    let record = std::fs::read_to_string(&first).unwrap();
+    let commitment =
+        serde_json::from_str::<serde_json::Value>(&record).unwrap()["commitment"].as_str().unwrap().to_string();
+    std::fs::write(&first, record.replace(&commitment, &"0".repeat(64))).unwrap();
+    let out = run(&["verify", first.to_str().unwrap()], "");
+    assert!(!out.status.success(), "a wrong commitment fails");
+    assert!(
+        text(&out.stderr).contains("NOT VERIFIED") && text(&out.stderr).contains("is not the SHA-256"),
+        "{}",
+        text(&out.stderr)
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 #[test]
 fn simulate_reports_points_tables_in_points_and_house_in_dollars() {
     for (table, points) in [("noshuffle", true), ("twoplayer", true), ("house", false)] {

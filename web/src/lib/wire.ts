@@ -140,7 +140,11 @@ hands_at_end: Array<CardSet> | null,
 /**
  * Once the deal is over: how its amount came about, line by line.
  */
-score_lines: Array<ScoreLine>, };
+score_lines: Array<ScoreLine>, 
+/**
+ * The deal's published commitment, with its seed and salt revealed once the deal is over.
+ */
+fairness: Fairness | null, };
 
 export type Payment = { from: string, to: string, amount: number, };
 
