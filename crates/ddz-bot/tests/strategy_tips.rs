@@ -54,6 +54,7 @@ impl Position {
             last_moves: vec![None; 3],
             hands_at_end: None,
             score_lines: Vec::new(),
+            fairness: None,
         };
         let prior = trick.map(|t| t.play);
         let mut choices: Vec<Action> = legal_plays_vec(&self.rules, hand.counts(), prior.as_ref())
