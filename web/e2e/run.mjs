@@ -267,6 +267,8 @@ describe('the web client', { concurrency: 4 }, () => {
         assert.equal(deal.auction_value, 3);
         await page.getByTestId('deal-score').filter({ hasText: 'Deal score 3 pts (auction 3 × multiplier 1, 0 bombs)' }).waitFor();
         assert.equal(await page.locator('.chip', { hasText: /^Allowance/ }).count(), 0);
+        // The five-minute deal limit counts down beside the turn clock.
+        assert.match(await page.getByTestId('deal-clock').innerText(), /^Deal [0-5]:[0-5]\d$/);
         await shot(page, 'noshuffle');
         shotTaken = true;
         return false;
