@@ -229,3 +229,13 @@ export async function playDeal(pages, { auction, onPlay, timeout = 150_000 } = {
 
 /** The result headings and score tables, which every seat must see alike. */
 export const resultText = (page) => page.getByTestId('result').locator('h2, table').allInnerTexts();
+
+/** At a deal's end each seat that holds cards shows them face up, the cards the public record says. */
+export async function assertHandsFaceUp(page) {
+  const hands = (await publicView(page)).deal.hands_at_end;
+  for (const [seat, cards] of hands.entries()) {
+    const shown = page.getByTestId(`hand-end-${seat}`).locator('[data-card]');
+    const faceUp = await shown.evaluateAll((els) => els.map((e) => e.dataset.card));
+    assert.deepEqual(faceUp.sort(), [...cards].sort(), `seat ${seat}'s hand face up`);
+  }
+}

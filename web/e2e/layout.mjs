@@ -1,6 +1,7 @@
 // What a person would notice on a screen, measured in the page: a card of the hand without a visible strip
 // that takes a tap, a button covered by something else, text that overlaps other text, a page wider than the
-// screen (`layoutProblems`), and what axe-core finds about contrast and unnamed controls (`axeViolations`).
+// screen, a deal's end whose hands or last trick are cut off (`layoutProblems`), and what axe-core finds about
+// contrast and unnamed controls (`axeViolations`).
 
 import { fileURLToPath } from 'node:url';
 
@@ -67,9 +68,12 @@ export function layoutProblems(page) {
         problems.push(`the corner "${corner.textContent}" is cut by its card`);
     }
 
-    // The action buttons (the prompt's and the dialogs'): on screen, and a tap at the centre lands on them.
-    const dialog = document.querySelector('.result');
-    const actions = dialog ? dialog.querySelectorAll('button') : document.querySelectorAll('.controls .prompt button');
+    // The action buttons (the prompt's, a deal's result's, and the dialogs'): on screen, and a tap at the centre
+    // lands on them. A deal's result is no dialog: it sits between the felt and the player's seat.
+    const dialog = document.querySelector('.result:not(.story)');
+    const actions = dialog
+      ? dialog.querySelectorAll('button')
+      : document.querySelectorAll('.controls .prompt button, .result.story button, .tools .auto-play');
     for (const button of [...actions].filter(visible)) {
       const r = rect(button);
       if (!inViewport(r)) problems.push(`${describe(button)} is off the screen`);
@@ -85,6 +89,7 @@ export function layoutProblems(page) {
       '.played .say', '.played .reading', '.played .mini-cards', '.trick', '.bottom', '.middle .status', '.middle .invite',
       '.controls .prompt button', '.tools summary', '.notes > *', '.hand',
       '.result h2', '.result .big', '.result td', '.result li', '.result button', '.challenge-bar > *',
+      '.hand-end', '.auction-info > *', '.tools .auto-play',
     ].join(', ');
     /** The part of an element that shows: its box cut by every scrolling or clipping box around it. */
     const shown = (el) => {
@@ -111,6 +116,15 @@ export function layoutProblems(page) {
         const x = Math.min(ra.right, rb.right) - Math.max(ra.left, rb.left);
         const y = Math.min(ra.bottom, rb.bottom) - Math.max(ra.top, rb.top);
         if (x > 1 && y > 1) problems.push(`${describe(a)} overlaps ${describe(b)}`);
+      }
+
+    // A deal's end fits the screen: every hand face up and every seat's last move in full view, unscrolled.
+    if (document.querySelector('.result.story'))
+      for (const el of document.querySelectorAll('.hand-end, .played')) {
+        const r = rect(el);
+        const s = shown(el);
+        if (!inViewport(r) || s.left > r.left + 0.5 || s.top > r.top + 0.5 || s.right < r.right - 0.5 || s.bottom < r.bottom - 0.5)
+          problems.push(`${describe(el)} is cut off at the deal's end`);
       }
     return problems;
   });

@@ -28,6 +28,7 @@ import {
   hintAndPlay,
   playDeal,
   resultText,
+  assertHandsFaceUp,
   useBrowser,
 } from './harness.mjs';
 
@@ -178,6 +179,20 @@ describe('the web client', { concurrency: 4 }, () => {
     assert.ok(counted, 'the counter check ran');
     console.log(`deal done: ${plays} turns, bad selection tried: ${triedBadSelection}`);
     assert.match(await result.innerText(), /The (landlord wins|farmers win)!/);
+    await t.test('the deal told: hands face up, the amount explained, the log', async () => {
+      await assertHandsFaceUp(page);
+      const lines = await page.getByTestId('score-lines').locator('li').allInnerTexts();
+      assert.match(lines[0], /^Ante: landlord \$2, each tenant \$1$/);
+      assert.match(lines.at(-1), /^(.+ took the \$\d+ pot|.+ and .+ split the \$\d+ pot: .+)$/);
+      await page.locator('.log summary').click();
+      const log = await page.getByTestId('deal-log').locator('li').allInnerTexts();
+      assert.ok(log.some((l) => / took the middle cards$/.test(l)), log.join('\n'));
+      assert.ok(log.some((l) => / is the landlord$/.test(l)));
+      assert.ok(log.some((l) => /^.+: (single|pair|triple|straight|four|bomb|rocket|triple run|pair run)/.test(l)), 'a play with its reading');
+      assert.ok(log.includes(await result.locator('h2').innerText()), 'the result');
+      assert.ok(log.includes(lines[0]), 'the score lines');
+      await page.locator('.log summary').click();
+    });
     await shot(page, 'deal-end');
     assert.ok((await page.evaluate(() => window.__tones)) > 0, 'the client beeps (sound is on by default)');
     await page.context().close();
@@ -252,6 +267,8 @@ describe('the web client', { concurrency: 4 }, () => {
         assert.equal(deal.auction_value, 3);
         await page.getByTestId('deal-score').filter({ hasText: 'Deal score 3 pts (auction 3 × multiplier 1, 0 bombs)' }).waitFor();
         assert.equal(await page.locator('.chip', { hasText: /^Allowance/ }).count(), 0);
+        // The five-minute deal limit counts down beside the turn clock.
+        assert.match(await page.getByTestId('deal-clock').innerText(), /^Deal [0-5]:[0-5]\d$/);
         await shot(page, 'noshuffle');
         shotTaken = true;
         return false;
@@ -260,6 +277,10 @@ describe('the web client', { concurrency: 4 }, () => {
     assert.ok(shotTaken);
     const results = await Promise.all(pages.map(resultText));
     for (const r of results) assert.deepEqual(r, results[0]);
+    const lines = await pages[0].getByTestId('score-lines').locator('li').allInnerTexts();
+    assert.equal(lines[0], 'Bid: 3');
+    assert.match(lines.at(-1), /^One share = 3 × \d+ = \d+ points; the landlord (wins|loses) 2 shares$/);
+    await assertHandsFaceUp(pages[0]);
     for (const page of pages) await page.context().close();
   });
 
@@ -295,7 +316,62 @@ describe('the web client', { concurrency: 4 }, () => {
     assert.ok(robbed && shotTaken);
     const results = await Promise.all(pages.map(resultText));
     assert.deepEqual(results[1], results[0]);
+    // One farmer: never "the farmers"; at the allowance the lines say why.
+    assert.doesNotMatch(results[0].join(), /farmers win/);
+    const lines = await pages[0].getByTestId('score-lines').locator('li').allInnerTexts();
+    assert.equal(lines[0], '1 rob: ×2');
+    assert.match(lines.at(-1), /^One share = 2 × \d+ = \d+ points; the landlord (wins|loses) 1 share$/);
+    if ((await publicView(pages[0])).deal.result.end === 'allowance')
+      assert.ok(lines.some((l) => /^.+ reached the allowance \(2 cards\)$/.test(l)), lines.join('\n'));
     for (const page of pages) await page.context().close();
+  });
+
+  test('auto-play: the badge for the table, the bot plays to the end; the end in Chinese', { timeout: 200_000 }, async () => {
+    const page = await newPage(PORTRAIT);
+    const name = uniqueName('Auto');
+    await page.goto(BASE);
+    await page.getByTestId('name').fill(name);
+    await page.getByRole('button', { name: 'Play vs 2 Bots' }).click();
+    await page.locator('[data-testid=hand] .card').nth(16).waitFor();
+    // The auction explains the landlord choice: the stakes and the middle cards face down.
+    await page.getByTestId('auction-info').filter({ hasText: 'Stakes: whoever takes the middle cards antes $2' }).waitFor();
+    assert.equal(await page.getByTestId('auction-info').locator('.card.back').count(), 4);
+    const me = await page.evaluate(() => Number(document.querySelector('.seat.me').dataset.seat));
+    const toggle = page.getByTestId('auto-play');
+    await toggle.click();
+    await page.getByTestId(`auto-play-${me}`).filter({ hasText: 'bot playing' }).waitFor();
+    assert.equal(await toggle.innerText(), 'Play myself');
+    await toggle.click();
+    await page.getByTestId(`auto-play-${me}`).waitFor({ state: 'detached' });
+    await toggle.click();
+    await page.getByTestId('result').waitFor({ timeout: 150_000 });
+    const log = await page.locator('.log').textContent();
+    assert.match(log, new RegExp(`${name} let the bot play their turns`));
+    assert.match(log, new RegExp(`${name} plays their own turns again`));
+    await assertHandsFaceUp(page);
+    // The same end in Chinese: the outcome, the amount explained, the deal's log.
+    await page.evaluate(() => localStorage.setItem('ddz.lang', 'zh'));
+    await page.reload();
+    await page.getByTestId('result').filter({ hasText: /地主赢了！|农民赢了！/ }).waitFor();
+    const lines = await page.getByTestId('score-lines').locator('li').allInnerTexts();
+    assert.match(lines[0], /^底注：地主 \$2，每位农民 \$1$/);
+    assert.match(lines.at(-1), /赢得奖池|平分奖池/);
+    assert.match(await page.getByTestId('deal-log').textContent(), /拿了底牌/);
+    await shot(page, 'deal-end-zh');
+    await page.context().close();
+  });
+
+  test('the rules chip switches Wild Rank for the next deal at a No Shuffle room', { timeout: 60_000 }, async () => {
+    const [host] = await inviteRoom('noshuffle', 0);
+    const chip = host.getByTestId('rules-chip');
+    const before = await chip.innerText();
+    const on = before.endsWith('Wild Rank on');
+    assert.match(before, /^No Shuffle · Wild Rank (on|off)$/);
+    await chip.click();
+    await chip.filter({ hasText: `No Shuffle · Wild Rank ${on ? 'off' : 'on'}` }).waitFor();
+    assert.match(await host.locator('.log').textContent(), new RegExp(`Host\\d+ turned Wild Rank ${on ? 'off' : 'on'} for the next deal`));
+    assert.equal((await publicView(host)).rules, on ? 'noshuffle' : 'noshuffle-wildrank');
+    await host.context().close();
   });
 
   test('slide-select with the mouse, and keyboard play (with the sound off)', { timeout: 120_000 }, async () => {

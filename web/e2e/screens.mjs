@@ -19,6 +19,7 @@ import {
   newPage,
   probe,
   selectedCards,
+  assertHandsFaceUp,
   shot,
   sleep,
   tap,
@@ -147,7 +148,10 @@ describe('every screen', { concurrency: 3 }, () => {
         } else await sleep(100);
       }
 
-      await page.waitForTimeout(300); // the dialog's first frame
+      await page.waitForTimeout(300); // the result's first frame
+      // Every hand face up by its seat (the layout check says they fit, uncut), and the amount explained.
+      await assertHandsFaceUp(page);
+      assert.ok((await page.getByTestId('score-lines').locator('li').count()) >= 2, 'the ante and the pot, at least');
       await assertLayout(page, 'the result');
       await assertAxe(page, 'the result');
       assert.equal(await page.getByTestId('pot').count(), 0, 'the pot chip goes when the deal ends');

@@ -20,7 +20,10 @@ export function logText(line: LogLine, name: (n: string) => string): string {
     case 'no_winner':
       return t('logNoWinner');
     case 'wild_set':
+      if (line.rank) return t(line.on ? 'logWildRankOn' : 'logWildRankOff', { name: name(line.host) });
       return t(line.on ? 'logWildOn' : 'logWildOff', { name: name(line.host) });
+    case 'auto_play':
+      return t(line.on ? 'logAutoPlayOn' : 'logAutoPlayOff', { name: name(line.name) });
     case 'host_changed':
       return t('logHostChanged', { from: name(line.from), to: name(line.to) });
     case 'closed':

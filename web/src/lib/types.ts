@@ -47,7 +47,7 @@ export type Auction =
   | { type: 'call_and_rob'; holder: number | null; declined: boolean[]; robs: number; asked: number };
 
 export interface DealResult {
-  end: string;
+  end: End;
   winner: number | null;
   landlord_won: boolean | null;
   spring: boolean;
@@ -80,7 +80,37 @@ export interface DealView {
   allowance: number | null;
   bombs: number;
   result: DealResult | null;
+  /** House, deal 1: the priority draws, one card per seat per round (null: the seat no longer draws). */
+  priority_draws: (Card | null)[][];
+  /** What each seat did last, as the table shows it beside the seat. */
+  last_moves: (LastMove | null)[];
+  /** Once the deal is over: every seat's remaining cards, face up. */
+  hands_at_end: Card[][] | null;
+  /** Once the deal is over: how its amount came about, line by line. */
+  score_lines: ScoreLine[];
 }
+
+/** A seat's last move: its word in the auction, a pass, or its last play (`in_trick: false`: an earlier trick's). */
+export type LastMove =
+  | { move: 'auction'; action: Action }
+  | { move: 'passed' }
+  | { move: 'played'; cards: Card[]; play: Reading; in_trick: boolean };
+
+export type End = 'out' | 'allowance' | 'deal_limit' | 'abandoned';
+
+/** One line of a finished deal's amount explained (RULES.md 6). */
+export type ScoreLine =
+  | { line: 'ante'; landlord: number; tenant: number }
+  | { line: 'bomb_collected'; seat: number; landlord: number; tenant: number }
+  | { line: 'bomb_free'; seat: number }
+  | { line: 'pot_won'; pot: number; won: number[] }
+  | { line: 'auction_value'; value: number; robs: number }
+  | { line: 'multiplied'; seat: number; factor: number; multiplier: number }
+  | { line: 'spring'; multiplier: number }
+  | { line: 'capped'; cap: number }
+  | { line: 'allowance'; seat: number; allowance: number }
+  | { line: 'shares'; share: number; farmers: number }
+  | { line: 'no_score'; end: End };
 
 export interface Occupant {
   type: 'human' | 'bot';
@@ -93,6 +123,8 @@ export interface SeatView {
   occupant: Occupant | null;
   connected: boolean;
   balance: number | null;
+  /** The player handed their turns to the bot. */
+  auto_play: boolean;
 }
 
 export interface RoomView {
@@ -109,6 +141,8 @@ export interface RoomView {
   log: LogLine[];
   closed: boolean;
   settlement: { from: string; to: string; amount: number }[];
+  /** Indexes in `deal.actions` of the actions the clock had the bot play for a human. */
+  timed_out: number[];
   challenge?: ChallengeView;
   /** On a continuing state: `deal.actions` holds only the actions after this many (`conn.svelte.ts`). */
   actions_from?: number;
@@ -122,7 +156,8 @@ export type LogLine =
   | { event: 'timed_out'; name: string }
   | { event: 'went_out'; name: string }
   | { event: 'no_winner' }
-  | { event: 'wild_set'; host: string; on: boolean }
+  | { event: 'wild_set'; host: string; on: boolean; rank: boolean }
+  | { event: 'auto_play'; name: string; on: boolean }
   | { event: 'host_changed'; from: string; to: string }
   | { event: 'closed' }
   | { event: 'run_over'; name: string; net: number }

@@ -4,7 +4,6 @@ import { sortHand } from '../lib/cards';
 import { Connection } from '../lib/conn.svelte';
 import { money } from '../lib/format';
 import { language, t, tn } from '../lib/i18n.svelte';
-import { lastActions } from './bubbles';
 
 export class TableState {
   readonly conn: Connection;
@@ -29,8 +28,12 @@ export class TableState {
   readonly openSeats = $derived(this.room ? this.room.seats.filter((s) => !s.occupant).length : 0);
   /** Seats around the table from this client's point of view: [me, next (left), the one after (right)]. */
   readonly order = $derived(Array.from({ length: this.players }, (_, i) => ((this.me ?? 0) + i) % this.players));
-  /** What each seat did last, shown beside it. */
-  readonly bubbles = $derived(this.deal ? lastActions(this.deal, this.players) : {});
+  /** What each seat did last, shown beside it (the server's `last_moves`). */
+  readonly lastMoves = $derived(this.deal?.last_moves ?? []);
+  /** The deal is over: every hand face up, the last trick still beside the seats. */
+  readonly dealOver = $derived(!!this.deal?.result);
+  /** Challenges keep the player's own turns and the table's rules fixed (the boards compare players). */
+  readonly challenge = $derived(this.room?.mode === 'challenge');
 
   constructor(
     readonly code: string,
