@@ -10,6 +10,7 @@ use crate::room::{Mode, Occupant, Room};
 pub struct StatLine {
     pub name: String,
     #[sqlx(rename = "table_type")]
+    #[ts(type = "\"house\" | \"noshuffle\" | \"twoplayer\"")]
     pub table: String,
     pub public: bool,
     pub deals: i64,

@@ -13,8 +13,8 @@ use crate::stats::StatLine;
 use ddz_bot::BotKind;
 use ddz_engine::play::{AttachJson, PlayJson};
 use ddz_engine::{
-    Action, Auction, Card, CardSet, DealResult, DealView, End, Kind, LastMove, Payment, Phase, Play, Rank, Rules,
-    ScoreLine, Strength, Trick,
+    Action, Auction, Card, CardSet, DealResult, DealView, End, Fairness, Kind, LastMove, Payment, Phase, Play, Rank,
+    Rules, ScoreLine, Strength, Trick,
 };
 
 /// One `export type` per wire type, in a fixed order.
@@ -39,6 +39,7 @@ pub fn typescript() -> String {
         decl::<Trick>(&cfg),
         decl::<LastMove>(&cfg),
         decl::<ScoreLine>(&cfg),
+        decl::<Fairness>(&cfg),
         decl::<DealView>(&cfg),
         decl::<Payment>(&cfg),
         decl::<BotKind>(&cfg),

@@ -9,14 +9,11 @@
 
 import { errorText } from './errors';
 import { t } from './i18n.svelte';
-import type { LobbyTable, RoomView } from './types';
+import type { ClientAction, Command, Event, LobbyTable, RoomView } from './types';
 
 function wsUrl(): string {
   return `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws`;
 }
-
-/** A message from the server: a JSON object told apart by its `type` (docs/protocol.md). */
-type ServerMessage = { type: string } & Record<string, any>;
 
 /** A WebSocket to the server that says its greeting on every open and reconnects with backoff until closed. */
 class Socket {
@@ -30,8 +27,8 @@ class Socket {
    * loss (a refusal for good says no).
    */
   constructor(
-    private readonly greeting: () => object,
-    private readonly onMessage: (msg: ServerMessage) => void,
+    private readonly greeting: () => Command,
+    private readonly onMessage: (msg: Event) => void,
     private readonly mayRetry: () => boolean = () => true,
   ) {
     this.open();
@@ -58,7 +55,7 @@ class Socket {
     this.retry = 0;
   }
 
-  send(command: object) {
+  send(command: Command) {
     if (this.ws?.readyState === WebSocket.OPEN) this.ws.send(JSON.stringify(command));
   }
 
@@ -119,7 +116,7 @@ export class Connection {
     return this.socket.status;
   }
 
-  private receive(msg: ServerMessage) {
+  private receive(msg: Event) {
     if (msg.type === 'session') {
       localStorage.setItem(tokenKey(this.code, this.name), msg.token);
     } else if (msg.type === 'replaced') {
@@ -127,7 +124,7 @@ export class Connection {
     } else if (msg.type === 'state') {
       this.room = continuing(msg.room, this.room);
       this.socket.answered();
-      if (this.sitOnJoin && msg.room.you === null && !msg.room.closed) this.send({ type: 'sit' });
+      if (this.sitOnJoin && msg.room.you === null && !msg.room.closed) this.send({ type: 'sit', seat: null });
       this.sitOnJoin = false;
     } else if (msg.type === 'error') {
       const text = errorText(msg.code, msg.message);
@@ -136,12 +133,12 @@ export class Connection {
     }
   }
 
-  send(command: object) {
+  send(command: Command) {
     this.error = null;
     this.socket.send(command);
   }
 
-  act(action: object) {
+  act(action: ClientAction) {
     this.send({ type: 'act', seq: nextSeq(), action });
   }
 
@@ -157,7 +154,7 @@ export class LobbyWatcher {
     () => ({ type: 'watch_lobby' }),
     (msg) => {
       if (msg.type !== 'lobby') return;
-      this.tables = msg.tables.filter((table: LobbyTable) => !table.closed);
+      this.tables = msg.tables.filter((table) => !table.closed);
       this.socket.answered();
     },
   );

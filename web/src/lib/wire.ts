@@ -80,6 +80,8 @@ export type LastMove = { "move": "auction", action: Action, } | { "move": "passe
 
 export type ScoreLine = { "line": "ante", landlord: number, tenant: number, } | { "line": "bomb_collected", seat: number, landlord: number, tenant: number, } | { "line": "bomb_free", seat: number, } | { "line": "pot_won", pot: number, won: Array<number>, } | { "line": "auction_value", value: number, robs: number, } | { "line": "multiplied", seat: number, factor: number, multiplier: number, } | { "line": "spring", multiplier: number, } | { "line": "capped", cap: number, } | { "line": "allowance", seat: number, allowance: number, } | { "line": "shares", share: number, farmers: number, } | { "line": "no_score", end: End, };
 
+export type Fairness = { commitment: string, seed: string | null, salt: string | null, };
+
 export type DealView = { rules: Rules, 
 /**
  * The drawn wild rank (Wild Rank tables).
@@ -254,4 +256,4 @@ date: string, };
 
 export type RallyResult = { name: string, net: number, nets: Array<number>, };
 
-export type StatLine = { name: string, table: string, public: boolean, deals: number, landlord_deals: number, landlord_wins: number, farmer_deals: number, farmer_wins: number, money: number, points: number, bombs: number, springs: number, };
+export type StatLine = { name: string, table: "house" | "noshuffle" | "twoplayer", public: boolean, deals: number, landlord_deals: number, landlord_wins: number, farmer_deals: number, farmer_wins: number, money: number, points: number, bombs: number, springs: number, };

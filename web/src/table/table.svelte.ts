@@ -45,8 +45,8 @@ export class TableState {
 
   /** A player's name as shown: bots' names ("Bot Hard 2") in the player's language. */
   shownName(name: string): string {
-    const bot = this.room?.seats.find((s) => s.occupant?.type === 'bot' && s.occupant.name === name)?.occupant;
-    return bot?.level ? language().botName(name, bot.level) : name;
+    const occupant = this.room?.seats.find((s) => s.occupant?.name === name)?.occupant;
+    return occupant?.type === 'bot' ? language().botName(name, occupant.level) : name;
   }
 
   seatName(seat: number): string {
