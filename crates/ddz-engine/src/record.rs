@@ -5,6 +5,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::card::{CardSet, Rank};
 use crate::deal::{Action, Deal, DealError, DealResult, DealSetup, Phase, Seat, Trick};
+use crate::view::DealView;
 
 /// The format tag of records written now: the state hash covers the setup (seed, start, pack, dealing).
 pub const FORMAT: &str = "ddz-deal/2";
@@ -51,6 +52,16 @@ pub enum RecordError {
     Pack,
     #[error("the previous deal is not finished, so its cards were not collected")]
     PreviousUnfinished,
+}
+
+/// One step of a finished deal's replay: the table as a spectator saw it after the first few actions,
+/// with every hand face up (the deal is over, so nothing is hidden any more) and the bottom cards.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub struct ReplayStep {
+    pub view: DealView,
+    pub hands: Vec<CardSet>,
+    pub bottom: CardSet,
 }
 
 /// A verified deal: the hands its seed dealt, by seat, and the bottom (the middle cards at House).
@@ -103,6 +114,24 @@ impl DealRecord {
             return Err(RecordError::Hash { recorded: self.state_hash.clone(), replayed });
         }
         Ok(deal)
+    }
+
+    /// The replay of a finished deal, step by step: the deal as dealt, then after each action, each
+    /// step folded by the engine from the record (which is checked first).
+    pub fn steps(&self) -> Result<Vec<ReplayStep>, RecordError> {
+        self.replay()?;
+        let mut deal = Deal::new(self.setup.clone());
+        let step = |deal: &Deal| ReplayStep {
+            view: deal.view(None),
+            hands: (0..deal.players()).map(|s| deal.hand(s)).collect(),
+            bottom: deal.bottom(),
+        };
+        let mut steps = vec![step(&deal)];
+        for action in &self.actions {
+            deal.apply(action).expect("a record that replays applies its actions");
+            steps.push(step(&deal));
+        }
+        Ok(steps)
     }
 
     /// Checks a deal's fairness (docs/fair-deals.md): the record replays, its commitment is the SHA-256

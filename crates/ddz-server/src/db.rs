@@ -202,6 +202,12 @@ impl Db {
         self.run(move |s| async move { s.deal_records(&code).await }).await
     }
 
+    /// The record of deal `number` (1-based) of room `code`, if it finished.
+    pub async fn deal_record(&self, code: &str, number: u32) -> DbResult<Option<String>> {
+        let code = code.to_string();
+        self.run(move |s| async move { s.deal_record(&code, number).await }).await
+    }
+
     /// The server's secret for the rallies' deals: drawn once, on first use, and kept.
     pub async fn rally_secret(&self) -> DbResult<ddz_engine::Seed> {
         self.run(|s| async move { s.rally_secret().await }).await
@@ -482,6 +488,14 @@ impl Store {
     }
 
     /// Finished deal records of a room, in order.
+    async fn deal_record(&self, code: &str, number: u32) -> DbResult<Option<String>> {
+        sqlx::query_scalar("SELECT record FROM deals WHERE code = ? AND number = ?")
+            .bind(code)
+            .bind(i64::from(number))
+            .fetch_optional(&self.pool)
+            .await
+    }
+
     async fn deal_records(&self, code: &str) -> DbResult<Vec<String>> {
         sqlx::query_scalar("SELECT record FROM deals WHERE code = ? ORDER BY number")
             .bind(code)

@@ -23,7 +23,7 @@ use axum::middleware::{Next, from_fn_with_state};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
-use ddz_engine::Rules;
+use ddz_engine::{DealRecord, Rules};
 use futures_util::{SinkExt, StreamExt};
 use serde::Deserialize;
 use tokio::sync::{Semaphore, mpsc, oneshot};
@@ -132,6 +132,12 @@ fn not_found(message: impl Into<String>) -> AppError {
     AppError::new(StatusCode::NOT_FOUND, ErrorCode::NotFound, message)
 }
 
+/// The server's own trouble (a stored record that does not read back): logged, and a 500.
+fn internal(message: String) -> AppError {
+    tracing::error!(%message, "internal error");
+    AppError::new(StatusCode::INTERNAL_SERVER_ERROR, ErrorCode::Internal, message)
+}
+
 fn unknown_room(code: &str) -> AppError {
     AppError::new(StatusCode::NOT_FOUND, ErrorCode::UnknownRoom, format!("there is no room {code}"))
 }
@@ -168,6 +174,7 @@ pub fn router(state: AppState) -> Router {
         .route("/api/lobby", get(lobby))
         .route("/api/rooms/{code}", get(room_summary))
         .route("/api/rooms/{code}/deals", get(room_deals))
+        .route("/api/rooms/{code}/deals/{number}", get(deal_replay))
         .route("/api/players/{name}", get(player_stats))
         .route("/api/boards/{board}", get(board))
         .route("/api/challenges", post(start_challenge))
@@ -327,6 +334,30 @@ async fn room_deals(State(state): State<AppState>, Path(code): Path<String>) -> 
     let records = state.rooms.db().deal_records(&code).await?;
     let records: Vec<serde_json::Value> = records.iter().filter_map(|r| serde_json::from_str(r).ok()).collect();
     Ok(Json(serde_json::json!({ "deals": records })).into_response())
+}
+
+/// A finished deal to step through (`/replay/CODE/N` in the client): its record and every step of its
+/// replay, folded by the engine on the work pool.
+async fn deal_replay(
+    State(state): State<AppState>,
+    Path((code, number)): Path<(String, u32)>,
+) -> Result<Response, AppError> {
+    let code = code.to_uppercase();
+    let db = state.rooms.db();
+    db.room(&code).await?.ok_or_else(|| unknown_room(&code))?;
+    let text = db
+        .deal_record(&code, number)
+        .await?
+        .ok_or_else(|| not_found(format!("room {code} has no finished deal {number}")))?;
+    let record: DealRecord =
+        serde_json::from_str(&text).map_err(|e| internal(format!("deal {number} of {code}: {e}")))?;
+    let steps =
+        state.rooms.pool().try_run(move || record.steps().map(|steps| (record, steps))).await.map_err(|_| busy())?;
+    let (record, steps) = steps.map_err(|e| internal(format!("deal {number} of {code} does not replay: {e}")))?;
+    Ok(Json(
+        serde_json::json!({ "code": code, "number": number, "seats": record.seats, "record": record, "steps": steps }),
+    )
+    .into_response())
 }
 
 async fn player_stats(State(state): State<AppState>, Path(name): Path<String>) -> Result<Response, AppError> {

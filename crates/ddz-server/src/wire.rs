@@ -14,7 +14,7 @@ use ddz_bot::BotKind;
 use ddz_engine::play::{AttachJson, PlayJson};
 use ddz_engine::{
     Action, Auction, Card, CardSet, DealResult, DealView, End, Fairness, Kind, LastMove, Payment, Phase, Play, Rank,
-    Rules, ScoreLine, Strength, Trick,
+    ReplayStep, Rules, ScoreLine, Strength, Trick,
 };
 
 /// One `export type` per wire type, in a fixed order.
@@ -41,6 +41,7 @@ pub fn typescript() -> String {
         decl::<ScoreLine>(&cfg),
         decl::<Fairness>(&cfg),
         decl::<DealView>(&cfg),
+        decl::<ReplayStep>(&cfg),
         decl::<Payment>(&cfg),
         decl::<BotKind>(&cfg),
         decl::<Mode>(&cfg),

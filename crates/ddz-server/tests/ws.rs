@@ -45,6 +45,25 @@ async fn three_humans_play_a_house_deal_to_the_end() {
     assert_eq!(stats["stats"][0]["deals"], 1);
     let deals = get(running.addr, &format!("/api/rooms/{code}/deals")).await;
     assert_eq!(deals["deals"].as_array().unwrap().len(), 1);
+    // The finished deal's replay: as dealt, then after every action, every hand face up.
+    let replay = get(running.addr, &format!("/api/rooms/{code}/deals/1")).await;
+    let steps: Vec<ddz_engine::ReplayStep> = serde_json::from_value(replay["steps"].clone()).unwrap();
+    let actions = replay["record"]["actions"].as_array().unwrap().len();
+    assert_eq!(steps.len(), actions + 1);
+    assert_eq!(steps[0].hands.iter().map(|h| h.len()).collect::<Vec<_>>(), [17, 17, 17]);
+    assert!(steps[0].view.hand.is_none() && steps[0].view.fairness.as_ref().unwrap().seed.is_none());
+    let last = steps.last().unwrap();
+    assert_eq!(last.view.result.as_ref(), Some(&results[0]), "the replay ends where the deal ended");
+    assert!(last.view.fairness.as_ref().unwrap().seed.is_some(), "the seed is revealed at the end");
+    for (step, next) in steps.iter().zip(&steps[1..]) {
+        let held = |s: &ddz_engine::ReplayStep| s.hands.iter().map(|h| h.len()).sum::<usize>();
+        assert!(held(next) <= held(step) + 4, "cards only leave the hands (but for the middle cards)");
+    }
+    assert_eq!(replay["seats"], serde_json::json!(["Alice", "Bea", "Cy"]));
+    let missing = common::http(running.addr, "GET", &format!("/api/rooms/{code}/deals/2"), None).await;
+    assert_eq!((missing.status, missing.body["code"].as_str()), (404, Some("not_found")));
+    let unknown = common::http(running.addr, "GET", "/api/rooms/NOROOM/deals/1", None).await;
+    assert_eq!((unknown.status, unknown.body["code"].as_str()), (404, Some("unknown_room")));
     assert!(running.stop().await, "the server stops in time");
 }
 

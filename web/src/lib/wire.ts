@@ -148,6 +148,8 @@ score_lines: Array<ScoreLine>,
  */
 fairness: Fairness | null, };
 
+export type ReplayStep = { view: DealView, hands: Array<CardSet>, bottom: CardSet, };
+
 export type Payment = { from: string, to: string, amount: number, };
 
 export type BotKind = "random" | "greedy" | "easy" | "normal" | "hard" | "bomber";
