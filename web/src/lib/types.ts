@@ -2,7 +2,7 @@
 // `wire.ts` (a test keeps it up to date); this module names them for the client, and describes the answers
 // the server builds by hand.
 
-import type { Action, Card, DealResult, DealView, RallyResult } from './wire';
+import type { Action, DealResult, RallyResult, ReplayStep } from './wire';
 
 export type {
   Action,
@@ -24,6 +24,7 @@ export type {
   Occupant,
   RallyResult,
   Reading,
+  ReplayStep,
   Refusal,
   RoomView,
   ScoreLine,
@@ -49,13 +50,6 @@ export interface DealRecord {
   commitment?: string;
   seed: string;
   salt?: string;
-}
-
-/** One step of a replay: the spectator's view after the first i actions, with every hand face up. */
-export interface ReplayStep {
-  view: DealView;
-  hands: Card[][];
-  bottom: Card[];
 }
 
 /** `GET /api/rooms/CODE/deals/N`: deal N of a room, step by step (`steps[0]` as dealt, the last one finished). */
