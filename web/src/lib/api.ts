@@ -1,5 +1,17 @@
 import { errorText } from './errors';
-import type { BoardRow, Card, ChallengeKind, HintPlay, RallyComparison, Reading, Refusal, RoomView, StatLine } from './types';
+import type {
+  BoardRow,
+  Card,
+  ChallengeKind,
+  DealRecord,
+  HintPlay,
+  RallyComparison,
+  Reading,
+  Refusal,
+  Replay,
+  RoomView,
+  StatLine,
+} from './types';
 
 async function post<T>(path: string, body: unknown): Promise<T> {
   const res = await fetch(path, {
@@ -30,6 +42,16 @@ async function get<T>(path: string): Promise<T> {
 /** A room as a spectator sees it (closed rooms too). */
 export function roomView(code: string): Promise<RoomView> {
   return get(`/api/rooms/${encodeURIComponent(code)}`);
+}
+
+/** Deal `deal` (1-based) of a room, step by step, every hand face up. */
+export function replay(code: string, deal: number): Promise<Replay> {
+  return get(`/api/rooms/${encodeURIComponent(code)}/deals/${deal}`);
+}
+
+/** A room's finished deals' records, deal 1 first. */
+export async function roomDeals(code: string): Promise<DealRecord[]> {
+  return (await get<{ deals: DealRecord[] }>(`/api/rooms/${encodeURIComponent(code)}/deals`)).deals;
 }
 
 /** Starts a Bot Buster or Bot Bomber run or today's rally, or resumes the name's unfinished one. */

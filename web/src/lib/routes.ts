@@ -1,16 +1,20 @@
 // The client's addresses, built and read in one place: a room (`/?room=CODE`, the invite link; `#/room/CODE`
-// is still read), the boards (`#/boards/KIND`) and a player's stats (`#/stats/NAME`). The server and the
-// browser tests use these addresses: they must not change.
+// is still read), a finished deal's replay (`/replay/CODE/N`, a real path: the server serves the page for
+// any path outside /api), the boards (`#/boards/KIND`) and a player's stats (`#/stats/NAME`). The server and
+// the browser tests use these addresses: they must not change.
 
 /** What an address shows. */
 export type Address =
   | { view: 'home' }
   | { view: 'room'; code: string }
+  | { view: 'replay'; code: string; deal: number }
   | { view: 'boards'; board: string }
   | { view: 'stats'; player: string };
 
-/** The current address: a boards or stats page first (their hash may follow a room's query), then a room. */
+/** The current address: a replay, a boards or stats page (their hash may follow a room's query), then a room. */
 export function currentAddress(): Address {
+  const replay = location.pathname.match(/^\/replay\/([A-Za-z0-9]+)\/(\d+)\/?$/);
+  if (replay) return { view: 'replay', code: replay[1].toUpperCase(), deal: Number(replay[2]) };
   const boards = location.hash.match(/^#\/boards(?:\/(\w+))?/);
   if (boards) return { view: 'boards', board: boards[1] ?? 'overall' };
   const stats = location.hash.match(/^#\/stats\/(.+)$/);
@@ -30,6 +34,15 @@ export function roomPath(code: string): string {
 
 export function roomLink(code: string): string {
   return location.origin + roomPath(code);
+}
+
+/** Deal `deal` (1-based) of a room, replayed step by step; `replayLink` is the same, whole, to share. */
+export function replayPath(code: string, deal: number): string {
+  return `/replay/${code}/${deal}`;
+}
+
+export function replayLink(code: string, deal: number): string {
+  return location.origin + replayPath(code, deal);
 }
 
 /** A board (`overall`, `lobby`, `buster`, `bomber`, `rally`); without one, the overall board. */

@@ -110,22 +110,34 @@ function actionText(a: Action, name: SeatName): string | null {
   }
 }
 
+/** A line of the deal's log and the step it tells of: the number of the deal's actions taken by then. */
+export interface LogEntry {
+  text: string;
+  step: number;
+}
+
 /**
  * The deal line by line: every auction step, who became the landlord, every play (with its reading) and
  * pass, the turns the clock had the bot play (`timedOut`: indexes in `deal.actions`), and the result.
  */
-export function dealLog(deal: DealView, timedOut: number[], name: SeatName): string[] {
-  const lines: string[] = [];
+export function dealLogEntries(deal: DealView, timedOut: number[], name: SeatName): LogEntry[] {
+  const entries: LogEntry[] = [];
   let landlordNamed = false;
   deal.actions.forEach((a, i) => {
     // The landlord is named once the auction is behind: at the first Seen or play.
     if (!landlordNamed && deal.landlord !== null && (a.action === 'seen' || a.action === 'play')) {
-      lines.push(t('actLandlord', { name: name(deal.landlord) }));
+      entries.push({ text: t('actLandlord', { name: name(deal.landlord) }), step: i });
       landlordNamed = true;
     }
     const text = actionText(a, name);
-    if (text) lines.push(timedOut.includes(i) ? t('actTimedOut', { line: text }) : text);
+    if (text) entries.push({ text: timedOut.includes(i) ? t('actTimedOut', { line: text }) : text, step: i + 1 });
   });
-  if (deal.result) lines.push(outcomeText(deal), ...scoreLineTexts(deal, name));
-  return lines;
+  const end = deal.actions.length;
+  if (deal.result) entries.push(...[outcomeText(deal), ...scoreLineTexts(deal, name)].map((text) => ({ text, step: end })));
+  return entries;
+}
+
+/** The deal's log as the table shows it: the lines of `dealLogEntries`. */
+export function dealLog(deal: DealView, timedOut: number[], name: SeatName): string[] {
+  return dealLogEntries(deal, timedOut, name).map((e) => e.text);
 }

@@ -1,7 +1,8 @@
-// The server's JSON shapes (docs/protocol.md, docs/moves.md). All but one are generated from the Rust
-// types into `wire.ts` (a test keeps it up to date); this module names them for the client.
+// The server's JSON shapes (docs/protocol.md, docs/moves.md). Most are generated from the Rust types into
+// `wire.ts` (a test keeps it up to date); this module names them for the client, and describes the answers
+// the server builds by hand.
 
-import type { RallyResult } from './wire';
+import type { Action, DealResult, RallyResult, ReplayStep } from './wire';
 
 export type {
   Action,
@@ -23,6 +24,7 @@ export type {
   Occupant,
   RallyResult,
   Reading,
+  ReplayStep,
   Refusal,
   RoomView,
   ScoreLine,
@@ -36,4 +38,25 @@ export interface RallyComparison {
   date: string;
   you: RallyResult;
   best: RallyResult;
+}
+
+/** A finished deal's record as the server stores it (docs/deal-record.md): the fields the client reads. */
+export interface DealRecord {
+  seats: string[];
+  rules: string;
+  actions: Action[];
+  result: DealResult | null;
+  /** Deals committed to before play (docs/fair-deals.md); absent on older records. */
+  commitment?: string;
+  seed: string;
+  salt?: string;
+}
+
+/** `GET /api/rooms/CODE/deals/N`: deal N of a room, step by step (`steps[0]` as dealt, the last one finished). */
+export interface Replay {
+  code: string;
+  number: number;
+  seats: string[];
+  record: DealRecord;
+  steps: ReplayStep[];
 }

@@ -1,0 +1,162 @@
+// The replay viewer: a deal played vs bots (the bot plays the player's turns), then `/replay/CODE/1` stepped
+// through by buttons, keys, the timeline and autoplay, its log, its result, Verify, Chinese and a phone.
+// Usage: DDZ_URL=http://127.0.0.1:8080 node web/e2e/replay.mjs (a server with quick bots:
+// --bot-delay-ms 100 --bot-delay-span-ms 100). Screenshots `replay` and `replay-phone` when DDZ_SCREENSHOTS
+// is set.
+
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { BASE, PORTRAIT, api, assertLayout, newPage, shot, uniqueName, useBrowser } from './harness.mjs';
+import { axeViolations } from './layout.mjs';
+
+useBrowser();
+
+const screenshot = (page, name) => (process.env.DDZ_SCREENSHOTS ? shot(page, name) : undefined);
+
+/** The step the replay shows, and what its timeline says. */
+const stepOf = (page) => page.locator('main.replay').getAttribute('data-step').then(Number);
+const timelineValue = (page) => page.getByTestId('timeline').inputValue().then(Number);
+
+/** Each seat's cards face up, and the bottom cards. */
+function shownCards(page) {
+  return page.evaluate(() => {
+    const count = (sel) => document.querySelectorAll(`${sel} [data-card]`).length;
+    return { hands: [0, 1, 2].map((s) => count(`[data-testid=replay-hand-${s}]`)), bottom: count('[data-testid=replay-bottom]') };
+  });
+}
+
+async function waitForStep(page, n) {
+  await page.locator(`main.replay[data-step="${n}"]`).waitFor({ timeout: 5000 });
+  assert.equal(await timelineValue(page), n, 'the timeline follows the step');
+}
+
+test('a finished deal replays step by step, and verifies', { timeout: 240_000 }, async () => {
+  const page = await newPage();
+  await page.goto(BASE);
+  await page.getByTestId('name').fill(uniqueName('Replayer'));
+  await page.getByRole('button', { name: 'Play vs 2 Bots' }).click();
+  await page.locator('[data-testid=hand] .card').nth(16).waitFor();
+  await page.getByTestId('auto-play').click();
+  await page.getByTestId('result').waitFor({ timeout: 150_000 });
+  const code = new URL(page.url()).searchParams.get('room');
+
+  // The table log lists the room's finished deals; the result links to its replay.
+  await page.locator('.log summary').click();
+  const listed = page.getByTestId('replays').getByRole('link', { name: 'Deal 1' });
+  assert.equal(await listed.getAttribute('href'), `/replay/${code}/1`);
+  await page.locator('.log summary').click();
+  await page.getByTestId('result-replay').click();
+  await page.waitForURL(`**/replay/${code}/1`);
+
+  const { deals } = await api(`/api/rooms/${code}/deals`);
+  const record = deals[0];
+  const replay = await api(`/api/rooms/${code}/deals/1`);
+  const last = replay.steps.length - 1;
+  assert.equal(last, record.actions.length, 'a step per action, and the deal as dealt');
+
+  // Step 0: the deal as dealt, every hand face up.
+  await page.getByTestId('replay-hand-0').locator('[data-card]').first().waitFor();
+  assert.equal(await stepOf(page), 0);
+  const dealt = await shownCards(page);
+  assert.deepEqual(dealt.hands, [17, 17, 17]);
+  assert.equal(dealt.bottom, record.rules === 'house' ? 4 : 3);
+  assert.deepEqual(
+    await page.getByTestId('replay-hand-1').locator('[data-card]').evaluateAll((els) => els.map((e) => e.dataset.card).sort()),
+    [...replay.steps[0].hands[1]].sort(),
+    'seat 1 holds the cards the server dealt',
+  );
+  assert.equal(await page.getByRole('heading', { level: 1 }).innerText(), `Replay: room ${code}, deal 1`);
+  await assertLayout(page, 'a replay as dealt');
+
+  // ▶ and → step forward, ◀ back; Home and End jump; the timeline follows.
+  await page.getByRole('button', { name: 'Step forward' }).click();
+  await waitForStep(page, 1);
+  await page.keyboard.press('ArrowRight');
+  await waitForStep(page, 2);
+  await page.getByRole('button', { name: 'Step back' }).click();
+  await waitForStep(page, 1);
+  await page.keyboard.press('ArrowLeft');
+  await waitForStep(page, 0);
+  // The log highlights the current step's line: the first action after one step.
+  await page.keyboard.press('ArrowRight');
+  await waitForStep(page, 1);
+  const firstLine = await page.getByTestId('replay-log').locator('li[aria-current]').first().innerText();
+  assert.ok(firstLine.startsWith(record.seats[record.actions[0].seat]), `the first action's line: ${firstLine}`);
+
+  // The counts fall as the deal goes on: the first play takes its cards out of the player's hand.
+  const firstPlay = record.actions.findIndex((a) => a.action === 'play');
+  await page.getByTestId('timeline').fill(String(firstPlay));
+  await waitForStep(page, firstPlay);
+  const before = (await shownCards(page)).hands;
+  await page.keyboard.press('ArrowRight');
+  await waitForStep(page, firstPlay + 1);
+  const after = (await shownCards(page)).hands;
+  const player = record.actions[firstPlay].seat;
+  assert.equal(after[player], before[player] - record.actions[firstPlay].cards.length, 'the played cards leave the hand');
+  await page.getByTestId('played-' + player).waitFor();
+  await page.getByTestId('trick').waitFor();
+  await assertLayout(page, 'a replay mid-deal');
+
+  // End: the result, with the amount explained line by line.
+  await page.keyboard.press('End');
+  await waitForStep(page, last);
+  const result = page.getByTestId('replay-result');
+  await result.getByRole('heading', { name: /wins?!|No winner/ }).waitFor();
+  const lines = await result.getByTestId('score-lines').locator('li').allInnerTexts();
+  assert.ok(lines.length > 0, 'score lines');
+  if (record.rules.startsWith('house')) assert.match(lines[0], /^Ante: landlord \$2, each tenant \$1$/);
+  const end = (await shownCards(page)).hands;
+  assert.equal(end[record.result.winner], 0, 'the winner went out');
+  assert.ok(end.reduce((a, b) => a + b) < 51, 'cards were played');
+  assert.deepEqual(await axeViolations(page), [], 'axe at the end of a replay');
+  await assertLayout(page, 'a replay at its end');
+  await screenshot(page, 'replay');
+
+  // Autoplay (at 4×) advances by itself; Space pauses it, even with the focus on a step button.
+  await page.keyboard.press('Home');
+  await waitForStep(page, 0);
+  await page.getByLabel('Speed').selectOption('4');
+  await page.getByTestId('autoplay').click();
+  await page.locator('main.replay:not([data-step="0"]):not([data-step="1"])').waitFor({ timeout: 5000 });
+  await page.getByRole('button', { name: 'Step forward' }).focus();
+  await page.keyboard.press(' ');
+  assert.equal(await page.getByTestId('autoplay').getAttribute('aria-pressed'), 'false', 'Space pauses');
+  const paused = await stepOf(page);
+  await page.waitForTimeout(600);
+  assert.equal(await stepOf(page), paused, 'a paused replay stays');
+
+  // Verify: the commitment is the SHA-256 of the seed and the salt.
+  await page.getByRole('button', { name: 'Verify the deal' }).click();
+  await page.getByTestId('verify-result').filter({ hasText: '✓ Fair: the commitment matches the seed' }).waitFor();
+  assert.match(await page.getByTestId('verify').innerText(), new RegExp(record.commitment));
+  assert.equal(await page.getByTestId('replay-link').getByRole('textbox').inputValue(), `${BASE}/replay/${code}/1`);
+
+  // In Chinese: the title, the controls, the log and the verdict.
+  await page.getByRole('button', { name: '简体中文' }).click();
+  await page.getByRole('heading', { level: 1, name: `回放：房间 ${code}，第 1 局` }).waitFor();
+  await page.getByRole('button', { name: '验证本局' }).click();
+  await page.getByTestId('verify-result').filter({ hasText: '✓ 公平：承诺与种子相符' }).waitFor();
+  await page.keyboard.press('End');
+  await page.getByTestId('replay-result').getByRole('heading', { name: /地主赢了！|农民赢了！|没有赢家/ }).waitFor();
+  assert.match(await page.getByTestId('replay-log').innerText(), /拿了底牌|叫|不出/);
+  await page.getByRole('button', { name: 'English' }).click();
+  await page.getByRole('heading', { level: 1, name: `Replay: room ${code}, deal 1` }).waitFor();
+
+  // On a phone held upright: the replay fits, and the controls stay on the screen.
+  const phone = await newPage(PORTRAIT);
+  await phone.goto(`${BASE}/replay/${code}/1`);
+  await phone.getByTestId('replay-hand-2').locator('[data-card]').nth(16).waitFor();
+  await assertLayout(phone, 'a replay on a phone');
+  const controls = await phone.getByTestId('autoplay').boundingBox();
+  assert.ok(controls.y + controls.height <= PORTRAIT.height, 'the controls are on the screen');
+  await phone.getByRole('button', { name: 'Last step' }).click();
+  await phone.getByTestId('replay-result').waitFor();
+  await assertLayout(phone, 'a replay at its end on a phone');
+  await screenshot(phone, 'replay-phone');
+
+  // A deal the room never played: the server's reason.
+  await phone.goto(`${BASE}/replay/${code}/99`);
+  await phone.getByRole('alert').waitFor();
+  await phone.context().close();
+  await page.context().close();
+});
