@@ -1,7 +1,8 @@
 //! The browser client in real Chromium: starts `ddz serve` on a free port with a fresh database and
 //! runs a script of `web/e2e/` (playwright-core driving `/usr/bin/chromium`) against it: `run.mjs` (the
-//! table, rooms, languages), `challenges.mjs` (the challenge modes, boards and stats) and `screens.mjs` (every
-//! screen size: the hand, the buttons and the text fit; axe-core's contrast and naming checks).
+//! table, rooms, languages), `challenges.mjs` (the challenge modes, boards and stats), `screens.mjs` (every
+//! screen size: the hand, the buttons and the text fit; axe-core's contrast and naming checks) and
+//! `replay.mjs` (a finished deal's replay viewer).
 //!
 //! Needs Node.js, `npm ci` in `web/`, and Chromium (`.ci/run` installs them); without them it fails.
 
@@ -37,6 +38,12 @@ fn the_challenge_modes_play_in_chromium() {
 #[test]
 fn the_web_client_fits_every_screen() {
     run_browser_tests("screens.mjs", &["--bot-delay-ms", "400", "--bot-delay-span-ms", "200"]);
+}
+
+/// A finished deal's replay: stepping, the timeline, autoplay, the Verify button, both languages, a phone.
+#[test]
+fn a_finished_deal_replays_in_chromium() {
+    run_browser_tests("replay.mjs", &["--bot-delay-ms", "100", "--bot-delay-span-ms", "100"]);
 }
 
 /// Serves a fresh database with `server_args` and runs `web/e2e/{script}` against it.
