@@ -23,7 +23,7 @@ use axum::middleware::{Next, from_fn_with_state};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
-use ddz_engine::{DealRecord, Rules};
+use ddz_engine::{DealRecord, Fairness, Rules};
 use futures_util::{SinkExt, StreamExt};
 use serde::Deserialize;
 use tokio::sync::{Semaphore, mpsc, oneshot};
@@ -180,6 +180,7 @@ pub fn router(state: AppState) -> Router {
         .route("/api/challenges", post(start_challenge))
         .route("/api/rallies", get(rallies))
         .route("/api/rallies/{date}/compare/{name}", get(compare_rally))
+        .route("/api/rallies/{date}/fairness", get(rally_fairness))
         .route("/api/readings", post(selection_readings))
         .route("/api/hints", post(hints))
         .route_layer(from_fn_with_state(state.api_limit.clone(), per_client))
@@ -435,6 +436,33 @@ async fn rallies(State(state): State<AppState>) -> Result<Response, AppError> {
     let today = utc_date(state.rooms.now_ms());
     let dates = state.rooms.db().rallies().await?;
     Ok(Json(serde_json::json!({ "today": today, "dates": dates })).into_response())
+}
+
+/// A day's rally committed to (`docs/fair-deals.md`): from the day's start, the commitment to its deals
+/// and each deal's; once the rally has closed (an hour after its UTC day), each deal's seed and salt.
+async fn rally_fairness(State(state): State<AppState>, Path(date): Path<String>) -> Result<Response, AppError> {
+    let date = rally_date(&state, Some(date))?;
+    let now = state.rooms.now_ms();
+    if date > utc_date(now) {
+        return Err(not_found(format!("the rally of {date} has not begun")));
+    }
+    let secret = state.rooms.db().rally_secret().await.map_err(|e| internal(format!("the rally secret: {e}")))?;
+    let closed = crate::challenge::rally_expiry_ms(&date).is_some_and(|end| now >= end);
+    let setups: Vec<_> =
+        (0..crate::challenge::RALLY_DEALS).map(|n| crate::challenge::rally_setup(&secret, &date, n)).collect();
+    let commitments: Vec<String> = setups.iter().filter_map(|setup| setup.commitment()).collect();
+    let deals: Vec<Fairness> = setups
+        .iter()
+        .zip(&commitments)
+        .map(|(setup, commitment)| Fairness {
+            commitment: commitment.clone(),
+            seed: closed.then_some(setup.seed),
+            salt: setup.salt.filter(|_| closed),
+        })
+        .collect();
+    let commitment = ddz_engine::fair::day_commitment(&date, &commitments);
+    Ok(Json(serde_json::json!({ "date": date, "commitment": commitment, "closed": closed, "deals": deals }))
+        .into_response())
 }
 
 /// A finished attempt at a rally beside the best one on its board, deal by deal (only once the name has

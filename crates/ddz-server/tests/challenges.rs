@@ -234,6 +234,34 @@ async fn a_rally_gives_every_name_the_same_deals_and_the_same_bot_actions_once()
     assert_eq!(compare["best"]["nets"].as_array().unwrap().len(), 10);
     let unfinished = get(addr, &format!("/api/rallies/{date}/compare/Fay")).await;
     assert!(unfinished["message"].as_str().is_some_and(|e| e.contains("has not finished")), "{unfinished}");
+    // The day's rally was committed to: every deal the players met is one of the published commitments,
+    // in order, and their seeds stay hidden until the rally closes.
+    let fairness = get(addr, &format!("/api/rallies/{date}/fairness")).await;
+    assert_eq!(fairness["closed"], false);
+    let published: Vec<String> =
+        fairness["deals"].as_array().unwrap().iter().map(|d| d["commitment"].as_str().unwrap().to_string()).collect();
+    assert!(fairness["deals"].as_array().unwrap().iter().all(|d| d["seed"].is_null() && d["salt"].is_null()));
+    assert_eq!(fairness["commitment"], ddz_engine::fair::day_commitment(date, &published));
+    for code in &codes {
+        let records = get(addr, &format!("/api/rooms/{code}/deals")).await;
+        let met: Vec<String> = records["deals"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| r["commitment"].as_str().unwrap().to_string())
+            .collect();
+        assert_eq!(met, published, "the deals played are the deals committed to");
+    }
+    // A closed day's rally opens: each commitment is the SHA-256 of its seed and salt.
+    let earlier = get(addr, "/api/rallies/2020-01-01/fairness").await;
+    assert_eq!(earlier["closed"], true);
+    for deal in earlier["deals"].as_array().unwrap() {
+        let (seed, salt): (ddz_engine::Seed, ddz_engine::Seed) =
+            (deal["seed"].as_str().unwrap().parse().unwrap(), deal["salt"].as_str().unwrap().parse().unwrap());
+        assert_eq!(deal["commitment"], ddz_engine::fair::commitment(&seed, &salt));
+    }
+    let future = get(addr, "/api/rallies/2999-01-01/fairness").await;
+    assert!(future["message"].as_str().is_some_and(|e| e.contains("has not begun")), "{future}");
     let bad = get(addr, "/api/boards/rally?date=yesterday").await;
     assert!(bad["message"].as_str().is_some_and(|e| e.contains("not a date")), "{bad}");
     assert!(running.stop().await, "the server stops in time");
