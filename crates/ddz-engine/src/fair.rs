@@ -35,13 +35,15 @@ pub struct Fairness {
 /// assert_ne!(c, commitment(&Seed::from_u64(1), &Seed::from_u64(3)));
 /// ```
 pub fn commitment(seed: &Seed, salt: &Salt) -> String {
-    let digest = Sha256::digest(format!("ddz-fair/1:{seed}:{salt}").as_bytes());
-    digest.iter().map(|b| format!("{b:02x}")).collect()
+    sha256_hex(&format!("ddz-fair/1:{seed}:{salt}"))
 }
 
 /// The commitment to a day's rally: the SHA-256 of `ddz-rally/1:<date>:` followed by the day's deal
 /// commitments in order, separated by `:`.
 pub fn day_commitment(date: &str, deal_commitments: &[String]) -> String {
-    let text = format!("ddz-rally/1:{date}:{}", deal_commitments.join(":"));
+    sha256_hex(&format!("ddz-rally/1:{date}:{}", deal_commitments.join(":")))
+}
+
+fn sha256_hex(text: &str) -> String {
     Sha256::digest(text.as_bytes()).iter().map(|b| format!("{b:02x}")).collect()
 }

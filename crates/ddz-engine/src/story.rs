@@ -130,8 +130,10 @@ impl Deal {
                 });
             } else if let Action::Play { play, .. } = action {
                 let factor = replay.bomb_factor(play);
-                let line = ScoreLine::Multiplied { seat, factor, multiplier: 0 };
-                bombs_multiplier = multiply(&mut lines, line, multiplier_before, factor);
+                let (multiplier, capped) = times(multiplier_before, factor);
+                lines.push(ScoreLine::Multiplied { seat, factor, multiplier });
+                lines.extend(capped);
+                bombs_multiplier = multiplier;
             }
         }
         match (result.winner, house) {
@@ -148,7 +150,9 @@ impl Deal {
                     lines.push(ScoreLine::Allowance { seat: winner, allowance });
                 }
                 if result.spring {
-                    multiply(&mut lines, ScoreLine::Spring { multiplier: 0 }, bombs_multiplier, 2);
+                    let (multiplier, capped) = times(bombs_multiplier, 2);
+                    lines.push(ScoreLine::Spring { multiplier });
+                    lines.extend(capped);
                 }
                 let share = i64::from(result.auction_value) * i64::from(result.multiplier);
                 lines.push(ScoreLine::Shares { share, farmers: self.players() - 1 });
@@ -158,16 +162,8 @@ impl Deal {
     }
 }
 
-/// A doubling's line with the multiplier it leaves (`before * factor`, capped), and the cap's line when
-/// the cap cut this doubling short.
-fn multiply(lines: &mut Vec<ScoreLine>, mut line: ScoreLine, before: u32, factor: u32) -> u32 {
-    let after = before.saturating_mul(factor).min(MULTIPLIER_CAP);
-    if let ScoreLine::Multiplied { multiplier, .. } | ScoreLine::Spring { multiplier } = &mut line {
-        *multiplier = after;
-    }
-    lines.push(line);
-    if before.saturating_mul(factor) > MULTIPLIER_CAP {
-        lines.push(ScoreLine::Capped { cap: MULTIPLIER_CAP });
-    }
-    after
+/// The multiplier `before * factor` leaves (capped), and the cap's line when the cap cut it short.
+fn times(before: u32, factor: u32) -> (u32, Option<ScoreLine>) {
+    let full = before.saturating_mul(factor);
+    (full.min(MULTIPLIER_CAP), (full > MULTIPLIER_CAP).then_some(ScoreLine::Capped { cap: MULTIPLIER_CAP }))
 }
