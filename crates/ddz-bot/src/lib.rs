@@ -16,6 +16,7 @@ pub mod arena;
 pub mod plan;
 pub mod policy;
 pub mod protocol;
+pub mod review;
 pub mod search;
 pub mod table;
 

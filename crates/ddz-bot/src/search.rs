@@ -69,9 +69,29 @@ pub fn choose(table: &Table, choices: &[Action], scored: &[Scored], budget: Budg
     {
         candidates.push(*pass);
     }
-    let Some(landlord) = table.landlord else {
+    if table.landlord.is_none() {
         return ranked[0].index;
-    };
+    }
+    let indexes: Vec<usize> = candidates.iter().map(|c| c.index).collect();
+    let rates = win_rates(table, choices, &indexes, budget, rng);
+    // Most wins, nudged by the heuristic's score (rollouts are noisy); ties go to its order.
+    let top = candidates[0].score;
+    let value = |i: usize| rates[i] + PRIOR * (candidates[i].score - top);
+    let best = (0..candidates.len()).fold(0, |b, i| if value(i) > value(b) { i } else { b });
+    candidates[best].index
+}
+
+/// How often the searching seat's side wins after each of `candidates` (indexes into `choices`), over
+/// `budget.samples` random deals of the unseen cards: the same deals and rollout dice for every
+/// candidate. The table must have a landlord (the play has begun).
+pub fn win_rates(
+    table: &Table,
+    choices: &[Action],
+    candidates: &[usize],
+    budget: Budget,
+    rng: &mut ChaCha8Rng,
+) -> Vec<f32> {
+    let landlord = table.landlord.expect("the search runs once the landlord is known");
     let mut wins = vec![0u32; candidates.len()];
     let cards_left: usize = table.sizes.iter().sum();
     let endgame = cards_left <= budget.endgame_cards;
@@ -80,9 +100,9 @@ pub fn choose(table: &Table, choices: &[Action], scored: &[Scored], budget: Budg
     for _ in 0..budget.samples {
         let hands = determinize(table, landlord, rng);
         let dice: u64 = rng.random();
-        for (c, candidate) in candidates.iter().enumerate() {
+        for (c, &candidate) in candidates.iter().enumerate() {
             let mut sim = Sim::new(table, landlord, hands.clone(), ChaCha8Rng::seed_from_u64(dice));
-            sim.apply(table.me, &choices[candidate.index]);
+            sim.apply(table.me, &choices[candidate]);
             // Near the end, solve the sampled deal exactly; otherwise (or if the solver runs out of
             // nodes) play it out with the rollout policy.
             let solved = if endgame && solver_misses < 3 { solver.landlord_wins(&sim) } else { None };
@@ -94,11 +114,7 @@ pub fn choose(table: &Table, choices: &[Action], scored: &[Scored], budget: Budg
             }
         }
     }
-    // Most wins, nudged by the heuristic's score (rollouts are noisy); ties go to its order.
-    let top = candidates[0].score;
-    let value = |i: usize| wins[i] as f32 / budget.samples as f32 + PRIOR * (candidates[i].score - top);
-    let best = (0..candidates.len()).fold(0, |b, i| if value(i) > value(b) { i } else { b });
-    candidates[best].index
+    wins.into_iter().map(|w| w as f32 / budget.samples.max(1) as f32).collect()
 }
 
 /// A random deal of the unseen cards to the other seats, consistent with what is public.

@@ -24,7 +24,7 @@ pub use ledger::{Ledger, Payment, settle};
 pub use movegen::{legal_plays, legal_plays_vec};
 pub use play::{Attach, Kind, Play, PlayJson, Shape, Strength};
 pub use readings::{PlayError, readings};
-pub use record::{DealRecord, ReplayStep, Verified};
+pub use record::{DealRecord, RecordError, ReplayStep, Verified};
 pub use rng::Seed;
 pub use rules::{Rules, TableType, UnknownTable, Wilds};
 pub use story::{LastMove, ScoreLine};

@@ -73,6 +73,7 @@ fn migrator() -> Migrator {
     Migrator::with_migrations(vec![
         migration(1, "rooms", include_str!("../migrations/0001_rooms.sql")),
         migration(2, "challenges", include_str!("../migrations/0002_challenges.sql")),
+        migration(3, "reviews", include_str!("../migrations/0003_reviews.sql")),
     ])
 }
 
@@ -206,6 +207,36 @@ impl Db {
     pub async fn deal_record(&self, code: &str, number: u32) -> DbResult<Option<String>> {
         let code = code.to_string();
         self.run(move |s| async move { s.deal_record(&code, number).await }).await
+    }
+
+    /// The stored review (JSON) of `seat`'s play in deal `number` of room `code`, if one was made.
+    pub async fn review(&self, code: &str, number: u32, seat: u32) -> DbResult<Option<String>> {
+        let code = code.to_string();
+        self.run(move |s| async move {
+            sqlx::query_scalar("SELECT review FROM reviews WHERE code = ? AND number = ? AND seat = ?")
+                .bind(code)
+                .bind(i64::from(number))
+                .bind(i64::from(seat))
+                .fetch_optional(&s.pool)
+                .await
+        })
+        .await
+    }
+
+    /// Keeps a review (the first one stored stays: reviews of one deal and seat are the same).
+    pub async fn store_review(&self, code: &str, number: u32, seat: u32, review: String) -> DbResult<()> {
+        let code = code.to_string();
+        self.run(move |s| async move {
+            sqlx::query("INSERT INTO reviews (code, number, seat, review) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING")
+                .bind(code)
+                .bind(i64::from(number))
+                .bind(i64::from(seat))
+                .bind(review)
+                .execute(&s.pool)
+                .await
+                .map(|_| ())
+        })
+        .await
     }
 
     /// The server's secret for the rallies' deals: drawn once, on first use, and kept.

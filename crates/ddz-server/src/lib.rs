@@ -126,6 +126,7 @@ pub async fn start(config: Config) -> Result<Running, Box<dyn std::error::Error 
         heartbeat: config.heartbeat,
         api_limit: Arc::new(limit::PerClient::new(config.guards.api, limit::CLIENTS)),
         ws_limit: Arc::new(limit::PerClient::new(config.guards.websockets, limit::CLIENTS)),
+        reviews: work::Queue::new(1, server::REVIEWS_QUEUED),
     };
     let listener = TcpListener::bind(config.addr).await?;
     let addr = listener.local_addr()?;

@@ -23,6 +23,7 @@ use axum::middleware::{Next, from_fn_with_state};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
+use ddz_bot::review::{MISTAKE, REVIEW_BUDGET, Review};
 use ddz_engine::{DealRecord, Fairness, Rules};
 use futures_util::{SinkExt, StreamExt};
 use serde::Deserialize;
@@ -37,6 +38,7 @@ use crate::limit::{Bucket, PerClient, Rate};
 use crate::protocol::{Command, ErrorCode, Event, Refused};
 use crate::room::Mode;
 use crate::rooms::{Rooms, room_stopped};
+use crate::work::Queue;
 
 pub const MAX_FRAME: usize = 16 * 1024;
 const READ_BUFFER: usize = 4 * 1024;
@@ -50,6 +52,8 @@ pub const MAX_HAND: usize = 21;
 /// The most plays `/api/hints` and readings `/api/readings` answer with (the engine's order, the rest
 /// left off and `truncated` set).
 pub const MAX_ANSWERS: usize = 200;
+/// Reviews waiting or running at once; one more is answered `busy`.
+pub const REVIEWS_QUEUED: usize = 8;
 /// The longest player name, in characters.
 pub const MAX_NAME: usize = 24;
 
@@ -64,6 +68,8 @@ pub struct AppState {
     /// Per client address: API requests, and new WebSocket connections.
     pub api_limit: Arc<PerClient>,
     pub ws_limit: Arc<PerClient>,
+    /// The bot's reviews of finished deals: one thread, a few waiting, never the tables' pool.
+    pub reviews: Queue,
 }
 
 /// The WebSocket heartbeat: a ping every `every`; a client silent for `silent_after` is dropped.
@@ -175,6 +181,7 @@ pub fn router(state: AppState) -> Router {
         .route("/api/rooms/{code}", get(room_summary))
         .route("/api/rooms/{code}/deals", get(room_deals))
         .route("/api/rooms/{code}/deals/{number}", get(deal_replay))
+        .route("/api/rooms/{code}/deals/{number}/reviews/{seat}", get(deal_review))
         .route("/api/players/{name}", get(player_stats))
         .route("/api/boards/{board}", get(board))
         .route("/api/challenges", post(start_challenge))
@@ -337,21 +344,32 @@ async fn room_deals(State(state): State<AppState>, Path(code): Path<String>) -> 
     Ok(Json(serde_json::json!({ "deals": records })).into_response())
 }
 
+/// A number in a request's path (a deal's, a seat's): a clear JSON 400 for anything else.
+fn path_number(text: &str, what: &str) -> Result<u32, AppError> {
+    text.parse().map_err(|_| bad(format!("{what} must be a number, not {text:?}")))
+}
+
+/// The record of finished deal `number` of room `code`: 404s for an unknown room or deal.
+async fn finished_deal(state: &AppState, code: &str, number: &str) -> Result<(u32, DealRecord), AppError> {
+    let number = path_number(number, "the deal number")?;
+    let db = state.rooms.db();
+    db.room(code).await?.ok_or_else(|| unknown_room(code))?;
+    let text = db
+        .deal_record(code, number)
+        .await?
+        .ok_or_else(|| not_found(format!("room {code} has no finished deal {number}")))?;
+    let record = serde_json::from_str(&text).map_err(|e| internal(format!("deal {number} of {code}: {e}")))?;
+    Ok((number, record))
+}
+
 /// A finished deal to step through (`/replay/CODE/N` in the client): its record and every step of its
 /// replay, folded by the engine on the work pool.
 async fn deal_replay(
     State(state): State<AppState>,
-    Path((code, number)): Path<(String, u32)>,
+    Path((code, number)): Path<(String, String)>,
 ) -> Result<Response, AppError> {
     let code = code.to_uppercase();
-    let db = state.rooms.db();
-    db.room(&code).await?.ok_or_else(|| unknown_room(&code))?;
-    let text = db
-        .deal_record(&code, number)
-        .await?
-        .ok_or_else(|| not_found(format!("room {code} has no finished deal {number}")))?;
-    let record: DealRecord =
-        serde_json::from_str(&text).map_err(|e| internal(format!("deal {number} of {code}: {e}")))?;
+    let (number, record) = finished_deal(&state, &code, &number).await?;
     let steps =
         state.rooms.pool().try_run(move || record.steps().map(|steps| (record, steps))).await.map_err(|_| busy())?;
     let (record, steps) = steps.map_err(|e| internal(format!("deal {number} of {code} does not replay: {e}")))?;
@@ -359,6 +377,41 @@ async fn deal_replay(
         serde_json::json!({ "code": code, "number": number, "seats": record.seats, "record": record, "steps": steps }),
     )
     .into_response())
+}
+
+/// The `hard` bot's review of one seat's trick play in a finished deal (`ddz_bot::review`): worked out
+/// once, on the reviews' own queue, and kept in the database.
+async fn deal_review(
+    State(state): State<AppState>,
+    Path((code, number, seat)): Path<(String, String, String)>,
+) -> Result<Response, AppError> {
+    let code = code.to_uppercase();
+    let (number, record) = finished_deal(&state, &code, &number).await?;
+    let seat = path_number(&seat, "the seat")?;
+    if seat as usize >= record.seats.len() {
+        return Err(not_found(format!("deal {number} of {code} has no seat {seat}")));
+    }
+    let db = state.rooms.db();
+    let text = match db.review(&code, number, seat).await? {
+        Some(text) => text,
+        None => {
+            // The same deal and seat always get the same review.
+            let dice = u64::from_le_bytes(record.setup.seed.0[..8].try_into().expect("8 bytes")) ^ u64::from(seat);
+            let review = state
+                .reviews
+                .try_run(move || ddz_bot::review::review(&record, seat as usize, REVIEW_BUDGET, dice))
+                .await
+                .map_err(|_| busy())?
+                .map_err(|e| internal(format!("deal {number} of {code} does not replay: {e}")))?;
+            let text = serde_json::to_string(&review).expect("a review serialises");
+            db.store_review(&code, number, seat, text.clone()).await?;
+            text
+        }
+    };
+    let review: Review =
+        serde_json::from_str(&text).map_err(|e| internal(format!("a stored review of {code}: {e}")))?;
+    Ok(Json(serde_json::json!({ "code": code, "number": number, "review": review, "mistake": MISTAKE }))
+        .into_response())
 }
 
 async fn player_stats(State(state): State<AppState>, Path(name): Path<String>) -> Result<Response, AppError> {
@@ -652,11 +705,11 @@ async fn hello(socket: &mut WebSocket, state: &AppState, conn: ConnId) -> Result
         Ok(_) | Err(_) => return Err(refuse("no hello")),
     };
     let (room, name, token) = match serde_json::from_str::<Command>(&text) {
-        Ok(Command::Hello { room, name, token }) => (room, name, token),
+        Ok(Command::Hello { room, name, token }) => (room, Some(valid_name(&name)?), token),
+        Ok(Command::Watch { room }) => (room, None, None),
         Ok(Command::WatchLobby) => return Ok(Hello::Lobby),
-        _ => return Err(refuse("the first message must be a hello with a room and a name, or watch_lobby")),
+        _ => return Err(refuse("the first message must be a hello with a room and a name, watch, or watch_lobby")),
     };
-    let name = valid_name(&name)?;
     // A room task that retires as the hello reaches it drops the hello: load the room again and retry.
     for _ in 0..3 {
         let inbox = state
@@ -672,8 +725,9 @@ async fn hello(socket: &mut WebSocket, state: &AppState, conn: ConnId) -> Result
             continue;
         }
         let Ok(joined) = answer.await else { continue };
-        let token = joined?;
-        send(socket, &Event::Session { token }).await;
+        if let Some(token) = joined? {
+            send(socket, &Event::Session { token }).await;
+        }
         return Ok(Hello::Room(inbox, out_rx));
     }
     Err(room_stopped())

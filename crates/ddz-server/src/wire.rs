@@ -11,6 +11,7 @@ use crate::protocol::{ChallengeView, ClientAction, Command, ErrorCode, Event, Ro
 use crate::room::{LogLine, Mode, Occupant};
 use crate::stats::StatLine;
 use ddz_bot::BotKind;
+use ddz_bot::review::{Decision, Review};
 use ddz_engine::play::{AttachJson, PlayJson};
 use ddz_engine::{
     Action, Auction, Card, CardSet, DealResult, DealView, End, Fairness, Kind, LastMove, Payment, Phase, Play, Rank,
@@ -44,6 +45,8 @@ pub fn typescript() -> String {
         decl::<ReplayStep>(&cfg),
         decl::<Payment>(&cfg),
         decl::<BotKind>(&cfg),
+        decl::<Decision>(&cfg),
+        decl::<Review>(&cfg),
         decl::<Mode>(&cfg),
         decl::<Occupant>(&cfg),
         decl::<SeatView>(&cfg),

@@ -88,6 +88,28 @@ impl Pool {
     }
 }
 
+/// Long jobs (a deal's review takes seconds) on a pool of their own, so that they never hold up a table's
+/// bots or a client's hints: at most `places` jobs wait or run, and one more is answered [`Busy`].
+#[derive(Clone, Debug)]
+pub struct Queue {
+    pool: Pool,
+    places: Arc<Semaphore>,
+}
+
+impl Queue {
+    pub fn new(threads: usize, places: usize) -> Queue {
+        Queue { pool: Pool::new(threads), places: Arc::new(Semaphore::new(places.max(1))) }
+    }
+
+    /// Runs `job` once a thread is free, or answers [`Busy`] at once when the queue is full.
+    pub async fn try_run<T: Send + 'static>(&self, job: impl FnOnce() -> T + Send + 'static) -> Result<T, Busy> {
+        let place = self.places.clone().try_acquire_owned().map_err(|_| Busy)?;
+        let answer = self.pool.run(job).await;
+        drop(place);
+        Ok(answer)
+    }
+}
+
 async fn blocking<T: Send + 'static>(
     counted: Counted,
     permit: tokio::sync::OwnedSemaphorePermit,
@@ -132,5 +154,34 @@ mod tests {
         assert_eq!(pool.try_run(|| 3).await, Ok(3));
         assert_eq!(pool.run(|| 4).await, 4);
         assert_eq!(pool.available(), 1);
+    }
+
+    #[tokio::test]
+    async fn a_full_queue_answers_busy_at_once_and_takes_jobs_again_when_one_ends() {
+        let queue = Queue::new(1, 2);
+        let (started_tx, started) = std::sync::mpsc::channel();
+        let (release, released) = std::sync::mpsc::channel::<()>();
+        let first = queue.clone();
+        let running = tokio::spawn(async move {
+            first
+                .try_run(move || {
+                    started_tx.send(()).unwrap();
+                    released.recv().unwrap();
+                    1
+                })
+                .await
+        });
+        tokio::task::spawn_blocking(move || started.recv().unwrap()).await.unwrap();
+        let second = queue.clone();
+        let waiting = tokio::spawn(async move { second.try_run(|| 2).await });
+        // The second job holds the last place while it waits for the thread.
+        while queue.places.available_permits() > 0 {
+            tokio::task::yield_now().await;
+        }
+        assert_eq!(queue.try_run(|| 3).await, Err(Busy), "both places are taken");
+        release.send(()).unwrap();
+        assert_eq!(running.await.unwrap(), Ok(1));
+        assert_eq!(waiting.await.unwrap(), Ok(2));
+        assert_eq!(queue.try_run(|| 4).await, Ok(4));
     }
 }
