@@ -79,12 +79,14 @@ pub type ConnId = u64;
 pub enum Msg {
     /// A client joins as `name`. A name already connected is refused, unless `token` is the name's
     /// resume token: then the new connection replaces the old one at once. The reply is the name's token.
+    /// A client enters: as `name`, or with `None` as a spectator.
     Connect {
         conn: ConnId,
-        name: String,
+        name: Option<String>,
         token: Option<String>,
         out: mpsc::Sender<Event>,
-        reply: oneshot::Sender<Result<String, Refused>>,
+        /// The name's resume token (none for a spectator).
+        reply: oneshot::Sender<Result<Option<String>, Refused>>,
     },
     Disconnect {
         conn: ConnId,
@@ -116,7 +118,8 @@ pub enum Msg {
 }
 
 struct Connection {
-    name: String,
+    /// `None`: a spectator, who watches without a name and can never take a seat.
+    name: Option<String>,
     out: mpsc::Sender<Event>,
     /// The deal (its starting entry) and how many of its actions this client has been sent: later
     /// states send only the actions after those (the rest of the view is small).
@@ -158,6 +161,17 @@ struct Thinking {
     timed_out: bool,
     at: u64,
     answer: oneshot::Receiver<Option<Action>>,
+}
+
+impl Connection {
+    fn is(&self, name: &str) -> bool {
+        self.name.as_deref().is_some_and(|n| same_name(n, name))
+    }
+
+    /// The seat this connection's name holds, if any.
+    fn seat_in(&self, room: &Room) -> Option<Seat> {
+        room.seat_of(self.name.as_deref()?)
+    }
 }
 
 impl RoomTask {
@@ -231,11 +245,16 @@ impl RoomTask {
 
     async fn handle(&mut self, msg: Msg) {
         match msg {
-            Msg::Connect { conn, name, token, out, reply } => {
+            Msg::Connect { conn, name: None, token: _, out, reply } => {
+                self.connections.insert(conn, Connection { name: None, out, sent_actions: None });
+                let _ = reply.send(Ok(None));
+                self.broadcast();
+            }
+            Msg::Connect { conn, name: Some(name), token, out, reply } => {
                 let key = name.to_lowercase();
                 let holder = token.is_some() && token.as_ref() == self.tokens.get(&key);
                 let others: Vec<ConnId> =
-                    self.connections.iter().filter(|(_, c)| same_name(&c.name, &name)).map(|(id, _)| *id).collect();
+                    self.connections.iter().filter(|(_, c)| c.is(&name)).map(|(id, _)| *id).collect();
                 if !others.is_empty() && !holder {
                     let refused =
                         Refused::new(ErrorCode::NameTaken, format!("{name} is already connected to this room"));
@@ -249,8 +268,8 @@ impl RoomTask {
                     }
                 }
                 let token = self.tokens.entry(key).or_insert_with(new_token).clone();
-                self.connections.insert(conn, Connection { name, out, sent_actions: None });
-                let _ = reply.send(Ok(token));
+                self.connections.insert(conn, Connection { name: Some(name), out, sent_actions: None });
+                let _ = reply.send(Ok(Some(token)));
                 self.note_host_presence();
                 self.broadcast();
             }
@@ -294,7 +313,23 @@ impl RoomTask {
     }
 
     async fn command(&mut self, conn: ConnId, command: Command) {
-        let Some(name) = self.connections.get(&conn).map(|c| c.name.clone()) else {
+        let Some(connection) = self.connections.get(&conn) else {
+            return;
+        };
+        let Some(name) = connection.name.clone() else {
+            // A spectator only watches (and measures its round trip).
+            match command {
+                Command::Ping => self.send(conn, Event::Pong),
+                command => {
+                    let seq = match command {
+                        Command::Act { seq, .. } => Some(seq),
+                        _ => None,
+                    };
+                    let refused =
+                        Refused::new(ErrorCode::Spectator, "a spectator only watches: join with a name to play");
+                    self.send(conn, refused.event(seq));
+                }
+            }
             return;
         };
         if let Some(what) = command.host_only()
@@ -305,7 +340,7 @@ impl RoomTask {
         }
         let seat = self.room.seat_of(&name);
         let (result, seq) = match command {
-            Command::Hello { .. } | Command::WatchLobby => {
+            Command::Hello { .. } | Command::Watch { .. } | Command::WatchLobby => {
                 (Err(Refused::new(ErrorCode::AlreadyInRoom, "already in the room")), None)
             }
             Command::Ping => {
@@ -455,16 +490,19 @@ impl RoomTask {
         let connected: Vec<bool> = (0..self.room.seats.len())
             .map(|s| {
                 let name = self.room.seats[s].as_ref().map(|o| o.name().to_string());
-                name.is_some_and(|n| self.connections.values().any(|c| same_name(&c.name, &n)))
+                name.is_some_and(|n| self.connections.values().any(|c| c.is(&n)))
             })
             .collect();
-        RoomView::of(&self.room, seat, &connected, self.deadlines())
+        let mut view = RoomView::of(&self.room, seat, &connected, self.deadlines());
+        // Everyone connected without a seat: spectators, and named guests who have not sat.
+        view.watching = self.connections.values().filter(|c| c.seat_in(&self.room).is_none()).count() as u32;
+        view
     }
 
     fn broadcast(&mut self) {
         let n = self.room.last;
         let conns: Vec<(ConnId, Option<Seat>, Option<SentActions>)> =
-            self.connections.iter().map(|(id, c)| (*id, self.room.seat_of(&c.name), c.sent_actions)).collect();
+            self.connections.iter().map(|(id, c)| (*id, c.seat_in(&self.room), c.sent_actions)).collect();
         let deal_entry = self.room.deal_entry;
         for (conn, seat, sent) in conns {
             let mut view = self.view_for(seat);
@@ -552,7 +590,7 @@ impl RoomTask {
     }
 
     fn host_connected(&self) -> bool {
-        self.connections.values().any(|c| self.room.is_host(&c.name))
+        self.connections.values().any(|c| c.name.as_deref().is_some_and(|n| self.room.is_host(n)))
     }
 
     /// Starts or stops the host's away clock as the host's connections come and go.
@@ -575,7 +613,7 @@ impl RoomTask {
             .iter()
             .flatten()
             .filter(|o| !o.is_bot() && !self.room.is_host(o.name()))
-            .find_map(|o| self.connections.values().any(|c| same_name(&c.name, o.name())).then(|| o.name().to_string()))
+            .find_map(|o| self.connections.values().any(|c| c.is(o.name())).then(|| o.name().to_string()))
     }
 
     async fn on_clock(&mut self) {

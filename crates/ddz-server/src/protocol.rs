@@ -23,6 +23,11 @@ pub enum Command {
         #[serde(default)]
         token: Option<String>,
     },
+    /// Instead of `hello`: watch room `room` as a spectator, without a name. A spectator sees what
+    /// everyone sees and can never take a seat (every command but `ping` is refused with `spectator`).
+    Watch {
+        room: String,
+    },
     /// Instead of `hello`: watch the public lobby (a `lobby` event now and on every change).
     WatchLobby,
     /// Take a free seat (the first free one if `seat` is absent).
@@ -65,6 +70,7 @@ impl Command {
             Command::SetWild { .. } => Some("change the rules"),
             Command::Close => Some("close the room"),
             Command::Hello { .. }
+            | Command::Watch { .. }
             | Command::WatchLobby
             | Command::Sit { .. }
             | Command::Act { .. }
@@ -194,6 +200,8 @@ pub enum ErrorCode {
     HandTooLarge,
     NotFound,
     RallyPlayed,
+    /// A spectator's command other than `ping`.
+    Spectator,
     /// Something on the server's side (the database, a stopped room task); the message says what.
     Internal,
 }
@@ -249,6 +257,7 @@ impl ErrorCode {
         ErrorCode::HandTooLarge,
         ErrorCode::NotFound,
         ErrorCode::RallyPlayed,
+        ErrorCode::Spectator,
         ErrorCode::Internal,
     ];
 
@@ -390,6 +399,9 @@ pub struct RoomView {
     pub timed_out: Vec<usize>,
     pub closed: bool,
     pub settlement: Vec<Payment>,
+    /// Connections without a seat: spectators, and named guests who have not sat.
+    #[serde(default)]
+    pub watching: u32,
     /// Bot Buster, Bot Bomber or a Bang rally: how the run stands.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub challenge: Option<ChallengeView>,
@@ -458,6 +470,7 @@ impl RoomView {
             timed_out: room.timed_out.clone(),
             closed: room.closed,
             settlement: room.settlement.clone(),
+            watching: 0,
             challenge: room.challenge.as_ref().map(|c| ChallengeView {
                 kind: c.kind,
                 rally: c.rally.clone(),

@@ -8,7 +8,7 @@ use std::time::Duration;
 use common::{Client, FAST, get, play_to_end, post, server, temp_db};
 use ddz_engine::{Card, CardSet, Phase, Rules};
 
-use ddz_server::protocol::{ClientAction, Command, Event, RoomView};
+use ddz_server::protocol::{ClientAction, Command, ErrorCode, Event, RoomView};
 use futures_util::{SinkExt, StreamExt};
 use tokio_tungstenite::tungstenite::Message;
 
@@ -64,6 +64,78 @@ async fn three_humans_play_a_house_deal_to_the_end() {
     assert_eq!((missing.status, missing.body["code"].as_str()), (404, Some("not_found")));
     let unknown = common::http(running.addr, "GET", "/api/rooms/NOROOM/deals/1", None).await;
     assert_eq!((unknown.status, unknown.body["code"].as_str()), (404, Some("unknown_room")));
+    assert!(running.stop().await, "the server stops in time");
+}
+
+#[tokio::test]
+async fn a_spectator_watches_a_live_table_with_public_information_only_and_never_takes_a_seat() {
+    let db = temp_db("spectator");
+    let running = server(&db, FAST).await;
+    let (code, mut clients) = three_players(running.addr, "house").await;
+    clients[0].send(&Command::Start).await;
+    let mut watcher = Client::watch(running.addr, &code).await;
+    let view = watcher.view.clone().unwrap();
+    assert_eq!(view.you, None);
+    assert!(view.deal.as_ref().is_some_and(|d| d.hand.is_none()), "a spectator holds no hand");
+    assert!(watcher.token.is_none(), "a spectator has no name to resume");
+    let seen = clients[0].until(|v| v.watching == 1).await;
+    assert_eq!(seen.watching, 1, "the table shows one watcher");
+    // Nothing a spectator sends can seat it or act for anyone.
+    watcher.send(&Command::Sit { seat: None }).await;
+    let refused = watcher.recv().await;
+    assert!(matches!(refused, Event::Error { code: ErrorCode::Spectator, seq: None, .. }), "{refused:?}");
+    watcher.send(&Command::Act { seq: 4, action: ClientAction::Pass }).await;
+    let refused = watcher.recv().await;
+    assert!(matches!(refused, Event::Error { code: ErrorCode::Spectator, seq: Some(4), .. }), "{refused:?}");
+    play_to_end(&mut clients).await;
+    let end = watcher.until(|v| v.deal.as_ref().is_some_and(|d| d.result.is_some())).await;
+    assert_eq!(end.deal.unwrap().result, clients[0].deal().unwrap().result, "live to the end");
+    assert!(end.seats.iter().all(|s| s.occupant.is_some()) && end.you.is_none(), "still only watching");
+    // Until the deal was over, no state the spectator got held a hand or the middle cards unshown.
+    for text in &watcher.raw {
+        let Ok(Event::State { room, .. }) = serde_json::from_str::<Event>(text) else { continue };
+        let Some(deal) = room.deal else { continue };
+        assert!(deal.hand.is_none());
+        if deal.result.is_none() {
+            assert!(deal.hands_at_end.is_none(), "no hands before the end");
+            assert!(deal.bottom.is_none() || deal.landlord.is_some(), "the middle cards only once shown");
+        }
+    }
+    drop(watcher);
+    let after = clients[0].until(|v| v.watching == 0).await;
+    assert_eq!(after.watching, 0, "the count drops when the spectator leaves");
+    assert!(running.stop().await, "the server stops in time");
+}
+
+#[tokio::test]
+async fn a_finished_deal_is_reviewed_by_the_bot_once_and_the_review_is_kept() {
+    let db = temp_db("review");
+    let running = server(&db, FAST).await;
+    let (code, mut clients) = three_players(running.addr, "noshuffle").await;
+    clients[0].send(&Command::Start).await;
+    play_to_end(&mut clients).await;
+    let path = format!("/api/rooms/{code}/deals/1/reviews/1");
+    let first = get(running.addr, &path).await;
+    let review: ddz_bot::review::Review = serde_json::from_value(first["review"].clone()).unwrap();
+    assert_eq!(review.seat, 1);
+    let record = get(running.addr, &format!("/api/rooms/{code}/deals/1")).await["record"].clone();
+    let record: ddz_engine::DealRecord = serde_json::from_value(record).unwrap();
+    let landlord = record.replay().unwrap().landlord();
+    if landlord.is_some() {
+        assert!(!review.decisions.is_empty(), "a played deal has decisions to review");
+    }
+    for decision in &review.decisions {
+        assert_eq!(decision.played, record.actions[decision.step], "the decision is the seat's own action");
+        assert_eq!(decision.played.seat(), Some(1));
+        assert!(decision.choices > 1 && decision.best_chance >= decision.played_chance);
+    }
+    assert_eq!(get(running.addr, &path).await, first, "kept: the same review again");
+    let missing = common::http(running.addr, "GET", &format!("/api/rooms/{code}/deals/1/reviews/3"), None).await;
+    assert_eq!((missing.status, missing.body["code"].as_str()), (404, Some("not_found")));
+    let unfinished = common::http(running.addr, "GET", &format!("/api/rooms/{code}/deals/2/reviews/0"), None).await;
+    assert_eq!((unfinished.status, unfinished.body["code"].as_str()), (404, Some("not_found")));
+    let bad = common::http(running.addr, "GET", &format!("/api/rooms/{code}/deals/one/reviews/0"), None).await;
+    assert_eq!((bad.status, bad.body["code"].as_str()), (400, Some("bad_request")));
     assert!(running.stop().await, "the server stops in time");
 }
 

@@ -135,9 +135,11 @@ async fn raw_request(
     (status, headers.to_lowercase(), body.to_string())
 }
 
+type Socket = WebSocketStream<MaybeTlsStream<TcpStream>>;
+
 pub struct Client {
     pub name: String,
-    ws: WebSocketStream<MaybeTlsStream<TcpStream>>,
+    ws: Socket,
     pub view: Option<RoomView>,
     pub n: u64,
     /// Every raw message received, for hidden-information checks.
@@ -161,6 +163,15 @@ impl Client {
         client
     }
 
+    /// Connects as a spectator (no name); returns once the first room state arrived.
+    pub async fn watch(addr: SocketAddr, room: &str) -> Client {
+        let (ws, _) = tokio_tungstenite::connect_async(format!("ws://{addr}/ws")).await.expect("websocket");
+        let mut client = Client::over(ws, "");
+        client.send(&Command::Watch { room: room.into() }).await;
+        client.next_state().await;
+        client
+    }
+
     /// Connects and says hello without waiting for an answer.
     pub async fn connect(addr: SocketAddr, room: &str, name: &str) -> Client {
         Client::connect_with_token(addr, room, name, None).await
@@ -169,7 +180,13 @@ impl Client {
     /// Connects and says hello with a resume token.
     pub async fn connect_with_token(addr: SocketAddr, room: &str, name: &str, token: Option<String>) -> Client {
         let (ws, _) = tokio_tungstenite::connect_async(format!("ws://{addr}/ws")).await.expect("websocket");
-        let mut client = Client {
+        let mut client = Client::over(ws, name);
+        client.send(&Command::Hello { room: room.into(), name: name.into(), token }).await;
+        client
+    }
+
+    fn over(ws: Socket, name: &str) -> Client {
+        Client {
             name: name.into(),
             ws,
             view: None,
@@ -181,9 +198,7 @@ impl Client {
             seq: 0,
             pace: Duration::ZERO,
             last_act: None,
-        };
-        client.send(&Command::Hello { room: room.into(), name: name.into(), token }).await;
-        client
+        }
     }
 
     pub async fn send(&mut self, command: &Command) {
