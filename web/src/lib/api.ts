@@ -9,6 +9,7 @@ import type {
   Reading,
   Refusal,
   Replay,
+  Review,
   RoomView,
   StatLine,
 } from './types';
@@ -92,4 +93,9 @@ export function readings(
 
 export async function hints(pos: Position): Promise<HintPlay[]> {
   return (await post<{ plays: HintPlay[] }>('/api/hints', pos)).plays;
+}
+
+/** The `hard` bot's review of one seat's trick play in deal `deal` (worked out on first asking, then kept). */
+export function review(code: string, deal: number, seat: number): Promise<{ review: Review; mistake: number }> {
+  return get(`/api/rooms/${encodeURIComponent(code)}/deals/${deal}/reviews/${seat}`);
 }

@@ -90,7 +90,8 @@ function nextSeq(): number {
   return lastSeq;
 }
 
-/** A room's connection under a name: its latest state, and the way to send commands and actions. */
+/** A room's connection under a name, or a spectator's without one (`name` null): its latest state, and the way
+ * to send commands and actions. */
 export class Connection {
   room = $state<RoomView | null>(null);
   error = $state<string | null>(null);
@@ -101,12 +102,15 @@ export class Connection {
 
   constructor(
     readonly code: string,
-    readonly name: string,
+    readonly name: string | null,
     sit = false,
   ) {
     this.sitOnJoin = sit;
     this.socket = new Socket(
-      () => ({ type: 'hello', room: code, name, token: localStorage.getItem(tokenKey(code, name)) }),
+      () =>
+        name === null
+          ? { type: 'watch', room: code }
+          : { type: 'hello', room: code, name, token: localStorage.getItem(tokenKey(code, name)) },
       (msg) => this.receive(msg),
       () => !this.fatal,
     );
@@ -118,7 +122,7 @@ export class Connection {
 
   private receive(msg: Event) {
     if (msg.type === 'session') {
-      localStorage.setItem(tokenKey(this.code, this.name), msg.token);
+      if (this.name !== null) localStorage.setItem(tokenKey(this.code, this.name), msg.token);
     } else if (msg.type === 'replaced') {
       this.fatal = t('replaced');
     } else if (msg.type === 'state') {

@@ -1,5 +1,5 @@
 // The client's addresses, built and read in one place: a room (`/?room=CODE`, the invite link; `#/room/CODE`
-// is still read), a finished deal's replay (`/replay/CODE/N`, a real path: the server serves the page for
+// is still read), a room watched without a name (`/watch/CODE`), a finished deal's replay (`/replay/CODE/N`, a real path: the server serves the page for
 // any path outside /api), the boards (`#/boards/KIND`) and a player's stats (`#/stats/NAME`). The server and
 // the browser tests use these addresses: they must not change.
 
@@ -7,12 +7,16 @@
 export type Address =
   | { view: 'home' }
   | { view: 'room'; code: string }
+  | { view: 'watch'; code: string }
   | { view: 'replay'; code: string; deal: number }
   | { view: 'boards'; board: string }
   | { view: 'stats'; player: string };
 
-/** The current address: a replay, a boards or stats page (their hash may follow a room's query), then a room. */
+/** The current address: a watched room, a replay, a boards or stats page (their hash may follow a room's
+ * query), then a room. */
 export function currentAddress(): Address {
+  const watch = location.pathname.match(/^\/watch\/([A-Za-z0-9]+)\/?$/);
+  if (watch) return { view: 'watch', code: watch[1].toUpperCase() };
   const replay = location.pathname.match(/^\/replay\/([A-Za-z0-9]+)\/(\d+)\/?$/);
   if (replay) return { view: 'replay', code: replay[1].toUpperCase(), deal: Number(replay[2]) };
   const boards = location.hash.match(/^#\/boards(?:\/(\w+))?/);
@@ -34,6 +38,15 @@ export function roomPath(code: string): string {
 
 export function roomLink(code: string): string {
   return location.origin + roomPath(code);
+}
+
+/** A room to watch as a spectator, without a name; `watchLink` is the same, whole, to share. */
+export function watchPath(code: string): string {
+  return `/watch/${code}`;
+}
+
+export function watchLink(code: string): string {
+  return location.origin + watchPath(code);
 }
 
 /** Deal `deal` (1-based) of a room, replayed step by step; `replayLink` is the same, whole, to share. */

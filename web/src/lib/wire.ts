@@ -154,6 +154,26 @@ export type Payment = { from: string, to: string, amount: number, };
 
 export type BotKind = "random" | "greedy" | "easy" | "normal" | "hard" | "bomber";
 
+export type Decision = { 
+/**
+ * The index of the decision's action in the deal's actions (the replay's step before it).
+ */
+step: number, 
+/**
+ * The legal choices the seat had.
+ */
+choices: number, played: Action, 
+/**
+ * The side's estimated chance of winning after `played` (0 to 1).
+ */
+played_chance: number, 
+/**
+ * The bot's choice: the candidate with the best chance (`played` itself when nothing beat it).
+ */
+best: Action, best_chance: number, };
+
+export type Review = { seat: number, decisions: Array<Decision>, };
+
 export type Mode = "invite" | "public" | "bots" | "challenge";
 
 export type Occupant = { "type": "human", name: string, } | { "type": "bot", name: string, level: BotKind, };
@@ -208,6 +228,10 @@ log: Array<LogLine>,
  */
 timed_out: Array<number>, closed: boolean, settlement: Array<Payment>, 
 /**
+ * Connections without a seat: spectators, and named guests who have not sat.
+ */
+watching: number, 
+/**
  * Bot Buster, Bot Bomber or a Bang rally: how the run stands.
  */
 challenge?: ChallengeView | null, 
@@ -220,11 +244,11 @@ actions_from?: number | null, };
 
 export type Summary = { code: string, mode: Mode, rules: string, seats: Array<string | null>, deals_played: number, in_deal: boolean, closed: boolean, };
 
-export type ErrorCode = "deal_over" | "not_your_turn" | "wrong_phase" | "must_take" | "bad_bid" | "bid_too_low" | "declined_cannot_rob" | "already_seen" | "not_in_hand" | "cards_do_not_match" | "not_that_reading" | "does_not_beat" | "cannot_pass_on_lead" | "no_cards" | "wild_alone" | "wild_with_both_jokers" | "four_in_a_row" | "two_or_joker_in_run" | "not_in_deck" | "not_a_play" | "room_closed" | "seat_taken" | "no_such_seat" | "room_full" | "already_seated" | "not_host" | "deal_in_progress" | "seats_empty" | "no_deal" | "not_seated" | "unknown_bot" | "run_over" | "challenge_rules" | "challenge_seats" | "challenge_auto_play" | "unknown_room" | "name_taken" | "bad_name" | "bad_message" | "already_in_room" | "frame_too_large" | "rate_limited" | "busy" | "server_full" | "bad_request" | "hand_too_large" | "not_found" | "rally_played" | "internal";
+export type ErrorCode = "deal_over" | "not_your_turn" | "wrong_phase" | "must_take" | "bad_bid" | "bid_too_low" | "declined_cannot_rob" | "already_seen" | "not_in_hand" | "cards_do_not_match" | "not_that_reading" | "does_not_beat" | "cannot_pass_on_lead" | "no_cards" | "wild_alone" | "wild_with_both_jokers" | "four_in_a_row" | "two_or_joker_in_run" | "not_in_deck" | "not_a_play" | "room_closed" | "seat_taken" | "no_such_seat" | "room_full" | "already_seated" | "not_host" | "deal_in_progress" | "seats_empty" | "no_deal" | "not_seated" | "unknown_bot" | "run_over" | "challenge_rules" | "challenge_seats" | "challenge_auto_play" | "unknown_room" | "name_taken" | "bad_name" | "bad_message" | "already_in_room" | "frame_too_large" | "rate_limited" | "busy" | "server_full" | "bad_request" | "hand_too_large" | "not_found" | "rally_played" | "spectator" | "internal";
 
 export type ClientAction = { "action": "take" } | { "action": "pass" } | { "action": "bid", bid: number, } | { "action": "call", call: boolean, } | { "action": "rob", rob: boolean, } | { "action": "seen" } | { "action": "play", cards: CardSet, play: Play, };
 
-export type Command = { "type": "hello", room: string, name: string, token: string | null, } | { "type": "watch_lobby" } | { "type": "sit", seat: number | null, } | { "type": "act", seq: number, action: ClientAction, } | { "type": "add_bot", seat: number, level: string, } | { "type": "start" } | { "type": "set_wild", on: boolean, } | { "type": "auto_play", on: boolean, } | { "type": "close" } | { "type": "ping" };
+export type Command = { "type": "hello", room: string, name: string, token: string | null, } | { "type": "watch", room: string, } | { "type": "watch_lobby" } | { "type": "sit", seat: number | null, } | { "type": "act", seq: number, action: ClientAction, } | { "type": "add_bot", seat: number, level: string, } | { "type": "start" } | { "type": "set_wild", on: boolean, } | { "type": "auto_play", on: boolean, } | { "type": "close" } | { "type": "ping" };
 
 export type Event = { "type": "state", n: number, room: RoomView, } | { "type": "lobby", tables: Array<Summary>, } | { "type": "ack", seq: number, } | { "type": "error", code: ErrorCode, message: string, seq: number | null, } | { "type": "pong" } | { "type": "session", token: string, } | { "type": "replaced" } | { "type": "restarting" };
 

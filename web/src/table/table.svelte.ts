@@ -14,7 +14,7 @@ export class TableState {
   readonly me = $derived(this.room?.you ?? null);
   readonly players = $derived(this.room?.seats.length ?? 3);
   readonly house = $derived((this.deal?.rules ?? this.room?.rules ?? '').startsWith('house'));
-  readonly isHost = $derived.by(() => !!this.room && this.room.host.toLowerCase() === this.name.toLowerCase());
+  readonly isHost = $derived.by(() => !!this.room && this.room.host.toLowerCase() === this.name?.toLowerCase());
   readonly inDeal = $derived(!!this.deal && !this.deal.result);
   readonly hand = $derived(sortHand(this.deal?.hand ?? []));
   readonly myTurn = $derived(this.inDeal && this.me !== null && this.deal!.waiting_for.includes(this.me));
@@ -34,10 +34,13 @@ export class TableState {
   readonly dealOver = $derived(!!this.deal?.result);
   /** Challenges keep the player's own turns and the table's rules fixed (the boards compare players). */
   readonly challenge = $derived(this.room?.mode === 'challenge');
+  /** Watching from a `/watch/` link: no seat can be taken by accident. */
+  readonly spectator = $derived.by(() => this.name === null);
 
   constructor(
     readonly code: string,
-    readonly name: string,
+    /** Null for a spectator, who watches without a name and never sits. */
+    readonly name: string | null,
     sit: boolean,
   ) {
     this.conn = new Connection(code, name, sit);
