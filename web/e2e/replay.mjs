@@ -1,5 +1,6 @@
 // The replay viewer: a deal played vs bots (the bot plays the player's turns), then `/replay/CODE/1` stepped
-// through by buttons, keys, the timeline and autoplay, its log, its result, Verify, Chinese and a phone.
+// through by buttons, keys, the timeline and autoplay, its log, its result, Verify, the bot's review, Chinese
+// and a phone. And spectators: a public table watched from the lobby's Watch link, live, without a seat.
 // Usage: DDZ_URL=http://127.0.0.1:8080 node web/e2e/replay.mjs (a server with quick bots:
 // --bot-delay-ms 100 --bot-delay-span-ms 100). Screenshots `replay` and `replay-phone` when DDZ_SCREENSHOTS
 // is set.
@@ -131,6 +132,45 @@ test('a finished deal replays step by step, and verifies', { timeout: 240_000 },
   assert.match(await page.getByTestId('verify').innerText(), new RegExp(record.commitment));
   assert.equal(await page.getByTestId('replay-link').getByRole('textbox').inputValue(), `${BASE}/replay/${code}/1`);
 
+  // The bot's review of a seat's play, asked for here: the seat with the most mistakes by the server's account
+  // (or the most decisions).
+  const reviews = await Promise.all([0, 1, 2].map((seat) => api(`/api/rooms/${code}/deals/1/reviews/${seat}`)));
+  const mistakesOf = ({ review, mistake }) => review.decisions.filter((d) => d.best_chance - d.played_chance >= mistake);
+  const weight = (r) => mistakesOf(r).length * 1000 + r.review.decisions.length;
+  let reviewed = reviews.reduce((best, r) => (weight(r) > weight(best) ? r : best));
+  const seat = reviewed.review.seat;
+  const review = page.getByTestId('review');
+  await review.getByLabel('Whose play').selectOption(String(seat));
+  const ask = async () => {
+    await review.getByRole('button', { name: 'Ask the bot' }).click();
+    const summary = `${record.seats[seat]}: ${reviewed.review.decisions.length} decision`;
+    await review.getByTestId('review-summary').filter({ hasText: summary }).waitFor();
+    const mistakes = mistakesOf(reviewed);
+    assert.match(await review.getByTestId('review-summary').innerText(), new RegExp(`, ${mistakes.length} mistakes?\\.`));
+    assert.equal(await page.locator('.timeline .mark').count(), mistakes.length, 'each mistake marked on the timeline');
+    assert.equal(await review.getByTestId('review-mistakes').locator('li').count(), mistakes.length);
+    return mistakes;
+  };
+  let mistakes = await ask();
+  if (mistakes.length === 0) {
+    // Hard bots seldom blunder: the same review with its first decision made a mistake, so that the marks and
+    // the words are checked on every run.
+    reviewed = structuredClone(reviewed);
+    Object.assign(reviewed.review.decisions[0], { best_chance: 0.62, played_chance: 0.41 });
+    await page.route(`**/api/rooms/${code}/deals/1/reviews/${seat}`, (route) => route.fulfill({ json: reviewed }));
+    mistakes = await ask();
+  }
+  // A mistake steps the replay to its decision and says what the bot would have played.
+  await review.getByRole('button', { name: `Step ${mistakes[0].step}`, exact: true }).click();
+  await waitForStep(page, mistakes[0].step);
+  const here = await review.getByTestId('review-here').innerText();
+  const percent = (p) => `${Math.round(p * 100)}%`;
+  assert.match(here, /^Here .+ kept the win chance at \d+%; .+ dropped it to \d+%\.$/, here);
+  assert.ok(here.includes(percent(mistakes[0].best_chance)) && here.includes(percent(mistakes[0].played_chance)), here);
+  await page.unrouteAll();
+  await assertLayout(page, 'a replay with its review');
+  await screenshot(page, 'replay-review');
+
   // In Chinese: the title, the controls, the log and the verdict.
   await page.getByRole('button', { name: '简体中文' }).click();
   await page.getByRole('heading', { level: 1, name: `回放：房间 ${code}，第 1 局` }).waitFor();
@@ -159,4 +199,49 @@ test('a finished deal replays step by step, and verifies', { timeout: 240_000 },
   await phone.getByRole('alert').waitFor();
   await phone.context().close();
   await page.context().close();
+});
+
+test('a spectator watches a public table live from the lobby and never takes a seat', { timeout: 240_000 }, async () => {
+  const host = await newPage();
+  await host.goto(BASE);
+  const hostName = uniqueName('Showman');
+  await host.getByTestId('name').fill(hostName);
+  await host.getByRole('button', { name: 'Open a public table' }).click();
+  await host.getByRole('button', { name: 'Add bot' }).first().click();
+  await host.getByRole('button', { name: 'Add bot' }).first().click();
+  const code = new URL(host.url()).searchParams.get('room');
+
+  // Someone without a name finds the table in the lobby and watches it.
+  const watcher = await newPage(PORTRAIT);
+  await watcher.goto(BASE);
+  const row = watcher.locator('.lobby li', { hasText: code });
+  await row.getByRole('link', { name: 'Watch' }).click();
+  await watcher.waitForURL(`**/watch/${code}`);
+  await watcher.getByTestId('spectating').waitFor();
+  await host.getByTestId('watching').filter({ hasText: '1 watching' }).waitFor();
+
+  await host.getByRole('button', { name: 'Deal the first hand' }).click();
+  await host.getByTestId('auto-play').click();
+  await watcher.locator('.seat .name', { hasText: hostName }).waitFor();
+  // Live, with only what everyone sees: no hand, and no way to sit.
+  await watcher.locator('[data-testid^=played-]').first().waitFor({ timeout: 60_000 });
+  assert.equal(await watcher.locator('[data-testid=hand]').count(), 0, 'a spectator holds no cards');
+  assert.equal(await watcher.getByRole('button', { name: 'Sit' }).count(), 0, 'no seat to take by accident');
+  await assertLayout(watcher, 'a spectator on a phone');
+  await screenshot(watcher, 'watch-phone');
+  await watcher.getByTestId('result').waitFor({ timeout: 150_000 });
+  const hands = (await api(`/api/rooms/${code}`)).deal.hands_at_end;
+  for (const [seat, cards] of hands.entries()) {
+    const shown = await watcher.getByTestId(`hand-end-${seat}`).locator('[data-card]').evaluateAll((els) => els.map((e) => e.dataset.card));
+    assert.deepEqual(shown.sort(), [...cards].sort(), `seat ${seat}'s hand face up at the end`);
+  }
+  assert.deepEqual(await axeViolations(watcher), [], 'axe for a spectator');
+
+  // Joining to play is a deliberate step: the join page, which asks for a name.
+  await watcher.getByTestId('spectating').click();
+  await watcher.waitForURL(`**/?room=${code}`);
+  await watcher.getByLabel('Your name').waitFor();
+  await host.getByTestId('watching').waitFor({ state: 'detached' });
+  await watcher.context().close();
+  await host.context().close();
 });

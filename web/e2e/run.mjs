@@ -80,7 +80,7 @@ describe('the web client', { concurrency: 4 }, () => {
     const row = page.locator('.lobby li', { hasText: code });
     await row.waitFor();
     // A row in words: the table type and option, who sits, the free seats, and whether a deal is on.
-    assert.match(await row.innerText(), new RegExp(`^${code}\\s+House · Wild on\\s+Lobbyist\\d+ · 2 seats free\\s+Waiting\\s+Sit$`));
+    assert.match(await row.innerText(), new RegExp(`^${code}\\s+House · Wild on\\s+Lobbyist\\d+ · 2 seats free\\s+Waiting\\s+Watch\\s+Sit$`));
     assert.equal(await row.getByRole('button', { name: 'Sit' }).isEnabled(), true);
     await row.scrollIntoViewIfNeeded();
     await shot(page, 'lobby');
