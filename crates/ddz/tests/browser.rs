@@ -2,7 +2,8 @@
 //! runs a script of `web/e2e/` (playwright-core driving `/usr/bin/chromium`) against it: `run.mjs` (the
 //! table, rooms, languages), `challenges.mjs` (the challenge modes, boards and stats), `screens.mjs` (every
 //! screen size: the hand, the buttons and the text fit; axe-core's contrast and naming checks) and
-//! `replay.mjs` (a finished deal's replay viewer).
+//! `replay.mjs` (a finished deal's replay viewer), `typed.mjs` (a deal played by typing, and the screen
+//! reader's announcements).
 //!
 //! Needs Node.js, `npm ci` in `web/`, and Chromium (`.ci/run` installs them); without them it fails.
 
@@ -44,6 +45,13 @@ fn the_web_client_fits_every_screen() {
 #[test]
 fn a_finished_deal_replays_in_chromium() {
     run_browser_tests("replay.mjs", &["--bot-delay-ms", "100", "--bot-delay-span-ms", "100"]);
+}
+
+/// A deal played from the keyboard alone by typed plays, the refusals said in the field, the live region's
+/// announcements, and the field on an upright phone; quick bots, as for the replay.
+#[test]
+fn a_deal_plays_by_typing_in_chromium() {
+    run_browser_tests("typed.mjs", &["--bot-delay-ms", "100", "--bot-delay-span-ms", "100"]);
 }
 
 /// Serves a fresh database with `server_args` and runs `web/e2e/{script}` against it.

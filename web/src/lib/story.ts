@@ -87,7 +87,7 @@ export function scoreLineTexts(deal: DealView, name: SeatName): string[] {
 }
 
 /** One action of the deal in words; null for a Seen, which tells nobody anything. */
-function actionText(a: Action, name: SeatName): string | null {
+export function actionText(a: Action, name: SeatName): string | null {
   switch (a.action) {
     case 'take':
       return t('actTake', { name: name(a.seat) });

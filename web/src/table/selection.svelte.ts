@@ -1,16 +1,22 @@
 // The cards the player has selected and what they may be played as: the readings the server finds for the
 // selection (`POST /api/readings`), the one chosen, the reason when they are no play, and the Hint's plays
-// (`POST /api/hints`). Play and Pass send the turn.
+// (`POST /api/hints`). Play and Pass send the turn; a typed play (`TypedPlay.svelte`) goes the same way.
 
+import { flushSync } from 'svelte';
 import { hints as fetchHints, readings as fetchReadings, type Position } from '../lib/api';
 import { refusalText } from '../lib/reading';
-import type { HintPlay, Reading } from '../lib/types';
+import type { Card, HintPlay, Reading } from '../lib/types';
 import type { TableState } from './table.svelte';
 
 function sameReading(a: Reading, b: Reading): boolean {
   return a.type === b.type && a.main === b.main && a.length === b.length && a.attach === b.attach &&
     a.attach_count === b.attach_count && (a.wild_as ?? '') === (b.wild_as ?? '') &&
     (a.strength ?? '') === (b.strength ?? '');
+}
+
+/** The same cards, in any order. */
+function sameCards(a: Card[], b: Card[]): boolean {
+  return a.length === b.length && a.every((c) => b.includes(c));
 }
 
 /** Create it while a component initialises: its effects follow the table from then on. */
@@ -23,6 +29,9 @@ export class Selection {
   reason = $state<string | null>(null);
   /** Hint found no legal play. */
   noPlay = $state(false);
+  /** The cards a typed play selected: while they are the selection, the field speaks for it. */
+  private typedCards = $state<Card[] | null>(null);
+  readonly typed = $derived(this.typedCards !== null && sameCards(this.typedCards, this.selected));
   private hintList: HintPlay[] | null = null;
   private hintIndex = -1;
   /** The reading to choose once the readings arrive (the Hint's), if it is among them. */
@@ -123,6 +132,21 @@ export class Selection {
     this.table.conn.act({ action: 'play', cards: this.selected, play: reading });
     this.selected = [];
     this.wantReading = null;
+  }
+
+  /**
+   * A typed play: exactly `cards` become the selection and play as Enter plays it, once their readings are in
+   * unless there are several to choose from. The same cards typed again play the reading chosen meanwhile.
+   */
+  playCards(cards: Card[]) {
+    this.typedCards = cards;
+    if (!sameCards(cards, this.selected) || this.options.length === 0) {
+      this.wantReading = null;
+      this.selected = [...cards];
+      // The readings' effect runs now, so that Play waits for these cards' readings, not the last selection's.
+      flushSync();
+    }
+    this.play();
   }
 
   pass() {

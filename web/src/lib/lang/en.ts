@@ -185,6 +185,13 @@ const words = {
   keysTyping: 'Type ranks to select cards: 3-9, 0 or T for 10, J Q K A 2, B black joker, R red joker, W the Wild (33344 selects three 3s and two 4s).',
   keysActions: 'Enter plays, Space passes, H hints, ← → choose a reading, Backspace drops the last card, Esc clears.',
   keysSlide: 'Press on a card and slide across others to select or unselect several.',
+  keysTypedPlay:
+    '/ goes to the play field: type ranks and Enter (33344 or 3 3 3 4 4; 10 or T for a ten; J Q K A 2; b the black joker, r the red joker, w the Wild), or pass. The auction: take, 1 2 3, call, rob, pass; then seen. ↑ ↓ choose a reading, Esc leaves the field.',
+  typedLabel: 'Type a play, then Enter',
+  typedPlaceholder: 'Type a play ( / )',
+  typedUnreadable: 'Cannot read “{part}”: type ranks (3-9, 10, J Q K A 2, b r w) or a word such as pass.',
+  typedNotInHand: 'Not in your hand: {cards}.',
+  typedChoose: 'Play as {reading}? ↑ ↓ another reading, Enter plays.',
   farmerWins: 'The farmer wins!',
   wildRankOn: 'Wild Rank on',
   wildRankOff: 'Wild Rank off',

@@ -184,6 +184,13 @@ const words: Words = {
   keysTyping: '输入点数选牌：3-9，0 或 T 表示 10，J Q K A 2，B 小王，R 大王，W 百搭（33344 选三张 3 和两张 4）。',
   keysActions: 'Enter 出牌，空格 不出，H 提示，← → 选择出牌方式，退格 取消最后一张，Esc 清空。',
   keysSlide: '按住一张牌并滑过其他牌，可一次选中或取消多张。',
+  keysTypedPlay:
+    '/ 进入出牌输入框：输入点数后按 Enter（33344 或 3 3 3 4 4；10 或 T 表示 10；J Q K A 2；b 小王，r 大王，w 百搭），或 过（不要、不出）。叫牌：拿底牌、1 2 3、叫地主、抢地主、不叫、不抢；之后 看过了。↑ ↓ 选择出牌方式，Esc 离开输入框。',
+  typedLabel: '输入出牌，按 Enter 发送',
+  typedPlaceholder: '输入出牌（/）',
+  typedUnreadable: '看不懂“{part}”：请输入点数（3-9、10、J Q K A 2、b r w）或 过 等词。',
+  typedNotInHand: '你手里没有：{cards}。',
+  typedChoose: '出 {reading}？↑ ↓ 换一种，Enter 出牌。',
   farmerWins: '农民赢了！',
   wildRankOn: '癞子：开',
   wildRankOff: '癞子：关',
