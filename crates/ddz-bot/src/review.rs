@@ -60,13 +60,14 @@ pub struct Review {
     pub decisions: Vec<Decision>,
 }
 
-/// Reviews `seat`'s trick play in the deal of `record` (checked by replaying it first). Deterministic
-/// given `seed`.
-pub fn review(record: &DealRecord, seat: Seat, budget: Budget, seed: u64) -> Result<Review, RecordError> {
+/// Reviews `seat`'s trick play in the deal of `record` (checked by replaying it first). The rollouts'
+/// dice come from the deal's seed and the seat, so a deal and seat always get the same review.
+pub fn review(record: &DealRecord, seat: Seat, budget: Budget) -> Result<Review, RecordError> {
     record.replay()?;
     let mut deal = Deal::new(record.setup.clone());
     let mut eval = PlanEvaluator::new();
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let seed = u64::from_le_bytes(record.setup.seed.0[..8].try_into().expect("a seed has 32 bytes"));
+    let mut rng = ChaCha8Rng::seed_from_u64(seed ^ seat as u64);
     let mut decisions = Vec::new();
     for (step, action) in record.actions.iter().enumerate() {
         if deal.phase() == Phase::Play && action.seat() == Some(seat) {
@@ -139,7 +140,7 @@ mod tests {
     fn a_review_covers_every_trick_play_decision_with_a_choice_and_only_those() {
         let record = played([BotKind::Random, BotKind::Normal, BotKind::Normal], 7);
         let budget = Budget { samples: 24, ..REVIEW_BUDGET };
-        let review = review(&record, 0, budget, 1).unwrap();
+        let review = review(&record, 0, budget).unwrap();
         let mut deal = Deal::new(record.setup.clone());
         let mut expected = Vec::new();
         for (step, action) in record.actions.iter().enumerate() {
@@ -162,16 +163,16 @@ mod tests {
         let (mut random, mut hard) = (0, 0);
         for seed in 1..=4 {
             let record = played([BotKind::Random, BotKind::Hard, BotKind::Normal], seed);
-            random += review(&record, 0, budget, seed).unwrap().decisions.iter().filter(|d| d.is_mistake()).count();
-            hard += review(&record, 1, budget, seed).unwrap().decisions.iter().filter(|d| d.is_mistake()).count();
+            random += review(&record, 0, budget).unwrap().decisions.iter().filter(|d| d.is_mistake()).count();
+            hard += review(&record, 1, budget).unwrap().decisions.iter().filter(|d| d.is_mistake()).count();
         }
         assert!(random > hard, "random {random} mistakes, hard {hard}");
     }
 
     #[test]
-    fn the_same_seed_gives_the_same_review() {
+    fn a_deal_and_seat_always_get_the_same_review() {
         let record = played([BotKind::Normal; 3], 3);
         let budget = Budget { samples: 16, ..REVIEW_BUDGET };
-        assert_eq!(review(&record, 2, budget, 9).unwrap(), review(&record, 2, budget, 9).unwrap());
+        assert_eq!(review(&record, 2, budget).unwrap(), review(&record, 2, budget).unwrap());
     }
 }

@@ -395,11 +395,9 @@ async fn deal_review(
     let text = match db.review(&code, number, seat).await? {
         Some(text) => text,
         None => {
-            // The same deal and seat always get the same review.
-            let dice = u64::from_le_bytes(record.setup.seed.0[..8].try_into().expect("8 bytes")) ^ u64::from(seat);
             let review = state
                 .reviews
-                .try_run(move || ddz_bot::review::review(&record, seat as usize, REVIEW_BUDGET, dice))
+                .try_run(move || ddz_bot::review::review(&record, seat as usize, REVIEW_BUDGET))
                 .await
                 .map_err(|_| busy())?
                 .map_err(|e| internal(format!("deal {number} of {code} does not replay: {e}")))?;

@@ -111,6 +111,14 @@ enum Command {
         #[arg(long)]
         previous: Option<PathBuf>,
     },
+    /// The `hard` bot's review of one seat's trick play in a finished deal: each decision with a choice,
+    /// the side's win chance after the play made and after the bot's best candidate, mistakes marked.
+    Review {
+        record: PathBuf,
+        /// The seat to review (0-based).
+        #[arg(long)]
+        seat: usize,
+    },
 }
 
 #[derive(clap::Args)]
@@ -215,6 +223,7 @@ fn main() -> ExitCode {
             .and_then(|rules| simulate::simulate(rules, deals, seed, out.as_deref())),
         Command::Replay { files } => simulate::replay(&files),
         Command::Verify { record, previous } => simulate::verify(&record, previous.as_deref()),
+        Command::Review { record, seat } => simulate::review(&record, seat),
         Command::Arena { table, wild_rank, research, a, b, deals, seed, threads } => {
             arena::arena(arena::ArenaArgs { table, wild_rank, research, a, b, deals, seed, threads })
         }

@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use ddz_engine::{Deal, DealRecord, Ledger, Rules, Seed, TableType};
+use ddz_engine::{Action, Deal, DealRecord, Ledger, Rules, Seed, TableType};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -126,6 +126,34 @@ pub fn verify(file: &Path, previous: Option<&Path>) -> Result<(), String> {
         (None, _) => {}
     }
     println!("{}", summary(&record, &verified.deal));
+    Ok(())
+}
+
+/// Prints the `hard` bot's review of `seat`'s play in a record (`ddz_bot::review`), one line a decision.
+pub fn review(file: &Path, seat: usize) -> Result<(), String> {
+    let record = read_record(file)?;
+    if seat >= record.seats.len() {
+        return Err(format!("{}: the deal has seats 0 to {}", file.display(), record.seats.len() - 1));
+    }
+    let review = ddz_bot::review::review(&record, seat, ddz_bot::review::REVIEW_BUDGET)
+        .map_err(|e| format!("{}: {e}", file.display()))?;
+    let shown = |action: &Action| match action {
+        Action::Play { play, .. } => play.to_string(),
+        _ => "pass".to_string(),
+    };
+    let mistakes = review.decisions.iter().filter(|d| d.is_mistake()).count();
+    println!("{}: {} decisions, {mistakes} mistakes", record.seats[seat], review.decisions.len());
+    for d in &review.decisions {
+        let verdict = if d.is_mistake() { "  MISTAKE" } else { "" };
+        println!(
+            "action {:>3}: {} {:.0}%, best {} {:.0}%{verdict}",
+            d.step,
+            shown(&d.played),
+            d.played_chance * 100.0,
+            shown(&d.best),
+            d.best_chance * 100.0
+        );
+    }
     Ok(())
 }
 

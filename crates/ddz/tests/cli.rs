@@ -119,6 +119,25 @@ fn verify_checks_the_commitment_and_the_redealt_pack() {
 }
 
 #[test]
+fn review_reports_every_decision_of_the_seat_and_refuses_a_seat_the_deal_lacks() {
+    let dir = std::env::temp_dir().join(format!("ddz-cli-review-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let out = run(&["simulate", "--table", "house", "--deals", "1", "--out", dir.to_str().unwrap()], "");
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let file = dir.join("deal-000001.json");
+    let out = run(&["review", file.to_str().unwrap(), "--seat", "1"], "");
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "{stdout}{}", text(&out.stderr));
+    let first = stdout.lines().next().unwrap();
+    let decisions: usize = first.split(": ").nth(1).unwrap().split(' ').next().unwrap().parse().unwrap();
+    assert_eq!(stdout.lines().filter(|l| l.starts_with("action ")).count(), decisions, "{stdout}");
+    assert!(stdout.lines().skip(1).all(|l| l.contains("%, best ")), "{stdout}");
+    let out = run(&["review", file.to_str().unwrap(), "--seat", "3"], "");
+    assert!(!out.status.success() && text(&out.stderr).contains("seats 0 to 2"), "{}", text(&out.stderr));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
 fn simulate_reports_points_tables_in_points_and_house_in_dollars() {
     for (table, points) in [("noshuffle", true), ("twoplayer", true), ("house", false)] {
         let out = run(&["simulate", "--table", table, "--deals", "20", "--seed", "3"], "");
