@@ -1,5 +1,7 @@
-//! Persistence through sqlx on SQLite: rooms, their append-only logs, finished deals as replayable
-//! records, and player stats. Migrations are embedded in the binary.
+//! Persistence through sqlx: rooms, their append-only logs, finished deals as replayable records, player
+//! stats, challenges and reviews, on SQLite (the default: one file) or PostgreSQL (`postgres://…`, for
+//! many nodes). Both go through sqlx's `Any` driver with the same SQL (`$1` placeholders, `ON CONFLICT`,
+//! `IS NOT DISTINCT FROM`, integers only); each has its own migrations, embedded in the binary.
 //!
 //! Only storing and loading: what an entry implies (a deal's record, the stats it earns, a run's result)
 //! is worked out by the room ([`Append::of`]) and the stats module, and what is read back is checked as it
@@ -12,9 +14,9 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use serde::Serialize;
+use sqlx::any::{AnyConnectOptions, AnyPoolOptions};
 use sqlx::migrate::{Migration, MigrationType, Migrator};
-use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions, SqliteSynchronous};
-use sqlx::{FromRow, SqlSafeStr};
+use sqlx::{AnyConnection, AnyPool, Executor, FromRow, SqlSafeStr};
 use tokio::sync::{mpsc, oneshot};
 
 use crate::challenge::{BoardRow, Challenge, ChallengeKind, FinishedRun, rank_runs, utc_date};
@@ -42,7 +44,26 @@ type Job = Box<dyn FnOnce(Store) -> Pin<Box<dyn Future<Output = ()> + Send>> + S
 /// The connection pool, on the database thread.
 #[derive(Clone)]
 struct Store {
-    pool: SqlitePool,
+    pool: AnyPool,
+}
+
+/// The databases the server runs on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Backend {
+    Sqlite,
+    Postgres,
+}
+
+impl Backend {
+    fn of(url: &str) -> Result<Backend, sqlx::Error> {
+        if url.starts_with("sqlite:") {
+            Ok(Backend::Sqlite)
+        } else if url.starts_with("postgres:") || url.starts_with("postgresql:") {
+            Ok(Backend::Postgres)
+        } else {
+            Err(sqlx::Error::Configuration(format!("{url:?} is no sqlite:// or postgres:// URL").into()))
+        }
+    }
 }
 
 /// What asking to start a challenge found.
@@ -66,15 +87,26 @@ pub struct RallyResult {
 
 pub type DbResult<T> = Result<T, sqlx::Error>;
 
-fn migrator() -> Migrator {
+/// The same schema for each backend: SQLite's integers are 64-bit by nature, PostgreSQL's are written
+/// `BIGINT`.
+fn migrator(backend: Backend) -> Migrator {
     let migration = |version, name: &'static str, sql: &'static str| {
         Migration::new(version, name.into(), MigrationType::Simple, sql.into_sql_str(), false)
     };
-    Migrator::with_migrations(vec![
-        migration(1, "rooms", include_str!("../migrations/0001_rooms.sql")),
-        migration(2, "challenges", include_str!("../migrations/0002_challenges.sql")),
-        migration(3, "reviews", include_str!("../migrations/0003_reviews.sql")),
-    ])
+    Migrator::with_migrations(match backend {
+        Backend::Sqlite => vec![
+            migration(1, "rooms", include_str!("../migrations/0001_rooms.sql")),
+            migration(2, "challenges", include_str!("../migrations/0002_challenges.sql")),
+            migration(3, "reviews", include_str!("../migrations/0003_reviews.sql")),
+            migration(4, "one unfinished run", include_str!("../migrations/0004_one_unfinished_run.sql")),
+        ],
+        Backend::Postgres => vec![
+            migration(1, "rooms", include_str!("../migrations/postgres/0001_rooms.sql")),
+            migration(2, "challenges", include_str!("../migrations/postgres/0002_challenges.sql")),
+            migration(3, "reviews", include_str!("../migrations/postgres/0003_reviews.sql")),
+            migration(4, "one unfinished run", include_str!("../migrations/postgres/0004_one_unfinished_run.sql")),
+        ],
+    })
 }
 
 /// A stored room: how it was created and its log.
@@ -213,7 +245,7 @@ impl Db {
     pub async fn review(&self, code: &str, number: u32, seat: u32) -> DbResult<Option<String>> {
         let code = code.to_string();
         self.run(move |s| async move {
-            sqlx::query_scalar("SELECT review FROM reviews WHERE code = ? AND number = ? AND seat = ?")
+            sqlx::query_scalar("SELECT review FROM reviews WHERE code = $1 AND number = $2 AND seat = $3")
                 .bind(code)
                 .bind(i64::from(number))
                 .bind(i64::from(seat))
@@ -227,14 +259,16 @@ impl Db {
     pub async fn store_review(&self, code: &str, number: u32, seat: u32, review: String) -> DbResult<()> {
         let code = code.to_string();
         self.run(move |s| async move {
-            sqlx::query("INSERT INTO reviews (code, number, seat, review) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING")
-                .bind(code)
-                .bind(i64::from(number))
-                .bind(i64::from(seat))
-                .bind(review)
-                .execute(&s.pool)
-                .await
-                .map(|_| ())
+            sqlx::query(
+                "INSERT INTO reviews (code, number, seat, review) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING",
+            )
+            .bind(code)
+            .bind(i64::from(number))
+            .bind(i64::from(seat))
+            .bind(review)
+            .execute(&s.pool)
+            .await
+            .map(|_| ())
         })
         .await
     }
@@ -254,7 +288,17 @@ impl Db {
         at: u64,
     ) -> DbResult<ChallengeStart> {
         let (code, challenge, name) = (code.to_string(), challenge.clone(), name.to_string());
-        self.run(move |s| async move { s.start_challenge(&code, &challenge, &name, at).await }).await
+        self.run(move |s| async move {
+            match s.start_challenge(&code, &challenge, &name, at).await {
+                // Another request (on this node or another) started the same name's run first: the
+                // database's unique index refused this one, and the run it started is the one to join.
+                Err(e) if e.as_database_error().is_some_and(|d| d.is_unique_violation()) => {
+                    s.start_challenge(&code, &challenge, &name, at).await
+                }
+                result => result,
+            }
+        })
+        .await
     }
 
     /// A challenge board: `rally` names the rally's date for Bang rallies.
@@ -276,20 +320,36 @@ impl Db {
 
 impl Store {
     async fn open(url: &str) -> DbResult<Store> {
-        let options = SqliteConnectOptions::from_str(url)?
-            .create_if_missing(true)
-            .journal_mode(SqliteJournalMode::Wal)
-            // With the write-ahead log, NORMAL survives a killed process (only a power cut may lose the
-            // last transactions) and saves an fsync per action.
-            .synchronous(SqliteSynchronous::Normal)
-            .foreign_keys(true);
-        let pool = SqlitePoolOptions::new().max_connections(4).connect_with(options).await?;
-        migrator().run(&pool).await?;
+        sqlx::any::install_default_drivers();
+        let backend = Backend::of(url)?;
+        let pool = match backend {
+            Backend::Sqlite => {
+                // Create the file if it is missing.
+                let url = if url.contains('?') { url.to_string() } else { format!("{url}?mode=rwc") };
+                AnyPoolOptions::new()
+                    .max_connections(4)
+                    .after_connect(|conn, _| {
+                        Box::pin(async move {
+                            // With the write-ahead log, NORMAL survives a killed process (only a power cut
+                            // may lose the last transactions) and saves an fsync per action.
+                            conn.execute(
+                                "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON",
+                            )
+                            .await
+                            .map(|_| ())
+                        })
+                    })
+                    .connect_with(AnyConnectOptions::from_str(&url)?)
+                    .await?
+            }
+            Backend::Postgres => AnyPoolOptions::new().max_connections(8).connect(url).await?,
+        };
+        migrator(backend).run(&pool).await?;
         Ok(Store { pool })
     }
 
     async fn create_room(&self, code: &str, rules: &str, mode: Mode, host: &str, at: u64) -> DbResult<()> {
-        sqlx::query("INSERT INTO rooms (code, rules, mode, host, created_at) VALUES (?, ?, ?, ?, ?)")
+        sqlx::query("INSERT INTO rooms (code, rules, mode, host, created_at) VALUES ($1, $2, $3, $4, $5)")
             .bind(code)
             .bind(rules)
             .bind(mode.name())
@@ -340,7 +400,7 @@ impl Store {
     async fn room(&self, code: &str) -> DbResult<Option<StoredRoom>> {
         let Some(row) = sqlx::query_as::<_, RoomRow>(
             "SELECT rooms.code AS code, rules, mode, host, kind, rally FROM rooms \
-             LEFT JOIN challenges ON challenges.code = rooms.code WHERE rooms.code = ?",
+             LEFT JOIN challenges ON challenges.code = rooms.code WHERE rooms.code = $1",
         )
         .bind(code)
         .fetch_optional(&self.pool)
@@ -348,7 +408,7 @@ impl Store {
         else {
             return Ok(None);
         };
-        let log = sqlx::query_as::<_, LogRow>("SELECT n, at, entry FROM room_log WHERE code = ? ORDER BY n")
+        let log = sqlx::query_as::<_, LogRow>("SELECT n, at, entry FROM room_log WHERE code = $1 ORDER BY n")
             .bind(code)
             .fetch_all(&self.pool)
             .await?;
@@ -378,13 +438,14 @@ impl Store {
 
     /// A player's stat lines, every table type and board.
     async fn stats(&self, name: &str) -> DbResult<Vec<StatLine>> {
-        sqlx::query_as(
+        let rows = sqlx::query_as::<_, StatRow>(
             "SELECT name, table_type, public, deals, landlord_deals, landlord_wins, farmer_deals, farmer_wins, \
-             money, points, bombs, springs FROM stats WHERE name_key = ? ORDER BY table_type, public",
+             money, points, bombs, springs FROM stats WHERE name_key = $1 ORDER BY table_type, public",
         )
         .bind(name.to_lowercase())
         .fetch_all(&self.pool)
-        .await
+        .await?;
+        Ok(rows.into_iter().map(StatRow::line).collect())
     }
 
     /// A board: `overall` ranks total House money won, `lobby` money won at public tables; the date is the
@@ -392,15 +453,17 @@ impl Store {
     async fn board(&self, board: &str, limit: i64) -> DbResult<Option<Vec<BoardRow>>> {
         let sql = match board {
             "overall" => {
-                "SELECT MAX(name) AS name, SUM(money) AS score, SUM(deals) AS deals, MAX(last_at) AS last_at \
+                "SELECT MAX(name) AS name, CAST(SUM(money) AS BIGINT) AS score, CAST(SUM(deals) AS BIGINT) AS deals, \
+                 MAX(last_at) AS last_at \
                  FROM stats WHERE table_type = 'house' \
-                 GROUP BY name_key ORDER BY SUM(money) DESC, SUM(deals) ASC LIMIT ?"
+                 GROUP BY name_key ORDER BY SUM(money) DESC, SUM(deals) ASC LIMIT $1"
             }
             "lobby" => {
-                "SELECT MAX(name) AS name, SUM(money) AS score, SUM(deals) AS deals, MAX(last_at) AS last_at \
+                "SELECT MAX(name) AS name, CAST(SUM(money) AS BIGINT) AS score, CAST(SUM(deals) AS BIGINT) AS deals, \
+                 MAX(last_at) AS last_at \
                  FROM stats \
                  WHERE table_type = 'house' AND public = 1 \
-                 GROUP BY name_key ORDER BY SUM(money) DESC, SUM(deals) ASC LIMIT ?"
+                 GROUP BY name_key ORDER BY SUM(money) DESC, SUM(deals) ASC LIMIT $1"
             }
             _ => return Ok(None),
         };
@@ -425,7 +488,7 @@ impl Store {
 
     async fn rally_secret(&self) -> DbResult<ddz_engine::Seed> {
         let fresh = ddz_engine::Seed::random(&mut rand::rng()).to_string();
-        sqlx::query("INSERT OR IGNORE INTO settings (key, value) VALUES ('rally_secret', ?)")
+        sqlx::query("INSERT INTO settings (key, value) VALUES ('rally_secret', $1) ON CONFLICT DO NOTHING")
             .bind(fresh)
             .execute(&self.pool)
             .await?;
@@ -443,8 +506,9 @@ impl Store {
     ) -> DbResult<ChallengeStart> {
         let mut tx = self.pool.begin().await?;
         let earlier = sqlx::query_as::<_, EarlierRun>(
-            "SELECT code, finished_at IS NOT NULL AS finished FROM challenges WHERE name_key = ? AND kind = ? \
-             AND rally IS ? AND (finished_at IS NULL OR rally IS NOT NULL)",
+            "SELECT code, CASE WHEN finished_at IS NULL THEN 0 ELSE 1 END AS finished FROM challenges \
+             WHERE name_key = $1 AND kind = $2 AND rally IS NOT DISTINCT FROM $3 \
+             AND (finished_at IS NULL OR rally IS NOT NULL)",
         )
         .bind(name.to_lowercase())
         .bind(challenge.kind.name())
@@ -452,9 +516,13 @@ impl Store {
         .fetch_optional(&mut *tx)
         .await?;
         if let Some(run) = earlier {
-            return Ok(if run.finished { ChallengeStart::RallyPlayed } else { ChallengeStart::Unfinished(run.code) });
+            return Ok(if run.finished != 0 {
+                ChallengeStart::RallyPlayed
+            } else {
+                ChallengeStart::Unfinished(run.code)
+            });
         }
-        sqlx::query("INSERT INTO rooms (code, rules, mode, host, created_at) VALUES (?, ?, ?, ?, ?)")
+        sqlx::query("INSERT INTO rooms (code, rules, mode, host, created_at) VALUES ($1, $2, $3, $4, $5)")
             .bind(code)
             .bind(challenge.kind.rules().name())
             .bind(Mode::Challenge.name())
@@ -462,15 +530,17 @@ impl Store {
             .bind(at as i64)
             .execute(&mut *tx)
             .await?;
-        sqlx::query("INSERT INTO challenges (code, kind, rally, name_key, name, started_at) VALUES (?, ?, ?, ?, ?, ?)")
-            .bind(code)
-            .bind(challenge.kind.name())
-            .bind(&challenge.rally)
-            .bind(name.to_lowercase())
-            .bind(name)
-            .bind(at as i64)
-            .execute(&mut *tx)
-            .await?;
+        sqlx::query(
+            "INSERT INTO challenges (code, kind, rally, name_key, name, started_at) VALUES ($1, $2, $3, $4, $5, $6)",
+        )
+        .bind(code)
+        .bind(challenge.kind.name())
+        .bind(&challenge.rally)
+        .bind(name.to_lowercase())
+        .bind(name)
+        .bind(at as i64)
+        .execute(&mut *tx)
+        .await?;
         tx.commit().await?;
         Ok(ChallengeStart::Created(code.to_string()))
     }
@@ -478,7 +548,7 @@ impl Store {
     async fn finished_runs(&self, kind: ChallengeKind, rally: Option<&str>) -> DbResult<Vec<FinishedRun>> {
         let rows = sqlx::query_as::<_, RunRow>(
             "SELECT name, net, deals, best_pot, finished_at FROM challenges \
-             WHERE kind = ? AND rally IS ? AND finished_at IS NOT NULL",
+             WHERE kind = $1 AND rally IS NOT DISTINCT FROM $2 AND finished_at IS NOT NULL",
         )
         .bind(kind.name())
         .bind(rally)
@@ -499,7 +569,7 @@ impl Store {
     async fn rally_results(&self, date: &str, name: &str) -> DbResult<Option<(RallyResult, RallyResult)>> {
         let rows = sqlx::query_as::<_, RunRow>(
             "SELECT name, net, deals, best_pot, finished_at, nets FROM challenges \
-             WHERE kind = 'rally' AND rally = ? AND finished_at IS NOT NULL",
+             WHERE kind = 'rally' AND rally = $1 AND finished_at IS NOT NULL",
         )
         .bind(date)
         .fetch_all(&self.pool)
@@ -520,7 +590,7 @@ impl Store {
 
     /// Finished deal records of a room, in order.
     async fn deal_record(&self, code: &str, number: u32) -> DbResult<Option<String>> {
-        sqlx::query_scalar("SELECT record FROM deals WHERE code = ? AND number = ?")
+        sqlx::query_scalar("SELECT record FROM deals WHERE code = $1 AND number = $2")
             .bind(code)
             .bind(i64::from(number))
             .fetch_optional(&self.pool)
@@ -528,7 +598,7 @@ impl Store {
     }
 
     async fn deal_records(&self, code: &str) -> DbResult<Vec<String>> {
-        sqlx::query_scalar("SELECT record FROM deals WHERE code = ? ORDER BY number")
+        sqlx::query_scalar("SELECT record FROM deals WHERE code = $1 ORDER BY number")
             .bind(code)
             .fetch_all(&self.pool)
             .await
@@ -554,6 +624,42 @@ struct LogRow {
     entry: String,
 }
 
+/// A `stats` row (`public` is 0 or 1: integers read the same from every backend).
+#[derive(FromRow)]
+struct StatRow {
+    name: String,
+    table_type: String,
+    public: i64,
+    deals: i64,
+    landlord_deals: i64,
+    landlord_wins: i64,
+    farmer_deals: i64,
+    farmer_wins: i64,
+    money: i64,
+    points: i64,
+    bombs: i64,
+    springs: i64,
+}
+
+impl StatRow {
+    fn line(self) -> StatLine {
+        StatLine {
+            name: self.name,
+            table: self.table_type,
+            public: self.public != 0,
+            deals: self.deals,
+            landlord_deals: self.landlord_deals,
+            landlord_wins: self.landlord_wins,
+            farmer_deals: self.farmer_deals,
+            farmer_wins: self.farmer_wins,
+            money: self.money,
+            points: self.points,
+            bombs: self.bombs,
+            springs: self.springs,
+        }
+    }
+}
+
 /// A board line: a player's totals.
 #[derive(FromRow)]
 struct BoardLine {
@@ -567,7 +673,8 @@ struct BoardLine {
 #[derive(FromRow)]
 struct EarlierRun {
     code: String,
-    finished: bool,
+    /// 1 if finished (integers read the same from every backend).
+    finished: i64,
 }
 
 /// A finished challenge run (`nets` only where the query asks for it).
@@ -617,8 +724,8 @@ async fn write_batches(store: Store, mut pending: mpsc::UnboundedReceiver<(Appen
 }
 
 /// Writes one entry (and, when it ends a deal, the deal's record and stats) inside `tx`.
-async fn write_append(tx: &mut sqlx::SqliteConnection, append: &Append) -> DbResult<()> {
-    sqlx::query("INSERT INTO room_log (code, n, at, entry) VALUES (?, ?, ?, ?)")
+async fn write_append(tx: &mut AnyConnection, append: &Append) -> DbResult<()> {
+    sqlx::query("INSERT INTO room_log (code, n, at, entry) VALUES ($1, $2, $3, $4)")
         .bind(&append.code)
         .bind(append.n as i64)
         .bind(append.at as i64)
@@ -626,7 +733,7 @@ async fn write_append(tx: &mut sqlx::SqliteConnection, append: &Append) -> DbRes
         .execute(&mut *tx)
         .await?;
     if append.closes_room {
-        sqlx::query("UPDATE rooms SET closed_at = ? WHERE code = ?")
+        sqlx::query("UPDATE rooms SET closed_at = $1 WHERE code = $2")
             .bind(append.at as i64)
             .bind(&append.code)
             .execute(&mut *tx)
@@ -634,8 +741,8 @@ async fn write_append(tx: &mut sqlx::SqliteConnection, append: &Append) -> DbRes
     }
     if let Some(run) = &append.finished_run {
         sqlx::query(
-            "UPDATE challenges SET finished_at = ?, net = ?, deals = ?, best_pot = ?, nets = ? \
-                 WHERE code = ? AND finished_at IS NULL",
+            "UPDATE challenges SET finished_at = $1, net = $2, deals = $3, best_pot = $4, nets = $5 \
+                 WHERE code = $6 AND finished_at IS NULL",
         )
         .bind(append.at as i64)
         .bind(run.net)
@@ -647,7 +754,7 @@ async fn write_append(tx: &mut sqlx::SqliteConnection, append: &Append) -> DbRes
         .await?;
     }
     if let Some(deal) = &append.finished_deal {
-        sqlx::query("INSERT INTO deals (code, number, finished_at, record) VALUES (?, ?, ?, ?)")
+        sqlx::query("INSERT INTO deals (code, number, finished_at, record) VALUES ($1, $2, $3, $4)")
             .bind(&append.code)
             .bind(i64::from(deal.number))
             .bind(append.at as i64)
@@ -656,33 +763,35 @@ async fn write_append(tx: &mut sqlx::SqliteConnection, append: &Append) -> DbRes
             .await?;
         for line in &deal.stats {
             sqlx::query(
-                    "INSERT INTO stats (name_key, name, table_type, public, deals, landlord_deals, landlord_wins, \
+                "INSERT INTO stats (name_key, name, table_type, public, deals, landlord_deals, landlord_wins, \
                      farmer_deals, farmer_wins, money, points, bombs, springs, last_at) \
-                     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) \
+                     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14) \
                      ON CONFLICT (name_key, table_type, public) DO UPDATE SET name = excluded.name, \
-                     deals = deals + excluded.deals, landlord_deals = landlord_deals + excluded.landlord_deals, \
-                     landlord_wins = landlord_wins + excluded.landlord_wins, \
-                     farmer_deals = farmer_deals + excluded.farmer_deals, farmer_wins = farmer_wins + excluded.farmer_wins, \
-                     money = money + excluded.money, points = points + excluded.points, \
-                     bombs = bombs + excluded.bombs, springs = springs + excluded.springs, \
+                     deals = stats.deals + excluded.deals, \
+                     landlord_deals = stats.landlord_deals + excluded.landlord_deals, \
+                     landlord_wins = stats.landlord_wins + excluded.landlord_wins, \
+                     farmer_deals = stats.farmer_deals + excluded.farmer_deals, \
+                     farmer_wins = stats.farmer_wins + excluded.farmer_wins, \
+                     money = stats.money + excluded.money, points = stats.points + excluded.points, \
+                     bombs = stats.bombs + excluded.bombs, springs = stats.springs + excluded.springs, \
                      last_at = excluded.last_at",
-                )
-                .bind(line.name.to_lowercase())
-                .bind(&line.name)
-                .bind(&line.table)
-                .bind(line.public)
-                .bind(line.deals)
-                .bind(line.landlord_deals)
-                .bind(line.landlord_wins)
-                .bind(line.farmer_deals)
-                .bind(line.farmer_wins)
-                .bind(line.money)
-                .bind(line.points)
-                .bind(line.bombs)
-                .bind(line.springs)
-                .bind(append.at as i64)
-                .execute(&mut *tx)
-                .await?;
+            )
+            .bind(line.name.to_lowercase())
+            .bind(&line.name)
+            .bind(&line.table)
+            .bind(i64::from(line.public))
+            .bind(line.deals)
+            .bind(line.landlord_deals)
+            .bind(line.landlord_wins)
+            .bind(line.farmer_deals)
+            .bind(line.farmer_wins)
+            .bind(line.money)
+            .bind(line.points)
+            .bind(line.bombs)
+            .bind(line.springs)
+            .bind(append.at as i64)
+            .execute(&mut *tx)
+            .await?;
         }
     }
     Ok(())

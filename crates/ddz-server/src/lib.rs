@@ -52,7 +52,7 @@ use crate::server::AppState;
 #[derive(Clone, Debug)]
 pub struct Config {
     pub addr: SocketAddr,
-    /// A SQLite URL: `sqlite://ddz.db`.
+    /// The database: `sqlite://ddz.db` (a file, created if missing) or `postgres://user@host/db`.
     pub database: String,
     pub max_connections: usize,
     pub timing: actor::Timing,

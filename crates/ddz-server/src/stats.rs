@@ -6,10 +6,9 @@ use serde::Serialize;
 use crate::room::{Mode, Occupant, Room};
 
 /// A player's totals for one table type and board (or, from [`stat_lines`], what one deal adds to them).
-#[derive(ts_rs::TS, Clone, Debug, Default, PartialEq, Eq, Serialize, sqlx::FromRow)]
+#[derive(ts_rs::TS, Clone, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct StatLine {
     pub name: String,
-    #[sqlx(rename = "table_type")]
     #[ts(type = "\"house\" | \"noshuffle\" | \"twoplayer\"")]
     pub table: String,
     pub public: bool,

@@ -126,7 +126,7 @@ struct ServeArgs {
     /// The address to listen on.
     #[arg(long, env = "DDZ_ADDR", default_value = "127.0.0.1:8080")]
     addr: std::net::SocketAddr,
-    /// The SQLite database URL.
+    /// The database: `sqlite://FILE` (created if missing) or `postgres://USER@HOST:PORT/DB`.
     #[arg(long, env = "DDZ_DATABASE", default_value = "sqlite://ddz.db")]
     database: String,
     /// The most WebSocket connections open at once.

@@ -36,7 +36,7 @@ pub fn temp_db(name: &str) -> PathBuf {
 }
 
 pub async fn server(db: &Path, timing: Timing) -> Running {
-    configured_server(db, timing, Default::default(), Guards::default(), Clock::system()).await
+    configured_server(sqlite(db), timing, Default::default(), Guards::default(), Clock::system()).await
 }
 
 /// A server whose clock starts the test process at noon UTC on 2026-11-30 and then runs, so that the
@@ -45,21 +45,31 @@ pub async fn server_at_noon(db: &Path, timing: Timing) -> Running {
     static STARTED: std::sync::OnceLock<std::time::Instant> = std::sync::OnceLock::new();
     const NOON_MS: u64 = 1_796_040_000_000;
     let elapsed = STARTED.get_or_init(std::time::Instant::now).elapsed().as_millis() as u64;
-    configured_server(db, timing, Default::default(), Guards::default(), Clock::starting_at(NOON_MS + elapsed)).await
+    configured_server(sqlite(db), timing, Default::default(), Guards::default(), Clock::starting_at(NOON_MS + elapsed))
+        .await
 }
 
 /// A server with its own heartbeat (a quick one, to see it at work).
 pub async fn server_with(db: &Path, timing: Timing, heartbeat: ddz_server::Heartbeat) -> Running {
-    configured_server(db, timing, heartbeat, Guards::default(), Clock::system()).await
+    configured_server(sqlite(db), timing, heartbeat, Guards::default(), Clock::system()).await
 }
 
 /// A server with its own limits (small ones, to see them at work).
 pub async fn guarded_server(db: &Path, timing: Timing, guards: Guards) -> Running {
-    configured_server(db, timing, Default::default(), guards, Clock::system()).await
+    configured_server(sqlite(db), timing, Default::default(), guards, Clock::system()).await
+}
+
+/// A server on the database at `url` (`postgres://…`).
+pub async fn server_on(url: &str, timing: Timing) -> Running {
+    configured_server(url.to_string(), timing, Default::default(), Guards::default(), Clock::system()).await
+}
+
+fn sqlite(db: &Path) -> String {
+    format!("sqlite://{}", db.display())
 }
 
 async fn configured_server(
-    db: &Path,
+    database: String,
     timing: Timing,
     heartbeat: ddz_server::Heartbeat,
     guards: Guards,
@@ -67,7 +77,7 @@ async fn configured_server(
 ) -> Running {
     ddz_server::start(Config {
         addr: "127.0.0.1:0".parse().unwrap(),
-        database: format!("sqlite://{}", db.display()),
+        database,
         max_connections: 100,
         timing,
         heartbeat,

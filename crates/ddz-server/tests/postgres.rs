@@ -1,0 +1,192 @@
+//! The server on PostgreSQL: rooms and their logs, a restart, deals, replays, reviews, stats and boards,
+//! and the database's own guarantees (one rally attempt, one unfinished run) under concurrent requests
+//! through two servers on one database. The test starts its own PostgreSQL (initdb in a temporary
+//! directory, as the `postgres` user when run as root, which PostgreSQL refuses) on a free port and stops
+//! it at the end. `.ci/run` installs the `postgresql` package.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Duration;
+
+use common::{Client, FAST, get, play_to_end, post, server_on};
+use ddz_server::protocol::Command as Say;
+
+/// A PostgreSQL server of its own, stopped and deleted when dropped.
+struct Postgres {
+    dir: PathBuf,
+    bin: PathBuf,
+    port: u16,
+}
+
+impl Postgres {
+    fn start(name: &str) -> Postgres {
+        let bin = postgres_bin();
+        let dir = std::env::temp_dir().join(format!("ddz-pg-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        if is_root() {
+            run(Command::new("chown").arg("postgres:").arg(&dir));
+        }
+        let data = dir.join("data");
+        run(as_postgres(&bin.join("initdb")).arg("-D").arg(&data).args([
+            "-U",
+            "postgres",
+            "--auth=trust",
+            "-E",
+            "UTF8",
+            "--no-sync",
+        ]));
+        let port = free_port();
+        let options = format!("-p {port} -k {} -c listen_addresses=127.0.0.1 -c fsync=off", dir.display());
+        run(as_postgres(&bin.join("pg_ctl"))
+            .arg("-D")
+            .arg(&data)
+            .arg("-l")
+            .arg(dir.join("log"))
+            .args(["-w", "-o", &options, "start"]));
+        let postgres = Postgres { dir, bin, port };
+        run(as_postgres(&postgres.bin.join("createdb")).args(["-h", "127.0.0.1", "-p", &port.to_string()]).arg("ddz"));
+        postgres
+    }
+
+    fn url(&self) -> String {
+        format!("postgres://postgres@127.0.0.1:{}/ddz", self.port)
+    }
+}
+
+impl Drop for Postgres {
+    fn drop(&mut self) {
+        let _ = as_postgres(&self.bin.join("pg_ctl"))
+            .arg("-D")
+            .arg(self.dir.join("data"))
+            .args(["-m", "immediate", "stop"])
+            .output();
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+/// The newest installed PostgreSQL's programs.
+fn postgres_bin() -> PathBuf {
+    let versions = std::fs::read_dir("/usr/lib/postgresql").map(|d| d.flatten().map(|e| e.path()).collect());
+    let mut versions: Vec<PathBuf> = versions.unwrap_or_default();
+    versions.retain(|v| v.join("bin/initdb").exists());
+    versions.sort_by_key(|v| v.file_name().and_then(|n| n.to_str()?.parse::<u32>().ok()));
+    versions
+        .pop()
+        .map(|v| v.join("bin"))
+        .expect("PostgreSQL is not installed: apt-get install postgresql (.ci/run does)")
+}
+
+fn is_root() -> bool {
+    Command::new("id").arg("-u").output().is_ok_and(|out| out.stdout.trim_ascii() == b"0")
+}
+
+/// `program`, run as the `postgres` user when this is root.
+fn as_postgres(program: &Path) -> Command {
+    if is_root() {
+        let mut command = Command::new("runuser");
+        command.args(["-u", "postgres", "--"]).arg(program);
+        command
+    } else {
+        Command::new(program)
+    }
+}
+
+fn run(command: &mut Command) {
+    let out = command.output().unwrap_or_else(|e| panic!("{command:?} does not run: {e}"));
+    let text = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    assert!(out.status.success(), "{command:?} failed:\n{text}");
+}
+
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
+}
+
+async fn three_players(addr: std::net::SocketAddr, table: &str) -> (String, Vec<Client>) {
+    let created = post(addr, "/api/rooms", serde_json::json!({"name": "Alice", "table": table})).await;
+    let code = created["code"].as_str().expect("a room code").to_string();
+    let alice = Client::join(addr, &code, "Alice").await;
+    let mut bea = Client::join(addr, &code, "Bea").await;
+    bea.send(&Say::Sit { seat: None }).await;
+    let mut cy = Client::join(addr, &code, "Cy").await;
+    cy.send(&Say::Sit { seat: None }).await;
+    cy.until(|v| v.seats.iter().all(|s| s.occupant.is_some())).await;
+    (code, vec![alice, bea, cy])
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn deals_stats_boards_replays_and_reviews_are_kept_in_postgres_and_a_restart_resumes_the_deal() {
+    let postgres = Postgres::start("deals");
+    let running = server_on(&postgres.url(), FAST).await;
+    let addr = running.addr;
+    let (code, mut clients) = three_players(addr, "house").await;
+    clients[0].send(&Say::Start).await;
+    play_to_end(&mut clients).await;
+    let result = clients[0].deal().unwrap().result.clone().unwrap();
+    assert_eq!(get(addr, "/api/players/bea").await["stats"][0]["deals"], 1);
+    let board = get(addr, "/api/boards/overall").await;
+    assert_eq!(board["rows"].as_array().map(Vec::len), Some(3), "{board}");
+    let replay = get(addr, &format!("/api/rooms/{code}/deals/1")).await;
+    let record: ddz_engine::DealRecord = serde_json::from_value(replay["record"].clone()).unwrap();
+    assert_eq!(record.replay().unwrap().result(), Some(&result), "the stored record replays to the result");
+    let review = get(addr, &format!("/api/rooms/{code}/deals/1/reviews/2")).await;
+    assert_eq!(review["review"]["seat"], 2);
+    assert_eq!(get(addr, &format!("/api/rooms/{code}/deals/1/reviews/2")).await, review, "kept");
+
+    // A second deal, stopped midway with the server and resumed by a new server from the stored log.
+    clients[0].send(&Say::Start).await;
+    for _ in 0..8 {
+        for client in clients.iter_mut() {
+            while client.recv_within(Duration::from_millis(5)).await.is_some() {}
+        }
+        if let Some(client) = clients.iter_mut().find(|c| c.my_turn()) {
+            client.act().await;
+            client.recv().await;
+        }
+    }
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    for client in clients.iter_mut() {
+        while client.recv_within(Duration::from_millis(50)).await.is_some() {}
+    }
+    let before = clients[1].deal().cloned().unwrap();
+    drop(clients);
+    assert!(running.stop().await, "the server stops in time");
+    let running = server_on(&postgres.url(), FAST).await;
+    let bea = Client::join(running.addr, &code, "Bea").await;
+    let after = bea.deal().cloned().unwrap();
+    assert_eq!((after.hand, after.actions), (before.hand, before.actions), "the same deal, action for action");
+    assert_eq!(get(running.addr, "/api/players/bea").await["stats"][0]["deals"], 1, "stats survive too");
+    assert!(running.stop().await, "the server stops in time");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn one_rally_attempt_and_one_unfinished_run_per_name_hold_under_concurrent_requests_through_two_servers() {
+    let postgres = Postgres::start("races");
+    let nodes = [server_on(&postgres.url(), FAST).await, server_on(&postgres.url(), FAST).await];
+    // Many names at once, each asking many times through both servers: the requests race between the
+    // check for an earlier run and the insert, and only the database's unique indexes can settle them.
+    for kind in ["rally", "buster"] {
+        let attempts: Vec<_> = (0..48)
+            .map(|i| {
+                let (addr, name) = (nodes[i % 2].addr, format!("Zed{}", i % 6));
+                tokio::spawn(async move {
+                    let answer = post(addr, "/api/challenges", serde_json::json!({"name": name, "kind": kind})).await;
+                    (name, answer)
+                })
+            })
+            .collect();
+        let mut runs = std::collections::BTreeMap::<String, std::collections::BTreeSet<String>>::new();
+        for attempt in attempts {
+            let (name, answer) = attempt.await.unwrap();
+            let code = answer["code"].as_str().unwrap_or_else(|| panic!("{kind}, {name}: {answer}"));
+            runs.entry(name).or_default().insert(code.to_string());
+        }
+        assert_eq!(runs.len(), 6);
+        assert!(runs.values().all(|codes| codes.len() == 1), "{kind}: one run per name: {runs:?}");
+    }
+    for node in nodes {
+        assert!(node.stop().await, "the server stops in time");
+    }
+}
