@@ -5,7 +5,7 @@ mod common;
 
 use std::time::Duration;
 
-use common::{Client, FAST, guarded_server, http, post, server, temp_db};
+use common::{Client, FAST, guarded_server, http, post, server, temp_db, three_players};
 use ddz_engine::{Card, CardSet, Phase, Rules};
 use ddz_server::Guards;
 use ddz_server::Rate;
@@ -216,18 +216,6 @@ async fn unknown_rooms_are_404_on_every_room_path_and_refused_in_a_hello() {
     assert!(running.stop().await, "the server stops in time");
 }
 
-async fn three_players(addr: std::net::SocketAddr) -> Vec<Client> {
-    let created = post(addr, "/api/rooms", json!({"name": "Alice", "table": "house"})).await;
-    let code = created["code"].as_str().unwrap().to_string();
-    let alice = Client::join(addr, &code, "Alice").await;
-    let mut bea = Client::join(addr, &code, "Bea").await;
-    bea.send(&Command::Sit { seat: None }).await;
-    let mut cy = Client::join(addr, &code, "Cy").await;
-    cy.send(&Command::Sit { seat: None }).await;
-    cy.until(|v| v.seats.iter().all(|s| s.occupant.is_some())).await;
-    vec![alice, bea, cy]
-}
-
 /// Reads everything that arrives within a moment.
 async fn drain(clients: &mut [Client]) {
     for client in clients.iter_mut() {
@@ -248,7 +236,7 @@ async fn next_refusal(client: &mut Client) -> (ErrorCode, Option<u64>) {
 async fn the_ack_arrives_before_the_state_the_action_caused() {
     let db = temp_db("guard-ack");
     let running = server(&db, FAST).await;
-    let mut clients = three_players(running.addr).await;
+    let mut clients = three_players(running.addr, "house").await.1;
     clients[0].send(&Command::Start).await;
     clients[0].until(|v| v.deal.is_some()).await;
     drain(&mut clients).await;
@@ -276,7 +264,7 @@ async fn every_refused_act_carries_its_seq_and_every_error_a_code() {
     let db = temp_db("guard-codes");
     let running = server(&db, FAST).await;
     let addr = running.addr;
-    let mut clients = three_players(addr).await;
+    let mut clients = three_players(addr, "house").await.1;
     clients[0].send(&Command::Start).await;
     let view = clients[0].until(|v| v.deal.is_some()).await;
     let turn = view.deal.unwrap().waiting_for[0];

@@ -15,11 +15,6 @@ use serde_json::json;
 const QUICK_HEARTBEAT: Heartbeat =
     Heartbeat { every: Duration::from_millis(100), silent_after: Duration::from_millis(400) };
 
-async fn invite_room(addr: std::net::SocketAddr, host: &str) -> String {
-    let created = post(addr, "/api/rooms", json!({"name": host, "table": "house"})).await;
-    created["code"].as_str().expect("a room code").to_string()
-}
-
 fn connected(view: &ddz_server::protocol::RoomView, seat: usize) -> bool {
     view.seats[seat].connected
 }
@@ -28,7 +23,7 @@ fn connected(view: &ddz_server::protocol::RoomView, seat: usize) -> bool {
 async fn a_client_that_stops_answering_pings_is_dropped_and_shows_disconnected() {
     let db = temp_db("heartbeat-silent");
     let running = server_with(&db, FAST, QUICK_HEARTBEAT).await;
-    let code = invite_room(running.addr, "Ann").await;
+    let code = invite_room(running.addr, "Ann", "house").await;
     // Ann's socket stays open but she never reads again: no pongs (a half-open socket).
     let _ann = Client::join(running.addr, &code, "Ann").await;
     let mut bob = Client::join(running.addr, &code, "Bob").await;
@@ -49,7 +44,7 @@ async fn a_client_that_stops_answering_pings_is_dropped_and_shows_disconnected()
 async fn a_client_that_answers_pings_stays_connected() {
     let db = temp_db("heartbeat-alive");
     let running = server_with(&db, FAST, QUICK_HEARTBEAT).await;
-    let code = invite_room(running.addr, "Ann").await;
+    let code = invite_room(running.addr, "Ann", "house").await;
     let mut ann = Client::join(running.addr, &code, "Ann").await;
     // Reading answers the server's pings (tungstenite replies to each one).
     let until = tokio::time::Instant::now() + Duration::from_millis(1500);
@@ -65,7 +60,7 @@ async fn a_client_that_answers_pings_stays_connected() {
 async fn a_resume_token_replaces_the_names_old_connection_at_once() {
     let db = temp_db("resume-token");
     let running = server(&db, FAST).await;
-    let code = invite_room(running.addr, "Ann").await;
+    let code = invite_room(running.addr, "Ann", "house").await;
     let mut first = Client::join(running.addr, &code, "Ann").await;
     let token = first.token.clone().expect("a session event with a token before the first state");
     assert_eq!(token.len(), 32);
@@ -95,7 +90,7 @@ async fn a_graceful_stop_tells_every_client_and_ends_every_room_task() {
     let db = temp_db("graceful-stop");
     let running = server(&db, FAST).await;
     let rooms = running.rooms.clone();
-    let code = invite_room(running.addr, "Ann").await;
+    let code = invite_room(running.addr, "Ann", "house").await;
     let bots = post(running.addr, "/api/play-vs-bots", json!({"name": "Cy"})).await;
     let bot_code = bots["code"].as_str().unwrap().to_string();
     let mut ann = Client::join(running.addr, &code, "Ann").await;
@@ -119,7 +114,7 @@ async fn idle_rooms_end_their_tasks_and_racing_requests_load_exactly_one() {
     let db = temp_db("idle-rooms");
     let running = server(&db, Timing { idle_ms: 200, ..FAST }).await;
     let rooms = running.rooms.clone();
-    let code = invite_room(running.addr, "Ann").await;
+    let code = invite_room(running.addr, "Ann", "house").await;
     tokio::time::sleep(Duration::from_millis(600)).await;
     assert_eq!(rooms.running(), 0, "nobody there and no clock: the task ended");
 

@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Duration;
 
-use common::{Client, FAST, get, play_to_end, post, server_on};
+use common::{Client, FAST, get, play_to_end, post, server_on, three_players};
 use ddz_server::protocol::Command as Say;
 
 /// A PostgreSQL server of its own, stopped and deleted when dropped.
@@ -102,18 +102,6 @@ fn run(command: &mut Command) {
 
 fn free_port() -> u16 {
     std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
-}
-
-async fn three_players(addr: std::net::SocketAddr, table: &str) -> (String, Vec<Client>) {
-    let created = post(addr, "/api/rooms", serde_json::json!({"name": "Alice", "table": table})).await;
-    let code = created["code"].as_str().expect("a room code").to_string();
-    let alice = Client::join(addr, &code, "Alice").await;
-    let mut bea = Client::join(addr, &code, "Bea").await;
-    bea.send(&Say::Sit { seat: None }).await;
-    let mut cy = Client::join(addr, &code, "Cy").await;
-    cy.send(&Say::Sit { seat: None }).await;
-    cy.until(|v| v.seats.iter().all(|s| s.occupant.is_some())).await;
-    (code, vec![alice, bea, cy])
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

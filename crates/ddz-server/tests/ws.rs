@@ -5,28 +5,12 @@ mod common;
 use std::collections::HashSet;
 use std::time::Duration;
 
-use common::{Client, FAST, get, play_to_end, post, server, temp_db};
+use common::{Client, FAST, get, invite_room, play_to_end, post, server, temp_db, three_players};
 use ddz_engine::{Card, CardSet, Phase, Rules};
 
 use ddz_server::protocol::{ClientAction, Command, ErrorCode, Event, RoomView};
 use futures_util::{SinkExt, StreamExt};
 use tokio_tungstenite::tungstenite::Message;
-
-async fn invite_room(addr: std::net::SocketAddr, host: &str, table: &str) -> String {
-    let created = post(addr, "/api/rooms", serde_json::json!({"name": host, "table": table})).await;
-    created["code"].as_str().expect("a room code").to_string()
-}
-
-async fn three_players(addr: std::net::SocketAddr, table: &str) -> (String, Vec<Client>) {
-    let code = invite_room(addr, "Alice", table).await;
-    let alice = Client::join(addr, &code, "Alice").await;
-    let mut bea = Client::join(addr, &code, "Bea").await;
-    bea.send(&Command::Sit { seat: None }).await;
-    let mut cy = Client::join(addr, &code, "Cy").await;
-    cy.send(&Command::Sit { seat: None }).await;
-    cy.until(|v| v.seats.iter().all(|s| s.occupant.is_some())).await;
-    (code, vec![alice, bea, cy])
-}
 
 #[tokio::test]
 async fn three_humans_play_a_house_deal_to_the_end() {

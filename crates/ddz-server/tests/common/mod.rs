@@ -328,6 +328,24 @@ impl Client {
     }
 }
 
+/// Creates an invite room of `table` hosted by `host`; its code.
+pub async fn invite_room(addr: SocketAddr, host: &str, table: &str) -> String {
+    let created = post(addr, "/api/rooms", serde_json::json!({"name": host, "table": table})).await;
+    created["code"].as_str().expect("a room code").to_string()
+}
+
+/// Alice's room of `table` with Bea and Cy seated beside her: the code, and the three clients.
+pub async fn three_players(addr: SocketAddr, table: &str) -> (String, Vec<Client>) {
+    let code = invite_room(addr, "Alice", table).await;
+    let alice = Client::join(addr, &code, "Alice").await;
+    let mut bea = Client::join(addr, &code, "Bea").await;
+    bea.send(&Command::Sit { seat: None }).await;
+    let mut cy = Client::join(addr, &code, "Cy").await;
+    cy.send(&Command::Sit { seat: None }).await;
+    cy.until(|v| v.seats.iter().all(|s| s.occupant.is_some())).await;
+    (code, vec![alice, bea, cy])
+}
+
 /// Plays until the deal is over: whoever's turn it is acts; everyone keeps reading.
 pub async fn play_to_end(clients: &mut [Client]) {
     for _ in 0..2000 {
