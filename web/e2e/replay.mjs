@@ -135,7 +135,7 @@ test('a finished deal replays step by step, and verifies', { timeout: 240_000 },
   // The bot's review of a seat's play, asked for here: the seat with the most mistakes by the server's account
   // (or the most decisions).
   const reviews = await Promise.all([0, 1, 2].map((seat) => api(`/api/rooms/${code}/deals/1/reviews/${seat}`)));
-  const mistakesOf = ({ review, mistake }) => review.decisions.filter((d) => d.best_chance - d.played_chance >= mistake);
+  const mistakesOf = ({ review }) => review.decisions.filter((d) => d.mistake);
   const weight = (r) => mistakesOf(r).length * 1000 + r.review.decisions.length;
   let reviewed = reviews.reduce((best, r) => (weight(r) > weight(best) ? r : best));
   const seat = reviewed.review.seat;
@@ -156,7 +156,7 @@ test('a finished deal replays step by step, and verifies', { timeout: 240_000 },
     // Hard bots seldom blunder: the same review with its first decision made a mistake, so that the marks and
     // the words are checked on every run.
     reviewed = structuredClone(reviewed);
-    Object.assign(reviewed.review.decisions[0], { best_chance: 0.62, played_chance: 0.41 });
+    Object.assign(reviewed.review.decisions[0], { best_chance: 0.62, played_chance: 0.41, mistake: true });
     await page.route(`**/api/rooms/${code}/deals/1/reviews/${seat}`, (route) => route.fulfill({ json: reviewed }));
     mistakes = await ask();
   }

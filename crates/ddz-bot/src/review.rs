@@ -39,16 +39,15 @@ pub struct Decision {
     /// The bot's choice: the candidate with the best chance (`played` itself when nothing beat it).
     pub best: Action,
     pub best_chance: f32,
+    /// The play cost at least [`MISTAKE`] of the side's chance: decided here, once, so that every reader
+    /// of the review (the replay viewer, `ddz review`) counts the same mistakes.
+    pub mistake: bool,
 }
 
 impl Decision {
     /// How much the play cost against the bot's best candidate.
     pub fn loss(&self) -> f32 {
         (self.best_chance - self.played_chance).max(0.0)
-    }
-
-    pub fn is_mistake(&self) -> bool {
-        self.loss() >= MISTAKE
     }
 }
 
@@ -106,6 +105,8 @@ fn decide(
     let rates = search::win_rates(&table, &choices, &candidates, budget, rng);
     // Ties go to the play made: the review does not fault a play as good as the best.
     let best = (1..candidates.len()).fold(0, |b, i| if rates[i] > rates[b] { i } else { b });
+    // Chances are whole wins out of the samples: a tolerance keeps a gap of exactly MISTAKE one.
+    let mistake = rates[best] - rates[0] >= MISTAKE - 1e-4;
     Some(Decision {
         step,
         choices: choices.len(),
@@ -113,6 +114,7 @@ fn decide(
         played_chance: rates[0],
         best: choices[candidates[best]].clone(),
         best_chance: rates[best],
+        mistake,
     })
 }
 
@@ -154,6 +156,7 @@ mod tests {
         for d in &review.decisions {
             assert_eq!(d.played, record.actions[d.step]);
             assert!((0.0..=1.0).contains(&d.played_chance) && d.best_chance >= d.played_chance);
+            assert_eq!(d.mistake, d.loss() >= MISTAKE - 1e-4);
         }
     }
 
@@ -163,8 +166,8 @@ mod tests {
         let (mut random, mut hard) = (0, 0);
         for seed in 1..=4 {
             let record = played([BotKind::Random, BotKind::Hard, BotKind::Normal], seed);
-            random += review(&record, 0, budget).unwrap().decisions.iter().filter(|d| d.is_mistake()).count();
-            hard += review(&record, 1, budget).unwrap().decisions.iter().filter(|d| d.is_mistake()).count();
+            random += review(&record, 0, budget).unwrap().decisions.iter().filter(|d| d.mistake).count();
+            hard += review(&record, 1, budget).unwrap().decisions.iter().filter(|d| d.mistake).count();
         }
         assert!(random > hard, "random {random} mistakes, hard {hard}");
     }

@@ -1,6 +1,7 @@
 //! Persistence through sqlx: rooms, their append-only logs, finished deals as replayable records, player
-//! stats, challenges and reviews, on SQLite (the default: one file) or PostgreSQL (`postgres://…`, for
-//! many nodes). Both go through sqlx's `Any` driver with the same SQL (`$1` placeholders, `ON CONFLICT`,
+//! stats, challenges and reviews, on SQLite (the default: one file) or PostgreSQL (`postgres://…`). One
+//! server per database: every server restores and runs the open rooms it finds, so two on one database
+//! would each run the same rooms (room ownership between nodes is not built yet). Both go through sqlx's `Any` driver with the same SQL (`$1` placeholders, `ON CONFLICT`,
 //! `IS NOT DISTINCT FROM`, integers only); each has its own migrations, embedded in the binary.
 //!
 //! Only storing and loading: what an entry implies (a deal's record, the stats it earns, a run's result)

@@ -28,9 +28,9 @@ pub mod wire;
 pub(crate) mod work;
 
 pub use actor::{Msg, Timing};
-pub use challenge::ChallengeKind;
+pub use challenge::{Challenge, ChallengeKind};
 pub use clock::Clock;
-pub use db::Db;
+pub use db::{ChallengeStart, Db};
 pub use limit::Rate;
 pub use room::{Mode, Occupant};
 pub use rooms::Rooms;

@@ -23,7 +23,7 @@ use axum::middleware::{Next, from_fn_with_state};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
-use ddz_bot::review::{MISTAKE, REVIEW_BUDGET, Review};
+use ddz_bot::review::{REVIEW_BUDGET, Review};
 use ddz_engine::{DealRecord, Fairness, Rules};
 use futures_util::{SinkExt, StreamExt};
 use serde::Deserialize;
@@ -391,25 +391,51 @@ async fn deal_review(
     if seat as usize >= record.seats.len() {
         return Err(not_found(format!("deal {number} of {code} has no seat {seat}")));
     }
-    let db = state.rooms.db();
+    let db = state.rooms.db().clone();
     let text = match db.review(&code, number, seat).await? {
         Some(text) => text,
         None => {
-            let review = state
+            let (job_code, runtime) = (code.clone(), tokio::runtime::Handle::current());
+            // The job looks again (an earlier request for the same review may have stored it while this one
+            // waited) and stores what it works out itself, so that a request given up midway wastes nothing.
+            let worked_out = state
                 .reviews
-                .try_run(move || ddz_bot::review::review(&record, seat as usize, REVIEW_BUDGET))
+                .try_run(move || -> Result<String, ReviewFailed> {
+                    if let Some(text) = runtime.block_on(db.review(&job_code, number, seat))? {
+                        return Ok(text);
+                    }
+                    let review = ddz_bot::review::review(&record, seat as usize, REVIEW_BUDGET)
+                        .map_err(|e| ReviewFailed::Replay(e.to_string()))?;
+                    let text = serde_json::to_string(&review).expect("a review serialises");
+                    runtime.block_on(db.store_review(&job_code, number, seat, text.clone()))?;
+                    Ok(text)
+                })
                 .await
-                .map_err(|_| busy())?
-                .map_err(|e| internal(format!("deal {number} of {code} does not replay: {e}")))?;
-            let text = serde_json::to_string(&review).expect("a review serialises");
-            db.store_review(&code, number, seat, text.clone()).await?;
-            text
+                .map_err(|_| busy())?;
+            match worked_out {
+                Ok(text) => text,
+                Err(ReviewFailed::Db(e)) => return Err(e.into()),
+                Err(ReviewFailed::Replay(e)) => {
+                    return Err(internal(format!("deal {number} of {code} does not replay: {e}")));
+                }
+            }
         }
     };
     let review: Review =
         serde_json::from_str(&text).map_err(|e| internal(format!("a stored review of {code}: {e}")))?;
-    Ok(Json(serde_json::json!({ "code": code, "number": number, "review": review, "mistake": MISTAKE }))
-        .into_response())
+    Ok(Json(serde_json::json!({ "code": code, "number": number, "review": review })).into_response())
+}
+
+/// Why a review job failed: the database, or a stored record that does not replay.
+enum ReviewFailed {
+    Db(sqlx::Error),
+    Replay(String),
+}
+
+impl From<sqlx::Error> for ReviewFailed {
+    fn from(e: sqlx::Error) -> ReviewFailed {
+        ReviewFailed::Db(e)
+    }
 }
 
 async fn player_stats(State(state): State<AppState>, Path(name): Path<String>) -> Result<Response, AppError> {

@@ -88,7 +88,7 @@ impl Pool {
     }
 }
 
-/// Long jobs (a deal's review takes seconds) on a pool of their own, so that they never hold up a table's
+/// Long jobs (a deal's review: tenths of a second, a second for a long deal) on a pool of their own, so that they never hold up a table's
 /// bots or a client's hints: at most `places` jobs wait or run, and one more is answered [`Busy`].
 #[derive(Clone, Debug)]
 pub struct Queue {

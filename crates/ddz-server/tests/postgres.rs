@@ -1,6 +1,6 @@
 //! The server on PostgreSQL: rooms and their logs, a restart, deals, replays, reviews, stats and boards,
-//! and the database's own guarantees (one rally attempt, one unfinished run) under concurrent requests
-//! through two servers on one database. The test starts its own PostgreSQL (initdb in a temporary
+//! and the database's own guarantees (one rally attempt, one unfinished run) when starts race on two
+//! connection pools. The test starts its own PostgreSQL (initdb in a temporary
 //! directory, as the `postgres` user when run as root, which PostgreSQL refuses) on a free port and stops
 //! it at the end. `.ci/run` installs the `postgresql` package.
 
@@ -10,8 +10,9 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Duration;
 
-use common::{Client, FAST, get, play_to_end, post, server_on, three_players};
+use common::{Client, FAST, get, play_to_end, server_on, three_players};
 use ddz_server::protocol::Command as Say;
+use ddz_server::{Challenge, ChallengeKind, ChallengeStart, Db};
 
 /// A PostgreSQL server of its own, stopped and deleted when dropped.
 struct Postgres {
@@ -150,31 +151,33 @@ async fn deals_stats_boards_replays_and_reviews_are_kept_in_postgres_and_a_resta
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn one_rally_attempt_and_one_unfinished_run_per_name_hold_under_concurrent_requests_through_two_servers() {
+async fn one_rally_attempt_and_one_unfinished_run_per_name_hold_when_starts_race_on_two_connection_pools() {
     let postgres = Postgres::start("races");
-    let nodes = [server_on(&postgres.url(), FAST).await, server_on(&postgres.url(), FAST).await];
-    // Many names at once, each asking many times through both servers: the requests race between the
-    // check for an earlier run and the insert, and only the database's unique indexes can settle them.
-    for kind in ["rally", "buster"] {
-        let attempts: Vec<_> = (0..48)
+    // Two pools on one database, as two processes would have: the requests race between the check for an
+    // earlier run and the insert, and only the database's unique indexes can settle them.
+    let pools = [Db::open(&postgres.url()).await.unwrap(), Db::open(&postgres.url()).await.unwrap()];
+    let kinds = [(ChallengeKind::Rally, Some("2026-12-01".to_string())), (ChallengeKind::Buster, None)];
+    for (round, (kind, rally)) in kinds.into_iter().enumerate() {
+        let starts: Vec<_> = (0..40)
             .map(|i| {
-                let (addr, name) = (nodes[i % 2].addr, format!("Zed{}", i % 6));
-                tokio::spawn(async move {
-                    let answer = post(addr, "/api/challenges", serde_json::json!({"name": name, "kind": kind})).await;
-                    (name, answer)
-                })
+                let (db, challenge) = (pools[i % 2].clone(), Challenge { kind, rally: rally.clone() });
+                let (code, name) = (format!("R{round}X{i:02}"), format!("Zed{}", i % 5));
+                tokio::spawn(async move { (name.clone(), db.start_challenge(&code, &challenge, &name, 1).await) })
             })
             .collect();
-        let mut runs = std::collections::BTreeMap::<String, std::collections::BTreeSet<String>>::new();
-        for attempt in attempts {
-            let (name, answer) = attempt.await.unwrap();
-            let code = answer["code"].as_str().unwrap_or_else(|| panic!("{kind}, {name}: {answer}"));
-            runs.entry(name).or_default().insert(code.to_string());
+        let mut runs = std::collections::BTreeMap::<String, Vec<ChallengeStart>>::new();
+        for start in starts {
+            let (name, started) = start.await.unwrap();
+            runs.entry(name).or_default().push(started.unwrap_or_else(|e| panic!("{kind:?}: {e}")));
         }
-        assert_eq!(runs.len(), 6);
-        assert!(runs.values().all(|codes| codes.len() == 1), "{kind}: one run per name: {runs:?}");
-    }
-    for node in nodes {
-        assert!(node.stop().await, "the server stops in time");
+        for (name, starts) in &runs {
+            let created: Vec<&String> =
+                starts.iter().filter_map(|s| if let ChallengeStart::Created(c) = s { Some(c) } else { None }).collect();
+            assert_eq!(created.len(), 1, "{kind:?}, {name}: one run created: {starts:?}");
+            let joined = starts
+                .iter()
+                .all(|s| matches!(s, ChallengeStart::Created(c) | ChallengeStart::Unfinished(c) if c == created[0]));
+            assert!(joined, "{kind:?}, {name}: every other start joins it: {starts:?}");
+        }
     }
 }

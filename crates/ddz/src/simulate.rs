@@ -133,7 +133,7 @@ pub fn verify(file: &Path, previous: Option<&Path>) -> Result<(), String> {
 pub fn review(file: &Path, seat: usize) -> Result<(), String> {
     let record = read_record(file)?;
     if seat >= record.seats.len() {
-        return Err(format!("{}: the deal has seats 0 to {}", file.display(), record.seats.len() - 1));
+        return Err(format!("{}: the deal has no seat {seat} (it has {})", file.display(), record.seats.len()));
     }
     let review = ddz_bot::review::review(&record, seat, ddz_bot::review::REVIEW_BUDGET)
         .map_err(|e| format!("{}: {e}", file.display()))?;
@@ -141,10 +141,10 @@ pub fn review(file: &Path, seat: usize) -> Result<(), String> {
         Action::Play { play, .. } => play.to_string(),
         _ => "pass".to_string(),
     };
-    let mistakes = review.decisions.iter().filter(|d| d.is_mistake()).count();
+    let mistakes = review.decisions.iter().filter(|d| d.mistake).count();
     println!("{}: {} decisions, {mistakes} mistakes", record.seats[seat], review.decisions.len());
     for d in &review.decisions {
-        let verdict = if d.is_mistake() { "  MISTAKE" } else { "" };
+        let verdict = if d.mistake { "  MISTAKE" } else { "" };
         println!(
             "action {:>3}: {} {:.0}%, best {} {:.0}%{verdict}",
             d.step,

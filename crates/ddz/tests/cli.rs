@@ -133,7 +133,7 @@ fn review_reports_every_decision_of_the_seat_and_refuses_a_seat_the_deal_lacks()
     assert_eq!(stdout.lines().filter(|l| l.starts_with("action ")).count(), decisions, "{stdout}");
     assert!(stdout.lines().skip(1).all(|l| l.contains("%, best ")), "{stdout}");
     let out = run(&["review", file.to_str().unwrap(), "--seat", "3"], "");
-    assert!(!out.status.success() && text(&out.stderr).contains("seats 0 to 2"), "{}", text(&out.stderr));
+    assert!(!out.status.success() && text(&out.stderr).contains("no seat 3 (it has 3)"), "{}", text(&out.stderr));
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

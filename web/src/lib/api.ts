@@ -96,6 +96,6 @@ export async function hints(pos: Position): Promise<HintPlay[]> {
 }
 
 /** The `hard` bot's review of one seat's trick play in deal `deal` (worked out on first asking, then kept). */
-export function review(code: string, deal: number, seat: number): Promise<{ review: Review; mistake: number }> {
+export function review(code: string, deal: number, seat: number): Promise<{ review: Review }> {
   return get(`/api/rooms/${encodeURIComponent(code)}/deals/${deal}/reviews/${seat}`);
 }

@@ -57,7 +57,7 @@ const NAMES: [RegExp, string][] = [
 export function readTyped(text: string, bidding: boolean): Typed | null {
   const line = text.trim().toLowerCase().replace(/\s+/g, ' ');
   if (!line) return null;
-  if (line in WORDS) return { kind: 'word', word: WORDS[line] };
+  if (Object.hasOwn(WORDS, line)) return { kind: 'word', word: WORDS[line] };
   const bid = /^(?:bid ?)?([0-3])$/.exec(line);
   if (bid && (bidding || line.startsWith('bid'))) return { kind: 'bid', bid: Number(bid[1]) };
   const letters = NAMES.reduce((s, [name, letter]) => s.replace(name, letter), line).replace(/[\s,-]+/g, '');

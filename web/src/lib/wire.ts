@@ -170,7 +170,12 @@ played_chance: number,
 /**
  * The bot's choice: the candidate with the best chance (`played` itself when nothing beat it).
  */
-best: Action, best_chance: number, };
+best: Action, best_chance: number, 
+/**
+ * The play cost at least [`MISTAKE`] of the side's chance: decided here, once, so that every reader
+ * of the review (the replay viewer, `ddz review`) counts the same mistakes.
+ */
+mistake: boolean, };
 
 export type Review = { seat: number, decisions: Array<Decision>, };
 
