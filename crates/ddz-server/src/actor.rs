@@ -246,6 +246,13 @@ impl RoomTask {
     async fn handle(&mut self, msg: Msg) {
         match msg {
             Msg::Connect { conn, name: None, token: _, out, reply } => {
+                // Everyone meets the same rally deals: nobody watches one before the day's rally closes.
+                if self.rally_expiry().is_some_and(|end| self.clock.now_ms() < end) {
+                    let refused =
+                        Refused::new(ErrorCode::RallyOpen, "a rally is not watched until the day's rally closes");
+                    let _ = reply.send(Err(refused));
+                    return;
+                }
                 self.connections.insert(conn, Connection { name: None, out, sent_actions: None });
                 let _ = reply.send(Ok(None));
                 self.broadcast();

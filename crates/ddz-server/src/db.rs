@@ -327,8 +327,10 @@ impl Store {
             Backend::Sqlite => {
                 // Create the file if it is missing.
                 let url = if url.contains('?') { url.to_string() } else { format!("{url}?mode=rwc") };
+                // Each connection to `sqlite::memory:` is a database of its own: keep one.
+                let connections = if url.contains(":memory:") { 1 } else { 4 };
                 AnyPoolOptions::new()
-                    .max_connections(4)
+                    .max_connections(connections)
                     .after_connect(|conn, _| {
                         Box::pin(async move {
                             // With the write-ahead log, NORMAL survives a killed process (only a power cut
@@ -796,4 +798,27 @@ async fn write_append(tx: &mut AnyConnection, append: &Append) -> DbResult<()> {
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn an_in_memory_database_keeps_what_is_stored_in_it() {
+        let db = Db::open("sqlite::memory:").await.unwrap();
+        db.create_room("MEMORY", "house", Mode::Invite, "Ann", 1).await.unwrap();
+        // Several requests at once: they all meet the one database that holds the room.
+        let reads = (0..8).map(|_| db.room("MEMORY"));
+        for room in futures_util::future::join_all(reads).await {
+            assert_eq!(room.unwrap().map(|r| r.host).as_deref(), Some("Ann"));
+        }
+    }
+
+    #[test]
+    fn a_database_url_names_sqlite_or_postgres() {
+        assert_eq!(Backend::of("sqlite://ddz.db").unwrap(), Backend::Sqlite);
+        assert_eq!(Backend::of("postgres://u@h/db").unwrap(), Backend::Postgres);
+        assert!(Backend::of("mysql://u@h/db").is_err());
+    }
 }

@@ -202,6 +202,8 @@ pub enum ErrorCode {
     RallyPlayed,
     /// A spectator's command other than `ping`.
     Spectator,
+    /// A rally still open to players: its deals are not watched, replayed or reviewed until it closes.
+    RallyOpen,
     /// Something on the server's side (the database, a stopped room task); the message says what.
     Internal,
 }
@@ -258,6 +260,7 @@ impl ErrorCode {
         ErrorCode::NotFound,
         ErrorCode::RallyPlayed,
         ErrorCode::Spectator,
+        ErrorCode::RallyOpen,
         ErrorCode::Internal,
     ];
 

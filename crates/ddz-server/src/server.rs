@@ -148,6 +148,14 @@ fn unknown_room(code: &str) -> AppError {
     AppError::new(StatusCode::NOT_FOUND, ErrorCode::UnknownRoom, format!("there is no room {code}"))
 }
 
+fn rally_open(date: &str) -> AppError {
+    AppError::new(
+        StatusCode::FORBIDDEN,
+        ErrorCode::RallyOpen,
+        format!("the rally of {date} is still open: its deals are shown once it closes"),
+    )
+}
+
 fn rate_limited(wait: Duration) -> AppError {
     let message = format!("too many requests: try again in {:.1} s", wait.as_secs_f64());
     AppError {
@@ -353,7 +361,13 @@ fn path_number(text: &str, what: &str) -> Result<u32, AppError> {
 async fn finished_deal(state: &AppState, code: &str, number: &str) -> Result<(u32, DealRecord), AppError> {
     let number = path_number(number, "the deal number")?;
     let db = state.rooms.db();
-    db.room(code).await?.ok_or_else(|| unknown_room(code))?;
+    let room = db.room(code).await?.ok_or_else(|| unknown_room(code))?;
+    // Everyone meets the same rally deals: none is shown (nor reviewed) before the day's rally closes.
+    if let Some(date) = room.challenge.and_then(|c| c.rally)
+        && crate::challenge::rally_expiry_ms(&date).is_none_or(|end| state.rooms.now_ms() < end)
+    {
+        return Err(rally_open(&date));
+    }
     let text = db
         .deal_record(code, number)
         .await?

@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use common::{Client, FAST, get, play_to_end, post, server_at_noon, temp_db};
 use ddz_engine::Action;
-use ddz_server::protocol::{ChallengeView, Command, RoomView};
+use ddz_server::protocol::{ChallengeView, Command, ErrorCode, Event, RoomView};
 
 async fn start(addr: SocketAddr, name: &str, kind: &str) -> serde_json::Value {
     post(addr, "/api/challenges", serde_json::json!({ "name": name, "kind": kind })).await
@@ -217,6 +217,15 @@ async fn a_rally_gives_every_name_the_same_deals_and_the_same_bot_actions_once()
     assert_eq!(first.len(), 10);
     assert_eq!(first, second, "the same human moves meet the same deals and the same bot moves");
     assert_eq!(finals[0], finals[1]);
+
+    // Nobody sees a rally's deals before the day's rally closes: no replay, no review, no watching.
+    for path in [format!("/api/rooms/{}/deals/1", codes[0]), format!("/api/rooms/{}/deals/1/reviews/0", codes[0])] {
+        let hidden = common::http(addr, "GET", &path, None).await;
+        assert_eq!((hidden.status, hidden.body["code"].as_str()), (403, Some("rally_open")), "{path}");
+    }
+    let mut watcher = Client::start_watching(addr, &codes[0]).await;
+    let refused = watcher.recv().await;
+    assert!(matches!(&refused, Event::Error { code: ErrorCode::RallyOpen, .. }), "{refused:?}");
 
     // One attempt per name per rally.
     let refused = start(addr, "DEE", "rally").await;

@@ -66,7 +66,7 @@ class Socket {
 }
 
 /** Refusals of a hello that trying again cannot change. */
-const FINAL: readonly string[] = ['unknown_room', 'bad_name'];
+const FINAL: readonly string[] = ['unknown_room', 'bad_name', 'rally_open'];
 
 function tokenKey(code: string, name: string): string {
   return `ddz-token:${code.toUpperCase()}:${name.toLowerCase()}`;

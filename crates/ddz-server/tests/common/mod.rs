@@ -175,10 +175,16 @@ impl Client {
 
     /// Connects as a spectator (no name); returns once the first room state arrived.
     pub async fn watch(addr: SocketAddr, room: &str) -> Client {
+        let mut client = Client::start_watching(addr, room).await;
+        client.next_state().await;
+        client
+    }
+
+    /// Connects and asks to watch as a spectator, without waiting for an answer.
+    pub async fn start_watching(addr: SocketAddr, room: &str) -> Client {
         let (ws, _) = tokio_tungstenite::connect_async(format!("ws://{addr}/ws")).await.expect("websocket");
         let mut client = Client::over(ws, "");
         client.send(&Command::Watch { room: room.into() }).await;
-        client.next_state().await;
         client
     }
 

@@ -381,6 +381,7 @@ export const en: Language = {
     not_found: 'Not found.',
     rally_played: "You have already played today's rally.",
     spectator: 'You are watching: join the room with a name to play.',
+    rally_open: "Today's rally is still open: its deals can be watched and replayed once it closes.",
     internal: 'Something went wrong on the server: please try again.',
   },
   // The server's bot names are English already.

@@ -388,6 +388,7 @@ export const zh: Language = {
     not_found: '找不到。',
     rally_played: '你今天已经打过每日挑战了。',
     spectator: '你正在观战：输入名字加入房间才能打牌。',
+    rally_open: '今天的每日挑战还没结束：结束后才能观战和回放。',
     internal: '服务器出了问题，请再试一次。',
   },
   botLevel,
