@@ -70,6 +70,8 @@ pub struct TaskEnv {
     pub idle_ms: u64,
     /// Where bots think (never on the async workers).
     pub pool: Pool,
+    /// Spectators this room takes ([`crate::Guards::spectators`]).
+    pub spectators: usize,
 }
 /// Room inbox capacity.
 pub const INBOX: usize = 256;
@@ -250,6 +252,15 @@ impl RoomTask {
                 if self.rally_expiry().is_some_and(|end| self.clock.now_ms() < end) {
                     let refused =
                         Refused::new(ErrorCode::RallyOpen, "a rally is not watched until the day's rally closes");
+                    let _ = reply.send(Err(refused));
+                    return;
+                }
+                let most = self.env.spectators;
+                if self.connections.values().filter(|c| c.name.is_none()).count() >= most {
+                    let refused = Refused::new(
+                        ErrorCode::TooManyWatching,
+                        format!("{most} spectators are watching this table already"),
+                    );
                     let _ = reply.send(Err(refused));
                     return;
                 }
@@ -511,8 +522,10 @@ impl RoomTask {
         let conns: Vec<(ConnId, Option<Seat>, Option<SentActions>)> =
             self.connections.iter().map(|(id, c)| (*id, c.seat_in(&self.room), c.sent_actions)).collect();
         let deal_entry = self.room.deal_entry;
+        // One view per seat (and one for everyone without a seat, however many watch), cloned per connection.
+        let mut views: HashMap<Option<Seat>, RoomView> = HashMap::new();
         for (conn, seat, sent) in conns {
-            let mut view = self.view_for(seat);
+            let mut view = views.entry(seat).or_insert_with(|| self.view_for(seat)).clone();
             if let Some(deal) = view.deal.as_mut() {
                 let total = deal.actions.len();
                 if let Some((entry, from)) = sent

@@ -71,11 +71,18 @@ pub struct Guards {
     pub websockets: limit::Rate,
     /// Bot decisions, hints and readings running at once (0: one per core, at least two).
     pub work_threads: usize,
+    /// Spectators (nameless `watch` connections) one room takes: 200. Each is sent every state.
+    pub spectators: usize,
 }
 
 impl Default for Guards {
     fn default() -> Self {
-        Guards { api: limit::Rate::new(20.0, 60.0), websockets: limit::Rate::new(5.0, 20.0), work_threads: 0 }
+        Guards {
+            api: limit::Rate::new(20.0, 60.0),
+            websockets: limit::Rate::new(5.0, 20.0),
+            work_threads: 0,
+            spectators: 200,
+        }
     }
 }
 
@@ -115,7 +122,7 @@ pub async fn start(config: Config) -> Result<Running, Box<dyn std::error::Error 
         0 => work::Pool::per_core(),
         n => work::Pool::new(n),
     };
-    let rooms = Rooms::new(db, config.clock, config.timing).with_pool(pool);
+    let rooms = Rooms::new(db, config.clock, config.timing).with_pool(pool).with_spectators(config.guards.spectators);
     let restored = rooms.restore().await?;
     let clients = TaskTracker::new();
     let state = AppState {

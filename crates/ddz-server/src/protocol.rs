@@ -204,6 +204,8 @@ pub enum ErrorCode {
     Spectator,
     /// A rally still open to players: its deals are not watched, replayed or reviewed until it closes.
     RallyOpen,
+    /// The room has as many spectators as it takes ([`crate::Guards::spectators`]).
+    TooManyWatching,
     /// Something on the server's side (the database, a stopped room task); the message says what.
     Internal,
 }
@@ -261,6 +263,7 @@ impl ErrorCode {
         ErrorCode::RallyPlayed,
         ErrorCode::Spectator,
         ErrorCode::RallyOpen,
+        ErrorCode::TooManyWatching,
         ErrorCode::Internal,
     ];
 

@@ -38,6 +38,8 @@ pub struct Rooms {
     stopping: CancellationToken,
     /// Where bots think; shared with the hints and readings endpoints.
     pool: Pool,
+    /// Spectators one room takes.
+    spectators: usize,
 }
 
 /// A running room task: its number and its inbox.
@@ -97,7 +99,14 @@ impl Rooms {
             tasks: TaskTracker::new(),
             stopping: CancellationToken::new(),
             pool: Pool::per_core(),
+            spectators: crate::Guards::default().spectators,
         }
+    }
+
+    /// The same registry with rooms taking at most `spectators` spectators each (before any room starts).
+    pub fn with_spectators(mut self, spectators: usize) -> Rooms {
+        self.spectators = spectators;
+        self
     }
 
     /// The same registry with its bots thinking on `pool` (before any room starts).
@@ -187,6 +196,7 @@ impl Rooms {
             stopping: self.stopping.clone(),
             idle_ms: self.timing.idle_ms,
             pool: self.pool.clone(),
+            spectators: self.spectators,
         };
         let task = RoomTask::new(room, self.db.clone(), self.clock, self.timing, rx, self.summaries.clone(), env);
         self.tasks.spawn(task.run());

@@ -92,6 +92,30 @@ async fn a_spectator_watches_a_live_table_with_public_information_only_and_never
 }
 
 #[tokio::test]
+async fn a_room_takes_as_many_spectators_as_configured_and_the_next_when_one_leaves() {
+    let db = temp_db("spectators");
+    let guards = ddz_server::Guards { spectators: 3, ..Default::default() };
+    let running = common::guarded_server(&db, FAST, guards).await;
+    let code = invite_room(running.addr, "Alice", "house").await;
+    let mut watchers = Vec::new();
+    for _ in 0..3 {
+        watchers.push(Client::watch(running.addr, &code).await);
+    }
+    let mut one_too_many = Client::start_watching(running.addr, &code).await;
+    let refused = one_too_many.recv().await;
+    assert!(matches!(refused, Event::Error { code: ErrorCode::TooManyWatching, .. }), "{refused:?}");
+    // A named guest still gets in: the limit is on nameless spectators.
+    let guest = Client::join(running.addr, &code, "Bea").await;
+    assert_eq!(guest.view.as_ref().unwrap().watching, 4);
+    drop(watchers.pop());
+    let mut last = watchers.pop().unwrap();
+    last.until(|v| v.watching == 3).await;
+    let again = Client::watch(running.addr, &code).await;
+    assert_eq!((again.view.as_ref().unwrap().you, again.view.as_ref().unwrap().watching), (None, 4));
+    assert!(running.stop().await, "the server stops in time");
+}
+
+#[tokio::test]
 async fn a_finished_deal_is_reviewed_by_the_bot_once_and_the_review_is_kept() {
     let db = temp_db("review");
     let running = server(&db, FAST).await;

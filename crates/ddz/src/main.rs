@@ -153,6 +153,9 @@ struct ServeArgs {
     /// Bot decisions, hints and readings computed at once (0: one per core, at least two).
     #[arg(long, env = "DDZ_WORK_THREADS", default_value_t = 0)]
     work_threads: usize,
+    /// Spectators (nameless watchers) one room takes.
+    #[arg(long, env = "DDZ_SPECTATORS", default_value_t = 200)]
+    spectators: usize,
 }
 
 fn serve(args: ServeArgs) -> Result<(), String> {
@@ -178,6 +181,7 @@ fn serve(args: ServeArgs) -> Result<(), String> {
             api: ddz_server::Rate::new(args.api_rate, args.api_burst),
             websockets: ddz_server::Rate::new(args.ws_rate, args.ws_burst),
             work_threads: args.work_threads,
+            spectators: args.spectators,
         },
     };
     let runtime = tokio::runtime::Runtime::new().map_err(|e| e.to_string())?;

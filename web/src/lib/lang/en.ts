@@ -382,6 +382,7 @@ export const en: Language = {
     rally_played: "You have already played today's rally.",
     spectator: 'You are watching: join the room with a name to play.',
     rally_open: "Today's rally is still open: its deals can be watched and replayed once it closes.",
+    too_many_watching: 'This table has as many spectators as it takes: try again later.',
     internal: 'Something went wrong on the server: please try again.',
   },
   // The server's bot names are English already.

@@ -389,6 +389,7 @@ export const zh: Language = {
     rally_played: '你今天已经打过每日挑战了。',
     spectator: '你正在观战：输入名字加入房间才能打牌。',
     rally_open: '今天的每日挑战还没结束：结束后才能观战和回放。',
+    too_many_watching: '这张桌子的观战人数已满，请稍后再试。',
     internal: '服务器出了问题，请再试一次。',
   },
   botLevel,
