@@ -142,7 +142,8 @@ pub fn review(file: &Path, seat: usize) -> Result<(), String> {
         _ => "pass".to_string(),
     };
     let mistakes = review.decisions.iter().filter(|d| d.mistake).count();
-    println!("{}: {} decisions, {mistakes} mistakes", record.seats[seat], review.decisions.len());
+    let plural = |n: usize, word: &str| if n == 1 { format!("1 {word}") } else { format!("{n} {word}s") };
+    println!("{}: {}, {}", record.seats[seat], plural(review.decisions.len(), "decision"), plural(mistakes, "mistake"));
     for d in &review.decisions {
         let verdict = if d.mistake { "  MISTAKE" } else { "" };
         println!(
