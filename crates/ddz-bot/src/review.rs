@@ -44,11 +44,11 @@ pub struct Decision {
     pub mistake: bool,
 }
 
-impl Decision {
-    /// How much the play cost against the bot's best candidate.
-    pub fn loss(&self) -> f32 {
-        (self.best_chance - self.played_chance).max(0.0)
-    }
+/// Whether a play whose side wins `played` of the time, where the best candidate wins `best`, is a
+/// mistake. Chances are whole wins out of the samples: the tolerance keeps a gap of exactly
+/// [`MISTAKE`] one.
+fn is_mistake(best: f32, played: f32) -> bool {
+    best - played >= MISTAKE - 1e-4
 }
 
 /// A seat's reviewed decisions, in order.
@@ -105,8 +105,6 @@ fn decide(
     let rates = search::win_rates(&table, &choices, &candidates, budget, rng);
     // Ties go to the play made: the review does not fault a play as good as the best.
     let best = (1..candidates.len()).fold(0, |b, i| if rates[i] > rates[b] { i } else { b });
-    // Chances are whole wins out of the samples: a tolerance keeps a gap of exactly MISTAKE one.
-    let mistake = rates[best] - rates[0] >= MISTAKE - 1e-4;
     Some(Decision {
         step,
         choices: choices.len(),
@@ -114,7 +112,7 @@ fn decide(
         played_chance: rates[0],
         best: choices[candidates[best]].clone(),
         best_chance: rates[best],
-        mistake,
+        mistake: is_mistake(rates[best], rates[0]),
     })
 }
 
@@ -156,7 +154,7 @@ mod tests {
         for d in &review.decisions {
             assert_eq!(d.played, record.actions[d.step]);
             assert!((0.0..=1.0).contains(&d.played_chance) && d.best_chance >= d.played_chance);
-            assert_eq!(d.mistake, d.loss() >= MISTAKE - 1e-4);
+            assert_eq!(d.mistake, is_mistake(d.best_chance, d.played_chance));
         }
     }
 

@@ -16,7 +16,7 @@ use ddz_engine::{Action, Deal, Phase, Seat, Seed, TableType};
 use tokio::sync::{mpsc, oneshot};
 use tokio::time::{Duration, Instant};
 
-use crate::challenge::{rally_expiry_ms, rally_setup};
+use crate::challenge::{rally_closed, rally_expiry_ms, rally_setup};
 use crate::clock::Clock;
 use crate::db::Db;
 use crate::metrics;
@@ -212,7 +212,7 @@ impl RoomTask {
         loop {
             // A challenge ends by itself at its limit, and an unfinished rally when it expires (also when a
             // restart finds them there).
-            let expired = self.rally_expiry().is_some_and(|at| self.clock.now_ms() >= at);
+            let expired = self.rally_closed();
             if (self.room.challenge_over() || expired) && !self.room.closed && self.store_failures == 0 {
                 let _ = self.commit(Entry::Close).await;
             }
@@ -249,7 +249,7 @@ impl RoomTask {
         match msg {
             Msg::Connect { conn, name: None, token: _, out, reply } => {
                 // Everyone meets the same rally deals: nobody watches one before the day's rally closes.
-                if self.rally_expiry().is_some_and(|end| self.clock.now_ms() < end) {
+                if self.rally_expiry().is_some() && !self.rally_closed() {
                     let refused =
                         Refused::new(ErrorCode::RallyOpen, "a rally is not watched until the day's rally closes");
                     let _ = reply.send(Err(refused));
@@ -511,10 +511,9 @@ impl RoomTask {
                 name.is_some_and(|n| self.connections.values().any(|c| c.is(&n)))
             })
             .collect();
-        let mut view = RoomView::of(&self.room, seat, &connected, self.deadlines());
         // Everyone connected without a seat: spectators, and named guests who have not sat.
-        view.watching = self.connections.values().filter(|c| c.seat_in(&self.room).is_none()).count() as u32;
-        view
+        let watching = self.connections.values().filter(|c| c.seat_in(&self.room).is_none()).count() as u32;
+        RoomView::of(&self.room, seat, &connected, watching, self.deadlines())
     }
 
     fn broadcast(&mut self) {
@@ -605,6 +604,15 @@ impl RoomTask {
     }
 
     /// When this room's rally, if it is one, expires unfinished.
+    /// Whether this room's rally, if it is one, has closed.
+    fn rally_closed(&self) -> bool {
+        self.room
+            .challenge
+            .as_ref()
+            .and_then(|c| c.rally.as_deref())
+            .is_some_and(|date| rally_closed(date, self.clock.now_ms()))
+    }
+
     fn rally_expiry(&self) -> Option<u64> {
         self.room.challenge.as_ref()?.rally.as_deref().and_then(rally_expiry_ms)
     }

@@ -150,6 +150,12 @@ pub fn rally_expiry_ms(date: &str) -> Option<u64> {
     u64::try_from(days + 1).ok().map(|next| next * 86_400_000 + RALLY_GRACE_MS)
 }
 
+/// Whether the rally of `date` has closed at `now_ms` (its deals may then be shown to anyone). A date
+/// that is no date never closes.
+pub fn rally_closed(date: &str, now_ms: u64) -> bool {
+    rally_expiry_ms(date).is_some_and(|end| now_ms >= end)
+}
+
 /// Whether `text` is a date as [`utc_date`] writes it.
 pub fn is_date(text: &str) -> bool {
     let bytes = text.as_bytes();

@@ -448,7 +448,13 @@ impl RoomView {
     }
 
     /// The room as `seat` sees it (`None`: a spectator). The deal goes through the engine's view.
-    pub fn of(room: &Room, seat: Option<Seat>, connected: &[bool], deadlines: (Option<u64>, Option<u64>)) -> RoomView {
+    pub fn of(
+        room: &Room,
+        seat: Option<Seat>,
+        connected: &[bool],
+        watching: u32,
+        deadlines: (Option<u64>, Option<u64>),
+    ) -> RoomView {
         RoomView {
             code: room.code.clone(),
             mode: room.mode,
@@ -476,7 +482,7 @@ impl RoomView {
             timed_out: room.timed_out.clone(),
             closed: room.closed,
             settlement: room.settlement.clone(),
-            watching: 0,
+            watching,
             challenge: room.challenge.as_ref().map(|c| ChallengeView {
                 kind: c.kind,
                 rally: c.rally.clone(),

@@ -33,7 +33,7 @@ use tokio_util::task::TaskTracker;
 use tower_http::compression::CompressionLayer;
 
 use crate::actor::{ConnId, Msg};
-use crate::challenge::{ChallengeKind, is_date, utc_date};
+use crate::challenge::{ChallengeKind, is_date, rally_closed, utc_date};
 use crate::limit::{Bucket, PerClient, Rate};
 use crate::protocol::{Command, ErrorCode, Event, Refused};
 use crate::room::Mode;
@@ -364,7 +364,7 @@ async fn finished_deal(state: &AppState, code: &str, number: &str) -> Result<(u3
     let room = db.room(code).await?.ok_or_else(|| unknown_room(code))?;
     // Everyone meets the same rally deals: none is shown (nor reviewed) before the day's rally closes.
     if let Some(date) = room.challenge.and_then(|c| c.rally)
-        && crate::challenge::rally_expiry_ms(&date).is_none_or(|end| state.rooms.now_ms() < end)
+        && !rally_closed(&date, state.rooms.now_ms())
     {
         return Err(rally_open(&date));
     }
@@ -412,44 +412,25 @@ async fn deal_review(
             let (job_code, runtime) = (code.clone(), tokio::runtime::Handle::current());
             // The job looks again (an earlier request for the same review may have stored it while this one
             // waited) and stores what it works out itself, so that a request given up midway wastes nothing.
-            let worked_out = state
+            state
                 .reviews
-                .try_run(move || -> Result<String, ReviewFailed> {
+                .try_run(move || -> Result<String, AppError> {
                     if let Some(text) = runtime.block_on(db.review(&job_code, number, seat))? {
                         return Ok(text);
                     }
                     let review = ddz_bot::review::review(&record, seat as usize, REVIEW_BUDGET)
-                        .map_err(|e| ReviewFailed::Replay(e.to_string()))?;
+                        .map_err(|e| internal(format!("deal {number} of {job_code} does not replay: {e}")))?;
                     let text = serde_json::to_string(&review).expect("a review serialises");
                     runtime.block_on(db.store_review(&job_code, number, seat, text.clone()))?;
                     Ok(text)
                 })
                 .await
-                .map_err(|_| busy())?;
-            match worked_out {
-                Ok(text) => text,
-                Err(ReviewFailed::Db(e)) => return Err(e.into()),
-                Err(ReviewFailed::Replay(e)) => {
-                    return Err(internal(format!("deal {number} of {code} does not replay: {e}")));
-                }
-            }
+                .map_err(|_| busy())??
         }
     };
     let review: Review =
         serde_json::from_str(&text).map_err(|e| internal(format!("a stored review of {code}: {e}")))?;
     Ok(Json(serde_json::json!({ "code": code, "number": number, "review": review })).into_response())
-}
-
-/// Why a review job failed: the database, or a stored record that does not replay.
-enum ReviewFailed {
-    Db(sqlx::Error),
-    Replay(String),
-}
-
-impl From<sqlx::Error> for ReviewFailed {
-    fn from(e: sqlx::Error) -> ReviewFailed {
-        ReviewFailed::Db(e)
-    }
 }
 
 async fn player_stats(State(state): State<AppState>, Path(name): Path<String>) -> Result<Response, AppError> {
@@ -538,7 +519,7 @@ async fn rally_fairness(State(state): State<AppState>, Path(date): Path<String>)
         return Err(not_found(format!("the rally of {date} has not begun")));
     }
     let secret = state.rooms.db().rally_secret().await.map_err(|e| internal(format!("the rally secret: {e}")))?;
-    let closed = crate::challenge::rally_expiry_ms(&date).is_some_and(|end| now >= end);
+    let closed = rally_closed(&date, now);
     let setups: Vec<_> =
         (0..crate::challenge::RALLY_DEALS).map(|n| crate::challenge::rally_setup(&secret, &date, n)).collect();
     let commitments: Vec<String> = setups.iter().filter_map(|setup| setup.commitment()).collect();

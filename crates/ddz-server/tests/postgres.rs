@@ -8,9 +8,8 @@ mod common;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::time::Duration;
 
-use common::{Client, FAST, get, play_to_end, server_on, three_players};
+use common::{Client, FAST, get, play_some, play_to_end, server_on, three_players};
 use ddz_server::protocol::Command as Say;
 use ddz_server::{Challenge, ChallengeKind, ChallengeStart, Db};
 
@@ -126,19 +125,7 @@ async fn deals_stats_boards_replays_and_reviews_are_kept_in_postgres_and_a_resta
 
     // A second deal, stopped midway with the server and resumed by a new server from the stored log.
     clients[0].send(&Say::Start).await;
-    for _ in 0..8 {
-        for client in clients.iter_mut() {
-            while client.recv_within(Duration::from_millis(5)).await.is_some() {}
-        }
-        if let Some(client) = clients.iter_mut().find(|c| c.my_turn()) {
-            client.act().await;
-            client.recv().await;
-        }
-    }
-    tokio::time::sleep(Duration::from_millis(200)).await;
-    for client in clients.iter_mut() {
-        while client.recv_within(Duration::from_millis(50)).await.is_some() {}
-    }
+    play_some(&mut clients, 8).await;
     let before = clients[1].deal().cloned().unwrap();
     drop(clients);
     assert!(running.stop().await, "the server stops in time");

@@ -5,7 +5,7 @@ mod common;
 use std::collections::HashSet;
 use std::time::Duration;
 
-use common::{Client, FAST, get, invite_room, play_to_end, post, server, temp_db, three_players};
+use common::{Client, FAST, get, invite_room, play_some, play_to_end, post, server, temp_db, three_players};
 use ddz_engine::{Card, CardSet, Phase, Rules};
 
 use ddz_server::protocol::{ClientAction, Command, ErrorCode, Event, RoomView};
@@ -188,19 +188,7 @@ async fn a_server_restart_mid_deal_resumes_the_same_room_and_deal() {
     let (code, mut clients) = three_players(running.addr, "noshuffle").await;
     clients[0].send(&Command::Start).await;
     // Play a few actions, then stop the server.
-    for _ in 0..6 {
-        for client in clients.iter_mut() {
-            while client.recv_within(Duration::from_millis(5)).await.is_some() {}
-        }
-        if let Some(client) = clients.iter_mut().find(|c| c.my_turn()) {
-            client.act().await;
-            client.recv().await;
-        }
-    }
-    tokio::time::sleep(Duration::from_millis(300)).await;
-    for client in clients.iter_mut() {
-        while client.recv_within(Duration::from_millis(50)).await.is_some() {}
-    }
+    play_some(&mut clients, 6).await;
     let before: Vec<_> = clients.iter().map(|c| c.deal().cloned().unwrap()).collect();
     drop(clients);
     assert!(running.stop().await, "the server stops in time");

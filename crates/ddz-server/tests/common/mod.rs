@@ -352,6 +352,24 @@ pub async fn three_players(addr: SocketAddr, table: &str) -> (String, Vec<Client
     (code, vec![alice, bea, cy])
 }
 
+/// Plays `rounds` rounds of whoever's turn it is acting, then waits until everything sent has arrived:
+/// the clients' views are then the room's.
+pub async fn play_some(clients: &mut [Client], rounds: usize) {
+    for _ in 0..rounds {
+        for client in clients.iter_mut() {
+            while client.recv_within(Duration::from_millis(5)).await.is_some() {}
+        }
+        if let Some(client) = clients.iter_mut().find(|c| c.my_turn()) {
+            client.act().await;
+            client.recv().await;
+        }
+    }
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    for client in clients.iter_mut() {
+        while client.recv_within(Duration::from_millis(50)).await.is_some() {}
+    }
+}
+
 /// Plays until the deal is over: whoever's turn it is acts; everyone keeps reading.
 pub async fn play_to_end(clients: &mut [Client]) {
     for _ in 0..2000 {
