@@ -18,7 +18,8 @@ use tokio::time::{Duration, Instant};
 
 use crate::challenge::{rally_closed, rally_expiry_ms, rally_setup};
 use crate::clock::Clock;
-use crate::db::Db;
+use crate::cluster::Cluster;
+use crate::db::{Db, Fence, is_fenced};
 use crate::metrics;
 use crate::protocol::{Command, ErrorCode, Event, Refused, RoomView, Summary};
 use crate::room::{Append, Entry, Occupant, Room, RoomError, Stamped, same_name};
@@ -72,6 +73,9 @@ pub struct TaskEnv {
     pub pool: Pool,
     /// Spectators this room takes ([`crate::Guards::spectators`]).
     pub spectators: usize,
+    /// Cluster mode: the room's ownership, checked by every append, and the cluster that hears of it.
+    pub fence: Option<Fence>,
+    pub cluster: Option<Cluster>,
 }
 /// Room inbox capacity.
 pub const INBOX: usize = 256;
@@ -154,6 +158,8 @@ pub struct RoomTask {
     env: TaskEnv,
     /// A bot's decision being worked out on the pool, for the room as it was at entry `at`.
     thinking: Option<Thinking>,
+    /// Another node has taken the room: this task can never store again, and ends.
+    fenced: bool,
 }
 
 /// A bot's move in the making: the seat, whether it covers a human who timed out, the entry number it was
@@ -202,6 +208,7 @@ impl RoomTask {
             failed_at: 0,
             env,
             thinking: None,
+            fenced: false,
         }
     }
 
@@ -210,6 +217,11 @@ impl RoomTask {
         self.publish_summary();
         let stopping = self.env.stopping.clone();
         loop {
+            if self.fenced {
+                tracing::warn!(room = %self.room.code, "another node took this room: its task here ends");
+                self.env.registry.remove(&self.room.code, self.env.task);
+                break;
+            }
             // A challenge ends by itself at its limit, and an unfinished rally when it expires (also when a
             // restart finds them there).
             let expired = self.rally_closed();
@@ -242,6 +254,14 @@ impl RoomTask {
         // again, which loads the room afresh.
         // Each client loop tells its own client the server is restarting.
         self.inbox.close();
+        // A cluster node lets an idle room go, so that a node that dies later leaves it nothing to take on.
+        if let Some(fence) = &self.env.fence
+            && !self.fenced
+            && !stopping.is_cancelled()
+            && let Err(e) = self.db.release_room(&self.room.code, fence).await
+        {
+            tracing::warn!(room = %self.room.code, error = %e, "could not let the room go");
+        }
         metrics::gauge!(metrics::ROOMS).decrement(1);
     }
 
@@ -470,7 +490,13 @@ impl RoomTask {
         let mut after = self.room.clone();
         after.apply(&stamped);
         let started = std::time::Instant::now();
-        if let Err(e) = self.db.append(Append::of(&stamped, &after)).await {
+        let mut append = Append::of(&stamped, &after);
+        append.fence = self.env.fence.clone();
+        if let Err(e) = self.db.append(append).await {
+            if is_fenced(&e) {
+                self.fenced = true;
+                return Err(Refused::new(ErrorCode::Internal, "this room moved to another server; reconnect"));
+            }
             metrics::counter!(metrics::STORE_FAILURES).increment(1);
             self.store_failures += 1;
             self.failed_at = self.clock.now_ms();
@@ -543,23 +569,18 @@ impl RoomTask {
     }
 
     fn publish_summary(&self) {
-        let summary = Summary {
-            code: self.room.code.clone(),
-            mode: self.room.mode,
-            rules: self.room.rules().to_string(),
-            seats: self.room.seats.iter().map(|s| s.as_ref().map(|o| o.name().to_string())).collect(),
-            deals_played: self.room.ledger.deals,
-            in_deal: self.room.deal_in_progress(),
-            closed: self.room.closed,
-        };
+        let summary = summary(&self.room);
         let code = self.room.code.clone();
-        self.summaries.send_if_modified(|all| {
+        let changed = self.summaries.send_if_modified(|all| {
             let changed = all.get(&code).is_none_or(|old| *old != summary);
             if changed {
-                all.insert(code, summary);
+                all.insert(code, summary.clone());
             }
             changed
         });
+        if changed && let Some(cluster) = &self.env.cluster {
+            cluster.publish_summary(summary);
+        }
     }
 
     /// The current turn's deadline and the deal limit (ms since the epoch), for clients.
@@ -692,6 +713,19 @@ impl RoomTask {
         if let Some(action) = answer.filter(|a| a.seat() == Some(seat)) {
             let _ = self.commit(Entry::Act { action, timed_out }).await;
         }
+    }
+}
+
+/// What the lobby shows of `room`.
+pub fn summary(room: &Room) -> Summary {
+    Summary {
+        code: room.code.clone(),
+        mode: room.mode,
+        rules: room.rules().to_string(),
+        seats: room.seats.iter().map(|s| s.as_ref().map(|o| o.name().to_string())).collect(),
+        deals_played: room.ledger.deals,
+        in_deal: room.deal_in_progress(),
+        closed: room.closed,
     }
 }
 

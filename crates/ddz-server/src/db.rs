@@ -1,8 +1,8 @@
 //! Persistence through sqlx: rooms, their append-only logs, finished deals as replayable records, player
-//! stats, challenges and reviews, on SQLite (the default: one file) or PostgreSQL (`postgres://…`). One
-//! server per database: every server restores and runs the open rooms it finds, so two on one database
-//! would each run the same rooms (room ownership between nodes is not built yet). Both go through sqlx's `Any` driver with the same SQL (`$1` placeholders, `ON CONFLICT`,
-//! `IS NOT DISTINCT FROM`, integers only); each has its own migrations, embedded in the binary.
+//! stats, challenges and reviews, on SQLite (the default: one file) or PostgreSQL (`postgres://…`), and in
+//! cluster mode the nodes' leases and the rooms' owners with their fencing numbers ([`Fence`]). Both go
+//! through sqlx's `Any` driver with the same SQL (`$1` placeholders, `ON CONFLICT`, `IS NOT DISTINCT FROM`,
+//! integers only); each has its own migrations, embedded in the binary.
 //!
 //! Only storing and loading: what an entry implies (a deal's record, the stats it earns, a run's result)
 //! is worked out by the room ([`Append::of`]) and the stats module, and what is read back is checked as it
@@ -100,14 +100,35 @@ fn migrator(backend: Backend) -> Migrator {
             migration(2, "challenges", include_str!("../migrations/0002_challenges.sql")),
             migration(3, "reviews", include_str!("../migrations/0003_reviews.sql")),
             migration(4, "one unfinished run", include_str!("../migrations/0004_one_unfinished_run.sql")),
+            migration(5, "room owners", include_str!("../migrations/0005_room_owners.sql")),
         ],
         Backend::Postgres => vec![
             migration(1, "rooms", include_str!("../migrations/postgres/0001_rooms.sql")),
             migration(2, "challenges", include_str!("../migrations/postgres/0002_challenges.sql")),
             migration(3, "reviews", include_str!("../migrations/postgres/0003_reviews.sql")),
             migration(4, "one unfinished run", include_str!("../migrations/postgres/0004_one_unfinished_run.sql")),
+            migration(5, "room owners", include_str!("../migrations/postgres/0005_room_owners.sql")),
         ],
     })
+}
+
+/// A room's ownership in cluster mode: the node that runs it and the fencing number it took it with.
+/// Every append of that node to that room checks that both still hold.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Fence {
+    pub node: String,
+    pub number: i64,
+}
+
+/// An append refused because another node has taken the room since.
+#[derive(Debug, thiserror::Error)]
+#[error("room {0} now belongs to another node")]
+pub struct Fenced(String);
+
+/// Whether a store failed because the room has another owner now (the task must stop: it can never write
+/// to the room again).
+pub fn is_fenced(error: &sqlx::Error) -> bool {
+    matches!(error, sqlx::Error::Decode(e) if e.is::<Fenced>())
 }
 
 /// A stored room: how it was created and its log.
@@ -197,6 +218,125 @@ impl Db {
         answer.await.map_err(|_| sqlx::Error::PoolClosed)?
     }
 
+    /// Cluster mode: node `id` (named `name`) joins, its lease alive until `until` (ms since the epoch).
+    pub async fn join_cluster(&self, id: &str, name: &str, now: u64, until: u64) -> DbResult<()> {
+        let (id, name) = (id.to_string(), name.to_string());
+        self.run(move |s| async move {
+            sqlx::query("INSERT INTO nodes (id, name, started_at, expires_at) VALUES ($1, $2, $3, $4)")
+                .bind(&id)
+                .bind(&name)
+                .bind(now as i64)
+                .bind(until as i64)
+                .execute(&s.pool)
+                .await
+                .map(|_| ())
+        })
+        .await
+    }
+
+    /// Renews node `id`'s lease until `until`; `false` when its row is gone. A lease that ran out is
+    /// renewed too: the rooms nobody took meanwhile are still the node's, and the fences keep it from
+    /// writing to those that were taken.
+    pub async fn renew_lease(&self, id: &str, until: u64) -> DbResult<bool> {
+        let id = id.to_string();
+        self.run(move |s| async move {
+            let renewed = sqlx::query("UPDATE nodes SET expires_at = $1 WHERE id = $2")
+                .bind(until as i64)
+                .bind(&id)
+                .execute(&s.pool)
+                .await?;
+            Ok(renewed.rows_affected() == 1)
+        })
+        .await
+    }
+
+    /// Node `id` leaves: its rooms are free for others at once, and its lease ends.
+    pub async fn leave_cluster(&self, id: &str) -> DbResult<()> {
+        let id = id.to_string();
+        self.run(move |s| async move {
+            let mut tx = s.pool.begin().await?;
+            sqlx::query("UPDATE room_owners SET node = '' WHERE node = $1").bind(&id).execute(&mut *tx).await?;
+            sqlx::query("DELETE FROM nodes WHERE id = $1").bind(&id).execute(&mut *tx).await?;
+            tx.commit().await
+        })
+        .await
+    }
+
+    /// The nodes whose leases are alive at `now`.
+    pub async fn live_nodes(&self, now: u64) -> DbResult<Vec<String>> {
+        self.run(move |s| async move {
+            sqlx::query_scalar("SELECT id FROM nodes WHERE expires_at > $1 ORDER BY id")
+                .bind(now as i64)
+                .fetch_all(&s.pool)
+                .await
+        })
+        .await
+    }
+
+    /// Node `node` takes room `code` if nobody alive holds it (or it holds it already): the new fencing
+    /// number, or `None` when another live node owns the room.
+    pub async fn take_room(&self, code: &str, node: &str, now: u64) -> DbResult<Option<i64>> {
+        let (code, node) = (code.to_string(), node.to_string());
+        self.run(move |s| async move {
+            sqlx::query_scalar(
+                "INSERT INTO room_owners (code, node, fence) VALUES ($1, $2, 1) \
+                 ON CONFLICT (code) DO UPDATE SET node = excluded.node, fence = room_owners.fence + 1 \
+                 WHERE room_owners.node = excluded.node OR room_owners.node NOT IN \
+                 (SELECT id FROM nodes WHERE expires_at > $3) RETURNING fence",
+            )
+            .bind(&code)
+            .bind(&node)
+            .bind(now as i64)
+            .fetch_optional(&s.pool)
+            .await
+        })
+        .await
+    }
+
+    /// Node `node` lets room `code` go (its task ended), unless someone took it since.
+    pub async fn release_room(&self, code: &str, fence: &Fence) -> DbResult<()> {
+        let (code, fence) = (code.to_string(), fence.clone());
+        self.run(move |s| async move {
+            sqlx::query("UPDATE room_owners SET node = '' WHERE code = $1 AND node = $2 AND fence = $3")
+                .bind(&code)
+                .bind(&fence.node)
+                .bind(fence.number)
+                .execute(&s.pool)
+                .await
+                .map(|_| ())
+        })
+        .await
+    }
+
+    /// The live node that owns room `code`, if any.
+    pub async fn room_owner(&self, code: &str, now: u64) -> DbResult<Option<String>> {
+        let code = code.to_string();
+        self.run(move |s| async move {
+            sqlx::query_scalar(
+                "SELECT node FROM room_owners WHERE code = $1 AND node IN (SELECT id FROM nodes WHERE expires_at > $2)",
+            )
+            .bind(&code)
+            .bind(now as i64)
+            .fetch_optional(&s.pool)
+            .await
+        })
+        .await
+    }
+
+    /// Rooms whose owner's lease has run out (a node that died): someone must take them on.
+    pub async fn orphaned_rooms(&self, now: u64) -> DbResult<Vec<String>> {
+        self.run(move |s| async move {
+            sqlx::query_scalar(
+                "SELECT code FROM room_owners WHERE node <> '' AND node NOT IN \
+                 (SELECT id FROM nodes WHERE expires_at > $1) ORDER BY code",
+            )
+            .bind(now as i64)
+            .fetch_all(&s.pool)
+            .await
+        })
+        .await
+    }
+
     pub async fn create_room(&self, code: &str, rules: &str, mode: Mode, host: &str, at: u64) -> DbResult<()> {
         let (code, rules, host) = (code.to_string(), rules.to_string(), host.to_string());
         self.run(move |s| async move { s.create_room(&code, &rules, mode, &host, at).await }).await
@@ -214,6 +354,19 @@ impl Db {
 
     pub async fn open_rooms(&self) -> DbResult<Vec<StoredRoom>> {
         self.run(|s| async move { s.open_rooms().await }).await
+    }
+
+    /// Whether room `code` exists (without reading its log).
+    pub async fn room_exists(&self, code: &str) -> DbResult<bool> {
+        let code = code.to_string();
+        self.run(move |s| async move {
+            let found: Option<String> = sqlx::query_scalar("SELECT code FROM rooms WHERE code = $1")
+                .bind(&code)
+                .fetch_optional(&s.pool)
+                .await?;
+            Ok(found.is_some())
+        })
+        .await
     }
 
     pub async fn room(&self, code: &str) -> DbResult<Option<StoredRoom>> {
@@ -728,6 +881,19 @@ async fn write_batches(store: Store, mut pending: mpsc::UnboundedReceiver<(Appen
 
 /// Writes one entry (and, when it ends a deal, the deal's record and stats) inside `tx`.
 async fn write_append(tx: &mut AnyConnection, append: &Append) -> DbResult<()> {
+    if let Some(fence) = &append.fence {
+        // Locks the owner row until the commit: a node taking the room over waits for this append, and
+        // then reads a log that has it.
+        let held = sqlx::query("UPDATE room_owners SET fence = fence WHERE code = $1 AND node = $2 AND fence = $3")
+            .bind(&append.code)
+            .bind(&fence.node)
+            .bind(fence.number)
+            .execute(&mut *tx)
+            .await?;
+        if held.rows_affected() != 1 {
+            return Err(sqlx::Error::Decode(Box::new(Fenced(append.code.clone()))));
+        }
+    }
     sqlx::query("INSERT INTO room_log (code, n, at, entry) VALUES ($1, $2, $3, $4)")
         .bind(&append.code)
         .bind(append.n as i64)
@@ -813,6 +979,52 @@ mod tests {
         for room in futures_util::future::join_all(reads).await {
             assert_eq!(room.unwrap().map(|r| r.host).as_deref(), Some("Ann"));
         }
+    }
+
+    fn fenced_append(n: u64, node: &str, number: i64) -> Append {
+        Append {
+            code: "FENCED".into(),
+            n,
+            at: n,
+            entry: r#"{"type":"close"}"#.into(),
+            closes_room: false,
+            finished_deal: None,
+            finished_run: None,
+            fence: Some(Fence { node: node.into(), number }),
+        }
+    }
+
+    #[tokio::test]
+    async fn a_room_has_one_live_owner_and_a_node_that_lost_it_can_never_append_again() {
+        let db = Db::open("sqlite::memory:").await.unwrap();
+        db.create_room("FENCED", "house", Mode::Invite, "Ann", 1).await.unwrap();
+        db.join_cluster("a", "a", 0, 1_000).await.unwrap();
+        db.join_cluster("b", "b", 0, 1_000).await.unwrap();
+        assert_eq!(db.take_room("FENCED", "a", 10).await.unwrap(), Some(1));
+        assert_eq!(db.take_room("FENCED", "b", 10).await.unwrap(), None, "a's lease is alive");
+        assert_eq!(db.room_owner("FENCED", 10).await.unwrap().as_deref(), Some("a"));
+        db.append(fenced_append(1, "a", 1)).await.unwrap();
+
+        // a stops renewing; once its lease has run out, b takes the room with the next fencing number.
+        db.renew_lease("b", 5_000).await.unwrap();
+        assert_eq!(db.orphaned_rooms(2_000).await.unwrap(), ["FENCED"]);
+        assert_eq!(db.take_room("FENCED", "b", 2_000).await.unwrap(), Some(2));
+        let late = db.append(fenced_append(2, "a", 1)).await.unwrap_err();
+        assert!(is_fenced(&late), "{late}");
+        db.append(fenced_append(2, "b", 2)).await.unwrap();
+        // a comes back to life and renews: the room stays b's, and a's appends stay refused.
+        db.renew_lease("a", 5_000).await.unwrap();
+        assert!(is_fenced(&db.append(fenced_append(3, "a", 1)).await.unwrap_err()));
+        assert_eq!(db.room_owner("FENCED", 2_000).await.unwrap().as_deref(), Some("b"));
+
+        // b lets the room go: anyone takes it, with a number never used before.
+        db.release_room("FENCED", &Fence { node: "b".into(), number: 2 }).await.unwrap();
+        assert_eq!(db.room_owner("FENCED", 2_000).await.unwrap(), None);
+        assert!(db.orphaned_rooms(2_000).await.unwrap().is_empty(), "a room let go is no orphan");
+        assert_eq!(db.take_room("FENCED", "a", 2_000).await.unwrap(), Some(3));
+        db.leave_cluster("a").await.unwrap();
+        assert_eq!(db.live_nodes(2_000).await.unwrap(), ["b"]);
+        assert_eq!(db.room_owner("FENCED", 2_000).await.unwrap(), None, "a node that leaves lets its rooms go");
     }
 
     #[test]

@@ -15,6 +15,7 @@
 pub(crate) mod actor;
 pub(crate) mod challenge;
 pub(crate) mod clock;
+pub(crate) mod cluster;
 pub(crate) mod db;
 pub(crate) mod hints;
 pub(crate) mod limit;
@@ -30,6 +31,7 @@ pub(crate) mod work;
 pub use actor::{Msg, Timing};
 pub use challenge::{Challenge, ChallengeKind};
 pub use clock::Clock;
+pub use cluster::ClusterConfig;
 pub use db::{ChallengeStart, Db};
 pub use limit::Rate;
 pub use room::{Mode, Occupant};
@@ -60,6 +62,8 @@ pub struct Config {
     pub guards: Guards,
     /// Where time comes from: [`Clock::system`] in play; tests may fix the date.
     pub clock: Clock,
+    /// Cluster mode: NATS, this node's name and the lease time. `None`: a single server.
+    pub cluster: Option<ClusterConfig>,
 }
 
 /// Limits on what one client can make the server do.
@@ -122,8 +126,18 @@ pub async fn start(config: Config) -> Result<Running, Box<dyn std::error::Error 
         0 => work::Pool::per_core(),
         n => work::Pool::new(n),
     };
-    let rooms = Rooms::new(db, config.clock, config.timing).with_pool(pool).with_spectators(config.guards.spectators);
+    let mut rooms =
+        Rooms::new(db.clone(), config.clock, config.timing).with_pool(pool).with_spectators(config.guards.spectators);
+    let mut subscriptions = None;
+    if let Some(cluster) = &config.cluster {
+        let (cluster, subscribed) = cluster::Cluster::join(cluster, db, config.clock).await?;
+        rooms = rooms.with_cluster(cluster);
+        subscriptions = Some(subscribed);
+    }
     let restored = rooms.restore().await?;
+    if let (Some(cluster), Some(subscriptions)) = (rooms.cluster(), subscriptions) {
+        cluster.run(&rooms, subscriptions);
+    }
     let clients = TaskTracker::new();
     let state = AppState {
         rooms: rooms.clone(),

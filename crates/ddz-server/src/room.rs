@@ -211,6 +211,8 @@ pub struct Append {
     pub finished_deal: Option<FinishedDeal>,
     /// A challenge room's close: the run's result, written once.
     pub finished_run: Option<RunResult>,
+    /// Cluster mode: the writer's ownership, checked in the same transaction.
+    pub fence: Option<crate::db::Fence>,
 }
 
 /// A challenge run's result.
@@ -252,6 +254,7 @@ impl Append {
                 record: serde_json::to_string(&DealRecord::of(deal, after.names())).expect("records serialise"),
                 stats: stat_lines(deal, after),
             }),
+            fence: None,
         }
     }
 }

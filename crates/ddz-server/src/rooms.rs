@@ -5,6 +5,10 @@
 //! [`Registry::retire`]) and the room is loaded again from its log when it is next asked for. There is
 //! never more than one task per room: tasks are started and retired under the registry's lock, and a
 //! message that reaches a task as it retires is answered by a fresh one ([`Rooms::ask`] tries again).
+//!
+//! In cluster mode ([`crate::cluster`]) the registry holds the tasks of the rooms this node owns, taken
+//! through the database one at a time; the node's clients and handlers reach every room through a proxy
+//! (registered the same way, in a registry of their own), wherever the room runs.
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -16,10 +20,11 @@ use tokio::sync::{mpsc, oneshot};
 use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 
-use crate::actor::{INBOX, Msg, RoomTask, Summaries, Timing};
+use crate::actor::{INBOX, Msg, RoomTask, Summaries, Timing, summary};
 use crate::challenge::{Challenge, ChallengeKind, utc_date};
 use crate::clock::Clock;
-use crate::db::{ChallengeStart, Db, DbResult, StoredRoom};
+use crate::cluster::{Cluster, ProxyEnv};
+use crate::db::{ChallengeStart, Db, DbResult, Fence, StoredRoom};
 use crate::protocol::{ErrorCode, Refused, RoomView, Summary};
 use crate::room::{Mode, Room};
 use crate::work::Pool;
@@ -40,6 +45,20 @@ pub struct Rooms {
     pool: Pool,
     /// Spectators one room takes.
     spectators: usize,
+    /// Cluster mode: this node's part, the proxies of the rooms in use here, and one take at a time.
+    cluster: Option<Cluster>,
+    proxies: Registry,
+    taking: Arc<tokio::sync::Mutex<()>>,
+}
+
+/// Where a room runs, as its would-be owner sees it (cluster mode).
+pub enum Owned {
+    /// Here: the task's inbox.
+    Here(mpsc::Sender<Msg>),
+    /// On another live node.
+    Elsewhere,
+    /// There is no such room.
+    Missing,
 }
 
 /// A running room task: its number and its inbox.
@@ -81,6 +100,23 @@ impl Registry {
     fn running(&self) -> usize {
         self.inboxes.lock().expect("registry lock").len()
     }
+
+    fn codes(&self) -> Vec<String> {
+        self.inboxes.lock().expect("registry lock").keys().cloned().collect()
+    }
+
+    /// Registers a new task for `code` unless one is there: its number and inbox, or the running one's
+    /// inbox.
+    fn register(&self, code: &str) -> Result<(u64, mpsc::Sender<Msg>, mpsc::Receiver<Msg>), mpsc::Sender<Msg>> {
+        let mut inboxes = self.inboxes.lock().expect("registry lock");
+        if let Some((_, tx)) = inboxes.get(code) {
+            return Err(tx.clone());
+        }
+        let (tx, rx) = mpsc::channel(INBOX);
+        let task = self.next_task.fetch_add(1, Ordering::Relaxed);
+        inboxes.insert(code.to_string(), (task, tx.clone()));
+        Ok((task, tx, rx))
+    }
 }
 
 /// Room codes: 6 characters without look-alikes (no 0/O, 1/I/L).
@@ -100,7 +136,21 @@ impl Rooms {
             stopping: CancellationToken::new(),
             pool: Pool::per_core(),
             spectators: crate::Guards::default().spectators,
+            cluster: None,
+            proxies: Registry::default(),
+            taking: Arc::default(),
         }
+    }
+
+    /// The same registry as a node of `cluster` (before any room starts).
+    pub fn with_cluster(mut self, cluster: Cluster) -> Rooms {
+        self.cluster = Some(cluster);
+        self
+    }
+
+    /// This node's part in a cluster, if it is in one.
+    pub fn cluster(&self) -> Option<&Cluster> {
+        self.cluster.as_ref()
     }
 
     /// The same registry with rooms taking at most `spectators` spectators each (before any room starts).
@@ -129,21 +179,93 @@ impl Rooms {
         self.clock.now_ms()
     }
 
-    /// Restores every open room from the database.
+    /// Restores every open room from the database. A cluster node only lists them in its lobby: each runs
+    /// where it is owned, and the rooms of nodes that died are taken on by the lease's upkeep.
     pub async fn restore(&self) -> DbResult<usize> {
         let stored = self.db.open_rooms().await?;
         let count = stored.len();
         for room in stored {
-            self.spawn(rebuild(room));
+            match self.cluster {
+                Some(_) => self.note_summary(summary(&rebuild(room))),
+                None => {
+                    self.spawn(rebuild(room), None);
+                }
+            }
         }
         Ok(count)
+    }
+
+    /// Starts the task of a room just created; a cluster node takes the room first.
+    async fn run_new(&self, room: Room) -> DbResult<()> {
+        let fence = match &self.cluster {
+            None => None,
+            Some(cluster) => {
+                let _one_at_a_time = self.taking.lock().await;
+                let number = self.db.take_room(&room.code, cluster.id(), self.clock.now_ms()).await?;
+                let number = number.ok_or_else(|| sqlx::Error::Protocol(format!("room {} has an owner", room.code)))?;
+                Some(Fence { node: cluster.id().to_string(), number })
+            }
+        };
+        self.spawn(room, fence);
+        Ok(())
+    }
+
+    /// Cluster mode: the inbox of room `code` if this node owns it, taking it (and loading it from its log)
+    /// when no live node does.
+    pub async fn owned_inbox(&self, code: &str) -> DbResult<Owned> {
+        let Some(cluster) = &self.cluster else {
+            return Ok(self.inbox(code).await?.map_or(Owned::Missing, Owned::Here));
+        };
+        if let Some(tx) = self.registry.get(code) {
+            return Ok(Owned::Here(tx));
+        }
+        if self.stopping.is_cancelled() {
+            return Ok(Owned::Elsewhere);
+        }
+        let _one_at_a_time = self.taking.lock().await;
+        if let Some(tx) = self.registry.get(code) {
+            return Ok(Owned::Here(tx));
+        }
+        let number = match self.db.take_room(code, cluster.id(), self.clock.now_ms()).await {
+            Ok(Some(number)) => number,
+            Ok(None) => return Ok(Owned::Elsewhere),
+            Err(sqlx::Error::Database(e)) if e.kind() == sqlx::error::ErrorKind::ForeignKeyViolation => {
+                return Ok(Owned::Missing);
+            }
+            Err(e) => return Err(e),
+        };
+        // Read after taking: an append of the node that had the room either made it into the log before
+        // the take, or was refused by the fence.
+        let Some(stored) = self.db.room(code).await? else { return Ok(Owned::Missing) };
+        let fence = Fence { node: cluster.id().to_string(), number };
+        tracing::info!(room = code, fence = number, node = cluster.id(), "room taken");
+        let tx = self.spawn(rebuild(stored), Some(fence));
+        cluster.announce_move(code, Some(cluster.id())).await;
+        Ok(Owned::Here(tx))
+    }
+
+    /// The inbox of room `code`'s task on this node, if it runs here.
+    pub fn running_inbox(&self, code: &str) -> Option<mpsc::Sender<Msg>> {
+        self.registry.get(code)
+    }
+
+    /// A room's summary from another node: the lobby lists it.
+    pub fn note_summary(&self, summary: Summary) {
+        let code = summary.code.clone();
+        self.summaries.send_if_modified(|all| {
+            let changed = all.get(&code).is_none_or(|old| *old != summary);
+            if changed {
+                all.insert(code, summary);
+            }
+            changed
+        });
     }
 
     /// Creates a room and starts its task.
     pub async fn create(&self, rules: Rules, mode: Mode, host: &str) -> DbResult<String> {
         let code = self.unused_code().await?;
         self.db.create_room(&code, rules.name(), mode, host, self.clock.now_ms()).await?;
-        self.spawn(Room::new(code.clone(), rules, mode, host.to_string()));
+        self.run_new(Room::new(code.clone(), rules, mode, host.to_string())).await?;
         tracing::info!(room = %code, rules = %rules, mode = mode.name(), host, "room created");
         Ok(code)
     }
@@ -171,7 +293,7 @@ impl Rooms {
             ChallengeStart::Unfinished(code) => (code, true),
             ChallengeStart::Created(code) => {
                 tracing::info!(room = %code, kind = kind.name(), rally = ?challenge.rally, name, "challenge started");
-                self.spawn(Room::challenge(code.clone(), challenge, name.to_string()));
+                self.run_new(Room::challenge(code.clone(), challenge, name.to_string())).await.map_err(stored)?;
                 (code, false)
             }
         };
@@ -180,16 +302,13 @@ impl Rooms {
         Ok(Some((code, resumed)))
     }
 
-    /// Starts a task for `room` and returns its inbox; if the room has a task already (a racing load),
-    /// that task's inbox, and `room` is dropped.
-    fn spawn(&self, room: Room) -> mpsc::Sender<Msg> {
-        let mut inboxes = self.registry.inboxes.lock().expect("registry lock");
-        if let Some((_, tx)) = inboxes.get(&room.code) {
-            return tx.clone();
-        }
-        let (tx, rx) = mpsc::channel(INBOX);
-        let task = self.registry.next_task.fetch_add(1, Ordering::Relaxed);
-        inboxes.insert(room.code.clone(), (task, tx.clone()));
+    /// Starts a task for `room` (owned with `fence` in cluster mode) and returns its inbox; if the room has
+    /// a task already (a racing load), that task's inbox, and `room` is dropped.
+    fn spawn(&self, room: Room, fence: Option<Fence>) -> mpsc::Sender<Msg> {
+        let (task, tx, rx) = match self.registry.register(&room.code) {
+            Ok(new) => new,
+            Err(running) => return running,
+        };
         let env = crate::actor::TaskEnv {
             registry: self.registry.clone(),
             task,
@@ -197,6 +316,8 @@ impl Rooms {
             idle_ms: self.timing.idle_ms,
             pool: self.pool.clone(),
             spectators: self.spectators,
+            fence,
+            cluster: self.cluster.clone(),
         };
         let task = RoomTask::new(room, self.db.clone(), self.clock, self.timing, rx, self.summaries.clone(), env);
         self.tasks.spawn(task.run());
@@ -204,8 +325,12 @@ impl Rooms {
     }
 
     /// The inbox of room `code`, loading the room from its log if its task is not running.
+    /// In cluster mode, the inbox of the room's proxy on this node.
     pub async fn inbox(&self, code: &str) -> DbResult<Option<mpsc::Sender<Msg>>> {
         let code = code.to_uppercase();
+        if let Some(cluster) = &self.cluster {
+            return self.proxy(cluster, &code).await;
+        }
         if let Some(tx) = self.registry.get(&code) {
             return Ok(Some(tx));
         }
@@ -215,7 +340,23 @@ impl Rooms {
         let Some(stored) = self.db.room(&code).await? else {
             return Ok(None);
         };
-        Ok(Some(self.spawn(rebuild(stored))))
+        Ok(Some(self.spawn(rebuild(stored), None)))
+    }
+
+    async fn proxy(&self, cluster: &Cluster, code: &str) -> DbResult<Option<mpsc::Sender<Msg>>> {
+        if let Some(tx) = self.proxies.get(code) {
+            return Ok(Some(tx));
+        }
+        if self.stopping.is_cancelled() || !self.db.room_exists(code).await? {
+            return Ok(None);
+        }
+        let (task, tx, rx) = match self.proxies.register(code) {
+            Ok(new) => new,
+            Err(running) => return Ok(Some(running)),
+        };
+        let env = ProxyEnv { stopping: self.stopping.clone(), idle_ms: self.timing.idle_ms, tasks: self.tasks.clone() };
+        cluster.spawn_proxy(code, rx, self.proxies.clone(), task, env);
+        Ok(Some(tx))
     }
 
     /// Asks room `code` something and waits for the answer. A task that retired as the message
@@ -261,9 +402,13 @@ impl Rooms {
     /// Tells every room task to stop after the message it is handling (a commit in flight finishes),
     /// and waits until they all have.
     pub async fn shutdown(&self) {
+        let owned = self.registry.codes();
         self.stopping.cancel();
         self.tasks.close();
         self.tasks.wait().await;
+        if let Some(cluster) = &self.cluster {
+            cluster.leave(&owned).await;
+        }
     }
 
     /// Cancelled when the server begins to stop.

@@ -217,6 +217,8 @@ async fn healthz() -> Json<serde_json::Value> {
 /// elsewhere.
 async fn readyz(State(state): State<AppState>) -> Response {
     let message = match tokio::time::timeout(Duration::from_secs(2), state.rooms.db().ping()).await {
+        // A cluster node also needs NATS, to reach the rooms other nodes own.
+        Ok(Ok(())) if state.rooms.cluster().is_some_and(|c| !c.connected()) => "NATS is unreachable",
         Ok(Ok(())) => return Json(serde_json::json!({ "status": "ready" })).into_response(),
         Ok(Err(e)) => {
             tracing::warn!(error = %e, "not ready: the database refused a query");

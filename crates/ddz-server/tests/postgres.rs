@@ -6,103 +6,10 @@
 
 mod common;
 
-use std::path::{Path, PathBuf};
-use std::process::Command;
-
+use common::services::Postgres;
 use common::{Client, FAST, get, play_some, play_to_end, server_on, three_players};
 use ddz_server::protocol::Command as Say;
 use ddz_server::{Challenge, ChallengeKind, ChallengeStart, Db};
-
-/// A PostgreSQL server of its own, stopped and deleted when dropped.
-struct Postgres {
-    dir: PathBuf,
-    bin: PathBuf,
-    port: u16,
-}
-
-impl Postgres {
-    fn start(name: &str) -> Postgres {
-        let bin = postgres_bin();
-        let dir = std::env::temp_dir().join(format!("ddz-pg-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        if is_root() {
-            run(Command::new("chown").arg("postgres:").arg(&dir));
-        }
-        let data = dir.join("data");
-        run(as_postgres(&bin.join("initdb")).arg("-D").arg(&data).args([
-            "-U",
-            "postgres",
-            "--auth=trust",
-            "-E",
-            "UTF8",
-            "--no-sync",
-        ]));
-        let port = free_port();
-        let options = format!("-p {port} -k {} -c listen_addresses=127.0.0.1 -c fsync=off", dir.display());
-        run(as_postgres(&bin.join("pg_ctl"))
-            .arg("-D")
-            .arg(&data)
-            .arg("-l")
-            .arg(dir.join("log"))
-            .args(["-w", "-o", &options, "start"]));
-        let postgres = Postgres { dir, bin, port };
-        run(as_postgres(&postgres.bin.join("createdb")).args(["-h", "127.0.0.1", "-p", &port.to_string()]).arg("ddz"));
-        postgres
-    }
-
-    fn url(&self) -> String {
-        format!("postgres://postgres@127.0.0.1:{}/ddz", self.port)
-    }
-}
-
-impl Drop for Postgres {
-    fn drop(&mut self) {
-        let _ = as_postgres(&self.bin.join("pg_ctl"))
-            .arg("-D")
-            .arg(self.dir.join("data"))
-            .args(["-m", "immediate", "stop"])
-            .output();
-        let _ = std::fs::remove_dir_all(&self.dir);
-    }
-}
-
-/// The newest installed PostgreSQL's programs.
-fn postgres_bin() -> PathBuf {
-    let versions = std::fs::read_dir("/usr/lib/postgresql").map(|d| d.flatten().map(|e| e.path()).collect());
-    let mut versions: Vec<PathBuf> = versions.unwrap_or_default();
-    versions.retain(|v| v.join("bin/initdb").exists());
-    versions.sort_by_key(|v| v.file_name().and_then(|n| n.to_str()?.parse::<u32>().ok()));
-    versions
-        .pop()
-        .map(|v| v.join("bin"))
-        .expect("PostgreSQL is not installed: apt-get install postgresql (.ci/run does)")
-}
-
-fn is_root() -> bool {
-    Command::new("id").arg("-u").output().is_ok_and(|out| out.stdout.trim_ascii() == b"0")
-}
-
-/// `program`, run as the `postgres` user when this is root.
-fn as_postgres(program: &Path) -> Command {
-    if is_root() {
-        let mut command = Command::new("runuser");
-        command.args(["-u", "postgres", "--"]).arg(program);
-        command
-    } else {
-        Command::new(program)
-    }
-}
-
-fn run(command: &mut Command) {
-    let out = command.output().unwrap_or_else(|e| panic!("{command:?} does not run: {e}"));
-    let text = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
-    assert!(out.status.success(), "{command:?} failed:\n{text}");
-}
-
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
-}
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn deals_stats_boards_replays_and_reviews_are_kept_in_postgres_and_a_restart_resumes_the_deal() {

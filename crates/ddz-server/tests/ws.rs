@@ -2,13 +2,15 @@
 
 mod common;
 
-use std::collections::HashSet;
 use std::time::Duration;
 
-use common::{Client, FAST, get, invite_room, play_some, play_to_end, post, server, temp_db, three_players};
-use ddz_engine::{Card, CardSet, Phase, Rules};
+use common::{
+    Client, FAST, check_hidden_information, get, invite_room, play_some, play_to_end, post, server, temp_db,
+    three_players,
+};
+use ddz_engine::{CardSet, Phase, Rules};
 
-use ddz_server::protocol::{ClientAction, Command, ErrorCode, Event, RoomView};
+use ddz_server::protocol::{ClientAction, Command, ErrorCode, Event};
 use futures_util::{SinkExt, StreamExt};
 use tokio_tungstenite::tungstenite::Message;
 
@@ -305,28 +307,6 @@ async fn a_repeated_action_is_applied_once() {
     assert!(running.stop().await, "the server stops in time");
 }
 
-/// Every card string a seat's message carries, leaving out the public priority draws.
-fn cards_in(message: &str) -> HashSet<String> {
-    let mut value: serde_json::Value = serde_json::from_str(message).unwrap();
-    if let Some(deal) = value.pointer_mut("/room/deal").and_then(|d| d.as_object_mut()) {
-        deal.remove("priority_draws");
-    }
-    let mut found = HashSet::new();
-    collect_strings(&value, &mut found);
-    found.into_iter().filter(|s| s.parse::<Card>().is_ok() && s.len() == 2 || s == "W").collect()
-}
-
-fn collect_strings(value: &serde_json::Value, out: &mut HashSet<String>) {
-    match value {
-        serde_json::Value::String(s) => {
-            out.insert(s.clone());
-        }
-        serde_json::Value::Array(items) => items.iter().for_each(|v| collect_strings(v, out)),
-        serde_json::Value::Object(map) => map.values().for_each(|v| collect_strings(v, out)),
-        _ => {}
-    }
-}
-
 #[tokio::test]
 async fn no_message_to_a_seat_contains_a_card_it_may_not_see() {
     let db = temp_db("hidden");
@@ -347,57 +327,7 @@ async fn no_message_to_a_seat_contains_a_card_it_may_not_see() {
             clients[0].until(|v| v.deals_played == deal && v.deal.as_ref().is_some_and(|d| d.result.is_none())).await;
             play_to_end(&mut clients).await;
         }
-        // Each message carries only its seat's own hand, the shown bottom and played cards; the hands
-        // sent to different seats at the same event are each seat's own (disjoint, of the right size).
-        let mut hands_at: std::collections::HashMap<u64, Vec<(usize, CardSet)>> = Default::default();
-        for client in &clients {
-            // Continuing states carry only new actions: rebuild each view as the client does.
-            let mut previous: Option<RoomView> = None;
-            for message in &client.raw {
-                let Ok(Event::State { n, room }) = serde_json::from_str::<Event>(message) else {
-                    continue;
-                };
-                let room = room.continuing(previous.as_ref());
-                previous = Some(room.clone());
-                let Some(deal) = room.deal else { continue };
-                let hand = deal.hand.unwrap_or_default();
-                let played = deal.actions.iter().fold(CardSet::EMPTY, |acc, a| match a {
-                    ddz_engine::Action::Play { cards, .. } => acc.union(*cards),
-                    _ => acc,
-                });
-                // Once the deal is over, every hand is shown face up (and nothing else).
-                let at_end = deal.hands_at_end.iter().flatten().fold(CardSet::EMPTY, |acc, h| acc.union(*h));
-                assert!(deal.result.is_some() || deal.hands_at_end.is_none(), "hands are shown only at the end");
-                let allowed = hand.union(deal.bottom.unwrap_or_default()).union(played).union(at_end);
-                for card in cards_in(message) {
-                    let card: Card = card.parse().unwrap();
-                    assert!(allowed.contains(card), "{} was sent {card}, which it may not see", client.name);
-                }
-                if let Some(seat) = room.you {
-                    assert_eq!(hand.len(), deal.hand_sizes[seat]);
-                    hands_at.entry(n).or_default().push((seat, hand));
-                }
-                if deal.landlord.is_none() {
-                    assert!(deal.bottom.is_none(), "the bottom is hidden until the landlord takes it");
-                }
-                // The commitment from the start; the seed (which deals every hand) and salt only at the end.
-                let fairness = deal.fairness.as_ref().expect("every deal is committed to");
-                match (&deal.result, fairness.seed, fairness.salt) {
-                    (None, None, None) => {}
-                    (Some(_), Some(seed), Some(salt)) => {
-                        assert_eq!(ddz_engine::fair::commitment(&seed, &salt), fairness.commitment);
-                    }
-                    _ => panic!("{} was sent the seed or salt of an unfinished deal", client.name),
-                }
-            }
-        }
-        for hands in hands_at.values() {
-            for (i, (a, x)) in hands.iter().enumerate() {
-                for (b, y) in &hands[i + 1..] {
-                    assert!(a == b || x.intersection(*y).is_empty(), "two seats were sent the same card");
-                }
-            }
-        }
+        check_hidden_information(&clients);
     }
     assert!(running.stop().await, "the server stops in time");
 }

@@ -161,6 +161,26 @@ struct ServeArgs {
     /// Spectators (nameless watchers) one room takes.
     #[arg(long, env = "DDZ_SPECTATORS", default_value_t = 200)]
     spectators: usize,
+    /// Cluster mode: the NATS server between the nodes (`nats://127.0.0.1:4222`); the database must then be
+    /// PostgreSQL, shared by every node. Without it this is a single server.
+    #[arg(long, env = "DDZ_NATS")]
+    nats: Option<String>,
+    /// Cluster mode: this node's name, for operators (the host name by default).
+    #[arg(long, env = "DDZ_NODE")]
+    node: Option<String>,
+    /// Cluster mode: how long a node's lease lasts unrenewed, in milliseconds: the rooms of a node that
+    /// died move to another within this.
+    #[arg(long, env = "DDZ_LEASE_MS", default_value_t = 3000, value_parser = clap::value_parser!(u64).range(300..=60_000))]
+    lease_ms: u64,
+}
+
+/// This machine's name, for a cluster node not given one.
+fn host_name() -> String {
+    std::fs::read_to_string("/etc/hostname")
+        .map(|n| n.trim().to_string())
+        .ok()
+        .filter(|n| !n.is_empty())
+        .unwrap_or_else(|| "node".into())
 }
 
 fn serve(args: ServeArgs) -> Result<(), String> {
@@ -182,6 +202,11 @@ fn serve(args: ServeArgs) -> Result<(), String> {
         },
         heartbeat: ddz_server::Heartbeat::default(),
         clock: ddz_server::Clock::system(),
+        cluster: args.nats.map(|nats| ddz_server::ClusterConfig {
+            nats,
+            name: args.node.unwrap_or_else(host_name),
+            lease: std::time::Duration::from_millis(args.lease_ms),
+        }),
         guards: ddz_server::Guards {
             api: ddz_server::Rate::new(args.api_rate, args.api_burst),
             websockets: ddz_server::Rate::new(args.ws_rate, args.ws_burst),

@@ -3,11 +3,14 @@
 
 #![allow(dead_code)]
 
+pub mod services;
+
+use std::collections::HashSet;
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use ddz_engine::DealView;
+use ddz_engine::{Card, CardSet, DealView};
 use ddz_server::Timing;
 use ddz_server::protocol::{Command, Event, RoomView, simple_action};
 use ddz_server::{Clock, Config, Guards, Running};
@@ -83,6 +86,7 @@ async fn configured_server(
         heartbeat,
         guards,
         clock,
+        cluster: None,
     })
     .await
     .expect("the server starts")
@@ -393,4 +397,81 @@ pub async fn play_to_end(clients: &mut [Client]) {
         }
     }
     panic!("the deal did not finish");
+}
+
+/// Checks every message each client received: only its seat's own hand, the shown bottom and played cards
+/// (every hand once the deal is over); the hands sent to different seats at the same event are each seat's
+/// own (disjoint, of the right size); the seed and salt only at the end, matching the commitment.
+pub fn check_hidden_information(clients: &[Client]) {
+    let mut hands_at: std::collections::HashMap<u64, Vec<(usize, CardSet)>> = Default::default();
+    for client in clients {
+        // Continuing states carry only new actions: rebuild each view as the client does.
+        let mut previous: Option<RoomView> = None;
+        for message in &client.raw {
+            let Ok(Event::State { n, room }) = serde_json::from_str::<Event>(message) else {
+                continue;
+            };
+            let room = room.continuing(previous.as_ref());
+            previous = Some(room.clone());
+            let Some(deal) = room.deal else { continue };
+            let hand = deal.hand.unwrap_or_default();
+            let played = deal.actions.iter().fold(CardSet::EMPTY, |acc, a| match a {
+                ddz_engine::Action::Play { cards, .. } => acc.union(*cards),
+                _ => acc,
+            });
+            // Once the deal is over, every hand is shown face up (and nothing else).
+            let at_end = deal.hands_at_end.iter().flatten().fold(CardSet::EMPTY, |acc, h| acc.union(*h));
+            assert!(deal.result.is_some() || deal.hands_at_end.is_none(), "hands are shown only at the end");
+            let allowed = hand.union(deal.bottom.unwrap_or_default()).union(played).union(at_end);
+            for card in cards_in(message) {
+                let card: Card = card.parse().unwrap();
+                assert!(allowed.contains(card), "{} was sent {card}, which it may not see", client.name);
+            }
+            if let Some(seat) = room.you {
+                assert_eq!(hand.len(), deal.hand_sizes[seat]);
+                hands_at.entry(n).or_default().push((seat, hand));
+            }
+            if deal.landlord.is_none() {
+                assert!(deal.bottom.is_none(), "the bottom is hidden until the landlord takes it");
+            }
+            // The commitment from the start; the seed (which deals every hand) and salt only at the end.
+            let fairness = deal.fairness.as_ref().expect("every deal is committed to");
+            match (&deal.result, fairness.seed, fairness.salt) {
+                (None, None, None) => {}
+                (Some(_), Some(seed), Some(salt)) => {
+                    assert_eq!(ddz_engine::fair::commitment(&seed, &salt), fairness.commitment);
+                }
+                _ => panic!("{} was sent the seed or salt of an unfinished deal", client.name),
+            }
+        }
+    }
+    for hands in hands_at.values() {
+        for (i, (a, x)) in hands.iter().enumerate() {
+            for (b, y) in &hands[i + 1..] {
+                assert!(a == b || x.intersection(*y).is_empty(), "two seats were sent the same card");
+            }
+        }
+    }
+}
+
+/// Every card string a seat's message carries, leaving out the public priority draws.
+fn cards_in(message: &str) -> HashSet<String> {
+    let mut value: serde_json::Value = serde_json::from_str(message).unwrap();
+    if let Some(deal) = value.pointer_mut("/room/deal").and_then(|d| d.as_object_mut()) {
+        deal.remove("priority_draws");
+    }
+    let mut found = HashSet::new();
+    collect_strings(&value, &mut found);
+    found.into_iter().filter(|s| s.parse::<Card>().is_ok() && s.len() == 2 || s == "W").collect()
+}
+
+fn collect_strings(value: &serde_json::Value, out: &mut HashSet<String>) {
+    match value {
+        serde_json::Value::String(s) => {
+            out.insert(s.clone());
+        }
+        serde_json::Value::Array(items) => items.iter().for_each(|v| collect_strings(v, out)),
+        serde_json::Value::Object(map) => map.values().for_each(|v| collect_strings(v, out)),
+        _ => {}
+    }
 }

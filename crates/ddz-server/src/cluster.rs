@@ -1,0 +1,734 @@
+//! Cluster mode (`ddz serve --nats …`): several nodes on one PostgreSQL database, with NATS between them.
+//!
+//! Every room has one owner node, the only one that runs its task, exactly as a single server does.
+//! Ownership is a row in `room_owners` naming the node, good while that node's lease (its row in `nodes`,
+//! renewed every third of the lease time, one statement for all its rooms) is alive. Taking a room bumps
+//! its fencing number, which every append checks in the same transaction: a node that lost a room can
+//! never write to it again.
+//!
+//! Any node accepts any client. On each node a room in use has a *proxy* task where a single server has
+//! the room's task: it takes the same messages ([`Msg`]) from the node's client loops and HTTP handlers
+//! and forwards them to the owner over NATS request/reply. The owner's gateway hands them to the room task
+//! and relays each connection's events back to the node that serves it. Views are built only by the owner,
+//! per seat, from the engine's view, as always: hidden cards never travel to a node for a client who may
+//! not see them.
+//!
+//! NATS subjects:
+//! - `ddz.node.<node>`: requests to a node's gateway ([`ToOwner`], answered by an [`Answer`]);
+//! - `ddz.events.<node>`: events for that node's clients ([`Routed`]);
+//! - `ddz.moved.<ROOM>`: the room has a new owner (the id, or empty for none): proxies attach their
+//!   connections to it;
+//! - `ddz.lobby`: room summaries, so that every node's lobby lists every node's rooms.
+//!
+//! A node that dies stops renewing its lease. Within the lease time the others see its rooms orphaned; one
+//! takes each (a conditional update decides), loads it from its log as a restart does, and announces the
+//! move. Proxies then attach their connections to the new owner, which sends each a fresh state, and
+//! clocks go on from the stored times. A node that stops gracefully lets its rooms go at once.
+
+use std::collections::{HashMap, HashSet};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use futures_util::StreamExt;
+use serde::{Deserialize, Serialize};
+use tokio::sync::{mpsc, oneshot};
+use tokio::time::Instant;
+use tokio_util::sync::CancellationToken;
+
+use crate::actor::{ConnId, Msg};
+use crate::clock::Clock;
+use crate::db::Db;
+use crate::protocol::{Command, ErrorCode, Event, Refused, Summary};
+use crate::rooms::{Owned, Registry, Rooms};
+
+/// How to join a cluster.
+#[derive(Clone, Debug)]
+pub struct ClusterConfig {
+    /// The NATS server: `nats://127.0.0.1:4222`.
+    pub nats: String,
+    /// This node's name, for operators. Its id adds a random suffix: a restarted node is a new node.
+    pub name: String,
+    /// How long a node's lease lasts unrenewed: the rooms of a node that died move within this.
+    pub lease: Duration,
+}
+
+/// This node's part in the cluster: its id, its NATS connection, and the routes of its clients' events.
+#[derive(Clone)]
+pub struct Cluster {
+    inner: Arc<Inner>,
+}
+
+struct Inner {
+    id: String,
+    nats: async_nats::Client,
+    db: Db,
+    clock: Clock,
+    lease_ms: u64,
+    /// Where the events for this node's clients go, by connection.
+    routes: Mutex<HashMap<ConnId, Route>>,
+    /// Owner side: other nodes' connections to rooms here, by (node, connection): the room and the
+    /// connection number its task knows them by.
+    guests: Mutex<HashMap<(String, ConnId), (String, ConnId)>>,
+    next_guest: AtomicU64,
+    /// Summaries for every node's lobby, published in the order the rooms change.
+    summaries: mpsc::UnboundedSender<Summary>,
+}
+
+/// A client's events: from which owner they are taken, and where they go.
+struct Route {
+    owner: String,
+    out: mpsc::Sender<Event>,
+}
+
+/// A request to a room's owner, on `ddz.node.<owner>`: one per [`Msg`], with the serving node's
+/// connection numbers in place of channels.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+enum ToOwner {
+    Connect { room: String, node: String, conn: ConnId, name: Option<String>, token: Option<String> },
+    Disconnect { room: String, node: String, conn: ConnId },
+    Command { room: String, node: String, conn: ConnId, command: Command },
+    Seat { room: String, name: String },
+    AddBots { room: String, level: String },
+    Start { room: String },
+    View { room: String },
+    SetUpChallenge { room: String },
+}
+
+impl ToOwner {
+    fn room(&self) -> &str {
+        match self {
+            ToOwner::Connect { room, .. }
+            | ToOwner::Disconnect { room, .. }
+            | ToOwner::Command { room, .. }
+            | ToOwner::Seat { room, .. }
+            | ToOwner::AddBots { room, .. }
+            | ToOwner::Start { room }
+            | ToOwner::View { room }
+            | ToOwner::SetUpChallenge { room } => room,
+        }
+    }
+}
+
+/// The owner's answer.
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+enum Answer {
+    Done(serde_json::Value),
+    Refused {
+        code: ErrorCode,
+        message: String,
+    },
+    /// This node does not own the room (another live node does, or it is leaving): ask the owner.
+    NotOwner,
+    /// The connection is not attached here (the room moved): attach it again, then ask again.
+    Unattached,
+    NoRoom,
+}
+
+impl Answer {
+    fn of<T: Serialize>(result: Result<T, Refused>) -> Answer {
+        match result {
+            Ok(value) => Answer::Done(serde_json::to_value(value).expect("answers serialise")),
+            Err(Refused { code, message }) => Answer::Refused { code, message },
+        }
+    }
+}
+
+/// An event for a client of node `ddz.events.<node>`, from the room's owner; `None`: the room let the
+/// connection go (too slow, replaced, or the room stopped).
+#[derive(Serialize, Deserialize)]
+struct Routed {
+    owner: String,
+    conn: ConnId,
+    event: Option<Event>,
+}
+
+/// The subscriptions a node needs before it serves anyone.
+pub struct Subscriptions {
+    requests: async_nats::Subscriber,
+    events: async_nats::Subscriber,
+    lobby: async_nats::Subscriber,
+    summaries: mpsc::UnboundedReceiver<Summary>,
+}
+
+/// Other nodes' connection numbers at an owner start here, apart from its own clients' numbers.
+const FIRST_GUEST: ConnId = 1 << 48;
+
+impl Cluster {
+    /// Connects to NATS, takes this node's lease and subscribes to its subjects.
+    pub async fn join(
+        config: &ClusterConfig,
+        db: Db,
+        clock: Clock,
+    ) -> Result<(Cluster, Subscriptions), Box<dyn std::error::Error + Send + Sync>> {
+        let suffix: u32 = rand::random();
+        let id = format!("{}-{suffix:08x}", subject_token(&config.name));
+        let nats = async_nats::ConnectOptions::new()
+            .name(format!("ddz {id}"))
+            .request_timeout(Some(Duration::from_secs(5)))
+            .connect(&config.nats)
+            .await?;
+        let lease_ms = config.lease.as_millis() as u64;
+        let now = clock.now_ms();
+        db.join_cluster(&id, &config.name, now, now + lease_ms).await?;
+        let (summaries, summaries_rx) = mpsc::unbounded_channel();
+        let subscriptions = Subscriptions {
+            requests: nats.subscribe(format!("ddz.node.{id}")).await?,
+            events: nats.subscribe(format!("ddz.events.{id}")).await?,
+            lobby: nats.subscribe("ddz.lobby").await?,
+            summaries: summaries_rx,
+        };
+        tracing::info!(node = %id, nats = %config.nats, lease_ms, "joined the cluster");
+        let inner = Inner {
+            id,
+            nats,
+            db,
+            clock,
+            lease_ms,
+            routes: Mutex::default(),
+            guests: Mutex::default(),
+            next_guest: AtomicU64::new(FIRST_GUEST),
+            summaries,
+        };
+        Ok((Cluster { inner: Arc::new(inner) }, subscriptions))
+    }
+
+    /// This node's id (its name and a random suffix).
+    pub fn id(&self) -> &str {
+        &self.inner.id
+    }
+
+    /// Whether the NATS connection is up (part of readiness).
+    pub fn connected(&self) -> bool {
+        self.inner.nats.connection_state() == async_nats::connection::State::Connected
+    }
+
+    /// Starts serving: the gateway for the rooms this node owns, the routes of its clients' events, the
+    /// lobby, and the lease's upkeep, until the server stops.
+    pub fn run(&self, rooms: &Rooms, subscriptions: Subscriptions) {
+        let Subscriptions { mut requests, mut events, mut lobby, summaries: mut changed } = subscriptions;
+        let stopping = rooms.stopping();
+        let (cluster, owner_rooms) = (self.clone(), rooms.clone());
+        tokio::spawn(until(stopping.clone(), async move {
+            while let Some(message) = requests.next().await {
+                let (cluster, rooms) = (cluster.clone(), owner_rooms.clone());
+                tokio::spawn(async move {
+                    let answer = cluster.answer(&rooms, &message.payload).await;
+                    if let Some(reply) = message.reply {
+                        let bytes = serde_json::to_vec(&answer).expect("answers serialise");
+                        let _ = cluster.inner.nats.publish(reply, bytes.into()).await;
+                    }
+                });
+            }
+        }));
+        let cluster = self.clone();
+        tokio::spawn(until(stopping.clone(), async move {
+            while let Some(message) = events.next().await {
+                if let Ok(routed) = serde_json::from_slice::<Routed>(&message.payload) {
+                    cluster.route(routed);
+                }
+            }
+        }));
+        let nats = self.inner.nats.clone();
+        tokio::spawn(until(stopping.clone(), async move {
+            while let Some(summary) = changed.recv().await {
+                let bytes = serde_json::to_vec(&summary).expect("summaries serialise");
+                let _ = nats.publish("ddz.lobby", bytes.into()).await;
+            }
+        }));
+        let lobby_rooms = rooms.clone();
+        tokio::spawn(until(stopping.clone(), async move {
+            while let Some(message) = lobby.next().await {
+                if let Ok(summary) = serde_json::from_slice::<Summary>(&message.payload) {
+                    lobby_rooms.note_summary(summary);
+                }
+            }
+        }));
+        let (cluster, rooms) = (self.clone(), rooms.clone());
+        tokio::spawn(until(stopping, async move { cluster.keep_lease(rooms).await }));
+    }
+
+    /// Every third of the lease time: renews this node's lease, takes on the rooms of nodes that died,
+    /// and lets go of the connections of clients whose node died.
+    async fn keep_lease(&self, rooms: Rooms) {
+        let mut ticks = tokio::time::interval(Duration::from_millis(self.inner.lease_ms / 3));
+        ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        loop {
+            ticks.tick().await;
+            let (db, now) = (&self.inner.db, self.inner.clock.now_ms());
+            match db.renew_lease(&self.inner.id, now + self.inner.lease_ms).await {
+                Ok(true) => {}
+                Ok(false) => tracing::error!(node = %self.inner.id, "this node's lease is gone from the database"),
+                Err(e) => {
+                    tracing::error!(node = %self.inner.id, error = %e, "could not renew this node's lease");
+                    continue;
+                }
+            }
+            match db.orphaned_rooms(now).await {
+                Ok(orphans) => {
+                    for code in orphans {
+                        // Every node tries; the database gives each room to one.
+                        if let Err(e) = rooms.owned_inbox(&code).await {
+                            tracing::warn!(room = %code, error = %e, "could not take an orphaned room");
+                        }
+                    }
+                }
+                Err(e) => tracing::warn!(error = %e, "could not look for orphaned rooms"),
+            }
+            if let Ok(live) = db.live_nodes(now).await {
+                self.forget_guests_of_dead_nodes(&rooms, &live.into_iter().collect()).await;
+            }
+        }
+    }
+
+    async fn forget_guests_of_dead_nodes(&self, rooms: &Rooms, live: &HashSet<String>) {
+        let gone: Vec<(String, ConnId)> = {
+            let mut guests = self.inner.guests.lock().expect("guests lock");
+            let dead: Vec<(String, ConnId)> = guests.keys().filter(|(node, _)| !live.contains(node)).cloned().collect();
+            dead.iter().filter_map(|key| guests.remove(key)).collect()
+        };
+        for (room, guest) in gone {
+            if let Some(inbox) = rooms.running_inbox(&room) {
+                let _ = inbox.send(Msg::Disconnect { conn: guest }).await;
+            }
+        }
+    }
+
+    /// Tells every node that `room` has a new owner (this node), or none (`None`).
+    pub async fn announce_move(&self, room: &str, owner: Option<&str>) {
+        let payload = owner.unwrap_or_default().to_string();
+        let _ = self.inner.nats.publish(format!("ddz.moved.{room}"), payload.into()).await;
+    }
+
+    /// Tells every node's lobby a room's new summary.
+    pub fn publish_summary(&self, summary: Summary) {
+        let _ = self.inner.summaries.send(summary);
+    }
+
+    /// Leaves the cluster as the server stops, once this node's room tasks have ended: its rooms are free
+    /// at once, and the nodes that serve their clients are told.
+    pub async fn leave(&self, owned: &[String]) {
+        if let Err(e) = self.inner.db.leave_cluster(&self.inner.id).await {
+            tracing::error!(error = %e, "could not leave the cluster: its rooms move when the lease runs out");
+        }
+        for room in owned {
+            self.announce_move(room, None).await;
+        }
+        let _ = self.inner.nats.flush().await;
+    }
+
+    /// Owner side: one request from a proxy.
+    async fn answer(&self, rooms: &Rooms, payload: &[u8]) -> Answer {
+        let request = match serde_json::from_slice::<ToOwner>(payload) {
+            Ok(request) => request,
+            Err(e) => return Answer::Refused { code: ErrorCode::BadMessage, message: e.to_string() },
+        };
+        let room = request.room().to_uppercase();
+        // A task that retires as a message reaches it drops the message: the room is loaded again.
+        for _ in 0..3 {
+            let inbox = match rooms.owned_inbox(&room).await {
+                Ok(Owned::Here(inbox)) => inbox,
+                Ok(Owned::Elsewhere) => return Answer::NotOwner,
+                Ok(Owned::Missing) => return Answer::NoRoom,
+                Err(e) => {
+                    tracing::error!(room, error = %e, "could not load a room for another node");
+                    let message = "the server could not load the room".to_string();
+                    return Answer::Refused { code: ErrorCode::Internal, message };
+                }
+            };
+            if let Some(answer) = self.deliver(&inbox, &room, request.clone()).await {
+                return answer;
+            }
+        }
+        Answer::NotOwner
+    }
+
+    /// Hands one request to the room's task; `None` when the task stopped before answering.
+    async fn deliver(&self, inbox: &mpsc::Sender<Msg>, room: &str, request: ToOwner) -> Option<Answer> {
+        match request {
+            ToOwner::Connect { node, conn, name, token, .. } => {
+                let guest = self.inner.next_guest.fetch_add(1, Ordering::Relaxed);
+                let (out, events) = mpsc::channel(crate::server::OUTBOX);
+                let (reply, joined) = oneshot::channel();
+                inbox.send(Msg::Connect { conn: guest, name, token, out, reply }).await.ok()?;
+                let joined = joined.await.ok()?;
+                if joined.is_ok() {
+                    let earlier = self.guests().insert((node.clone(), conn), (room.to_string(), guest));
+                    if let Some((_, earlier)) = earlier {
+                        let _ = inbox.send(Msg::Disconnect { conn: earlier }).await;
+                    }
+                    tokio::spawn(self.clone().relay(events, node, conn, guest));
+                }
+                Some(Answer::of(joined))
+            }
+            ToOwner::Disconnect { node, conn, .. } => {
+                let guest = self.guests().remove(&(node, conn));
+                if let Some((_, guest)) = guest {
+                    inbox.send(Msg::Disconnect { conn: guest }).await.ok()?;
+                }
+                Some(Answer::Done(serde_json::Value::Null))
+            }
+            ToOwner::Command { node, conn, command, .. } => {
+                let guest = self.guests().get(&(node, conn)).filter(|(r, _)| r == room).map(|(_, g)| *g);
+                let Some(guest) = guest else { return Some(Answer::Unattached) };
+                inbox.send(Msg::Command { conn: guest, command }).await.ok()?;
+                Some(Answer::Done(serde_json::Value::Null))
+            }
+            ToOwner::Seat { name, .. } => ask(inbox, |reply| Msg::Seat { name, reply }).await.map(Answer::of),
+            ToOwner::AddBots { level, .. } => ask(inbox, |reply| Msg::AddBots { level, reply }).await.map(Answer::of),
+            ToOwner::Start { .. } => ask(inbox, |reply| Msg::Start { reply }).await.map(Answer::of),
+            ToOwner::View { .. } => ask(inbox, |reply| Msg::View { reply }).await.map(|view| Answer::of(Ok(view))),
+            ToOwner::SetUpChallenge { .. } => ask(inbox, |reply| Msg::SetUpChallenge { reply }).await.map(Answer::of),
+        }
+    }
+
+    fn guests(&self) -> std::sync::MutexGuard<'_, HashMap<(String, ConnId), (String, ConnId)>> {
+        self.inner.guests.lock().expect("guests lock")
+    }
+
+    /// Owner side: sends one connection's events to the node that serves its client, until the room lets
+    /// the connection go; then says so (unless this node is stopping: its rooms move instead).
+    async fn relay(self, mut events: mpsc::Receiver<Event>, node: String, conn: ConnId, guest: ConnId) {
+        let subject = format!("ddz.events.{node}");
+        let owner = self.inner.id.clone();
+        while let Some(event) = events.recv().await {
+            let routed = Routed { owner: owner.clone(), conn, event: Some(event) };
+            let bytes = serde_json::to_vec(&routed).expect("events serialise");
+            if self.inner.nats.publish(subject.clone(), bytes.into()).await.is_err() {
+                break;
+            }
+        }
+        let key = (node, conn);
+        let ours = self.guests().get(&key).is_some_and(|(_, g)| *g == guest);
+        if ours {
+            self.guests().remove(&key);
+            let bytes = serde_json::to_vec(&Routed { owner, conn, event: None }).expect("events serialise");
+            let _ = self.inner.nats.publish(subject, bytes.into()).await;
+        }
+    }
+
+    /// Serving side: an event from a room's owner to one of this node's clients.
+    fn route(&self, routed: Routed) {
+        let mut routes = self.inner.routes.lock().expect("routes lock");
+        let Some(route) = routes.get(&routed.conn).filter(|r| r.owner == routed.owner) else { return };
+        match routed.event {
+            Some(event) => {
+                if route.out.try_send(event).is_err() {
+                    // Too slow (or gone): dropped, as a single server drops it; the client reconnects.
+                    routes.remove(&routed.conn);
+                }
+            }
+            None => {
+                routes.remove(&routed.conn);
+            }
+        }
+    }
+
+    /// Asks node `owner`; `None` when no answer came (the node is gone or did not answer in time).
+    async fn request(&self, owner: &str, request: &ToOwner) -> Option<Answer> {
+        let bytes = serde_json::to_vec(request).expect("requests serialise");
+        let reply = self.inner.nats.request(format!("ddz.node.{owner}"), bytes.into()).await.ok()?;
+        serde_json::from_slice(&reply.payload).ok()
+    }
+
+    /// Starts the proxy task of room `code` on this node; it ends when idle or when the server stops.
+    pub fn spawn_proxy(&self, code: &str, inbox: mpsc::Receiver<Msg>, registry: Registry, task: u64, env: ProxyEnv) {
+        let tasks = env.tasks.clone();
+        let proxy = Proxy {
+            code: code.to_string(),
+            cluster: self.clone(),
+            inbox,
+            owner: None,
+            attached_to: None,
+            attached: HashMap::new(),
+            registry,
+            task,
+            env,
+        };
+        tasks.spawn(proxy.run());
+    }
+}
+
+/// What a proxy runs with.
+pub struct ProxyEnv {
+    pub stopping: CancellationToken,
+    pub idle_ms: u64,
+    pub tasks: tokio_util::task::TaskTracker,
+}
+
+/// Sends `make`'s message and waits for the answer; `None` when the task stopped before answering.
+async fn ask<T>(inbox: &mpsc::Sender<Msg>, make: impl FnOnce(oneshot::Sender<T>) -> Msg) -> Option<T> {
+    let (reply, answer) = oneshot::channel();
+    inbox.send(make(reply)).await.ok()?;
+    answer.await.ok()
+}
+
+/// Runs `work` until the server stops.
+async fn until(stopping: CancellationToken, work: impl Future<Output = ()>) {
+    tokio::select! {
+        _ = stopping.cancelled() => {}
+        _ = work => {}
+    }
+}
+
+/// A name as one NATS subject token: letters, digits, `-` and `_` only.
+fn subject_token(name: &str) -> String {
+    let token: String =
+        name.chars().map(|c| if c.is_ascii_alphanumeric() || c == '-' || c == '_' { c } else { '_' }).collect();
+    if token.is_empty() { "node".into() } else { token }
+}
+
+/// A connection this node serves, attached to the room's owner.
+struct Attached {
+    name: Option<String>,
+    token: Option<String>,
+}
+
+/// Where a room in use on this node sends its messages: to the room's owner.
+struct Proxy {
+    code: String,
+    cluster: Cluster,
+    inbox: mpsc::Receiver<Msg>,
+    /// The room's owner, as last found.
+    owner: Option<String>,
+    /// The owner this node's connections are attached to.
+    attached_to: Option<String>,
+    attached: HashMap<ConnId, Attached>,
+    registry: Registry,
+    task: u64,
+    env: ProxyEnv,
+}
+
+impl Proxy {
+    async fn run(mut self) {
+        let moves = self.cluster.inner.nats.subscribe(format!("ddz.moved.{}", self.code)).await;
+        let Ok(mut moves) = moves else {
+            self.registry.remove(&self.code, self.task);
+            return;
+        };
+        let stopping = self.env.stopping.clone();
+        loop {
+            let idle = self.attached.is_empty().then(|| Instant::now() + Duration::from_millis(self.env.idle_ms));
+            tokio::select! {
+                biased;
+                _ = stopping.cancelled() => {
+                    self.registry.remove(&self.code, self.task);
+                    break;
+                }
+                moved = moves.next() => {
+                    let Some(moved) = moved else { break };
+                    let owner = String::from_utf8_lossy(&moved.payload).into_owned();
+                    self.owner = (!owner.is_empty()).then_some(owner);
+                    if !self.attached.is_empty() {
+                        // The clients see the deal go on without asking anything.
+                        let _ = self.owner().await;
+                    }
+                }
+                msg = self.inbox.recv() => match msg {
+                    Some(msg) => self.handle(msg).await,
+                    None => break,
+                },
+                _ = sleep_until(idle), if idle.is_some() => {
+                    if self.registry.retire(&self.code, self.task, &self.inbox) {
+                        break;
+                    }
+                }
+            }
+        }
+        self.inbox.close();
+        let mut routes = self.cluster.inner.routes.lock().expect("routes lock");
+        for conn in self.attached.keys() {
+            routes.remove(conn);
+        }
+    }
+
+    async fn handle(&mut self, msg: Msg) {
+        let room = self.code.clone();
+        let node = self.cluster.inner.id.clone();
+        match msg {
+            Msg::Connect { conn, name, token, out, reply } => {
+                // The route first: the owner sends the state at once, maybe before its answer arrives.
+                let owner = match self.owner().await {
+                    Ok(owner) => owner,
+                    Err(refused) => {
+                        let _ = reply.send(Err(refused));
+                        return;
+                    }
+                };
+                self.cluster.inner.routes.lock().expect("routes lock").insert(conn, Route { owner, out });
+                let request = ToOwner::Connect { room, node, conn, name: name.clone(), token: token.clone() };
+                let joined = self.call(request).await.and_then(|token| {
+                    serde_json::from_value::<Option<String>>(token).map_err(|e| internal(e.to_string()))
+                });
+                match &joined {
+                    Ok(token) => {
+                        self.attached.insert(conn, Attached { name, token: token.clone() });
+                        // The route follows the owner that answered.
+                        self.point_route(conn);
+                    }
+                    Err(_) => {
+                        self.cluster.inner.routes.lock().expect("routes lock").remove(&conn);
+                    }
+                }
+                let _ = reply.send(joined);
+            }
+            Msg::Disconnect { conn } => {
+                self.cluster.inner.routes.lock().expect("routes lock").remove(&conn);
+                if self.attached.remove(&conn).is_some()
+                    && let Some(owner) = self.attached_to.clone()
+                {
+                    // One try: an owner that is gone has forgotten the connection anyway.
+                    let _ = self.cluster.request(&owner, &ToOwner::Disconnect { room, node, conn }).await;
+                }
+            }
+            Msg::Command { conn, command } => {
+                if let Err(refused) = self.call(ToOwner::Command { room, node, conn, command }).await {
+                    // The owner could not be reached in time: the client reconnects and gets a snapshot.
+                    tracing::warn!(room = %self.code, error = %refused, "dropping a client whose room cannot be reached");
+                    self.cluster.inner.routes.lock().expect("routes lock").remove(&conn);
+                    self.attached.remove(&conn);
+                }
+            }
+            Msg::Seat { name, reply } => {
+                let _ = reply.send(self.call_for(ToOwner::Seat { room, name }).await);
+            }
+            Msg::AddBots { level, reply } => {
+                let _ = reply.send(self.call_for(ToOwner::AddBots { room, level }).await);
+            }
+            Msg::Start { reply } => {
+                let _ = reply.send(self.call_for(ToOwner::Start { room }).await);
+            }
+            Msg::SetUpChallenge { reply } => {
+                let _ = reply.send(self.call_for(ToOwner::SetUpChallenge { room }).await);
+            }
+            Msg::View { reply } => {
+                // Dropping `reply` on failure: the asker sees the room stop.
+                if let Ok(view) = self.call_for(ToOwner::View { room }).await {
+                    let _ = reply.send(view);
+                }
+            }
+        }
+    }
+
+    fn point_route(&self, conn: ConnId) {
+        if let (Some(owner), Some(route)) =
+            (&self.attached_to, self.cluster.inner.routes.lock().expect("routes lock").get_mut(&conn))
+        {
+            route.owner = owner.clone();
+        }
+    }
+
+    /// [`Proxy::call`], the answer read as a `T`.
+    async fn call_for<T: serde::de::DeserializeOwned>(&mut self, request: ToOwner) -> Result<T, Refused> {
+        let value = self.call(request).await?;
+        serde_json::from_value(value).map_err(|e| internal(e.to_string()))
+    }
+
+    /// Asks the room's owner, finding it again (and attaching this node's connections to it) as long as it
+    /// takes a room to move from a node that died: twice the lease time and a little more.
+    async fn call(&mut self, request: ToOwner) -> Result<serde_json::Value, Refused> {
+        let give_up = Instant::now() + Duration::from_millis(2 * self.cluster.inner.lease_ms + 2_000);
+        loop {
+            let owner = self.owner().await?;
+            if let ToOwner::Connect { conn, .. } = &request
+                && let Some(route) = self.cluster.inner.routes.lock().expect("routes lock").get_mut(conn)
+            {
+                // The state that answers a connection comes from whichever owner takes it.
+                route.owner = owner.clone();
+            }
+            match self.cluster.request(&owner, &request).await {
+                Some(Answer::Done(value)) => return Ok(value),
+                Some(Answer::Refused { code, message }) => return Err(Refused::new(code, message)),
+                Some(Answer::NoRoom) => {
+                    return Err(Refused::new(ErrorCode::UnknownRoom, format!("there is no room {}", self.code)));
+                }
+                Some(Answer::Unattached) => self.attached_to = None,
+                Some(Answer::NotOwner) | None => self.owner = None,
+            }
+            if Instant::now() >= give_up {
+                return Err(internal(format!("room {} is not answering; try again", self.code)));
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+    }
+
+    /// The room's owner: as last found, or from the database (this node, which then takes the room, when
+    /// nobody alive holds it). This node's connections are attached to it first.
+    async fn owner(&mut self) -> Result<String, Refused> {
+        let owner = match self.owner.clone() {
+            Some(owner) => owner,
+            None => {
+                let now = self.cluster.inner.clock.now_ms();
+                let found = self.cluster.inner.db.room_owner(&self.code, now).await.map_err(|e| {
+                    tracing::error!(room = %self.code, error = %e, "could not find a room's owner");
+                    internal("the server could not reach its database".into())
+                })?;
+                let owner = found.unwrap_or_else(|| self.cluster.inner.id.clone());
+                self.owner = Some(owner.clone());
+                owner
+            }
+        };
+        if self.attached_to.as_ref() != Some(&owner) {
+            self.attach_all(&owner).await;
+        }
+        Ok(owner)
+    }
+
+    /// Attaches every connection of this node to `owner` (the room moved), each with its resume token;
+    /// the owner sends each a fresh state. A connection the owner refuses is closed (its client
+    /// reconnects).
+    async fn attach_all(&mut self, owner: &str) {
+        let (room, node) = (self.code.clone(), self.cluster.inner.id.clone());
+        let conns: Vec<ConnId> = self.attached.keys().copied().collect();
+        for conn in conns {
+            let Some(attached) = self.attached.get(&conn) else { continue };
+            let request = ToOwner::Connect {
+                room: room.clone(),
+                node: node.clone(),
+                conn,
+                name: attached.name.clone(),
+                token: attached.token.clone(),
+            };
+            if let Some(route) = self.cluster.inner.routes.lock().expect("routes lock").get_mut(&conn) {
+                route.owner = owner.to_string();
+            }
+            match self.cluster.request(owner, &request).await {
+                Some(Answer::Done(token)) => {
+                    let token = serde_json::from_value::<Option<String>>(token).ok().flatten();
+                    if let Some(token) = token.clone()
+                        && let Some(route) = self.cluster.inner.routes.lock().expect("routes lock").get(&conn)
+                    {
+                        // The new owner's token, for the client's next reconnection.
+                        let _ = route.out.try_send(Event::Session { token });
+                    }
+                    if let Some(attached) = self.attached.get_mut(&conn) {
+                        attached.token = token;
+                    }
+                }
+                Some(Answer::Refused { .. }) | Some(Answer::NoRoom) => {
+                    self.attached.remove(&conn);
+                    self.cluster.inner.routes.lock().expect("routes lock").remove(&conn);
+                }
+                // Not there yet: found again on the next call or move.
+                Some(Answer::NotOwner) | Some(Answer::Unattached) | None => {
+                    self.owner = None;
+                    return;
+                }
+            }
+        }
+        self.attached_to = Some(owner.to_string());
+    }
+}
+
+fn internal(message: String) -> Refused {
+    Refused::new(ErrorCode::Internal, message)
+}
+
+async fn sleep_until(deadline: Option<Instant>) {
+    match deadline {
+        Some(at) => tokio::time::sleep_until(at).await,
+        None => std::future::pending().await,
+    }
+}

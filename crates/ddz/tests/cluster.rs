@@ -1,0 +1,219 @@
+//! Cluster mode end to end: three `ddz serve` processes on one PostgreSQL and one NATS, all started by the
+//! test on free ports (`.ci/run` installs `postgresql` and `nats-server`) and stopped at the end. Clients
+//! are spread over the nodes; the owner of a room is killed with SIGKILL mid-deal and another node finishes
+//! the deal; lobbies, records, stats and the one-rally-attempt rule agree on every node.
+
+#[path = "../../ddz-server/tests/common/mod.rs"]
+mod common;
+
+use std::net::SocketAddr;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use common::services::{Nats, Postgres, free_port};
+use common::{Client, check_hidden_information, get, get_status, invite_room, play_some, play_to_end, post};
+use ddz_server::protocol::{Command as Say, Event};
+
+const DDZ: &str = env!("CARGO_BIN_EXE_ddz");
+
+/// A room of a node that dies moves within the lease; the test's nodes hold 1.5 s leases.
+const LEASE_MS: u64 = 1500;
+
+/// One `ddz serve` process of the cluster, killed when dropped.
+struct Node {
+    name: String,
+    addr: SocketAddr,
+    child: Child,
+}
+
+impl Node {
+    fn spawn(name: &str, postgres: &Postgres, nats: &Nats) -> Node {
+        let addr: SocketAddr = format!("127.0.0.1:{}", free_port()).parse().unwrap();
+        let log = std::fs::File::create(std::env::temp_dir().join(format!("ddz-cluster-{name}-{}.log", addr.port())))
+            .expect("a log file");
+        let child = Command::new(DDZ)
+            .args(["serve", "--addr", &addr.to_string(), "--database", &postgres.url(), "--nats", &nats.url()])
+            .args(["--node", name, "--lease-ms", &LEASE_MS.to_string(), "--bot-delay-ms", "1"])
+            .args(["--bot-delay-span-ms", "5", "--api-rate", "1000", "--api-burst", "1000"])
+            .args(["--ws-rate", "1000", "--ws-burst", "1000"])
+            .env("RUST_LOG", "info,tower_http=warn")
+            .stdout(Stdio::null())
+            .stderr(log)
+            .spawn()
+            .expect("ddz serve starts");
+        Node { name: name.to_string(), addr, child }
+    }
+
+    async fn ready(self) -> Node {
+        for _ in 0..200 {
+            if get_status_quietly(self.addr, "/readyz").await == Some(200) {
+                return self;
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+        panic!("node {} did not become ready", self.name);
+    }
+
+    /// SIGKILL: no goodbye, no lease given back.
+    fn kill(&mut self) {
+        self.child.kill().expect("the node is killed");
+        let _ = self.child.wait();
+    }
+}
+
+impl Drop for Node {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// The status of a GET, or `None` while nothing listens.
+async fn get_status_quietly(addr: SocketAddr, path: &str) -> Option<u16> {
+    tokio::net::TcpStream::connect(addr).await.ok()?;
+    Some(get_status(addr, path).await.0)
+}
+
+/// PostgreSQL, NATS and three nodes (the first alone, so that it migrates the database).
+async fn cluster(name: &str) -> (Postgres, Nats, Vec<Node>) {
+    let postgres = Postgres::start(name);
+    let nats = Nats::start();
+    let first = Node::spawn("n1", &postgres, &nats).ready().await;
+    let (second, third) = (Node::spawn("n2", &postgres, &nats), Node::spawn("n3", &postgres, &nats));
+    let nodes = vec![first, second.ready().await, third.ready().await];
+    (postgres, nats, nodes)
+}
+
+/// The node that owns room `code` now, by its index in `nodes`.
+fn owner_of(postgres: &Postgres, nodes: &[Node], code: &str) -> Option<usize> {
+    let owner = postgres.query(&format!(
+        "SELECT node FROM room_owners WHERE code = '{code}' AND node IN \
+         (SELECT id FROM nodes WHERE expires_at > (extract(epoch from now()) * 1000)::bigint)"
+    ));
+    nodes.iter().position(|n| owner.starts_with(&format!("{}-", n.name)))
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_deal_played_from_three_nodes_goes_on_when_its_owner_is_killed_and_keeps_every_acknowledged_action() {
+    let (postgres, _nats, mut nodes) = cluster("failover").await;
+    let code = invite_room(nodes[1].addr, "Alice", "noshuffle").await;
+    // Alice plays through n1, Bea through n2, Cy through n3.
+    let mut clients = Vec::new();
+    for (node, name) in nodes.iter().zip(["Alice", "Bea", "Cy"]) {
+        let mut client = Client::join(node.addr, &code, name).await;
+        if name != "Alice" {
+            client.send(&Say::Sit { seat: None }).await;
+            client.until(|v| v.you.is_some()).await;
+        }
+        clients.push(client);
+    }
+    clients[0].until(|v| v.seats.iter().all(|s| s.occupant.is_some() && s.connected)).await;
+    clients[0].send(&Say::Start).await;
+    clients[0].until(|v| v.deal.is_some()).await;
+    play_some(&mut clients, 10).await;
+
+    let before = clients.iter().map(|c| c.deal().unwrap().actions.clone()).max_by_key(Vec::len).unwrap();
+    assert!(before.len() >= 5, "the deal is under way: {} actions", before.len());
+    let owner = owner_of(&postgres, &nodes, &code).expect("the room has a live owner");
+    let turn_deadline = clients[(owner + 1) % 3].view.as_ref().unwrap().turn_deadline;
+    let killed_at = Instant::now();
+    nodes[owner].kill();
+
+    // Another node takes the room within the lease, and the clients of the other nodes are sent the deal
+    // as the new owner restored it: every action they had is there, and the turn's clock is the stored one.
+    let new_owner = loop {
+        if let Some(new_owner) = owner_of(&postgres, &nodes, &code).filter(|o| *o != owner) {
+            break new_owner;
+        }
+        assert!(killed_at.elapsed() < Duration::from_secs(5), "no node took the room within 5 s");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    };
+    let moved_after = killed_at.elapsed();
+    let mut earlier_sockets = Vec::new();
+    for (i, client) in clients.iter_mut().enumerate().filter(|(i, _)| *i != owner) {
+        let view = loop {
+            match client.recv_within(Duration::from_secs(5)).await {
+                Some(Event::State { .. }) => break client.view.clone().unwrap(),
+                Some(_) => {}
+                None => panic!("client {i} was not sent the restored room"),
+            }
+        };
+        let deal = view.deal.unwrap();
+        assert_eq!(deal.actions[..before.len()], before[..], "client {i} sees every acknowledged action");
+        assert_eq!(view.turn_deadline, turn_deadline, "the turn's clock goes on from the stored time");
+    }
+    // The killed node's client reconnects through a live node with its resume token, and resumes.
+    let stranded = &clients[owner];
+    let (name, token) = (stranded.name.clone(), stranded.token.clone());
+    let mut back = Client::connect_with_token(nodes[new_owner].addr, &code, &name, token).await;
+    back.until(|v| v.you.is_some() && v.deal.is_some()).await;
+    earlier_sockets.push(std::mem::replace(&mut clients[owner], back));
+
+    play_to_end(&mut clients).await;
+    let result = clients[0].deal().unwrap().result.clone().expect("the deal finished");
+    for client in &clients {
+        assert_eq!(client.deal().unwrap().result.as_ref(), Some(&result), "{} sees the same result", client.name);
+    }
+    earlier_sockets.extend(clients);
+    check_hidden_information(&earlier_sockets);
+
+    // The deal's record, the players' stats and the boards read the same through every live node.
+    let live: Vec<&Node> = nodes.iter().enumerate().filter(|(i, _)| *i != owner).map(|(_, n)| n).collect();
+    let record = get(live[0].addr, &format!("/api/rooms/{code}/deals/1")).await;
+    let actions: Vec<ddz_engine::Action> = serde_json::from_value(record["record"]["actions"].clone()).unwrap();
+    assert_eq!(actions[..before.len()], before[..], "the stored record has every acknowledged action");
+    for path in [format!("/api/rooms/{code}/deals/1"), "/api/players/Alice".into(), "/api/boards/noshuffle".into()] {
+        let answers: Vec<serde_json::Value> =
+            futures_util::future::join_all(live.iter().map(|n| get(n.addr, &path))).await;
+        assert_eq!(answers[0], answers[1], "{path} reads the same on every node");
+    }
+    println!("the room moved {moved_after:?} after its owner was killed (lease {LEASE_MS} ms)");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_node_lists_every_public_table_and_one_rally_attempt_per_name_holds_across_nodes() {
+    let (postgres, _nats, nodes) = cluster("lobby").await;
+    let mut codes = Vec::new();
+    for (node, host) in nodes.iter().zip(["Dee", "Eli", "Fay"]) {
+        let created =
+            post(node.addr, "/api/rooms", serde_json::json!({"name": host, "table": "house", "public": true})).await;
+        codes.push(created["code"].as_str().expect("a code").to_string());
+    }
+    codes.sort();
+    let lobby_codes = |lobby: serde_json::Value| -> Vec<String> {
+        let tables = lobby["tables"].as_array().cloned().unwrap_or_default();
+        tables.iter().filter_map(|t| t["code"].as_str().map(str::to_string)).collect()
+    };
+    let waiting_since = Instant::now();
+    loop {
+        let lobbies = futures_util::future::join_all(nodes.iter().map(|n| get(n.addr, "/api/lobby"))).await;
+        if lobbies.into_iter().all(|lobby| lobby_codes(lobby) == codes) {
+            break;
+        }
+        assert!(waiting_since.elapsed() < Duration::from_secs(5), "every lobby lists the three tables");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+
+    // Four names each try today's rally three times through every node at once.
+    let names = ["Gil", "Hal", "Ivy", "Jo"];
+    let attempts = names.iter().flat_map(|name| {
+        nodes.iter().flat_map(move |node| {
+            (0..3).map(move |_| {
+                let body = serde_json::json!({"kind": "rally", "name": name});
+                async move { (name.to_string(), common::http(node.addr, "POST", "/api/challenges", Some(body)).await) }
+            })
+        })
+    });
+    let answers = futures_util::future::join_all(attempts).await;
+    for name in names {
+        let rooms: std::collections::BTreeSet<String> = answers
+            .iter()
+            .filter(|(n, answer)| n == name && answer.status == 200)
+            .map(|(_, answer)| answer.body["code"].as_str().unwrap().to_string())
+            .collect();
+        assert_eq!(rooms.len(), 1, "{name}'s starts all lead to one rally room: {rooms:?}");
+        let stored =
+            postgres.query(&format!("SELECT count(*) FROM challenges WHERE name_key = '{}'", name.to_lowercase()));
+        assert_eq!(stored, "1", "one rally attempt is stored for {name}");
+    }
+}
