@@ -280,6 +280,10 @@ impl Cluster {
             if let Ok(live) = db.live_nodes(now).await {
                 self.forget_guests_of_dead_nodes(&rooms, &live.into_iter().collect()).await;
             }
+            // Every node that ever ran leaves a row; those dead for an hour with no room go.
+            if let Err(e) = db.forget_nodes(now.saturating_sub(3_600_000)).await {
+                tracing::warn!(error = %e, "could not forget old nodes");
+            }
         }
     }
 
@@ -307,16 +311,22 @@ impl Cluster {
         let _ = self.inner.summaries.send(summary);
     }
 
-    /// Leaves the cluster as the server stops, once this node's room tasks have ended: its rooms are free
-    /// at once, and the nodes that serve their clients are told.
+    /// Leaves the cluster as the server stops, once this node's room tasks have ended: its lease ends, so
+    /// the other nodes take its rooms on their next tick, and the nodes that serve their clients are told
+    /// at once.
     pub async fn leave(&self, owned: &[String]) {
         if let Err(e) = self.inner.db.leave_cluster(&self.inner.id).await {
             tracing::error!(error = %e, "could not leave the cluster: its rooms move when the lease runs out");
         }
-        for room in owned {
-            self.announce_move(room, None).await;
-        }
-        let _ = self.inner.nats.flush().await;
+        // NATS may be gone too: the moves are announced if it can be reached soon, else the other nodes
+        // find the rooms free when their clients next ask.
+        let announce = async {
+            for room in owned {
+                self.announce_move(room, None).await;
+            }
+            let _ = self.inner.nats.flush().await;
+        };
+        let _ = tokio::time::timeout(Duration::from_secs(1), announce).await;
     }
 
     /// Owner side: one request from a proxy.
@@ -338,7 +348,7 @@ impl Cluster {
                     return Answer::Refused { code: ErrorCode::Internal, message };
                 }
             };
-            if let Some(answer) = self.deliver(&inbox, &room, request.clone()).await {
+            if let Some(answer) = self.deliver(&inbox, &room, request.clone(), rooms.stopping()).await {
                 return answer;
             }
         }
@@ -346,7 +356,13 @@ impl Cluster {
     }
 
     /// Hands one request to the room's task; `None` when the task stopped before answering.
-    async fn deliver(&self, inbox: &mpsc::Sender<Msg>, room: &str, request: ToOwner) -> Option<Answer> {
+    async fn deliver(
+        &self,
+        inbox: &mpsc::Sender<Msg>,
+        room: &str,
+        request: ToOwner,
+        stopping: CancellationToken,
+    ) -> Option<Answer> {
         match request {
             ToOwner::Connect { node, conn, name, token, .. } => {
                 let guest = self.inner.next_guest.fetch_add(1, Ordering::Relaxed);
@@ -359,7 +375,7 @@ impl Cluster {
                     if let Some((_, earlier)) = earlier {
                         let _ = inbox.send(Msg::Disconnect { conn: earlier }).await;
                     }
-                    tokio::spawn(self.clone().relay(events, node, conn, guest));
+                    tokio::spawn(self.clone().relay(events, node, conn, guest, stopping));
                 }
                 Some(Answer::of(joined))
             }
@@ -390,7 +406,14 @@ impl Cluster {
 
     /// Owner side: sends one connection's events to the node that serves its client, until the room lets
     /// the connection go; then says so (unless this node is stopping: its rooms move instead).
-    async fn relay(self, mut events: mpsc::Receiver<Event>, node: String, conn: ConnId, guest: ConnId) {
+    async fn relay(
+        self,
+        mut events: mpsc::Receiver<Event>,
+        node: String,
+        conn: ConnId,
+        guest: ConnId,
+        stopping: CancellationToken,
+    ) {
         let subject = format!("ddz.events.{node}");
         let owner = self.inner.id.clone();
         while let Some(event) = events.recv().await {
@@ -402,7 +425,7 @@ impl Cluster {
         }
         let key = (node, conn);
         let ours = self.guests().get(&key).is_some_and(|(_, g)| *g == guest);
-        if ours {
+        if ours && !stopping.is_cancelled() {
             self.guests().remove(&key);
             let bytes = serde_json::to_vec(&Routed { owner, conn, event: None }).expect("events serialise");
             let _ = self.inner.nats.publish(subject, bytes.into()).await;

@@ -250,14 +250,25 @@ impl Db {
         .await
     }
 
-    /// Node `id` leaves: its rooms are free for others at once, and its lease ends.
+    /// Node `id` leaves: its lease ends now, so that its rooms are orphaned and taken on by the other
+    /// nodes at once, clocks and all.
     pub async fn leave_cluster(&self, id: &str) -> DbResult<()> {
         let id = id.to_string();
         self.run(move |s| async move {
-            let mut tx = s.pool.begin().await?;
-            sqlx::query("UPDATE room_owners SET node = '' WHERE node = $1").bind(&id).execute(&mut *tx).await?;
-            sqlx::query("DELETE FROM nodes WHERE id = $1").bind(&id).execute(&mut *tx).await?;
-            tx.commit().await
+            sqlx::query("UPDATE nodes SET expires_at = 0 WHERE id = $1").bind(&id).execute(&s.pool).await.map(|_| ())
+        })
+        .await
+    }
+
+    /// Forgets the nodes whose leases ran out before `before` and which no room names any more.
+    pub async fn forget_nodes(&self, before: u64) -> DbResult<u64> {
+        self.run(move |s| async move {
+            let forgotten =
+                sqlx::query("DELETE FROM nodes WHERE expires_at < $1 AND id NOT IN (SELECT node FROM room_owners)")
+                    .bind(before as i64)
+                    .execute(&s.pool)
+                    .await?;
+            Ok(forgotten.rows_affected())
         })
         .await
     }
@@ -1024,7 +1035,10 @@ mod tests {
         assert_eq!(db.take_room("FENCED", "a", 2_000).await.unwrap(), Some(3));
         db.leave_cluster("a").await.unwrap();
         assert_eq!(db.live_nodes(2_000).await.unwrap(), ["b"]);
-        assert_eq!(db.room_owner("FENCED", 2_000).await.unwrap(), None, "a node that leaves lets its rooms go");
+        assert_eq!(db.orphaned_rooms(2_000).await.unwrap(), ["FENCED"], "a node that leaves hands its rooms on");
+        assert_eq!(db.forget_nodes(3_000).await.unwrap(), 0, "a node a room still names is kept");
+        assert_eq!(db.take_room("FENCED", "b", 2_000).await.unwrap(), Some(4));
+        assert_eq!(db.forget_nodes(3_000).await.unwrap(), 1, "then it is forgotten");
     }
 
     #[test]

@@ -1,8 +1,9 @@
 //! `ddz load`: simulated players over real WebSockets against running servers. Each room is created by
 //! its first player, the others join and sit (with a bot in the third seat when `--bots`), the host
 //! starts, and everyone plays legal moves after a think time drawn from `--think-ms` (0 for saturation),
-//! for a number of deals. Rooms arrive spread over `--ramp-s`; with several `--server` addresses, rooms
-//! go round them, every player of a room to its address.
+//! for a number of deals. Rooms arrive spread over `--ramp-s`; with several `--server` addresses (the
+//! nodes of a cluster), rooms are created round them and each room's players connect to different ones,
+//! so that most of a room's traffic crosses between nodes.
 //!
 //! Reports actions per second, the latency from sending an action to its `ack` and to the `state` it
 //! caused at every seat of the room (p50, p95, p99, max), failures, and each server's resident memory
@@ -14,7 +15,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-use ddz_server::protocol::{Command, Event, RoomView, simple_action};
+use ddz_server::protocol::{Command, ErrorCode, Event, RoomView, simple_action};
 use futures_util::stream::{SplitSink, select_all};
 use futures_util::{SinkExt, StreamExt};
 use rand::{RngExt, SeedableRng};
@@ -52,7 +53,9 @@ pub fn parse_think(text: &str) -> Result<(u64, u64), String> {
 
 #[derive(Default)]
 struct Totals {
+    /// Actions the rooms accepted (acknowledged), and actions refused (a stale view, or too fast).
     actions: AtomicU64,
+    refused: AtomicU64,
     failures: AtomicU64,
     /// `state` events received, and their bytes.
     states: AtomicU64,
@@ -83,8 +86,7 @@ async fn run(args: LoadArgs) -> Result<(), String> {
         tasks.spawn(async move {
             let delay = args.ramp_s * 1000 * i as u64 / rooms.max(1) as u64;
             tokio::time::sleep(Duration::from_millis(delay)).await;
-            let server = args.servers[i % args.servers.len()];
-            match room(server, i, &args, &totals).await {
+            match room(i, &args, &totals).await {
                 Ok(samples) => samples,
                 Err(e) => {
                     if totals.failures.fetch_add(1, Ordering::Relaxed) < 5 {
@@ -105,7 +107,7 @@ async fn run(args: LoadArgs) -> Result<(), String> {
     let actions = totals.actions.load(Ordering::Relaxed);
     println!(
         "{} players in {rooms} rooms ({}), {} deals each, think {}..{} ms, ramp {} s: {seconds:.1} s, {actions} \
-         actions ({:.0}/s), {} rooms failed",
+         actions acknowledged ({:.0}/s), {} refused, {} rooms failed",
         args.players,
         if args.bots { "two players and a bot" } else { "three players" },
         args.deals,
@@ -113,6 +115,7 @@ async fn run(args: LoadArgs) -> Result<(), String> {
         args.think_ms.1,
         args.ramp_s,
         actions as f64 / seconds,
+        totals.refused.load(Ordering::Relaxed),
         totals.failures.load(Ordering::Relaxed)
     );
     let (states, bytes) = (totals.states.load(Ordering::Relaxed), totals.state_bytes.load(Ordering::Relaxed));
@@ -204,7 +207,8 @@ struct InFlight {
     seen: Vec<bool>,
 }
 
-async fn room(server: SocketAddr, index: usize, args: &LoadArgs, totals: &Totals) -> Result<Samples, String> {
+async fn room(index: usize, args: &LoadArgs, totals: &Totals) -> Result<Samples, String> {
+    let server = args.servers[index % args.servers.len()];
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(index as u64);
     let humans = if args.bots { 2 } else { 3 };
     let names: Vec<String> = (0..humans).map(|p| format!("load-{index}-{p}")).collect();
@@ -215,6 +219,7 @@ async fn room(server: SocketAddr, index: usize, args: &LoadArgs, totals: &Totals
     let mut players = Vec::new();
     let mut streams = Vec::new();
     for (p, name) in names.iter().enumerate() {
+        let server = args.servers[(index + p) % args.servers.len()];
         let (socket, _) = {
             // Room states are a few KiB: the default 128 KiB read buffer would be zeroed on every read.
             let config = WebSocketConfig::default().read_buffer_size(16 * 1024);
@@ -268,7 +273,6 @@ async fn room(server: SocketAddr, index: usize, args: &LoadArgs, totals: &Totals
                 player.sent = Some((player.seq, Instant::now()));
                 player.acted_at = Some(player.n);
                 in_flight.push_back(InFlight { at: Instant::now(), before: player.n, seen: vec![false; humans] });
-                totals.actions.fetch_add(1, Ordering::Relaxed);
                 player.send(&Command::Act { seq: player.seq, action }).await?;
             }
         }
@@ -308,14 +312,20 @@ async fn room(server: SocketAddr, index: usize, args: &LoadArgs, totals: &Totals
                     && sent == seq
                 {
                     samples.ack.push(at.elapsed().as_secs_f64() * 1000.0);
+                    totals.actions.fetch_add(1, Ordering::Relaxed);
                     player.sent = None;
                 }
             }
             Ok(Event::Error { code, message, seq }) => {
-                // A refused action (a stale view): try again on the next state.
+                // A refused action (a stale view): try again on the next state; one refused for going
+                // faster than a connection may (10 a second), a little later.
                 if seq.is_some() && players[p].sent.is_some_and(|(s, _)| Some(s) == seq) {
+                    totals.refused.fetch_add(1, Ordering::Relaxed);
                     players[p].sent = None;
                     players[p].acted_at = None;
+                    if code == ErrorCode::RateLimited {
+                        players[p].due = Some(Instant::now() + Duration::from_millis(100));
+                    }
                     in_flight.pop_back();
                 } else {
                     return Err(format!("refused ({code:?}): {message}"));

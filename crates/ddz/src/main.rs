@@ -83,7 +83,8 @@ enum Command {
     },
     /// Simulated players over real WebSockets against running servers: throughput and latency.
     Load {
-        /// The servers' addresses (comma-separated: rooms go round them).
+        /// The servers' addresses (comma-separated: the nodes of a cluster; each room's players are spread
+        /// over them).
         #[arg(long, default_value = "127.0.0.1:8080", value_delimiter = ',')]
         server: Vec<std::net::SocketAddr>,
         /// Players in all.

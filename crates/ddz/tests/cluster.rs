@@ -217,3 +217,39 @@ async fn every_node_lists_every_public_table_and_one_rally_attempt_per_name_hold
         assert_eq!(stored, "1", "one rally attempt is stored for {name}");
     }
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_node_that_stops_hands_its_rooms_over_at_once_and_their_bots_play_on() {
+    let (postgres, _nats, mut nodes) = cluster("handover").await;
+    // Kim's game against two bots is created (and so owned) by n1; Kim plays through n2.
+    let created = post(nodes[0].addr, "/api/play-vs-bots", serde_json::json!({"name": "Kim"})).await;
+    let code = created["code"].as_str().expect("a room code").to_string();
+    assert_eq!(owner_of(&postgres, &nodes, &code), Some(0));
+    let mut kim = vec![Client::join(nodes[1].addr, &code, "Kim").await];
+    kim[0].until(|v| v.deal.is_some()).await;
+    play_some(&mut kim, 4).await;
+    let before = kim[0].deal().unwrap().actions.clone();
+
+    // SIGTERM: n1 ends its room tasks and ends its lease; another node takes Kim's room without waiting for
+    // the lease to run out.
+    let stopped = Command::new("kill").args(["-TERM", &nodes[0].child.id().to_string()]).status().unwrap();
+    assert!(stopped.success());
+    let status = nodes[0].child.wait().unwrap();
+    assert!(status.success(), "n1 stopped cleanly: {status}");
+    let n1_lease = postgres.query("SELECT expires_at FROM nodes WHERE id LIKE 'n1-%'");
+    assert_eq!(n1_lease, "0", "n1 ended its lease");
+    let stopped_at = Instant::now();
+    loop {
+        if matches!(owner_of(&postgres, &nodes, &code), Some(1 | 2)) {
+            break;
+        }
+        let waited = stopped_at.elapsed();
+        assert!(waited < Duration::from_millis(LEASE_MS), "the room waited {waited:?} for a new owner");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+
+    play_to_end(&mut kim).await;
+    let deal = kim[0].deal().unwrap();
+    assert_eq!(deal.actions[..before.len()], before[..], "the deal went on from where it was");
+    assert!(deal.result.is_some());
+}
