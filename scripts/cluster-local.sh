@@ -14,8 +14,8 @@
 #   PG_PORT, NATS_PORT   [15432, 14222]: off the standard ports, so a system server can keep them
 #   LEASE_MS     the nodes' --lease-ms [3000]
 #   KEEP=1       keep the temporary directory (logs, database) on exit
-# The nodes also read ddz's own DDZ_* settings, e.g. DDZ_WS_RATE: behind HAProxy every player comes
-# from one address, so per-address limits are shared (see deploy/haproxy.cfg).
+# The nodes also read ddz's own DDZ_* settings; they trust HAProxy's X-Forwarded-For
+# (--trusted-proxies 127.0.0.1), so per-client limits count players, not the balancer.
 # Needs: PostgreSQL server binaries, nats-server, haproxy, curl, util-linux (setsid, runuser). It
 # installs nothing; it names what is missing. Run as root, it starts PostgreSQL as the `postgres` user
 # (PostgreSQL refuses to run as root).
@@ -157,7 +157,7 @@ done
 start_node() { # $1: 1..3
     local name="n$1" port="${node_ports[$1 - 1]}"
     setsid "$ddz" serve --addr "127.0.0.1:$port" --database "$database" --nats "nats://127.0.0.1:$nats_port" \
-        --node "$name" --lease-ms "$lease_ms" >"$tmp/$name.log" 2>&1 &
+        --node "$name" --lease-ms "$lease_ms" --trusted-proxies 127.0.0.1 >"$tmp/$name.log" 2>&1 &
     pids[$name]=$!
 }
 start_node 1

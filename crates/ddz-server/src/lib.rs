@@ -64,6 +64,8 @@ pub struct Config {
     pub clock: Clock,
     /// Cluster mode: NATS, this node's name and the lease time. `None`: a single server.
     pub cluster: Option<ClusterConfig>,
+    /// Balancers in front (their `X-Forwarded-For` names the client the per-address limits count).
+    pub trusted_proxies: Vec<std::net::IpAddr>,
 }
 
 /// Limits on what one client can make the server do.
@@ -145,8 +147,10 @@ pub async fn start(config: Config) -> Result<Running, Box<dyn std::error::Error 
         next_conn: Arc::new(AtomicU64::new(1)),
         clients: clients.clone(),
         heartbeat: config.heartbeat,
-        api_limit: Arc::new(limit::PerClient::new(config.guards.api, limit::CLIENTS)),
-        ws_limit: Arc::new(limit::PerClient::new(config.guards.websockets, limit::CLIENTS)),
+        api_limit: Arc::new(limit::PerClient::new(config.guards.api, limit::CLIENTS).trusting(&config.trusted_proxies)),
+        ws_limit: Arc::new(
+            limit::PerClient::new(config.guards.websockets, limit::CLIENTS).trusting(&config.trusted_proxies),
+        ),
         reviews: work::Queue::new(1, server::REVIEWS_QUEUED),
     };
     let listener = TcpListener::bind(config.addr).await?;

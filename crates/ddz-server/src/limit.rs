@@ -63,6 +63,8 @@ pub struct PerClient {
     rate: Rate,
     capacity: usize,
     buckets: Mutex<Buckets>,
+    /// Balancers whose `X-Forwarded-For` names the client (`--trusted-proxies`).
+    trusted: Vec<IpAddr>,
 }
 
 #[derive(Debug)]
@@ -76,7 +78,34 @@ pub const CLIENTS: usize = 50_000;
 
 impl PerClient {
     pub fn new(rate: Rate, capacity: usize) -> PerClient {
-        PerClient { rate, capacity: capacity.max(1), buckets: Mutex::new(Buckets { map: HashMap::new(), swept: None }) }
+        let buckets = Mutex::new(Buckets { map: HashMap::new(), swept: None });
+        PerClient { rate, capacity: capacity.max(1), buckets, trusted: Vec::new() }
+    }
+
+    /// The same limit, counting requests that come through one of `proxies` by the address their
+    /// `X-Forwarded-For` names.
+    pub fn trusting(mut self, proxies: &[IpAddr]) -> PerClient {
+        self.trusted = proxies.to_vec();
+        self
+    }
+
+    /// Who a request comes from: its peer, or, when the peer is a trusted proxy, the nearest address in
+    /// `X-Forwarded-For` that is not one (each proxy appends the address it saw). Anything unreadable
+    /// counts as the peer.
+    pub fn client(&self, peer: IpAddr, forwarded_for: Option<&str>) -> IpAddr {
+        if !self.trusted.contains(&peer) {
+            return peer;
+        }
+        let hops = forwarded_for.unwrap_or_default().split(',').rev();
+        let mut client = peer;
+        for hop in hops {
+            match hop.trim().parse::<IpAddr>() {
+                Ok(ip) if self.trusted.contains(&ip) => client = ip,
+                Ok(ip) => return ip,
+                Err(_) => return client,
+            }
+        }
+        client
     }
 
     /// Takes a token for `ip`; otherwise how long to wait.
@@ -135,6 +164,24 @@ mod tests {
 
     fn ip(text: &str) -> IpAddr {
         text.parse().unwrap()
+    }
+
+    #[test]
+    fn behind_a_trusted_balancer_the_client_is_the_address_it_forwards() {
+        let limit = PerClient::new(Rate::new(1.0, 1.0), 10).trusting(&[ip("10.0.0.1"), ip("10.0.0.2")]);
+        // Straight from a client: its own address, whatever it claims.
+        assert_eq!(limit.client(ip("203.0.113.9"), Some("198.51.100.1")), ip("203.0.113.9"));
+        // Through the balancer: the address it saw, not what the client wrote before it.
+        assert_eq!(limit.client(ip("10.0.0.1"), Some("198.51.100.1, 203.0.113.9")), ip("203.0.113.9"));
+        // Through two trusted hops.
+        assert_eq!(limit.client(ip("10.0.0.1"), Some("203.0.113.9, 10.0.0.2")), ip("203.0.113.9"));
+        // No header, or garbage: the balancer itself.
+        assert_eq!(limit.client(ip("10.0.0.1"), None), ip("10.0.0.1"));
+        assert_eq!(limit.client(ip("10.0.0.1"), Some("not an address")), ip("10.0.0.1"));
+        // Each forwarded client has its own bucket.
+        assert!(limit.check(limit.client(ip("10.0.0.1"), Some("203.0.113.9"))).is_ok());
+        assert!(limit.check(limit.client(ip("10.0.0.1"), Some("203.0.113.10"))).is_ok());
+        assert!(limit.check(limit.client(ip("10.0.0.1"), Some("203.0.113.9"))).is_err());
     }
 
     #[tokio::test(start_paused = true)]

@@ -169,10 +169,12 @@ fn busy() -> AppError {
 }
 
 /// The per-address token bucket in `limit`, in front of a route: a 429 with `Retry-After` when empty.
-/// Without a peer address (a router served without connect info) nothing is limited.
+/// Behind a trusted balancer the client is the address it forwards. Without a peer address (a router
+/// served without connect info) nothing is limited.
 async fn per_client(State(limit): State<Arc<PerClient>>, request: Request, next: Next) -> Response {
     let peer = request.extensions().get::<ConnectInfo<SocketAddr>>().map(|info| info.0.ip());
-    if let Some(ip) = peer
+    let forwarded_for = request.headers().get("x-forwarded-for").and_then(|v| v.to_str().ok());
+    if let Some(ip) = peer.map(|peer| limit.client(peer, forwarded_for))
         && let Err(wait) = limit.check(ip)
     {
         tracing::debug!(%ip, path = %request.uri().path(), "rate limited");

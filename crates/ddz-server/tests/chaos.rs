@@ -40,6 +40,7 @@ impl Node {
             heartbeat: Heartbeat { every: Duration::from_millis(100), silent_after: Duration::from_millis(500) },
             clock: ddz_server::Clock::system(),
             cluster: None,
+            trusted_proxies: Vec::new(),
             guards: Guards {
                 api: ddz_server::Rate::new(1000.0, 1000.0),
                 websockets: ddz_server::Rate::new(1000.0, 1000.0),

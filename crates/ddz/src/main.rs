@@ -173,6 +173,10 @@ struct ServeArgs {
     /// died move to another within this.
     #[arg(long, env = "DDZ_LEASE_MS", default_value_t = 3000, value_parser = clap::value_parser!(u64).range(300..=60_000))]
     lease_ms: u64,
+    /// Balancers in front of this server (comma-separated addresses): requests through them are counted
+    /// against the client address their `X-Forwarded-For` names, not the balancer's.
+    #[arg(long, env = "DDZ_TRUSTED_PROXIES", value_delimiter = ',')]
+    trusted_proxies: Vec<std::net::IpAddr>,
 }
 
 /// This machine's name, for a cluster node not given one.
@@ -208,6 +212,7 @@ fn serve(args: ServeArgs) -> Result<(), String> {
             name: args.node.unwrap_or_else(host_name),
             lease: std::time::Duration::from_millis(args.lease_ms),
         }),
+        trusted_proxies: args.trusted_proxies,
         guards: ddz_server::Guards {
             api: ddz_server::Rate::new(args.api_rate, args.api_burst),
             websockets: ddz_server::Rate::new(args.ws_rate, args.ws_burst),

@@ -87,6 +87,7 @@ async fn configured_server(
         guards,
         clock,
         cluster: None,
+        trusted_proxies: Vec::new(),
     })
     .await
     .expect("the server starts")
