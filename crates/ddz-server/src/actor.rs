@@ -219,6 +219,7 @@ impl RoomTask {
         loop {
             if self.fenced {
                 tracing::warn!(room = %self.room.code, "another node took this room: its task here ends");
+                metrics::counter!(metrics::ROOMS_FENCED).increment(1);
                 self.env.registry.remove(&self.room.code, self.env.task);
                 break;
             }

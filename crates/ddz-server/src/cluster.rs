@@ -39,6 +39,7 @@ use tokio_util::sync::CancellationToken;
 use crate::actor::{ConnId, Msg};
 use crate::clock::Clock;
 use crate::db::Db;
+use crate::metrics;
 use crate::protocol::{Command, ErrorCode, Event, Refused, Summary};
 use crate::rooms::{Owned, Registry, Rooms};
 
@@ -452,7 +453,12 @@ impl Cluster {
     /// Asks node `owner`; `None` when no answer came (the node is gone or did not answer in time).
     async fn request(&self, owner: &str, request: &ToOwner) -> Option<Answer> {
         let bytes = serde_json::to_vec(request).expect("requests serialise");
-        let reply = self.inner.nats.request(format!("ddz.node.{owner}"), bytes.into()).await.ok()?;
+        let started = std::time::Instant::now();
+        let Ok(reply) = self.inner.nats.request(format!("ddz.node.{owner}"), bytes.into()).await else {
+            metrics::counter!(metrics::REQUEST_FAILURES).increment(1);
+            return None;
+        };
+        metrics::histogram!(metrics::REQUEST_SECONDS).record(started.elapsed().as_secs_f64());
         serde_json::from_slice(&reply.payload).ok()
     }
 

@@ -11,6 +11,10 @@
 //! | `ddz_commit_batch_entries` | summary | entries stored by one transaction (group commit) |
 //! | `ddz_broadcast_seconds` | histogram | building and queueing one entry's events for every client |
 //! | `ddz_process_resident_bytes` | gauge | the process's resident memory (Linux), read at each scrape |
+//! | `ddz_cluster_rooms_taken_total` | counter | cluster mode: rooms this node took (new, idle, or from a node that died) |
+//! | `ddz_cluster_rooms_fenced_total` | counter | cluster mode: room tasks ended because another node took the room |
+//! | `ddz_cluster_request_seconds` | histogram | cluster mode: a proxy's request to a room's owner, answered |
+//! | `ddz_cluster_request_failures_total` | counter | cluster mode: requests to an owner that got no answer |
 
 use std::sync::OnceLock;
 
@@ -26,6 +30,10 @@ pub(crate) const COMMIT_SECONDS: &str = "ddz_commit_seconds";
 pub(crate) const BATCH_ENTRIES: &str = "ddz_commit_batch_entries";
 pub(crate) const BROADCAST_SECONDS: &str = "ddz_broadcast_seconds";
 const RESIDENT_BYTES: &str = "ddz_process_resident_bytes";
+pub(crate) const ROOMS_TAKEN: &str = "ddz_cluster_rooms_taken_total";
+pub(crate) const ROOMS_FENCED: &str = "ddz_cluster_rooms_fenced_total";
+pub(crate) const REQUEST_SECONDS: &str = "ddz_cluster_request_seconds";
+pub(crate) const REQUEST_FAILURES: &str = "ddz_cluster_request_failures_total";
 
 /// Histogram buckets in seconds: from half a millisecond to ten seconds.
 const BUCKETS: &[f64] = &[0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 10.0];

@@ -203,6 +203,7 @@ impl Rooms {
                 let _one_at_a_time = self.taking.lock().await;
                 let number = self.db.take_room(&room.code, cluster.id(), self.clock.now_ms()).await?;
                 let number = number.ok_or_else(|| sqlx::Error::Protocol(format!("room {} has an owner", room.code)))?;
+                crate::metrics::counter!(crate::metrics::ROOMS_TAKEN).increment(1);
                 Some(Fence { node: cluster.id().to_string(), number })
             }
         };
@@ -239,6 +240,7 @@ impl Rooms {
         let Some(stored) = self.db.room(code).await? else { return Ok(Owned::Missing) };
         let fence = Fence { node: cluster.id().to_string(), number };
         tracing::info!(room = code, fence = number, node = cluster.id(), "room taken");
+        crate::metrics::counter!(crate::metrics::ROOMS_TAKEN).increment(1);
         let tx = self.spawn(rebuild(stored), Some(fence));
         cluster.announce_move(code, Some(cluster.id())).await;
         Ok(Owned::Here(tx))

@@ -184,10 +184,40 @@ struct Player {
     /// The event number the last action was sent at, until a later state arrives (the `ack` comes
     /// first, and the view before the state is stale).
     acted_at: Option<u64>,
+    pace: Pace,
+}
+
+/// A server takes 10 commands a second from one connection, in bursts of 20: a well-behaved client keeps
+/// a little under that, so that a saturation run measures the server and not its refusals.
+struct Pace {
+    tokens: f64,
+    at: Instant,
+}
+
+impl Pace {
+    const PER_SECOND: f64 = 9.5;
+    const BURST: f64 = 19.0;
+
+    fn new() -> Pace {
+        Pace { tokens: Pace::BURST, at: Instant::now() }
+    }
+
+    /// How long until the next command may go: `None` when it may go now.
+    fn wait(&mut self) -> Option<Duration> {
+        let now = Instant::now();
+        self.tokens = (self.tokens + (now - self.at).as_secs_f64() * Pace::PER_SECOND).min(Pace::BURST);
+        self.at = now;
+        (self.tokens < 1.0).then(|| Duration::from_secs_f64((1.0 - self.tokens) / Pace::PER_SECOND))
+    }
 }
 
 impl Player {
     async fn send(&mut self, command: &Command) -> Result<(), String> {
+        if let Some(wait) = self.pace.wait() {
+            tokio::time::sleep(wait).await;
+            self.pace.wait();
+        }
+        self.pace.tokens -= 1.0;
         let text = serde_json::to_string(command).expect("commands serialise");
         self.sink.send(Message::Text(text.into())).await.map_err(|e| e.to_string())
     }
@@ -229,7 +259,8 @@ async fn room(index: usize, args: &LoadArgs, totals: &Totals) -> Result<Samples,
         };
         let (sink, stream) = socket.split();
         streams.push(stream.map(move |message| (p, message)));
-        let mut player = Player { sink, view: None, n: 0, seq: 0, due: None, sent: None, acted_at: None };
+        let mut player =
+            Player { sink, view: None, n: 0, seq: 0, due: None, sent: None, acted_at: None, pace: Pace::new() };
         player.send(&Command::Hello { room: code.clone(), name: name.clone(), token: None }).await?;
         if p > 0 {
             player.send(&Command::Sit { seat: Some(p) }).await?;
@@ -266,6 +297,10 @@ async fn room(index: usize, args: &LoadArgs, totals: &Totals) -> Result<Samples,
                 _ => {}
             }
             if player.due.is_some_and(|due| due <= now) {
+                if let Some(wait) = player.pace.wait() {
+                    player.due = Some(now + wait);
+                    continue;
+                }
                 player.due = None;
                 let deal = player.view.as_ref().and_then(|v| v.deal.as_ref()).ok_or("no deal")?;
                 let action = simple_action(deal);

@@ -129,6 +129,8 @@ async fn a_deal_played_from_three_nodes_goes_on_when_its_owner_is_killed_and_kee
         tokio::time::sleep(Duration::from_millis(50)).await;
     };
     let moved_after = killed_at.elapsed();
+    let metrics = get_status(nodes[new_owner].addr, "/metrics").await.1;
+    assert!(metrics.contains("ddz_cluster_rooms_taken_total"), "the new owner counts the rooms it took");
     let mut earlier_sockets = Vec::new();
     for (i, client) in clients.iter_mut().enumerate().filter(|(i, _)| *i != owner) {
         let view = loop {
