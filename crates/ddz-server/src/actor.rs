@@ -82,6 +82,20 @@ pub const INBOX: usize = 256;
 
 pub type ConnId = u64;
 
+/// What a connection's client loop writes to its socket: an event, or (in cluster mode, relayed from the
+/// room's owner) an event already written as JSON, with whether it is the connection's last.
+#[derive(Debug)]
+pub enum Outbound {
+    Event(Event),
+    Json { text: String, last: bool },
+}
+
+impl From<Event> for Outbound {
+    fn from(event: Event) -> Outbound {
+        Outbound::Event(event)
+    }
+}
+
 pub enum Msg {
     /// A client joins as `name`. A name already connected is refused, unless `token` is the name's
     /// resume token: then the new connection replaces the old one at once. The reply is the name's token.
@@ -90,7 +104,7 @@ pub enum Msg {
         conn: ConnId,
         name: Option<String>,
         token: Option<String>,
-        out: mpsc::Sender<Event>,
+        out: mpsc::Sender<Outbound>,
         /// The name's resume token (none for a spectator).
         reply: oneshot::Sender<Result<Option<String>, Refused>>,
     },
@@ -126,7 +140,7 @@ pub enum Msg {
 struct Connection {
     /// `None`: a spectator, who watches without a name and can never take a seat.
     name: Option<String>,
-    out: mpsc::Sender<Event>,
+    out: mpsc::Sender<Outbound>,
     /// The deal (its starting entry) and how many of its actions this client has been sent: later
     /// states send only the actions after those (the rest of the view is small).
     sent_actions: Option<SentActions>,
@@ -303,7 +317,7 @@ impl RoomTask {
                 // The same player again (a new network, a reloaded page): the old connection goes at once.
                 for old in others {
                     if let Some(old) = self.connections.remove(&old) {
-                        let _ = old.out.try_send(Event::Replaced);
+                        let _ = old.out.try_send(Event::Replaced.into());
                     }
                 }
                 let token = self.tokens.entry(key).or_insert_with(new_token).clone();
@@ -523,7 +537,7 @@ impl RoomTask {
     }
 
     fn send(&mut self, conn: ConnId, event: Event) {
-        let slow = self.connections.get(&conn).is_some_and(|c| c.out.try_send(event).is_err());
+        let slow = self.connections.get(&conn).is_some_and(|c| c.out.try_send(event.into()).is_err());
         if slow {
             // A client that cannot keep up is dropped; it reconnects and gets a snapshot.
             self.connections.remove(&conn);

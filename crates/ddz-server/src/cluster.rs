@@ -36,7 +36,7 @@ use tokio::sync::{mpsc, oneshot};
 use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
 
-use crate::actor::{ConnId, Msg};
+use crate::actor::{ConnId, Msg, Outbound};
 use crate::clock::Clock;
 use crate::db::Db;
 use crate::metrics;
@@ -79,7 +79,7 @@ struct Inner {
 /// A client's events: from which owner they are taken, and where they go.
 struct Route {
     owner: String,
-    out: mpsc::Sender<Event>,
+    out: mpsc::Sender<Outbound>,
 }
 
 /// A request to a room's owner, on `ddz.node.<owner>`: one per [`Msg`], with the serving node's
@@ -137,13 +137,32 @@ impl Answer {
     }
 }
 
-/// An event for a client of node `ddz.events.<node>`, from the room's owner; `None`: the room let the
+/// An event for a client of node `ddz.events.<node>`, from the room's owner: three header lines (the
+/// owner, the connection, `1` when it is the connection's last event) and the event as the client reads
+/// it, so that the serving node writes it to the socket without reading it. No event: the room let the
 /// connection go (too slow, replaced, or the room stopped).
-#[derive(Serialize, Deserialize)]
 struct Routed {
     owner: String,
     conn: ConnId,
-    event: Option<Event>,
+    last: bool,
+    json: Option<String>,
+}
+
+impl Routed {
+    fn encode(&self) -> Vec<u8> {
+        let json = self.json.as_deref().unwrap_or_default();
+        format!("{}\n{}\n{}\n{json}", self.owner, self.conn, u8::from(self.last)).into_bytes()
+    }
+
+    fn decode(payload: &[u8]) -> Option<Routed> {
+        let text = std::str::from_utf8(payload).ok()?;
+        let mut parts = text.splitn(4, '\n');
+        let owner = parts.next()?.to_string();
+        let conn = parts.next()?.parse().ok()?;
+        let last = parts.next()? == "1";
+        let json = parts.next().filter(|j| !j.is_empty()).map(str::to_string);
+        Some(Routed { owner, conn, last, json })
+    }
 }
 
 /// The subscriptions a node needs before it serves anyone.
@@ -227,7 +246,7 @@ impl Cluster {
         let cluster = self.clone();
         tokio::spawn(until(stopping.clone(), async move {
             while let Some(message) = events.next().await {
-                if let Ok(routed) = serde_json::from_slice::<Routed>(&message.payload) {
+                if let Some(routed) = Routed::decode(&message.payload) {
                     cluster.route(routed);
                 }
             }
@@ -409,7 +428,7 @@ impl Cluster {
     /// the connection go; then says so (unless this node is stopping: its rooms move instead).
     async fn relay(
         self,
-        mut events: mpsc::Receiver<Event>,
+        mut events: mpsc::Receiver<Outbound>,
         node: String,
         conn: ConnId,
         guest: ConnId,
@@ -417,10 +436,16 @@ impl Cluster {
     ) {
         let subject = format!("ddz.events.{node}");
         let owner = self.inner.id.clone();
-        while let Some(event) = events.recv().await {
-            let routed = Routed { owner: owner.clone(), conn, event: Some(event) };
-            let bytes = serde_json::to_vec(&routed).expect("events serialise");
-            if self.inner.nats.publish(subject.clone(), bytes.into()).await.is_err() {
+        while let Some(outbound) = events.recv().await {
+            let (json, last) = match outbound {
+                Outbound::Event(event) => {
+                    let last = matches!(event, Event::Replaced | Event::Restarting);
+                    (serde_json::to_string(&event).expect("events serialise"), last)
+                }
+                Outbound::Json { text, last } => (text, last),
+            };
+            let routed = Routed { owner: owner.clone(), conn, last, json: Some(json) };
+            if self.inner.nats.publish(subject.clone(), routed.encode().into()).await.is_err() {
                 break;
             }
         }
@@ -428,8 +453,8 @@ impl Cluster {
         let ours = self.guests().get(&key).is_some_and(|(_, g)| *g == guest);
         if ours && !stopping.is_cancelled() {
             self.guests().remove(&key);
-            let bytes = serde_json::to_vec(&Routed { owner, conn, event: None }).expect("events serialise");
-            let _ = self.inner.nats.publish(subject, bytes.into()).await;
+            let routed = Routed { owner, conn, last: false, json: None };
+            let _ = self.inner.nats.publish(subject, routed.encode().into()).await;
         }
     }
 
@@ -437,9 +462,9 @@ impl Cluster {
     fn route(&self, routed: Routed) {
         let mut routes = self.inner.routes.lock().expect("routes lock");
         let Some(route) = routes.get(&routed.conn).filter(|r| r.owner == routed.owner) else { return };
-        match routed.event {
-            Some(event) => {
-                if route.out.try_send(event).is_err() {
+        match routed.json {
+            Some(text) => {
+                if route.out.try_send(Outbound::Json { text, last: routed.last }).is_err() {
                     // Too slow (or gone): dropped, as a single server drops it; the client reconnects.
                     routes.remove(&routed.conn);
                 }
@@ -730,7 +755,7 @@ impl Proxy {
                         && let Some(route) = self.cluster.inner.routes.lock().expect("routes lock").get(&conn)
                     {
                         // The new owner's token, for the client's next reconnection.
-                        let _ = route.out.try_send(Event::Session { token });
+                        let _ = route.out.try_send(Event::Session { token }.into());
                     }
                     if let Some(attached) = self.attached.get_mut(&conn) {
                         attached.token = token;
@@ -759,5 +784,33 @@ async fn sleep_until(deadline: Option<Instant>) {
     match deadline {
         Some(at) => tokio::time::sleep_until(at).await,
         None => std::future::pending().await,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_routed_event_reaches_the_serving_node_as_the_json_its_client_reads() {
+        let json = serde_json::to_string(&Event::Ack { seq: 7 }).unwrap();
+        let routed =
+            Routed { owner: "n1-0000abcd".into(), conn: FIRST_GUEST + 3, last: false, json: Some(json.clone()) };
+        let read = Routed::decode(&routed.encode()).unwrap();
+        assert_eq!((read.owner.as_str(), read.conn, read.last), ("n1-0000abcd", FIRST_GUEST + 3, false));
+        assert_eq!(read.json.as_deref(), Some(json.as_str()));
+        // An event may hold new lines of its own: only the first three split.
+        let multiline =
+            Routed { owner: "n2".into(), conn: 1, last: true, json: Some("{\n\"type\":\"replaced\"\n}".into()) };
+        assert_eq!(Routed::decode(&multiline.encode()).unwrap().json, multiline.json);
+        let closed = Routed { owner: "n2".into(), conn: 1, last: false, json: None };
+        assert_eq!(Routed::decode(&closed.encode()).unwrap().json, None, "the room let the connection go");
+        assert!(Routed::decode(b"n2\nnot a number\n0\n{}").is_none());
+    }
+
+    #[test]
+    fn a_node_name_becomes_one_subject_token() {
+        assert_eq!(subject_token("eu-west.1 a*"), "eu-west_1_a_");
+        assert_eq!(subject_token(""), "node");
     }
 }

@@ -28,7 +28,7 @@ pub(crate) mod stats;
 pub mod wire;
 pub(crate) mod work;
 
-pub use actor::{Msg, Timing};
+pub use actor::{Msg, Outbound, Timing};
 pub use challenge::{Challenge, ChallengeKind};
 pub use clock::Clock;
 pub use cluster::ClusterConfig;

@@ -32,7 +32,7 @@ use tokio::time::{Duration, Instant};
 use tokio_util::task::TaskTracker;
 use tower_http::compression::CompressionLayer;
 
-use crate::actor::{ConnId, Msg};
+use crate::actor::{ConnId, Msg, Outbound};
 use crate::challenge::{ChallengeKind, is_date, rally_closed, utc_date};
 use crate::limit::{Bucket, PerClient, Rate};
 use crate::protocol::{Command, ErrorCode, Event, Refused};
@@ -671,7 +671,7 @@ fn error(code: ErrorCode, message: impl Into<String>) -> Event {
 /// What a first frame asks for.
 enum Hello {
     /// A room's events, through this inbox.
-    Room(mpsc::Sender<Msg>, mpsc::Receiver<Event>),
+    Room(mpsc::Sender<Msg>, mpsc::Receiver<Outbound>),
     /// The lobby's.
     Lobby,
 }
@@ -772,7 +772,7 @@ async fn say_restarting<S: futures_util::Sink<Message> + Unpin>(sink: &mut S) {
 async fn serve_client(
     socket: WebSocket,
     inbox: mpsc::Sender<Msg>,
-    mut events: mpsc::Receiver<Event>,
+    mut events: mpsc::Receiver<Outbound>,
     conn: ConnId,
     state: &AppState,
 ) {
@@ -813,8 +813,16 @@ async fn serve_client(
                 let mut sent = true;
                 let mut next = Some(event);
                 while let Some(event) = next.take() {
-                    last = matches!(event, Event::Replaced | Event::Restarting);
-                    let text = serde_json::to_string(&event).expect("events serialise");
+                    let text = match event {
+                        Outbound::Event(event) => {
+                            last = matches!(event, Event::Replaced | Event::Restarting);
+                            serde_json::to_string(&event).expect("events serialise")
+                        }
+                        Outbound::Json { text, last: is_last } => {
+                            last = is_last;
+                            text
+                        }
+                    };
                     sent = sink.feed(Message::Text(text.into())).await.is_ok();
                     if sent && !last {
                         next = events.try_recv().ok();

@@ -13,13 +13,13 @@ use ddz_server::Db;
 use ddz_server::Mode;
 use ddz_server::Rooms;
 use ddz_server::protocol::{Event, RoomView};
-use ddz_server::{Msg, Timing};
+use ddz_server::{Msg, Outbound, Timing};
 use tokio::sync::{mpsc, oneshot};
 
 struct Table {
     rooms: Rooms,
     code: String,
-    events: mpsc::Receiver<Event>,
+    events: mpsc::Receiver<Outbound>,
 }
 
 /// A room with Alice (connected over a channel), Bea and Cy seated; the first deal started.
@@ -48,7 +48,7 @@ async fn seated_room(name: &str, rules: Rules, timing: Timing, clock_ms: u64) ->
 }
 
 /// Connects `name` to the room over a channel; returns the events it receives.
-async fn connect(rooms: &Rooms, code: &str, conn: u64, name: &str) -> mpsc::Receiver<Event> {
+async fn connect(rooms: &Rooms, code: &str, conn: u64, name: &str) -> mpsc::Receiver<Outbound> {
     let (out, events) = mpsc::channel(4096);
     let (reply, answer) = oneshot::channel();
     let inbox = rooms.inbox(code).await.unwrap().unwrap();
