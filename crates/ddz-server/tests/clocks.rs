@@ -12,7 +12,7 @@ use ddz_server::Clock;
 use ddz_server::Db;
 use ddz_server::Mode;
 use ddz_server::Rooms;
-use ddz_server::protocol::{Event, RoomView};
+use ddz_server::protocol::RoomView;
 use ddz_server::{Msg, Outbound, Timing};
 use tokio::sync::{mpsc, oneshot};
 

@@ -255,3 +255,24 @@ async fn a_node_that_stops_hands_its_rooms_over_at_once_and_their_bots_play_on()
     assert_eq!(deal.actions[..before.len()], before[..], "the deal went on from where it was");
     assert!(deal.result.is_some());
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_players_of_a_node_that_dies_show_disconnected_and_come_back_through_another() {
+    let (postgres, _nats, mut nodes) = cluster("guests").await;
+    let code = invite_room(nodes[0].addr, "Alice", "noshuffle").await;
+    assert_eq!(owner_of(&postgres, &nodes, &code), Some(0));
+    let mut alice = Client::join(nodes[0].addr, &code, "Alice").await;
+    let mut bea = Client::join(nodes[2].addr, &code, "Bea").await;
+    bea.send(&Say::Sit { seat: Some(1) }).await;
+    bea.until(|v| v.you == Some(1)).await;
+    alice.until(|v| v.seats[1].connected).await;
+
+    // n3, which served Bea, dies: the owner forgets its connections once its lease has run out.
+    nodes[2].kill();
+    let forgotten = tokio::time::timeout(Duration::from_secs(10), alice.until(|v| !v.seats[1].connected)).await;
+    assert!(forgotten.is_ok(), "Bea's seat still shows connected 10 s after her node died");
+    // Bea comes back through n2, without her token: her name is hers to take again.
+    let back = Client::join(nodes[1].addr, &code, "Bea").await;
+    assert_eq!(back.view.as_ref().and_then(|v| v.you), Some(1), "Bea is back in her seat");
+    alice.until(|v| v.seats[1].connected).await;
+}
