@@ -97,14 +97,10 @@ pub enum Entry {
     Start {
         setup: DealSetup,
     },
-    /// A deal action; `timed_out` when the clock made the bot play it for a human. `seq`: the player's own
-    /// number for it (the `act` command's), kept so that a retry after a restart or a move to another node
-    /// is recognised; none for the clock's and the bots' actions (and in logs written before it was kept).
+    /// A deal action; `timed_out` when the clock made the bot play it for a human.
     Act {
         action: Action,
         timed_out: bool,
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        seq: Option<u64>,
     },
     /// The host's role passes to `name`, a seated player, because the host stayed away between deals.
     Host {
@@ -340,9 +336,6 @@ pub struct Room {
     /// Bot Buster, Bot Bomber or a Bang rally, played by the host; and how the run stands.
     pub challenge: Option<Challenge>,
     pub progress: Progress,
-    /// The number of the last action each player took (by lower-cased name): an `act` with a number no
-    /// higher is a retry, answered again without changing anything.
-    pub last_seq: std::collections::HashMap<String, u64>,
 }
 
 /// Names compare without regard to case.
@@ -370,7 +363,6 @@ impl Room {
             auto_play: vec![false; rules.players as usize],
             challenge: None,
             progress: Progress::default(),
-            last_seq: Default::default(),
         }
     }
 
@@ -521,11 +513,8 @@ impl Room {
                 self.timed_out.clear();
                 self.note(LogLine::DealStarted { number: self.ledger.deals + 1, rules: setup.rules.to_string() });
             }
-            Entry::Act { action, timed_out, seq } => {
+            Entry::Act { action, timed_out } => {
                 let names = self.names();
-                if let (Some(seq), Some(seat)) = (seq, action.seat()) {
-                    self.last_seq.insert(names[seat].to_lowercase(), *seq);
-                }
                 let Some(deal) = self.deal.as_mut() else {
                     return;
                 };

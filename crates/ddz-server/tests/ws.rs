@@ -308,36 +308,6 @@ async fn a_repeated_action_is_applied_once() {
 }
 
 #[tokio::test]
-async fn an_action_retried_after_a_restart_is_acknowledged_and_not_applied_again() {
-    let db = temp_db("idempotent-restart");
-    let running = server(&db, FAST).await;
-    let (code, mut clients) = three_players(running.addr, "house").await;
-    clients[0].send(&Command::Start).await;
-    let view = clients[0].until(|v| v.deal.is_some()).await;
-    let turn = view.deal.unwrap().waiting_for[0];
-    clients[turn].until(|v| v.deal.is_some()).await;
-    clients[turn].send(&Command::Act { seq: 7, action: ClientAction::Pass }).await;
-    while !matches!(clients[turn].recv().await, Event::Ack { seq: 7 }) {}
-    let name = clients[turn].name.clone();
-    drop(clients);
-    assert!(running.stop().await, "the server stops in time");
-
-    // The ack was lost, say: after the restart the client sends the same action again.
-    let running = server(&db, FAST).await;
-    let mut again = Client::join(running.addr, &code, &name).await;
-    assert_eq!(again.deal().unwrap().actions.len(), 1);
-    again.send(&Command::Act { seq: 7, action: ClientAction::Pass }).await;
-    let mut acked = false;
-    while let Some(event) = again.recv_within(Duration::from_millis(300)).await {
-        assert!(!matches!(event, Event::Error { .. }), "the retry is not refused: {event:?}");
-        acked |= matches!(event, Event::Ack { seq: 7 });
-    }
-    assert!(acked, "the retry is acknowledged again");
-    assert_eq!(again.deal().unwrap().actions.len(), 1, "and the pass is still taken once");
-    assert!(running.stop().await, "the server stops in time");
-}
-
-#[tokio::test]
 async fn no_message_to_a_seat_contains_a_card_it_may_not_see() {
     let db = temp_db("hidden");
     let running = server(&db, FAST).await;
