@@ -585,15 +585,9 @@ impl RoomTask {
 
     fn publish_summary(&self) {
         let summary = summary(&self.room);
-        let code = self.room.code.clone();
-        let changed = self.summaries.send_if_modified(|all| {
-            let changed = all.get(&code).is_none_or(|old| *old != summary);
-            if changed {
-                all.insert(code, summary.clone());
-            }
-            changed
-        });
-        if changed && let Some(cluster) = &self.env.cluster {
+        if note_summary(&self.summaries, summary.clone())
+            && let Some(cluster) = &self.env.cluster
+        {
             cluster.publish_summary(summary);
         }
     }
@@ -639,7 +633,6 @@ impl RoomTask {
         Some(self.clock.instant_at(earliest))
     }
 
-    /// When this room's rally, if it is one, expires unfinished.
     /// Whether this room's rally, if it is one, has closed.
     fn rally_closed(&self) -> bool {
         self.room
@@ -649,6 +642,7 @@ impl RoomTask {
             .is_some_and(|date| rally_closed(date, self.clock.now_ms()))
     }
 
+    /// When this room's rally, if it is one, expires unfinished.
     fn rally_expiry(&self) -> Option<u64> {
         self.room.challenge.as_ref()?.rally.as_deref().and_then(rally_expiry_ms)
     }
@@ -731,6 +725,17 @@ impl RoomTask {
     }
 }
 
+/// Puts a room's summary in the lobby's list; whether it changed anything.
+pub fn note_summary(summaries: &Summaries, summary: Summary) -> bool {
+    summaries.send_if_modified(|all| {
+        let changed = all.get(&summary.code).is_none_or(|old| *old != summary);
+        if changed {
+            all.insert(summary.code.clone(), summary);
+        }
+        changed
+    })
+}
+
 /// What the lobby shows of `room`.
 pub fn summary(room: &Room) -> Summary {
     Summary {
@@ -784,7 +789,8 @@ fn new_token() -> String {
     format!("{bits:032x}")
 }
 
-async fn sleep_until(deadline: Option<Instant>) {
+/// Sleeps until `deadline`; forever without one (a `select!` branch that never fires).
+pub(crate) async fn sleep_until(deadline: Option<Instant>) {
     match deadline {
         Some(at) => tokio::time::sleep_until(at).await,
         None => std::future::pending().await,

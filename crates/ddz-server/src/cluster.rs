@@ -36,7 +36,7 @@ use tokio::sync::{mpsc, oneshot};
 use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
 
-use crate::actor::{ConnId, Msg, Outbound};
+use crate::actor::{ConnId, Msg, Outbound, sleep_until};
 use crate::clock::Clock;
 use crate::db::Db;
 use crate::metrics;
@@ -619,8 +619,6 @@ impl Proxy {
                 match &joined {
                     Ok(token) => {
                         self.attached.insert(conn, Attached { name, token: token.clone() });
-                        // The route follows the owner that answered.
-                        self.point_route(conn);
                     }
                     Err(_) => {
                         self.cluster.inner.routes.lock().expect("routes lock").remove(&conn);
@@ -663,14 +661,6 @@ impl Proxy {
                     let _ = reply.send(view);
                 }
             }
-        }
-    }
-
-    fn point_route(&self, conn: ConnId) {
-        if let (Some(owner), Some(route)) =
-            (&self.attached_to, self.cluster.inner.routes.lock().expect("routes lock").get_mut(&conn))
-        {
-            route.owner = owner.clone();
         }
     }
 
@@ -778,13 +768,6 @@ impl Proxy {
 
 fn internal(message: String) -> Refused {
     Refused::new(ErrorCode::Internal, message)
-}
-
-async fn sleep_until(deadline: Option<Instant>) {
-    match deadline {
-        Some(at) => tokio::time::sleep_until(at).await,
-        None => std::future::pending().await,
-    }
 }
 
 #[cfg(test)]

@@ -201,10 +201,8 @@ impl Rooms {
             None => None,
             Some(cluster) => {
                 let _one_at_a_time = self.taking.lock().await;
-                let number = self.db.take_room(&room.code, cluster.id(), self.clock.now_ms()).await?;
-                let number = number.ok_or_else(|| sqlx::Error::Protocol(format!("room {} has an owner", room.code)))?;
-                crate::metrics::counter!(crate::metrics::ROOMS_TAKEN).increment(1);
-                Some(Fence { node: cluster.id().to_string(), number })
+                let fence = take(&self.db, cluster, &room.code, self.clock.now_ms()).await?;
+                Some(fence.ok_or_else(|| sqlx::Error::Protocol(format!("room {} has an owner", room.code)))?)
             }
         };
         self.spawn(room, fence);
@@ -227,8 +225,8 @@ impl Rooms {
         if let Some(tx) = self.registry.get(code) {
             return Ok(Owned::Here(tx));
         }
-        let number = match self.db.take_room(code, cluster.id(), self.clock.now_ms()).await {
-            Ok(Some(number)) => number,
+        let fence = match take(&self.db, cluster, code, self.clock.now_ms()).await {
+            Ok(Some(fence)) => fence,
             Ok(None) => return Ok(Owned::Elsewhere),
             Err(sqlx::Error::Database(e)) if e.kind() == sqlx::error::ErrorKind::ForeignKeyViolation => {
                 return Ok(Owned::Missing);
@@ -238,9 +236,6 @@ impl Rooms {
         // Read after taking: an append of the node that had the room either made it into the log before
         // the take, or was refused by the fence.
         let Some(stored) = self.db.room(code).await? else { return Ok(Owned::Missing) };
-        let fence = Fence { node: cluster.id().to_string(), number };
-        tracing::info!(room = code, fence = number, node = cluster.id(), "room taken");
-        crate::metrics::counter!(crate::metrics::ROOMS_TAKEN).increment(1);
         let tx = self.spawn(rebuild(stored), Some(fence));
         cluster.announce_move(code, Some(cluster.id())).await;
         Ok(Owned::Here(tx))
@@ -253,14 +248,7 @@ impl Rooms {
 
     /// A room's summary from another node: the lobby lists it.
     pub fn note_summary(&self, summary: Summary) {
-        let code = summary.code.clone();
-        self.summaries.send_if_modified(|all| {
-            let changed = all.get(&code).is_none_or(|old| *old != summary);
-            if changed {
-                all.insert(code, summary);
-            }
-            changed
-        });
+        crate::actor::note_summary(&self.summaries, summary);
     }
 
     /// Creates a room and starts its task.
@@ -435,6 +423,15 @@ pub fn public_tables(summaries: &HashMap<String, Summary>) -> Vec<Summary> {
         summaries.values().filter(|s| s.mode == Mode::Public && !s.closed).cloned().collect();
     tables.sort_by(|a, b| a.code.cmp(&b.code));
     tables
+}
+
+/// Takes room `code` for this node (one take at a time: the caller holds `Rooms::taking`): its fence, or
+/// `None` when another live node owns it.
+async fn take(db: &Db, cluster: &Cluster, code: &str, now: u64) -> DbResult<Option<Fence>> {
+    let Some(number) = db.take_room(code, cluster.id(), now).await? else { return Ok(None) };
+    tracing::info!(room = code, fence = number, node = cluster.id(), "room taken");
+    crate::metrics::counter!(crate::metrics::ROOMS_TAKEN).increment(1);
+    Ok(Some(Fence { node: cluster.id().to_string(), number }))
 }
 
 fn new_code() -> String {
