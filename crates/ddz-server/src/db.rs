@@ -541,9 +541,19 @@ impl Store {
     }
 
     async fn append_in_one_transaction(&self, appends: &[Append]) -> DbResult<()> {
+        if appends.iter().all(Append::is_log_line_only) {
+            // One statement is a transaction of its own: one round trip to the database for the whole
+            // batch, where BEGIN, an INSERT per entry and COMMIT each cost one (and two thread switches
+            // into sqlx's SQLite worker).
+            return insert_log_lines(&self.pool, appends).await;
+        }
         let mut tx = self.pool.begin().await?;
         for append in appends {
-            write_append(&mut tx, append).await?;
+            check_fence(&mut tx, append).await?;
+        }
+        insert_log_lines(&mut *tx, appends).await?;
+        for append in appends {
+            write_deal_and_room_changes(&mut tx, append).await?;
         }
         tx.commit().await
     }
@@ -890,28 +900,41 @@ async fn write_batches(store: Store, mut pending: mpsc::UnboundedReceiver<(Appen
     }
 }
 
-/// Writes one entry (and, when it ends a deal, the deal's record and stats) inside `tx`.
-async fn write_append(tx: &mut AnyConnection, append: &Append) -> DbResult<()> {
-    if let Some(fence) = &append.fence {
-        // Locks the owner row until the commit: a node taking the room over waits for this append, and
-        // then reads a log that has it.
-        let held = sqlx::query("UPDATE room_owners SET fence = fence WHERE code = $1 AND node = $2 AND fence = $3")
-            .bind(&append.code)
-            .bind(&fence.node)
-            .bind(fence.number)
-            .execute(&mut *tx)
-            .await?;
-        if held.rows_affected() != 1 {
-            return Err(sqlx::Error::Decode(Box::new(Fenced(append.code.clone()))));
-        }
-    }
-    sqlx::query("INSERT INTO room_log (code, n, at, entry) VALUES ($1, $2, $3, $4)")
+/// Fails with [`Fenced`] unless the writer still owns the room (cluster mode), locking the owner row until
+/// the commit: a node taking the room over waits for this append, and then reads a log that has it.
+async fn check_fence(tx: &mut AnyConnection, append: &Append) -> DbResult<()> {
+    let Some(fence) = &append.fence else { return Ok(()) };
+    let held = sqlx::query("UPDATE room_owners SET fence = fence WHERE code = $1 AND node = $2 AND fence = $3")
         .bind(&append.code)
-        .bind(append.n as i64)
-        .bind(append.at as i64)
-        .bind(&append.entry)
+        .bind(&fence.node)
+        .bind(fence.number)
         .execute(&mut *tx)
         .await?;
+    if held.rows_affected() != 1 {
+        return Err(sqlx::Error::Decode(Box::new(Fenced(append.code.clone()))));
+    }
+    Ok(())
+}
+
+/// The entries' log lines, in one statement (at most [`MAX_BATCH`] rows, 4 parameters each: far below
+/// SQLite's and PostgreSQL's limits).
+async fn insert_log_lines<'c>(executor: impl Executor<'c, Database = sqlx::Any>, appends: &[Append]) -> DbResult<()> {
+    let rows: Vec<String> = (0..appends.len())
+        .map(|i| format!("(${}, ${}, ${}, ${})", 4 * i + 1, 4 * i + 2, 4 * i + 3, 4 * i + 4))
+        .collect();
+    let sql = format!("INSERT INTO room_log (code, n, at, entry) VALUES {}", rows.join(", "));
+    // Safe: the statement is built from placeholders only; the values are bound.
+    let mut query = sqlx::query(sqlx::AssertSqlSafe(sql));
+    for append in appends {
+        query = query.bind(&append.code).bind(append.n as i64).bind(append.at as i64).bind(&append.entry);
+    }
+    query.execute(executor).await?;
+    Ok(())
+}
+
+/// What an entry changes beyond its log line: a closed room, a finished run, a finished deal's record
+/// and stats.
+async fn write_deal_and_room_changes(tx: &mut AnyConnection, append: &Append) -> DbResult<()> {
     if append.closes_room {
         sqlx::query("UPDATE rooms SET closed_at = $1 WHERE code = $2")
             .bind(append.at as i64)
@@ -1039,6 +1062,37 @@ mod tests {
         assert_eq!(db.forget_nodes(3_000).await.unwrap(), 0, "a node a room still names is kept");
         assert_eq!(db.take_room("FENCED", "b", 2_000).await.unwrap(), Some(4));
         assert_eq!(db.forget_nodes(3_000).await.unwrap(), 1, "then it is forgotten");
+    }
+
+    fn sit(n: u64) -> Append {
+        let entry = crate::room::Entry::Sit { seat: 0, name: format!("P{n}") };
+        Append {
+            code: "BATCH".into(),
+            n,
+            at: n,
+            entry: serde_json::to_string(&entry).unwrap(),
+            closes_room: false,
+            finished_deal: None,
+            finished_run: None,
+            fence: None,
+        }
+    }
+
+    #[tokio::test]
+    async fn a_group_commit_stores_every_good_entry_of_its_batch_and_refuses_only_the_bad_one() {
+        let store = Store::open("sqlite::memory:").await.unwrap();
+        store.create_room("BATCH", "house", Mode::Invite, "Ann", 1).await.unwrap();
+        // Log lines alone go in one statement.
+        assert!(store.append_batch(&[sit(1), sit(2)]).await.iter().all(Result::is_ok));
+        // A duplicate number fails that statement: each entry is then tried alone, the room's close
+        // (which takes a transaction) among them.
+        let close = Append { closes_room: true, entry: r#"{"entry":"close"}"#.into(), ..sit(4) };
+        let results = store.append_batch(&[sit(3), sit(2), close]).await;
+        assert_eq!(results.iter().map(Result::is_ok).collect::<Vec<_>>(), [true, false, true]);
+        let room = store.room("BATCH").await.unwrap().unwrap();
+        assert_eq!(room.entries.iter().map(|e| (e.n, e.at)).collect::<Vec<_>>(), [(1, 1), (2, 2), (3, 3), (4, 4)]);
+        assert_eq!(room.entries[3].entry, crate::room::Entry::Close);
+        assert!(store.open_rooms().await.unwrap().is_empty(), "the close is stored with its entry");
     }
 
     #[test]

@@ -232,6 +232,11 @@ pub struct FinishedDeal {
 }
 
 impl Append {
+    /// Whether storing this entry is its log line alone (no ownership check, no deal or room to update).
+    pub fn is_log_line_only(&self) -> bool {
+        self.fence.is_none() && !self.closes_room && self.finished_deal.is_none() && self.finished_run.is_none()
+    }
+
     /// What to store for `stamped`, applied to give `after`.
     pub fn of(stamped: &Stamped, after: &Room) -> Append {
         let finished = deal_just_finished(stamped, after);
