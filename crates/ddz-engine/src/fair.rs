@@ -45,5 +45,6 @@ pub fn day_commitment(date: &str, deal_commitments: &[String]) -> String {
 }
 
 fn sha256_hex(text: &str) -> String {
-    Sha256::digest(text.as_bytes()).iter().map(|b| format!("{b:02x}")).collect()
+    let mut digits = [0u8; 64];
+    crate::rng::lowercase_hex(&Sha256::digest(text.as_bytes()), &mut digits).to_string()
 }
