@@ -343,8 +343,12 @@ pub struct Room {
     pub progress: Progress,
 }
 
-/// Names compare without regard to case.
+/// Names compare without regard to case. Most names are ASCII, compared without allocating: every
+/// command looks its sender's seat up by name.
 pub fn same_name(a: &str, b: &str) -> bool {
+    if a.is_ascii() && b.is_ascii() {
+        return a.eq_ignore_ascii_case(b);
+    }
     a.to_lowercase() == b.to_lowercase()
 }
 
@@ -636,6 +640,15 @@ fn capitalise(s: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn names_are_the_same_whatever_their_case_in_any_script() {
+        assert!(same_name("Ann", "aNN"));
+        assert!(!same_name("Ann", "Anne"));
+        assert!(same_name("Zoë", "ZOË"));
+        assert!(same_name("小明", "小明"));
+        assert!(!same_name("Zoe", "Zoë"));
+    }
 
     #[test]
     fn bot_levels_are_written_as_their_names() {
