@@ -495,6 +495,9 @@ impl Store {
                 let connections = if url.contains(":memory:") { 1 } else { 4 };
                 AnyPoolOptions::new()
                     .max_connections(connections)
+                    // A file on this machine does not hang up: pinging it before every use was a second
+                    // round trip into sqlx's SQLite worker per group commit.
+                    .test_before_acquire(false)
                     .after_connect(|conn, _| {
                         Box::pin(async move {
                             // With the write-ahead log, NORMAL survives a killed process (only a power cut
