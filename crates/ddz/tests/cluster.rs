@@ -29,8 +29,7 @@ struct Node {
 impl Node {
     fn spawn(name: &str, postgres: &Postgres, nats: &Nats) -> Node {
         let addr: SocketAddr = format!("127.0.0.1:{}", free_port()).parse().unwrap();
-        let log = std::fs::File::create(std::env::temp_dir().join(format!("ddz-cluster-{name}-{}.log", addr.port())))
-            .expect("a log file");
+        let log = std::fs::File::create(Node::log_path(name, addr)).expect("a log file");
         let child = Command::new(DDZ)
             .args(["serve", "--addr", &addr.to_string(), "--database", &postgres.url(), "--nats", &nats.url()])
             .args(["--node", name, "--lease-ms", &LEASE_MS.to_string(), "--bot-delay-ms", "1"])
@@ -42,6 +41,10 @@ impl Node {
             .spawn()
             .expect("ddz serve starts");
         Node { name: name.to_string(), addr, child }
+    }
+
+    fn log_path(name: &str, addr: SocketAddr) -> std::path::PathBuf {
+        std::env::temp_dir().join(format!("ddz-cluster-{name}-{}.log", addr.port()))
     }
 
     async fn ready(self) -> Node {
@@ -62,9 +65,13 @@ impl Node {
 }
 
 impl Drop for Node {
+    /// Kills the node; its log stays only if the test failed.
     fn drop(&mut self) {
         let _ = self.child.kill();
         let _ = self.child.wait();
+        if !std::thread::panicking() {
+            let _ = std::fs::remove_file(Node::log_path(&self.name, self.addr));
+        }
     }
 }
 

@@ -30,12 +30,32 @@ pub const FAST: Timing = Timing {
     idle_ms: 60_000,
 };
 
+/// A fresh database file for one test, `ddz-test-{name}-{pid}.db` in the temporary directory. It stays
+/// after the test (to look into after a failure) until a later test process starts, which removes those
+/// of processes that are gone.
 pub fn temp_db(name: &str) -> PathBuf {
+    static SWEPT: std::sync::Once = std::sync::Once::new();
+    SWEPT.call_once(remove_databases_of_finished_test_processes);
     let path = std::env::temp_dir().join(format!("ddz-test-{name}-{}.db", std::process::id()));
     for suffix in ["", "-wal", "-shm"] {
         let _ = std::fs::remove_file(format!("{}{suffix}", path.display()));
     }
     path
+}
+
+fn remove_databases_of_finished_test_processes() {
+    let Ok(entries) = std::fs::read_dir(std::env::temp_dir()) else { return };
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let Some(stem) = name.to_str().and_then(|n| n.strip_prefix("ddz-test-")).and_then(|n| n.split(".db").next())
+        else {
+            continue;
+        };
+        let Some(pid) = stem.rsplit('-').next().and_then(|pid| pid.parse::<u32>().ok()) else { continue };
+        if pid != std::process::id() && !Path::new(&format!("/proc/{pid}")).exists() {
+            let _ = std::fs::remove_file(entry.path());
+        }
+    }
 }
 
 pub async fn server(db: &Path, timing: Timing) -> Running {
