@@ -1,6 +1,7 @@
 //! Decision time per bot level over thousands of real positions: every decision of seeded games
-//! (normal bots playing all seats) is replayed to each level, and its time measured one by one.
-//! Prints median, 90th and 99th percentile and maximum, on one core.
+//! (normal bots playing all seats) is replayed to each level, and its time measured one by one, at No
+//! Shuffle with and without Wild Rank, House with the Wild and Two Player with Wild Rank. Prints
+//! median, 90th and 99th percentile and maximum; run it on one core (`taskset -c 1 cargo bench ...`).
 
 use std::hint::black_box;
 use std::time::Instant;
@@ -16,7 +17,8 @@ fn positions(rules: Rules, games: u64) -> Vec<(DealView, Vec<Action>)> {
         let mut bots: Vec<Bot> = (0..3).map(|s| Bot::new(BotKind::Normal, game * 3 + s)).collect();
         let forced = match rules.table {
             TableType::House => Action::Take { seat: 0 },
-            _ => Action::Bid { seat: 0, bid: 3 },
+            TableType::NoShuffle => Action::Bid { seat: 0, bid: 3 },
+            TableType::TwoPlayer => Action::Call { seat: 0, call: true },
         };
         deal.apply(&forced).expect("forced auction");
         while deal.result().is_none() {
@@ -35,7 +37,13 @@ fn positions(rules: Rules, games: u64) -> Vec<(DealView, Vec<Action>)> {
 
 fn main() {
     // `cargo bench` passes --bench; any other argument filters nothing here.
-    for (name, rules) in [("noshuffle", Rules::no_shuffle(false)), ("house_wild", Rules::house(true))] {
+    let tables = [
+        ("noshuffle", Rules::no_shuffle(false)),
+        ("noshuffle_wildrank", Rules::no_shuffle(true)),
+        ("house_wild", Rules::house(true)),
+        ("twoplayer_wildrank", Rules::two_player(true)),
+    ];
+    for (name, rules) in tables {
         let positions = positions(rules, 150);
         for kind in [BotKind::Easy, BotKind::Normal, BotKind::Hard] {
             let mut times: Vec<f64> = positions
