@@ -90,6 +90,20 @@ pub enum Outbound {
     Json { text: String, last: bool },
 }
 
+impl Outbound {
+    /// The event as the client reads it, and whether the connection ends after it (`replaced`,
+    /// `restarting`).
+    pub fn into_json(self) -> (String, bool) {
+        match self {
+            Outbound::Event(event) => {
+                let last = matches!(event, Event::Replaced | Event::Restarting);
+                (serde_json::to_string(&event).expect("events serialise"), last)
+            }
+            Outbound::Json { text, last } => (text, last),
+        }
+    }
+}
+
 impl From<Event> for Outbound {
     fn from(event: Event) -> Outbound {
         Outbound::Event(event)

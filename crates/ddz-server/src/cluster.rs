@@ -437,13 +437,7 @@ impl Cluster {
         let subject = format!("ddz.events.{node}");
         let owner = self.inner.id.clone();
         while let Some(outbound) = events.recv().await {
-            let (json, last) = match outbound {
-                Outbound::Event(event) => {
-                    let last = matches!(event, Event::Replaced | Event::Restarting);
-                    (serde_json::to_string(&event).expect("events serialise"), last)
-                }
-                Outbound::Json { text, last } => (text, last),
-            };
+            let (json, last) = outbound.into_json();
             let routed = Routed { owner: owner.clone(), conn, last, json: Some(json) };
             if self.inner.nats.publish(subject.clone(), routed.encode().into()).await.is_err() {
                 break;

@@ -813,16 +813,8 @@ async fn serve_client(
                 let mut sent = true;
                 let mut next = Some(event);
                 while let Some(event) = next.take() {
-                    let text = match event {
-                        Outbound::Event(event) => {
-                            last = matches!(event, Event::Replaced | Event::Restarting);
-                            serde_json::to_string(&event).expect("events serialise")
-                        }
-                        Outbound::Json { text, last: is_last } => {
-                            last = is_last;
-                            text
-                        }
-                    };
+                    let text;
+                    (text, last) = event.into_json();
                     sent = sink.feed(Message::Text(text.into())).await.is_ok();
                     if sent && !last {
                         next = events.try_recv().ok();
