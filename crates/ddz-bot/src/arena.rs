@@ -12,6 +12,9 @@ use std::sync::atomic::{AtomicU32, Ordering};
 
 use ddz_engine::{Action, Deal, DealSetup, Rules, Seat, Seed, Start, TableType};
 
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+
 use crate::protocol::External;
 use crate::{Bot, BotError, BotKind, Player};
 
@@ -21,12 +24,15 @@ pub enum Contestant {
     Ours(BotKind),
     /// A command that speaks the bot protocol.
     External(String),
+    /// RLCard's rule-based agent, re-implemented ([`crate::rule_agent`]).
+    RlcardRule,
 }
 
 impl Contestant {
     pub fn parse(text: &str) -> Result<Contestant, BotError> {
         match text.strip_prefix("exec:") {
             Some(command) => Ok(Contestant::External(command.to_string())),
+            None if text == RLCARD_RULE => Ok(Contestant::RlcardRule),
             None => text.parse().map(Contestant::Ours),
         }
     }
@@ -35,6 +41,7 @@ impl Contestant {
         match self {
             Contestant::Ours(kind) => kind.to_string(),
             Contestant::External(command) => format!("exec:{command}"),
+            Contestant::RlcardRule => RLCARD_RULE.to_string(),
         }
     }
 
@@ -42,6 +49,7 @@ impl Contestant {
     fn player(&self, seed: u64, shared: &mut Option<Rc<RefCell<External>>>) -> Result<Box<dyn Player>, BotError> {
         match self {
             Contestant::Ours(kind) => Ok(Box::new(Bot::new(*kind, seed))),
+            Contestant::RlcardRule => Ok(Box::new(RuleAgent(ChaCha8Rng::seed_from_u64(seed)))),
             Contestant::External(command) => {
                 if shared.is_none() {
                     *shared = Some(Rc::new(RefCell::new(External::spawn(command)?)));
@@ -49,6 +57,17 @@ impl Contestant {
                 Ok(Box::new(SharedExternal(shared.clone().expect("spawned"))))
             }
         }
+    }
+}
+
+/// The name of the in-process RLCard rule agent as a contestant.
+pub const RLCARD_RULE: &str = "rlcard-rule";
+
+struct RuleAgent(ChaCha8Rng);
+
+impl Player for RuleAgent {
+    fn choose(&mut self, view: &ddz_engine::DealView, choices: &[Action]) -> Result<usize, BotError> {
+        Ok(crate::rule_agent::choose(view, choices, &mut self.0))
     }
 }
 

@@ -13,10 +13,12 @@
 //! Decisions are deterministic given the bot's seed (which the server derives from the deal's seed).
 
 pub mod arena;
+pub mod inference;
 pub mod plan;
 pub mod policy;
 pub mod protocol;
 pub mod review;
+pub mod rule_agent;
 pub mod search;
 pub mod table;
 

@@ -1,16 +1,17 @@
 //! The `hard` player's search: determinized rollouts.
 //!
 //! For the few best candidates of the hand-planning player (and passing), it deals the unseen cards to
-//! the other seats at random, consistent with everything public (hand sizes, played cards, the landlord's
-//! shown bottom cards), plays each candidate out to the end with a fast rollout policy for every seat, and
-//! keeps the candidate that wins most often (nudged by the heuristic's score, since rollouts are
-//! noisy). The same deals (and the same rollout dice) are used for every candidate, so the
-//! comparison is not blurred by luck of the deal.
+//! the other seats, consistent with everything public (hand sizes, played cards, the landlord's shown
+//! bottom cards) and weighted by how well each deal explains the opponents' plays ([`crate::inference`]),
+//! plays each candidate out to the end with a fast rollout policy for every seat, and keeps the
+//! candidate that wins most often (nudged by the heuristic's score, since rollouts are noisy). The same
+//! deals (and the same rollout dice) are used for every candidate, so the comparison is not blurred by
+//! luck of the deal.
 //!
-//! The opponents' skill is unknown, so the rollouts do not assume they play well: each opponent move is
-//! the rollout policy's or, with probability [`OPPONENT_NOISE`], any legal choice. Against strong
-//! players this costs little; against weak ones it stops the search from giving up on hands that only
-//! a careful defence would beat.
+//! In the rollouts the opponents play as the simple player the inference assumes
+//! ([`crate::rule_agent`]); the searching side plays the fast policy below. Modelling opponents as
+//! better players than they are made weak landlord hands look lost and the search give up on lines that
+//! beat ordinary play; the simple model is what most opponents are most of the time.
 
 use std::collections::HashMap;
 
@@ -19,7 +20,9 @@ use rand::seq::SliceRandom;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
+use crate::inference::{Evidence, INCONSISTENT};
 use crate::policy::Scored;
+use crate::rule_agent;
 use crate::table::Table;
 
 /// How hard the search works.
@@ -42,13 +45,13 @@ impl Default for Budget {
 }
 
 /// How much one heuristic point weighs against the win rate.
-const PRIOR: f32 = 0.03;
+const PRIOR: f32 = 0.01;
 
 /// How far below the heuristic's best a candidate may score and still be searched.
 const SENSIBLE: f32 = 40.0;
 
-/// How often an opponent's rollout move is a uniformly random legal choice.
-pub const OPPONENT_NOISE: f64 = 0.6;
+/// Deals drawn at random for each one played out: the inference resamples among them by weight.
+const DRAWS_PER_SAMPLE: usize = 48;
 
 /// Picks among `scored` (the heuristic's scores for `choices`) by rollouts.
 pub fn choose(table: &Table, choices: &[Action], scored: &[Scored], budget: Budget, rng: &mut ChaCha8Rng) -> usize {
@@ -97,8 +100,7 @@ pub fn win_rates(
     let endgame = cards_left <= budget.endgame_cards;
     let mut solver = Solver::new(table.rules, landlord, budget.endgame_nodes);
     let mut solver_misses = 0u32;
-    for _ in 0..budget.samples {
-        let hands = determinize(table, landlord, rng);
+    for hands in sample_deals(table, landlord, budget.samples, rng) {
         let dice: u64 = rng.random();
         for (c, &candidate) in candidates.iter().enumerate() {
             let mut sim = Sim::new(table, landlord, hands.clone(), ChaCha8Rng::seed_from_u64(dice));
@@ -115,6 +117,34 @@ pub fn win_rates(
         }
     }
     wins.into_iter().map(|w| w as f32 / budget.samples.max(1) as f32).collect()
+}
+
+/// `n` deals of the unseen cards, drawn in proportion to how well they explain the opponents' plays:
+/// [`DRAWS_PER_SAMPLE`] times as many drawn at random, weighed by [`Evidence`], and `n` resampled.
+fn sample_deals(table: &Table, landlord: Seat, n: usize, rng: &mut ChaCha8Rng) -> Vec<Vec<Counts>> {
+    let evidence = Evidence::new(table);
+    if evidence.is_empty() {
+        return (0..n).map(|_| determinize(table, landlord, rng)).collect();
+    }
+    let pool: Vec<Vec<Counts>> = (0..n * DRAWS_PER_SAMPLE).map(|_| determinize(table, landlord, rng)).collect();
+    let weights: Vec<f64> = pool.iter().map(|hands| INCONSISTENT.powi(evidence.surprises(hands))).collect();
+    // Systematic resampling: `n` evenly spaced pointers, from one random offset, into the running total.
+    let step = weights.iter().sum::<f64>() / n as f64;
+    let mut pointer = rng.random::<f64>() * step;
+    let mut running = 0.0;
+    let mut chosen = Vec::with_capacity(n);
+    for (hands, weight) in pool.iter().zip(&weights) {
+        running += weight;
+        while pointer < running && chosen.len() < n {
+            chosen.push(hands.clone());
+            pointer += step;
+        }
+    }
+    // Rounding can leave the last pointer just past the total.
+    while chosen.len() < n {
+        chosen.push(pool[pool.len() - 1].clone());
+    }
+    chosen
 }
 
 /// A random deal of the unseen cards to the other seats, consistent with what is public.
@@ -152,7 +182,7 @@ struct Sim {
     allowance: Option<u32>,
     winner: Option<Seat>,
     buffer: Vec<Play>,
-    /// The searching seat: the other side's moves are noisy.
+    /// The searching seat: the other side plays as the simple player.
     me: Seat,
     rng: ChaCha8Rng,
 }
@@ -223,7 +253,7 @@ impl Sim {
 
     /// The fast rollout policy: go out if possible; follow an opponent with the smallest play that does
     /// not spend control unless they are near the end; lead the play that sheds most, lowest first.
-    /// Short of going out, the searching seat's opponents sometimes choose at random (passing included).
+    /// The searching seat's opponents play as the simple player.
     fn rollout_choice(&mut self, seat: Seat) -> Option<Play> {
         let hand = self.hands[seat];
         let prior = self.trick.map(|(_, p)| p);
@@ -234,12 +264,8 @@ impl Sim {
             return Some(*out);
         }
         let partner = |a: Seat, b: Seat| a != b && a != self.landlord && b != self.landlord;
-        if seat != self.me && !partner(seat, self.me) && self.rng.random_bool(OPPONENT_NOISE) {
-            let choices = self.buffer.len() + usize::from(prior.is_some());
-            return match choices {
-                0 => None,
-                n => self.buffer.get(self.rng.random_range(0..n)).copied(),
-            };
+        if seat != self.me && !partner(seat, self.me) {
+            return self.simple_choice(seat);
         }
         let players = self.hands.len();
         let danger =
@@ -281,6 +307,27 @@ impl Sim {
                 best.map(|(_, p)| p)
             }
         }
+    }
+}
+
+impl Sim {
+    /// The simple player's move ([`rule_agent`]), from the legal plays in the buffer.
+    fn simple_choice(&mut self, seat: Seat) -> Option<Play> {
+        let Some((leader, target)) = self.trick else {
+            let part = rule_agent::lead_part(self.hands[seat]);
+            let led = part.and_then(|part| self.buffer.iter().find(|p| rule_agent::play_ranks(p) == part));
+            // Its part is always legal on a lead, save a bare triple where the table forbids one.
+            return led.or_else(|| self.buffer.first()).copied();
+        };
+        if let Some(play) = rule_agent::smallest_of_type(self.buffer.iter().map(|p| (p, p)), &target) {
+            return Some(*play);
+        }
+        if leader != self.landlord && seat != self.landlord {
+            return None;
+        }
+        // Any legal action, passing included.
+        let index = self.rng.random_range(0..=self.buffer.len());
+        self.buffer.get(index).copied()
     }
 }
 

@@ -1,0 +1,194 @@
+//! What the opponents' plays say about their hands: deals of the unseen cards weighted by how likely
+//! each opponent's actual plays were, had it held the cards the deal gives it.
+//!
+//! The model of an opponent is the simple player ([`crate::rule_agent`]): it leads the part of its
+//! hand's plain split that holds its lowest card, follows with the smallest play of the trick's kind, and
+//! passes an opponent's play only when it has no play of that kind to beat it. Each past decision that
+//! a sampled hand makes inconsistent with that multiplies the deal's weight by [`INCONSISTENT`]: against
+//! a simple player the weights all but rule such deals out; against a player who plans, its plays are
+//! surprising under most deals alike, so the weights change little. Bombs and fours carry no evidence
+//! (holding one back, or spending one, says little), nor do passes under a partner.
+
+use ddz_engine::{Action, Counts, Kind, Play, Seat};
+
+use crate::rule_agent;
+use crate::table::Table;
+
+/// The weight a deal keeps for each opponent decision it makes inconsistent with the simple player.
+pub const INCONSISTENT: f64 = 0.02;
+
+/// One opponent decision, with the cards its seat played from then on (its own play included): its
+/// hand then was a sampled hand now plus those.
+#[derive(Clone, Copy, Debug)]
+struct Decision {
+    seat: Seat,
+    later: Counts,
+    what: What,
+}
+
+#[derive(Clone, Copy, Debug)]
+enum What {
+    Lead(Play),
+    /// Beat `target` with `play`.
+    Follow {
+        target: Play,
+        play: Play,
+    },
+    /// Passed an opponent's `target`.
+    Pass {
+        target: Play,
+    },
+}
+
+/// The opponents' past trick-play decisions that carry evidence.
+pub struct Evidence {
+    decisions: Vec<Decision>,
+}
+
+impl Evidence {
+    pub fn new(table: &Table) -> Evidence {
+        let Some(landlord) = table.landlord else {
+            return Evidence { decisions: Vec::new() };
+        };
+        let players = table.players();
+        let same_side = |a: Seat, b: Seat| a == b || (a != landlord && b != landlord);
+        let mut decisions = Vec::new();
+        let mut trick: Option<(Seat, Play)> = None;
+        let mut passes = 0;
+        for action in &table.view.actions {
+            match *action {
+                Action::Play { seat, play, .. } => {
+                    if table.is_opponent(seat) {
+                        let what = match trick {
+                            None => What::Lead(play),
+                            Some((_, target)) => What::Follow { target, play },
+                        };
+                        decisions.push(Decision { seat, later: Counts::EMPTY, what });
+                    }
+                    trick = Some((seat, play));
+                    passes = 0;
+                }
+                // A pass with no trick is an auction's (House).
+                Action::Pass { seat } => {
+                    let Some((leader, target)) = trick else { continue };
+                    if table.is_opponent(seat) && !same_side(seat, leader) {
+                        decisions.push(Decision { seat, later: Counts::EMPTY, what: What::Pass { target } });
+                    }
+                    passes += 1;
+                    if passes + 1 >= players {
+                        trick = None;
+                        passes = 0;
+                    }
+                }
+                _ => {}
+            }
+        }
+        let mut later = vec![Counts::EMPTY; players];
+        for decision in decisions.iter_mut().rev() {
+            if let What::Lead(play) | What::Follow { play, .. } = decision.what {
+                later[decision.seat] = add(later[decision.seat], play.cards);
+            }
+            decision.later = later[decision.seat];
+        }
+        decisions.retain(|d| carries_evidence(&d.what));
+        Evidence { decisions }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.decisions.is_empty()
+    }
+
+    /// How many of the opponents' decisions the deal `hands` (each seat's cards now) makes inconsistent.
+    pub fn surprises(&self, hands: &[Counts]) -> i32 {
+        self.decisions.iter().filter(|d| !consistent(&d.what, add(hands[d.seat], d.later))).count() as i32
+    }
+}
+
+fn add(a: Counts, b: Counts) -> Counts {
+    // No slot holds more than 8 cards, so no nibble carries.
+    Counts(a.0 + b.0)
+}
+
+fn plain(play: &Play) -> bool {
+    matches!(play.shape.kind, Kind::Single | Kind::Pair | Kind::Triples | Kind::Straight | Kind::PairRun)
+}
+
+fn carries_evidence(what: &What) -> bool {
+    match what {
+        What::Lead(play) => !play.shape.is_bomb_or_rocket(),
+        What::Follow { target, play } => plain(target) && plain(play),
+        What::Pass { target } => plain(target),
+    }
+}
+
+/// Whether the simple player holding `hand` would have made this decision.
+fn consistent(what: &What, hand: Counts) -> bool {
+    match *what {
+        What::Lead(play) => rule_agent::lead_part(hand).is_none_or(|part| rule_agent::play_ranks(&play) == part),
+        What::Follow { target, play } => !holds_between(hand, &target, target.main.index(), play.main.index()),
+        What::Pass { target } => !holds_between(hand, &target, target.main.index(), 15),
+    }
+}
+
+/// Whether `hand` holds a play shaped like `like` whose main rank lies strictly between `low` and
+/// `high` (kickers not checked: they rarely decide).
+fn holds_between(hand: Counts, like: &Play, low: usize, high: usize) -> bool {
+    let shape = like.shape;
+    let (need, len, top_max) = match shape.kind {
+        Kind::Single => (1, 1, 14),
+        Kind::Pair => (2, 1, 12),
+        Kind::Triples if shape.len == 1 => (3, 1, 12),
+        Kind::Triples => (3, shape.len as usize, 11),
+        Kind::Straight => (1, shape.len as usize, 11),
+        Kind::PairRun => (2, shape.len as usize, 11),
+        _ => return false,
+    };
+    (low + 1..high.min(top_max + 1)).any(|top| top + 1 >= len && (top + 1 - len..=top).all(|s| hand.get(s) >= need))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ddz_engine::{Attach, Rank, Shape, Strength};
+
+    fn play(kind: Kind, len: u8, main: usize, cards: &str) -> Play {
+        Play {
+            shape: Shape::new(kind, len, Attach::None),
+            main: Rank::from_index(main as u8).expect("rank"),
+            strength: Strength::Natural,
+            cards: cards.parse().expect("cards"),
+            wild_as: Counts::EMPTY,
+        }
+    }
+
+    fn hand(text: &str) -> Counts {
+        text.parse().expect("hand")
+    }
+
+    #[test]
+    fn a_lead_is_consistent_only_with_hands_whose_lowest_part_it_is() {
+        let pair_of_fives = What::Lead(play(Kind::Pair, 1, 2, "55"));
+        assert!(consistent(&pair_of_fives, hand("5589JQ")));
+        assert!(!consistent(&pair_of_fives, hand("3558JQ")), "a lower single would have been led");
+        assert!(!consistent(&pair_of_fives, hand("555JQ")), "the fives are a triple");
+    }
+
+    #[test]
+    fn a_follow_is_consistent_only_with_hands_lacking_a_smaller_beating_play_of_its_kind() {
+        let ten_over_six = What::Follow { target: play(Kind::Single, 1, 3, "6"), play: play(Kind::Single, 1, 7, "T") };
+        assert!(consistent(&ten_over_six, hand("34TK")));
+        assert!(!consistent(&ten_over_six, hand("38TK")), "the eight beats the six and is smaller");
+        let straight = |top: usize, cards: &str| play(Kind::Straight, 5, top, cards);
+        let over = What::Follow { target: straight(4, "34567"), play: straight(9, "89TJQ") };
+        assert!(!consistent(&over, hand("456789TJQ")), "4-8 beats 3-7 and is smaller");
+        assert!(consistent(&over, hand("3489TJQ")));
+    }
+
+    #[test]
+    fn a_pass_is_consistent_only_with_hands_that_cannot_beat_by_kind() {
+        let pass_over_kings = What::Pass { target: play(Kind::Pair, 1, 10, "KK") };
+        assert!(consistent(&pass_over_kings, hand("3AR2")), "no pair above the kings");
+        assert!(!consistent(&pass_over_kings, hand("3AA")));
+        assert!(consistent(&pass_over_kings, hand("3333")), "a bomb held back says nothing");
+    }
+}
