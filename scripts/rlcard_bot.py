@@ -8,8 +8,10 @@ action it named. Cards are written as RLCard writes them, ranks in the order 345
 is our rank shorthand (`play.ranks`) for a deck without the Wild.
 
 Only the research protocol's decisions (trick play) are asked of it. Usage:
-`python3 rlcard_bot.py [--seed N]` (the seed is numpy's, which the agent uses to pick at random when it
-cannot follow as a landlord or against one).
+`python3 rlcard_bot.py [--seed N] [--record FILE]` (the seed is numpy's, which the agent uses to pick at
+random when it cannot follow as a landlord or against one). `--record` appends each request with the
+agent's answer and whether it drew at random, one JSON line each: the data that `tests/rule_agent.rs`
+checks our re-implementation (`ddz arena --b rlcard-rule`) against.
 """
 
 import json
@@ -75,16 +77,37 @@ def answer(agent, request, misses):
 
 def main():
     seed = 0
-    if len(sys.argv) == 3 and sys.argv[1] == "--seed":
-        seed = int(sys.argv[2])
+    record = None
+    args = sys.argv[1:]
+    while args:
+        if args[0] == "--seed" and len(args) > 1:
+            seed = int(args[1])
+        elif args[0] == "--record" and len(args) > 1:
+            record = open(args[1], "a")
+        else:
+            sys.exit("usage: rlcard_bot.py [--seed N] [--record FILE]")
+        args = args[2:]
     np.random.seed(seed)
+    # The agent draws through np.random.choice only when it cannot follow by type: note when it does.
+    drew = [False]
+    draw = np.random.choice
+
+    def noted_draw(*args, **kwargs):
+        drew[0] = True
+        return draw(*args, **kwargs)
+
+    np.random.choice = noted_draw
     agent = DouDizhuRuleAgentV1()
     misses = [0]
     for line in sys.stdin:
         if not line.strip():
             continue
         request = json.loads(line)
+        drew[0] = False
         choice = answer(agent, request, misses)
+        if record is not None:
+            entry = {"view": request["view"], "choices": request["choices"], "choice": choice, "drew": drew[0]}
+            record.write(json.dumps(entry, separators=(",", ":")) + "\n")
         sys.stdout.write(json.dumps({"id": request["id"], "choice": choice}) + "\n")
         sys.stdout.flush()
 
