@@ -1,16 +1,29 @@
 //! Decision time per bot level over thousands of real positions: every decision of seeded games
 //! (normal bots playing all seats) is replayed to each level, and its time measured one by one, at No
-//! Shuffle with and without Wild Rank, House with the Wild and Two Player with Wild Rank. Prints
-//! median, 90th and 99th percentile and maximum; run it on one core (`taskset -c 1 cargo bench ...`).
+//! Shuffle with and without Wild Rank, House with the Wild and Two Player with Wild Rank; and, under the
+//! research protocol, `normal`'s decisions in games against RLCard's rule agent (where `hard` finds
+//! the opponents fit its model and searches further). Prints median, 90th and 99th percentile and
+//! maximum; run it on one core (`taskset -c 1 cargo bench ...`).
 
 use std::hint::black_box;
 use std::time::Instant;
 
-use ddz_bot::{Bot, BotKind};
+use ddz_bot::{Bot, BotKind, rule_agent};
 use ddz_engine::{Action, Deal, DealSetup, DealView, Rules, Seed, Start, TableType};
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
 
-fn positions(rules: Rules, games: u64) -> Vec<(DealView, Vec<Action>)> {
+/// Who plays the seats `positions` records: `normal` everywhere, or `normal` against the rule agent
+/// (as landlord in even games, as the farmers in odd ones).
+#[derive(Clone, Copy, PartialEq)]
+enum Opponents {
+    Normal,
+    RuleAgent,
+}
+
+fn positions(rules: Rules, games: u64, opponents: Opponents) -> Vec<(DealView, Vec<Action>)> {
     let mut out = Vec::new();
+    let mut dice = ChaCha8Rng::seed_from_u64(0);
     for game in 0..games {
         let setup = DealSetup::shuffled(rules, Seed::from_u64(game), Start::Seat(0));
         let mut deal = Deal::new(setup);
@@ -25,10 +38,15 @@ fn positions(rules: Rules, games: u64) -> Vec<(DealView, Vec<Action>)> {
             let seat = deal.waiting_for()[0];
             let choices: Vec<Action> = deal.choices().into_iter().filter(|a| a.seat() == Some(seat)).collect();
             let view = deal.view(Some(seat));
-            let choice = bots[seat].decide(&view, &choices);
-            if choices.len() > 1 {
-                out.push((view.clone(), choices.clone()));
-            }
+            let rule_agent_plays = opponents == Opponents::RuleAgent && (seat == 0) == (game % 2 == 1);
+            let choice = if rule_agent_plays {
+                rule_agent::choose(&view, &choices, &mut dice)
+            } else {
+                if choices.len() > 1 {
+                    out.push((view.clone(), choices.clone()));
+                }
+                bots[seat].decide(&view, &choices)
+            };
             deal.apply(&choices[choice]).expect("bots choose legal actions");
         }
     }
@@ -38,13 +56,14 @@ fn positions(rules: Rules, games: u64) -> Vec<(DealView, Vec<Action>)> {
 fn main() {
     // `cargo bench` passes --bench; any other argument filters nothing here.
     let tables = [
-        ("noshuffle", Rules::no_shuffle(false)),
-        ("noshuffle_wildrank", Rules::no_shuffle(true)),
-        ("house_wild", Rules::house(true)),
-        ("twoplayer_wildrank", Rules::two_player(true)),
+        ("noshuffle", Rules::no_shuffle(false), Opponents::Normal),
+        ("noshuffle_wildrank", Rules::no_shuffle(true), Opponents::Normal),
+        ("house_wild", Rules::house(true), Opponents::Normal),
+        ("twoplayer_wildrank", Rules::two_player(true), Opponents::Normal),
+        ("research_vs_rule_agent", Rules::no_shuffle(false), Opponents::RuleAgent),
     ];
-    for (name, rules) in tables {
-        let positions = positions(rules, 150);
+    for (name, rules, opponents) in tables {
+        let positions = positions(rules, 150, opponents);
         for kind in [BotKind::Easy, BotKind::Normal, BotKind::Hard] {
             let mut times: Vec<f64> = positions
                 .iter()

@@ -81,10 +81,36 @@ pub fn choose(view: &DealView, choices: &[Action], rng: &mut ChaCha8Rng) -> usiz
     }
 }
 
-/// What it leads from `hand`: the first part of its split holding its lowest card.
+/// What it leads from `hand`: the first part of its split holding its lowest card, found without
+/// building the split (the search asks this of every drawn deal; the tests check it against a literal
+/// port of RLCard's `combine_cards`).
 pub fn lead_part(hand: Counts) -> Option<Ranks> {
     let lowest = (0..SLOTS).find(|&s| hand.get(s) > 0)?;
-    split(hand).into_iter().find(|part| part[lowest] > 0)
+    let count = |s: usize| hand.get(s);
+    let mut part = [0u8; SLOTS];
+    if lowest == 13 && count(14) == 1 {
+        part[13] = 1;
+        part[14] = 1;
+    } else if count(lowest) == 4 {
+        part[lowest] = 4;
+    } else if count(lowest) == 3 {
+        // A triple run from the lowest rank up, never through the 2.
+        part[lowest] = 3;
+        let mut slot = lowest + 1;
+        while lowest < 12 && slot < 12 && count(slot) == 3 {
+            part[slot] = 3;
+            slot += 1;
+        }
+    } else {
+        // With bombs and triples set aside, a stretch of five or more ranks from the lowest is a straight.
+        let end = (lowest..12).find(|&s| matches!(count(s), 0 | 3 | 4)).unwrap_or(12.max(lowest));
+        if end >= lowest + 5 {
+            part[lowest..end].fill(1);
+        } else {
+            part[lowest] = count(lowest);
+        }
+    }
+    Some(part)
 }
 
 /// Of `plays` (with their keys), the first of the smallest that has `target`'s type.
@@ -119,72 +145,72 @@ fn ranks(action: &Action) -> Option<Ranks> {
     }
 }
 
-/// RLCard's `combine_cards`: the hand's parts in the order it searches them for its lowest card.
-fn split(hand: Counts) -> Vec<Ranks> {
-    let mut left: Ranks = std::array::from_fn(|s| hand.get(s));
-    let mut parts = Vec::new();
-    let of = |slot: usize, n: u8| {
-        let mut part = [0u8; SLOTS];
-        part[slot] = n;
-        part
-    };
-    if left[13] == 1 && left[14] == 1 {
-        let mut rocket = of(13, 1);
-        rocket[14] = 1;
-        parts.push(rocket);
-        left[13] = 0;
-        left[14] = 0;
-    }
-    for slot in 0..SLOTS {
-        if left[slot] == 4 {
-            parts.push(of(slot, 4));
-            left[slot] = 0;
-        }
-    }
-    // Triples, each joined to the one just below it into a run (never with the 2).
-    let mut triples: Vec<Ranks> = Vec::new();
-    let mut last: Option<usize> = None;
-    for slot in 0..SLOTS {
-        if left[slot] == 3 {
-            match triples.last_mut() {
-                Some(run) if slot < 12 && last.is_some_and(|l| l + 1 == slot) => run[slot] = 3,
-                _ => triples.push(of(slot, 3)),
-            }
-            last = Some(slot);
-            left[slot] = 0;
-        }
-    }
-    let ranks_in = |part: &Ranks| part.iter().filter(|&&n| n > 0).count();
-    parts.extend(triples.iter().filter(|t| ranks_in(t) == 1));
-    parts.extend(triples.iter().filter(|t| ranks_in(t) > 1));
-    // Straights: each stretch of five or more ranks among 3-A, as many times as its thinnest rank
-    // allows. (RLCard then looks for pair runs in what is left, where none can remain.)
-    let mut start = 0;
-    while start < 12 {
-        if left[start] == 0 {
-            start += 1;
-            continue;
-        }
-        let end = (start..12).find(|&s| left[s] == 0).unwrap_or(12);
-        if end - start >= 5 {
-            let thinnest = left[start..end].iter().copied().min().unwrap_or(0);
-            let mut straight = [0u8; SLOTS];
-            for slot in start..end {
-                straight[slot] = 1;
-                left[slot] -= thinnest;
-            }
-            parts.extend(std::iter::repeat_n(straight, thinnest as usize));
-        }
-        start = end;
-    }
-    parts.extend((0..SLOTS).filter(|&s| left[s] == 2).map(|s| of(s, 2)));
-    parts.extend((0..SLOTS).filter(|&s| left[s] == 1).map(|s| of(s, 1)));
-    parts
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// RLCard's `combine_cards`: the hand's parts in the order it searches them for its lowest card.
+    pub(super) fn split(hand: Counts) -> Vec<Ranks> {
+        let mut left: Ranks = std::array::from_fn(|s| hand.get(s));
+        let mut parts = Vec::new();
+        let of = |slot: usize, n: u8| {
+            let mut part = [0u8; SLOTS];
+            part[slot] = n;
+            part
+        };
+        if left[13] == 1 && left[14] == 1 {
+            let mut rocket = of(13, 1);
+            rocket[14] = 1;
+            parts.push(rocket);
+            left[13] = 0;
+            left[14] = 0;
+        }
+        for (slot, count) in left.iter_mut().enumerate() {
+            if *count == 4 {
+                parts.push(of(slot, 4));
+                *count = 0;
+            }
+        }
+        // Triples, each joined to the one just below it into a run (never with the 2).
+        let mut triples: Vec<Ranks> = Vec::new();
+        let mut last: Option<usize> = None;
+        for (slot, count) in left.iter_mut().enumerate() {
+            if *count == 3 {
+                match triples.last_mut() {
+                    Some(run) if slot < 12 && last.is_some_and(|l| l + 1 == slot) => run[slot] = 3,
+                    _ => triples.push(of(slot, 3)),
+                }
+                last = Some(slot);
+                *count = 0;
+            }
+        }
+        let ranks_in = |part: &Ranks| part.iter().filter(|&&n| n > 0).count();
+        parts.extend(triples.iter().filter(|t| ranks_in(t) == 1));
+        parts.extend(triples.iter().filter(|t| ranks_in(t) > 1));
+        // Straights: each stretch of five or more ranks among 3-A, as many times as its thinnest rank
+        // allows. (RLCard then looks for pair runs in what is left, where none can remain.)
+        let mut start = 0;
+        while start < 12 {
+            if left[start] == 0 {
+                start += 1;
+                continue;
+            }
+            let end = (start..12).find(|&s| left[s] == 0).unwrap_or(12);
+            if end - start >= 5 {
+                let thinnest = left[start..end].iter().copied().min().unwrap_or(0);
+                let mut straight = [0u8; SLOTS];
+                for slot in start..end {
+                    straight[slot] = 1;
+                    left[slot] -= thinnest;
+                }
+                parts.extend(std::iter::repeat_n(straight, thinnest as usize));
+            }
+            start = end;
+        }
+        parts.extend((0..SLOTS).filter(|&s| left[s] == 2).map(|s| of(s, 2)));
+        parts.extend((0..SLOTS).filter(|&s| left[s] == 1).map(|s| of(s, 1)));
+        parts
+    }
 
     fn ranks_of(text: &str) -> Ranks {
         let counts: Counts = text.parse().expect("ranks");
@@ -212,6 +238,23 @@ mod tests {
     fn a_straight_is_taken_as_often_as_its_thinnest_rank_allows() {
         assert_eq!(parts("3344556677"), vec![ranks_of("34567"), ranks_of("34567")]);
         assert_eq!(parts("34567789"), vec![ranks_of("3456789"), ranks_of("7")]);
+    }
+
+    #[test]
+    fn the_lead_part_is_the_splits_first_part_holding_the_lowest_card_for_any_hand() {
+        let mut rng = <ChaCha8Rng as rand::SeedableRng>::seed_from_u64(7);
+        for _ in 0..20_000 {
+            let mut hand = Counts::EMPTY;
+            for slot in 0..13 {
+                hand = hand.plus(slot, rng.random_range(0..=4));
+            }
+            for slot in 13..15 {
+                hand = hand.plus(slot, rng.random_range(0..=1));
+            }
+            let lowest = (0..SLOTS).find(|&s| hand.get(s) > 0);
+            let expected = lowest.and_then(|low| split(hand).into_iter().find(|part| part[low] > 0));
+            assert_eq!(lead_part(hand), expected, "{hand}");
+        }
     }
 
     #[test]

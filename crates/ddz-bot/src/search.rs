@@ -44,11 +44,27 @@ impl Default for Budget {
     }
 }
 
-/// How much one heuristic point weighs against the win rate.
-const PRIOR: f32 = 0.01;
+/// How far the search trusts its rollouts, which assume the opponents play as the simple player.
+#[derive(Clone, Copy, Debug)]
+struct Trust {
+    /// How far below the heuristic's best a candidate may score and still be searched.
+    sensible: f32,
+    /// Candidates searched, as a multiple of the budget's.
+    widen: usize,
+    /// How much one heuristic point weighs against the win rate.
+    prior: f32,
+}
 
-/// How far below the heuristic's best a candidate may score and still be searched.
-const SENSIBLE: f32 = 40.0;
+/// The opponents' plays so far fit the simple player: the rollouts are a good model, so trust them
+/// over the heuristic, among more candidates.
+const FITTING: Trust = Trust { sensible: 100.0, widen: 2, prior: 0.0 };
+
+/// Nothing seen yet, or plays the simple player would not make: the heuristic's sensible few, nudged
+/// by its score (against planning players the rollouts' model is rough).
+const CAUTIOUS: Trust = Trust { sensible: 40.0, widen: 1, prior: 0.01 };
+
+/// Against opponents who fit the simple player, the exact solver starts this many cards earlier.
+const MODELLED_ENDGAME_CARDS: usize = 10;
 
 /// Deals drawn at random for each one played out: the inference resamples among them by weight.
 const DRAWS_PER_SAMPLE: usize = 48;
@@ -57,36 +73,41 @@ const DRAWS_PER_SAMPLE: usize = 48;
 pub fn choose(table: &Table, choices: &[Action], scored: &[Scored], budget: Budget, rng: &mut ChaCha8Rng) -> usize {
     let mut ranked: Vec<Scored> = scored.to_vec();
     ranked.sort_by(|a, b| b.score.total_cmp(&a.score));
-    // A play that goes out, or a single sensible choice, needs no search.
-    if ranked.len() == 1 || ranked[0].score >= 1000.0 || ranked[1].score < ranked[0].score - SENSIBLE {
+    // A play that goes out, or a single choice, needs no search; nor does an auction.
+    let Some(landlord) = table.landlord else {
+        return ranked[0].index;
+    };
+    if ranked.len() == 1 || ranked[0].score >= 1000.0 || ranked[1].score < ranked[0].score - FITTING.sensible {
         return ranked[0].index;
     }
+    let sample = sample_deals(table, landlord, budget.samples, rng);
+    let trust = if sample.fits { FITTING } else { CAUTIOUS };
     // Search only among sensible candidates: what the table sense rules out (beating a partner,
     // an early bomb, stranding the Wild) stays ruled out.
-    let floor = ranked[0].score - SENSIBLE;
+    let floor = ranked[0].score - trust.sensible;
+    if ranked[1].score < floor {
+        return ranked[0].index;
+    }
     let mut candidates: Vec<Scored> =
-        ranked.iter().take(budget.candidates).filter(|s| s.score >= floor).copied().collect();
+        ranked.iter().take(budget.candidates * trust.widen).filter(|s| s.score >= floor).copied().collect();
     if let Some(pass) = ranked.iter().find(|s| matches!(choices[s.index], Action::Pass { .. }))
         && pass.score >= floor
         && !candidates.iter().any(|c| c.index == pass.index)
     {
         candidates.push(*pass);
     }
-    if table.landlord.is_none() {
-        return ranked[0].index;
-    }
     let indexes: Vec<usize> = candidates.iter().map(|c| c.index).collect();
-    let rates = win_rates(table, choices, &indexes, budget, rng);
-    // Most wins, nudged by the heuristic's score (rollouts are noisy); ties go to its order.
+    let rates = rates_on(table, choices, &indexes, &sample.deals, sample.fits, budget, rng);
+    // Most wins, nudged by the heuristic's score; ties go to its order.
     let top = candidates[0].score;
-    let value = |i: usize| rates[i] + PRIOR * (candidates[i].score - top);
+    let value = |i: usize| rates[i] + trust.prior * (candidates[i].score - top);
     let best = (0..candidates.len()).fold(0, |b, i| if value(i) > value(b) { i } else { b });
     candidates[best].index
 }
 
 /// How often the searching seat's side wins after each of `candidates` (indexes into `choices`), over
-/// `budget.samples` random deals of the unseen cards: the same deals and rollout dice for every
-/// candidate. The table must have a landlord (the play has begun).
+/// `budget.samples` deals of the unseen cards: the same deals and rollout dice for every candidate.
+/// The table must have a landlord (the play has begun).
 pub fn win_rates(
     table: &Table,
     choices: &[Action],
@@ -95,12 +116,31 @@ pub fn win_rates(
     rng: &mut ChaCha8Rng,
 ) -> Vec<f32> {
     let landlord = table.landlord.expect("the search runs once the landlord is known");
+    let sample = sample_deals(table, landlord, budget.samples, rng);
+    rates_on(table, choices, candidates, &sample.deals, false, budget, rng)
+}
+
+fn rates_on(
+    table: &Table,
+    choices: &[Action],
+    candidates: &[usize],
+    deals: &[Vec<Counts>],
+    fits: bool,
+    budget: Budget,
+    rng: &mut ChaCha8Rng,
+) -> Vec<f32> {
+    let landlord = table.landlord.expect("the search runs once the landlord is known");
     let mut wins = vec![0u32; candidates.len()];
     let cards_left: usize = table.sizes.iter().sum();
-    let endgame = cards_left <= budget.endgame_cards;
-    let mut solver = Solver::new(table.rules, landlord, budget.endgame_nodes);
+    // Against the simple player the solver need only search this side's moves, and so reaches further.
+    let (endgame, mut solver) = if fits {
+        let solver = Solver::new(table.rules, landlord, budget.endgame_nodes).modelling(table.me);
+        (cards_left <= budget.endgame_cards + MODELLED_ENDGAME_CARDS, solver)
+    } else {
+        (cards_left <= budget.endgame_cards, Solver::new(table.rules, landlord, budget.endgame_nodes))
+    };
     let mut solver_misses = 0u32;
-    for hands in sample_deals(table, landlord, budget.samples, rng) {
+    for hands in deals {
         let dice: u64 = rng.random();
         for (c, &candidate) in candidates.iter().enumerate() {
             let mut sim = Sim::new(table, landlord, hands.clone(), ChaCha8Rng::seed_from_u64(dice));
@@ -116,35 +156,45 @@ pub fn win_rates(
             }
         }
     }
-    wins.into_iter().map(|w| w as f32 / budget.samples.max(1) as f32).collect()
+    wins.into_iter().map(|w| w as f32 / deals.len().max(1) as f32).collect()
+}
+
+/// Deals of the unseen cards to play out, and whether some deal explains every opponent play so far.
+struct Sample {
+    deals: Vec<Vec<Counts>>,
+    /// Some drawn deal makes none of the opponents' plays a surprise (and there were plays to explain).
+    fits: bool,
 }
 
 /// `n` deals of the unseen cards, drawn in proportion to how well they explain the opponents' plays:
 /// [`DRAWS_PER_SAMPLE`] times as many drawn at random, weighed by [`Evidence`], and `n` resampled.
-fn sample_deals(table: &Table, landlord: Seat, n: usize, rng: &mut ChaCha8Rng) -> Vec<Vec<Counts>> {
+fn sample_deals(table: &Table, landlord: Seat, n: usize, rng: &mut ChaCha8Rng) -> Sample {
     let evidence = Evidence::new(table);
-    if evidence.is_empty() {
-        return (0..n).map(|_| determinize(table, landlord, rng)).collect();
+    // Two Player is left as it was: one opponent and nine cards out of play, where the weighing is
+    // neither measured nor cheap.
+    if evidence.is_empty() || table.players() == 2 {
+        return Sample { deals: (0..n).map(|_| determinize(table, landlord, rng)).collect(), fits: false };
     }
     let pool: Vec<Vec<Counts>> = (0..n * DRAWS_PER_SAMPLE).map(|_| determinize(table, landlord, rng)).collect();
-    let weights: Vec<f64> = pool.iter().map(|hands| INCONSISTENT.powi(evidence.surprises(hands))).collect();
+    let surprises: Vec<i32> = pool.iter().map(|hands| evidence.surprises(hands)).collect();
+    let weights: Vec<f64> = surprises.iter().map(|&s| INCONSISTENT.powi(s)).collect();
     // Systematic resampling: `n` evenly spaced pointers, from one random offset, into the running total.
     let step = weights.iter().sum::<f64>() / n as f64;
     let mut pointer = rng.random::<f64>() * step;
     let mut running = 0.0;
-    let mut chosen = Vec::with_capacity(n);
+    let mut deals = Vec::with_capacity(n);
     for (hands, weight) in pool.iter().zip(&weights) {
         running += weight;
-        while pointer < running && chosen.len() < n {
-            chosen.push(hands.clone());
+        while pointer < running && deals.len() < n {
+            deals.push(hands.clone());
             pointer += step;
         }
     }
     // Rounding can leave the last pointer just past the total.
-    while chosen.len() < n {
-        chosen.push(pool[pool.len() - 1].clone());
+    while deals.len() < n {
+        deals.push(pool[pool.len() - 1].clone());
     }
-    chosen
+    Sample { deals, fits: surprises.contains(&0) }
 }
 
 /// A random deal of the unseen cards to the other seats, consistent with what is public.
@@ -310,24 +360,38 @@ impl Sim {
     }
 }
 
+/// What the simple player ([`rule_agent`]) does at `seat` with `plays`, its legal plays.
+enum SimpleMove {
+    Play(Play),
+    Pass,
+    /// Any legal action, passing included, at random.
+    Draw,
+}
+
+fn simple_move(hand: Counts, seat: Seat, landlord: Seat, trick: Option<(Seat, Play)>, plays: &[Play]) -> SimpleMove {
+    let Some((leader, target)) = trick else {
+        let part = rule_agent::lead_part(hand);
+        let led = part.and_then(|part| plays.iter().find(|p| rule_agent::play_ranks(p) == part));
+        // Its part is always legal on a lead, save a bare triple where the table forbids one.
+        return led.or(plays.first()).map_or(SimpleMove::Pass, |p| SimpleMove::Play(*p));
+    };
+    if let Some(play) = rule_agent::smallest_of_type(plays.iter().map(|p| (p, p)), &target) {
+        SimpleMove::Play(*play)
+    } else if leader != landlord && seat != landlord {
+        SimpleMove::Pass
+    } else {
+        SimpleMove::Draw
+    }
+}
+
 impl Sim {
-    /// The simple player's move ([`rule_agent`]), from the legal plays in the buffer.
+    /// The simple player's move, from the legal plays in the buffer.
     fn simple_choice(&mut self, seat: Seat) -> Option<Play> {
-        let Some((leader, target)) = self.trick else {
-            let part = rule_agent::lead_part(self.hands[seat]);
-            let led = part.and_then(|part| self.buffer.iter().find(|p| rule_agent::play_ranks(p) == part));
-            // Its part is always legal on a lead, save a bare triple where the table forbids one.
-            return led.or_else(|| self.buffer.first()).copied();
-        };
-        if let Some(play) = rule_agent::smallest_of_type(self.buffer.iter().map(|p| (p, p)), &target) {
-            return Some(*play);
+        match simple_move(self.hands[seat], seat, self.landlord, self.trick, &self.buffer) {
+            SimpleMove::Play(play) => Some(play),
+            SimpleMove::Pass => None,
+            SimpleMove::Draw => self.buffer.get(self.rng.random_range(0..=self.buffer.len())).copied(),
         }
-        if leader != self.landlord && seat != self.landlord {
-            return None;
-        }
-        // Any legal action, passing included.
-        let index = self.rng.random_range(0..=self.buffer.len());
-        self.buffer.get(index).copied()
     }
 }
 
@@ -335,18 +399,27 @@ impl Sim {
 type Position = (Vec<Counts>, Seat, Option<(Seat, Shape, Rank, Strength)>);
 
 /// A perfect-information solver for sampled endgames: does the landlord win with best play on both
-/// sides? Depth-first with a transposition table and a node budget.
+/// sides, or with the searching side's best play against opponents who play as the simple player
+/// (their one move, or, where the simple player would draw, the worst of its draws)? Depth-first with
+/// a transposition table and a node budget.
 struct Solver {
     rules: Rules,
     landlord: Seat,
     table: HashMap<Position, bool>,
     nodes: u32,
     limit: u32,
+    /// The searching seat, whose opponents play as the simple player (`None`: best play on both sides).
+    model_for: Option<Seat>,
 }
 
 impl Solver {
     fn new(rules: Rules, landlord: Seat, limit: u32) -> Solver {
-        Solver { rules, landlord, table: HashMap::new(), nodes: 0, limit }
+        Solver { rules, landlord, table: HashMap::new(), nodes: 0, limit, model_for: None }
+    }
+
+    /// A solver in which `me`'s opponents play as the simple player rather than at their best.
+    fn modelling(self, me: Seat) -> Solver {
+        Solver { model_for: Some(me), ..self }
     }
 
     /// `None` when the position needs more nodes than the budget.
@@ -379,6 +452,19 @@ impl Solver {
         let maximizing = turn == self.landlord;
         let mut plays = Vec::new();
         legal_plays(&self.rules, hands[turn], trick.as_ref().map(|(_, p)| p), &mut plays);
+        let mut may_pass = true;
+        let modelled = self.model_for.is_some_and(|me| turn != me && (turn == self.landlord || me == self.landlord));
+        if modelled && !plays.iter().any(|p| p.len() == hands[turn].total()) {
+            match simple_move(hands[turn], turn, self.landlord, trick, &plays) {
+                SimpleMove::Play(play) => {
+                    plays = vec![play];
+                    may_pass = false;
+                }
+                SimpleMove::Pass => plays.clear(),
+                // The worst of its draws for the searching side.
+                SimpleMove::Draw => {}
+            }
+        }
         // Going out first, then the biggest plays; passing last.
         plays.sort_by_key(|p| std::cmp::Reverse(p.len()));
         let mut any_unknown = false;
@@ -403,7 +489,7 @@ impl Solver {
                 None => any_unknown = true,
             }
         }
-        if result != maximizing {
+        if result != maximizing && may_pass {
             // Passing (not allowed on a lead; a hand with no lead lets the lead move on).
             let outcome = match trick {
                 Some((leader, _)) if passes + 2 >= players => self.solve(hands, leader, None, 0, allowance),

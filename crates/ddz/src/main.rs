@@ -60,7 +60,7 @@ enum Command {
         /// The research protocol: No Shuffle play rules, 20-card landlord, no bidding, ±2 per deal doubled per bomb.
         #[arg(long)]
         research: bool,
-        /// Side A: random, greedy, easy, normal, hard, bomber, or exec:COMMAND.
+        /// Side A: random, greedy, easy, normal, hard, bomber, rlcard-rule (RLCard's rule agent), or exec:COMMAND.
         #[arg(long)]
         a: String,
         /// Side B.
