@@ -9,7 +9,7 @@
 //! surprising under most deals alike, so the weights change little. Bombs and fours carry no evidence
 //! (holding one back, or spending one, says little), nor do passes under a partner.
 
-use ddz_engine::{Action, Counts, Kind, Play, Seat};
+use ddz_engine::{Counts, Kind, Play, Seat};
 
 use crate::rule_agent;
 use crate::table::Table;
@@ -53,35 +53,14 @@ impl Evidence {
         let players = table.players();
         let same_side = |a: Seat, b: Seat| a == b || (a != landlord && b != landlord);
         let mut decisions = Vec::new();
-        let mut trick: Option<(Seat, Play)> = None;
-        let mut passes = 0;
-        for action in &table.view.actions {
-            match *action {
-                Action::Play { seat, play, .. } => {
-                    if table.is_opponent(seat) {
-                        let what = match trick {
-                            None => What::Lead(play),
-                            Some((_, target)) => What::Follow { target, play },
-                        };
-                        decisions.push(Decision { seat, later: Counts::EMPTY, what });
-                    }
-                    trick = Some((seat, play));
-                    passes = 0;
-                }
-                // A pass with no trick is an auction's (House).
-                Action::Pass { seat } => {
-                    let Some((leader, target)) = trick else { continue };
-                    if table.is_opponent(seat) && !same_side(seat, leader) {
-                        decisions.push(Decision { seat, later: Counts::EMPTY, what: What::Pass { target } });
-                    }
-                    passes += 1;
-                    if passes + 1 >= players {
-                        trick = None;
-                        passes = 0;
-                    }
-                }
-                _ => {}
-            }
+        for step in table.view.trick_moves().into_iter().filter(|m| table.is_opponent(m.seat)) {
+            let what = match (step.play, step.facing) {
+                (Some(play), None) => What::Lead(play),
+                (Some(play), Some((_, target))) => What::Follow { target, play },
+                (None, Some((leader, target))) if !same_side(step.seat, leader) => What::Pass { target },
+                _ => continue,
+            };
+            decisions.push(Decision { seat: step.seat, later: Counts::EMPTY, what });
         }
         let mut later = vec![Counts::EMPTY; players];
         for decision in decisions.iter_mut().rev() {

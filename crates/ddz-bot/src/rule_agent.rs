@@ -32,45 +32,64 @@ pub enum Decision {
 
 /// The agent's decision for this view among `choices`.
 pub fn decide(view: &DealView, choices: &[Action]) -> Decision {
-    let trace: Vec<(Seat, Option<&Play>)> = view
-        .actions
-        .iter()
-        .filter_map(|a| match a {
-            Action::Play { seat, play, .. } => Some((*seat, Some(play))),
-            Action::Pass { seat } => Some((*seat, None)),
-            _ => None,
-        })
-        .collect();
-    let last_two_passed = trace.len() >= 3 && trace[trace.len() - 1].1.is_none() && trace[trace.len() - 2].1.is_none();
-    let target = match trace.last() {
-        Some((_, Some(play))) => Some(*play),
-        Some((_, None)) if !last_two_passed => trace[trace.len() - 2].1,
-        _ => None,
-    };
-    let (Some(target), Some((last_seat, _))) = (target, trace.last()) else {
-        let part = lead_part(view.hand.unwrap_or_default().counts());
-        return Decision::Choice(
-            part.and_then(|part| choices.iter().position(|c| ranks(c) == Some(part))).unwrap_or(0),
-        );
-    };
     let plays = choices.iter().enumerate().filter_map(|(i, c)| match c {
         Action::Play { play, .. } => Some((i, play)),
         _ => None,
     });
-    if let Some(index) = smallest_of_type(plays, target) {
-        return Decision::Choice(index);
-    }
-    let me = view.seat.unwrap_or(0);
-    if view.landlord.is_some_and(|l| *last_seat != l && me != l) {
-        return Decision::Choice(choices.iter().position(|c| matches!(c, Action::Pass { .. })).unwrap_or(0));
-    }
-    let mut distinct: Vec<usize> = Vec::new();
-    for (index, choice) in choices.iter().enumerate() {
-        if !distinct.iter().any(|&d| ranks(&choices[d]) == ranks(choice)) {
-            distinct.push(index);
+    // RLCard's quirk: it answers the last seat to act, even one that passed.
+    let last_to_act = view.actions.iter().rev().find_map(|a| match a {
+        Action::Play { seat, .. } | Action::Pass { seat } => Some(*seat),
+        _ => None,
+    });
+    let facing = view.trick.as_ref().zip(last_to_act).map(|(trick, seat)| (seat, &trick.play));
+    let hand = view.hand.unwrap_or_default().counts();
+    match simple_move(hand, view.seat.unwrap_or(0), view.landlord, facing, plays) {
+        SimpleMove::Play(index) => Decision::Choice(index),
+        SimpleMove::Pass => {
+            Decision::Choice(choices.iter().position(|c| matches!(c, Action::Pass { .. })).unwrap_or(0))
+        }
+        SimpleMove::Draw => {
+            let mut distinct: Vec<usize> = Vec::new();
+            for (index, choice) in choices.iter().enumerate() {
+                if !distinct.iter().any(|&d| ranks(&choices[d]) == ranks(choice)) {
+                    distinct.push(index);
+                }
+            }
+            Decision::AnyOf(distinct)
         }
     }
-    Decision::AnyOf(distinct)
+}
+
+/// The simple player's move at `seat` holding `hand`, among `plays` (its legal plays, by key), answering
+/// `facing` (the seat it answers and the play to beat; `None` on a lead).
+pub enum SimpleMove<K> {
+    Play(K),
+    Pass,
+    /// Any legal action, passing included, at random.
+    Draw,
+}
+
+pub fn simple_move<'a, K: Copy>(
+    hand: Counts,
+    seat: Seat,
+    landlord: Option<Seat>,
+    facing: Option<(Seat, &Play)>,
+    plays: impl Iterator<Item = (K, &'a Play)> + Clone,
+) -> SimpleMove<K> {
+    let Some((answered, target)) = facing else {
+        let part = lead_part(hand);
+        let mut first = plays.clone().map(|(key, _)| key);
+        let led = part.and_then(|part| plays.into_iter().find(|(_, p)| play_ranks(p) == part).map(|(key, _)| key));
+        // Its part is always legal on a lead, save a bare triple where the table forbids one.
+        return led.or_else(|| first.next()).map_or(SimpleMove::Pass, SimpleMove::Play);
+    };
+    if let Some(key) = smallest_of_type(plays, target) {
+        SimpleMove::Play(key)
+    } else if landlord.is_some_and(|l| answered != l && seat != l) {
+        SimpleMove::Pass
+    } else {
+        SimpleMove::Draw
+    }
 }
 
 /// The agent as a player: its decision, drawing where it draws.
@@ -114,7 +133,7 @@ pub fn lead_part(hand: Counts) -> Option<Ranks> {
 }
 
 /// Of `plays` (with their keys), the first of the smallest that has `target`'s type.
-pub fn smallest_of_type<'a, K>(plays: impl Iterator<Item = (K, &'a Play)>, target: &Play) -> Option<K> {
+fn smallest_of_type<'a, K>(plays: impl Iterator<Item = (K, &'a Play)>, target: &Play) -> Option<K> {
     let mut chosen: Option<(K, usize)> = None;
     for (key, play) in plays {
         if same_type(play, target) && chosen.as_ref().is_none_or(|(_, rank)| play.main.index() < *rank) {

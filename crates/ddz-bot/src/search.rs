@@ -22,7 +22,7 @@ use rand_chacha::ChaCha8Rng;
 
 use crate::inference::{Evidence, INCONSISTENT};
 use crate::policy::Scored;
-use crate::rule_agent;
+use crate::rule_agent::{self, SimpleMove};
 use crate::table::Table;
 
 /// How hard the search works.
@@ -301,6 +301,17 @@ impl Sim {
         (self.landlord + 1) % self.hands.len()
     }
 
+    /// The simple player's move, from the legal plays in the buffer.
+    fn simple_choice(&mut self, seat: Seat) -> Option<Play> {
+        let facing = self.trick.as_ref().map(|(leader, play)| (*leader, play));
+        let plays = self.buffer.iter().map(|p| (*p, p));
+        match rule_agent::simple_move(self.hands[seat], seat, Some(self.landlord), facing, plays) {
+            SimpleMove::Play(play) => Some(play),
+            SimpleMove::Pass => None,
+            SimpleMove::Draw => self.buffer.get(self.rng.random_range(0..=self.buffer.len())).copied(),
+        }
+    }
+
     /// The fast rollout policy: go out if possible; follow an opponent with the smallest play that does
     /// not spend control unless they are near the end; lead the play that sheds most, lowest first.
     /// The searching seat's opponents play as the simple player.
@@ -356,41 +367,6 @@ impl Sim {
                 }
                 best.map(|(_, p)| p)
             }
-        }
-    }
-}
-
-/// What the simple player ([`rule_agent`]) does at `seat` with `plays`, its legal plays.
-enum SimpleMove {
-    Play(Play),
-    Pass,
-    /// Any legal action, passing included, at random.
-    Draw,
-}
-
-fn simple_move(hand: Counts, seat: Seat, landlord: Seat, trick: Option<(Seat, Play)>, plays: &[Play]) -> SimpleMove {
-    let Some((leader, target)) = trick else {
-        let part = rule_agent::lead_part(hand);
-        let led = part.and_then(|part| plays.iter().find(|p| rule_agent::play_ranks(p) == part));
-        // Its part is always legal on a lead, save a bare triple where the table forbids one.
-        return led.or(plays.first()).map_or(SimpleMove::Pass, |p| SimpleMove::Play(*p));
-    };
-    if let Some(play) = rule_agent::smallest_of_type(plays.iter().map(|p| (p, p)), &target) {
-        SimpleMove::Play(*play)
-    } else if leader != landlord && seat != landlord {
-        SimpleMove::Pass
-    } else {
-        SimpleMove::Draw
-    }
-}
-
-impl Sim {
-    /// The simple player's move, from the legal plays in the buffer.
-    fn simple_choice(&mut self, seat: Seat) -> Option<Play> {
-        match simple_move(self.hands[seat], seat, self.landlord, self.trick, &self.buffer) {
-            SimpleMove::Play(play) => Some(play),
-            SimpleMove::Pass => None,
-            SimpleMove::Draw => self.buffer.get(self.rng.random_range(0..=self.buffer.len())).copied(),
         }
     }
 }
@@ -455,7 +431,9 @@ impl Solver {
         let mut may_pass = true;
         let modelled = self.model_for.is_some_and(|me| turn != me && (turn == self.landlord || me == self.landlord));
         if modelled && !plays.iter().any(|p| p.len() == hands[turn].total()) {
-            match simple_move(hands[turn], turn, self.landlord, trick, &plays) {
+            let facing = trick.as_ref().map(|(leader, play)| (*leader, play));
+            match rule_agent::simple_move(hands[turn], turn, Some(self.landlord), facing, plays.iter().map(|p| (*p, p)))
+            {
                 SimpleMove::Play(play) => {
                     plays = vec![play];
                     may_pass = false;

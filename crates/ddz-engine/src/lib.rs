@@ -28,4 +28,4 @@ pub use record::{DealRecord, RecordError, ReplayStep, Verified};
 pub use rng::Seed;
 pub use rules::{Rules, TableType, UnknownTable, Wilds};
 pub use story::{LastMove, ScoreLine};
-pub use view::DealView;
+pub use view::{DealView, TrickMove};

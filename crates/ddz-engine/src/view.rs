@@ -10,6 +10,7 @@ use serde::{Deserialize, Serialize};
 use crate::card::{Card, CardSet, Rank};
 use crate::deal::{Action, Auction, Deal, DealResult, Phase, Seat, Trick};
 use crate::fair::Fairness;
+use crate::play::Play;
 use crate::rules::{Rules, TableType};
 use crate::story::{LastMove, ScoreLine};
 
@@ -73,6 +74,43 @@ impl DealView {
             None => self.rules,
         }
     }
+
+    /// The trick play so far, move by move, each with the play it answered (`None`: it led). A trick
+    /// ends when every other seat has passed its last play (RULES.md 4); passes in a House auction,
+    /// before any play, are not trick moves.
+    pub fn trick_moves(&self) -> Vec<TrickMove> {
+        let players = usize::from(self.rules.players);
+        let mut moves = Vec::new();
+        let mut trick: Option<(Seat, Play)> = None;
+        let mut passes = 0;
+        for action in &self.actions {
+            match *action {
+                Action::Play { seat, play, .. } => {
+                    moves.push(TrickMove { seat, play: Some(play), facing: trick });
+                    trick = Some((seat, play));
+                    passes = 0;
+                }
+                Action::Pass { seat } if trick.is_some() => {
+                    moves.push(TrickMove { seat, play: None, facing: trick });
+                    passes += 1;
+                    if passes + 1 >= players {
+                        trick = None;
+                        passes = 0;
+                    }
+                }
+                _ => {}
+            }
+        }
+        moves
+    }
+}
+
+/// One seat's move in trick play: its play (`None`: a pass) and the play, with its seat, it answered.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TrickMove {
+    pub seat: Seat,
+    pub play: Option<Play>,
+    pub facing: Option<(Seat, Play)>,
 }
 
 impl Deal {

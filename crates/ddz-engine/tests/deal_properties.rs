@@ -20,7 +20,8 @@ use common::scan_view;
 use std::collections::BTreeMap;
 
 use ddz_engine::{
-    Action, Card, CardSet, Deal, DealRecord, Ledger, Phase, Rules, ScoreLine, Seat, Seed, TableType, readings,
+    Action, Card, CardSet, Deal, DealRecord, Ledger, Phase, Rules, ScoreLine, Seat, Seed, TableType, TrickMove,
+    readings,
 };
 use proptest::prelude::*;
 use rand::seq::SliceRandom;
@@ -77,6 +78,33 @@ fn check_views(deal: &Deal) {
             deal.rules(),
             deal.actions().last()
         );
+    }
+    check_trick_moves(deal);
+}
+
+/// The trick moves read from the public actions: every play beats the play it answered, nobody answers
+/// their own play, and the trick still open is the view's trick.
+fn check_trick_moves(deal: &Deal) {
+    let view = deal.view(None);
+    let moves = view.trick_moves();
+    let plays = deal.actions().iter().filter(|a| matches!(a, Action::Play { .. })).count();
+    assert_eq!(moves.iter().filter(|m| m.play.is_some()).count(), plays);
+    for m in &moves {
+        if let Some((seat, facing)) = m.facing {
+            assert_ne!(seat, m.seat, "{m:?}");
+            if let Some(play) = m.play {
+                assert!(play.beats(&facing), "{m:?}");
+            }
+        }
+    }
+    if deal.phase() == Phase::Play {
+        let trailing_passes = moves.iter().rev().take_while(|m| m.play.is_none()).count();
+        let open = match moves.last() {
+            Some(&TrickMove { seat, play: Some(play), .. }) => Some((seat, play)),
+            Some(last) if trailing_passes + 1 < deal.players() => last.facing,
+            _ => None,
+        };
+        assert_eq!(open, view.trick.map(|t| (t.seat, t.play)), "{moves:?}");
     }
 }
 
