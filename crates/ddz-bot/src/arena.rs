@@ -33,7 +33,9 @@ impl Contestant {
         match text.strip_prefix("exec:") {
             Some(command) => Ok(Contestant::External(command.to_string())),
             None if text == RLCARD_RULE => Ok(Contestant::RlcardRule),
-            None => text.parse().map(Contestant::Ours),
+            None => text.parse().map(Contestant::Ours).map_err(|_| {
+                BotError(format!("unknown contestant {text:?} (random, greedy, easy, normal, hard, bomber, {RLCARD_RULE}, or exec:COMMAND)"))
+            }),
         }
     }
 
