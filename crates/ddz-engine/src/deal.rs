@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::card::{Card, CardSet, Rank};
 use crate::fair::{self, Salt};
-use crate::play::{Kind, Play, Strength};
+use crate::play::Play;
 use crate::readings::readings;
 use crate::rng::{DealRng, Seed};
 use crate::rules::{Rules, TableType};
@@ -836,15 +836,8 @@ impl Deal {
                 *paid += if s == landlord { 2 * tenant_share } else { tenant_share };
             }
         } else {
-            self.multiplier = (self.multiplier * self.bomb_factor(play)).min(MULTIPLIER_CAP);
+            self.multiplier = (self.multiplier * self.rules.bomb_factor(play)).min(MULTIPLIER_CAP);
         }
-    }
-
-    /// No Shuffle / Two Player: what a bomb or rocket multiplies the multiplier by (RULES.md 6.2).
-    pub(crate) fn bomb_factor(&self, play: &Play) -> u32 {
-        let quadruples =
-            self.rules.wild_rank().is_some() && (play.shape.kind == Kind::Rocket || play.strength != Strength::Soft);
-        if quadruples { 4 } else { 2 }
     }
 
     fn pass(&mut self, seat: Seat) -> Result<(), DealError> {

@@ -18,7 +18,9 @@ pub mod story;
 pub mod view;
 
 pub use card::{Card, CardError, CardSet, Counts, Rank, WILD_SLOT};
-pub use deal::{Action, Auction, Deal, DealError, DealResult, DealSetup, Dealing, End, Phase, Seat, Start, Trick};
+pub use deal::{
+    Action, Auction, Deal, DealError, DealResult, DealSetup, Dealing, End, MULTIPLIER_CAP, Phase, Seat, Start, Trick,
+};
 pub use fair::{Fairness, Salt};
 pub use ledger::{Ledger, Payment, settle};
 pub use movegen::{legal_plays, legal_plays_vec};

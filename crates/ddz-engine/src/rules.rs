@@ -11,6 +11,7 @@ use std::str::FromStr;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use crate::card::{Card, CardSet, Rank};
+use crate::play::{Kind, Play, Strength};
 
 /// The three table types of RULES.md.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -145,6 +146,14 @@ impl Rules {
             Wilds::Rank(r) => Some(r),
             _ => None,
         }
+    }
+
+    /// No Shuffle / Two Player: what a bomb or rocket multiplies the multiplier by (RULES.md 6.2): 4 for
+    /// the rocket and natural or pure-wild bombs at a Wild Rank table, 2 otherwise.
+    pub fn bomb_factor(&self, play: &Play) -> u32 {
+        let quadruples =
+            self.wild_rank().is_some() && (play.shape.kind == Kind::Rocket || play.strength != Strength::Soft);
+        if quadruples { 4 } else { 2 }
     }
 
     /// Whether `rank` is a rank of this table's deck (jokers included).

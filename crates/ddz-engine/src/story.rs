@@ -129,7 +129,7 @@ impl Deal {
                     collected => ScoreLine::BombCollected { seat, landlord: collected, tenant: paid(tenant) },
                 });
             } else if let Action::Play { play, .. } = action {
-                let factor = replay.bomb_factor(play);
+                let factor = replay.rules().bomb_factor(play);
                 let (multiplier, capped) = times(multiplier_before, factor);
                 lines.push(ScoreLine::Multiplied { seat, factor, multiplier });
                 lines.extend(capped);
