@@ -3,7 +3,7 @@
 //! Shuffle with and without Wild Rank, House with the Wild and Two Player with Wild Rank; and, under the
 //! research protocol, `normal`'s decisions in games against RLCard's rule agent (where `hard` finds
 //! the opponents fit its model and searches further). Prints median, 90th and 99th percentile and
-//! maximum; run it on one core (`taskset -c 1 cargo bench ...`).
+//! maximum; run it on one core (`taskset -c 1 cargo bench -p ddz-bot --bench decisions [-- TABLE...]`).
 
 use std::hint::black_box;
 use std::time::Instant;
@@ -54,7 +54,8 @@ fn positions(rules: Rules, games: u64, opponents: Opponents) -> Vec<(DealView, V
 }
 
 fn main() {
-    // `cargo bench` passes --bench; any other argument filters nothing here.
+    // `cargo bench` passes --bench; other arguments name the tables to time (all when none).
+    let wanted: Vec<String> = std::env::args().skip(1).filter(|a| !a.starts_with("--")).collect();
     let tables = [
         ("noshuffle", Rules::no_shuffle(false), Opponents::Normal),
         ("noshuffle_wildrank", Rules::no_shuffle(true), Opponents::Normal),
@@ -63,6 +64,9 @@ fn main() {
         ("research_vs_rule_agent", Rules::no_shuffle(false), Opponents::RuleAgent),
     ];
     for (name, rules, opponents) in tables {
+        if !wanted.is_empty() && !wanted.iter().any(|w| w == name) {
+            continue;
+        }
         let positions = positions(rules, 150, opponents);
         for kind in [BotKind::Easy, BotKind::Normal, BotKind::Hard] {
             let mut times: Vec<f64> = positions

@@ -77,6 +77,11 @@ impl Evidence {
         self.decisions.is_empty()
     }
 
+    /// How many of the opponents' decisions carry evidence.
+    pub fn len(&self) -> usize {
+        self.decisions.len()
+    }
+
     /// How many of the opponents' decisions the deal `hands` (each seat's cards now) makes inconsistent.
     pub fn surprises(&self, hands: &[Counts]) -> i32 {
         self.decisions.iter().filter(|d| !consistent(&d.what, add(hands[d.seat], d.later))).count() as i32

@@ -15,7 +15,9 @@
 
 use std::collections::HashMap;
 
-use ddz_engine::{Action, CardSet, Counts, Kind, Play, Rank, Rules, Seat, Shape, Strength, TableType, legal_plays};
+use ddz_engine::{
+    Action, CardSet, Counts, Kind, MULTIPLIER_CAP, Play, Rank, Rules, Seat, Shape, Strength, TableType, legal_plays,
+};
 use rand::seq::SliceRandom;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -34,13 +36,16 @@ pub struct Budget {
     pub samples: usize,
     /// Solve sampled deals exactly when the table holds at most this many cards...
     pub endgame_cards: usize,
-    /// ...within this many nodes per candidate and sample.
+    /// ...within this many nodes per candidate and sample...
     pub endgame_nodes: u32,
+    /// ...and this many in all for one decision (then the rollouts finish the rest): the solver's cost
+    /// grows with the plays a hand can make, and Wild Rank hands can make many.
+    pub decision_nodes: u32,
 }
 
 impl Default for Budget {
     fn default() -> Self {
-        Budget { candidates: 10, samples: 64, endgame_cards: 20, endgame_nodes: 6000 }
+        Budget { candidates: 10, samples: 64, endgame_cards: 20, endgame_nodes: 6000, decision_nodes: 300_000 }
     }
 }
 
@@ -51,17 +56,26 @@ struct Trust {
     sensible: f32,
     /// Candidates searched, as a multiple of the budget's.
     widen: usize,
-    /// How much one heuristic point weighs against the win rate.
+    /// What the rollouts count.
+    aim: Aim,
+    /// How much one heuristic point weighs against one unit of what they count.
     prior: f32,
 }
 
 /// The opponents' plays so far fit the simple player: the rollouts are a good model, so trust them
-/// over the heuristic, among more candidates.
-const FITTING: Trust = Trust { sensible: 100.0, widen: 2, prior: 0.0 };
+/// over the heuristic, among more candidates, and play for the expected score (once the fit is
+/// established: [`FITTING_FOR_THE_SCORE`]).
+const FITTING: Trust = Trust { sensible: 100.0, widen: 2, aim: Aim::Score, prior: 0.0 };
 
 /// Nothing seen yet, or plays the simple player would not make: the heuristic's sensible few, nudged
-/// by its score (against planning players the rollouts' model is rough).
-const CAUTIOUS: Trust = Trust { sensible: 40.0, widen: 1, prior: 0.01 };
+/// by its score, and the most wins (against planning players the rollouts' model is rough, and
+/// multiplying its outcomes by the stake magnified its errors: it lost money at House).
+const CAUTIOUS: Trust = Trust { sensible: 40.0, widen: 1, aim: Aim::Win, prior: 0.01 };
+
+/// The search plays for the score only once this many opponent decisions fit the simple player:
+/// early in a deal nearly any opponent fits, and there playing for the score on that model lost money
+/// at House against `hard` (-0.20 a deal against -0.02 for the most wins, 2,000 deals).
+const FITTING_FOR_THE_SCORE: usize = 8;
 
 /// Against opponents who fit the simple player, the exact solver starts this many cards earlier.
 const MODELLED_ENDGAME_CARDS: usize = 10;
@@ -81,7 +95,11 @@ pub fn choose(table: &Table, choices: &[Action], scored: &[Scored], budget: Budg
         return ranked[0].index;
     }
     let sample = sample_deals(table, landlord, budget.samples, rng);
-    let trust = if sample.fits { FITTING } else { CAUTIOUS };
+    let trust = match (sample.fits, sample.evidence >= FITTING_FOR_THE_SCORE) {
+        (true, true) => FITTING,
+        (true, false) => Trust { aim: Aim::Win, ..FITTING },
+        (false, _) => CAUTIOUS,
+    };
     // Search only among sensible candidates: what the table sense rules out (beating a partner,
     // an early bomb, stranding the Wild) stays ruled out.
     let floor = ranked[0].score - trust.sensible;
@@ -97,10 +115,10 @@ pub fn choose(table: &Table, choices: &[Action], scored: &[Scored], budget: Budg
         candidates.push(*pass);
     }
     let indexes: Vec<usize> = candidates.iter().map(|c| c.index).collect();
-    let rates = rates_on(table, choices, &indexes, &sample.deals, sample.fits, budget, rng);
-    // Most wins, nudged by the heuristic's score; ties go to its order.
+    let scores = outcomes(table, choices, &indexes, &sample.deals, sample.fits, trust.aim, budget, rng);
+    // The best expected outcome, nudged by the heuristic's score; ties go to its order.
     let top = candidates[0].score;
-    let value = |i: usize| rates[i] + trust.prior * (candidates[i].score - top);
+    let value = |i: usize| scores[i] + trust.prior * (candidates[i].score - top);
     let best = (0..candidates.len()).fold(0, |b, i| if value(i) > value(b) { i } else { b });
     candidates[best].index
 }
@@ -117,20 +135,34 @@ pub fn win_rates(
 ) -> Vec<f32> {
     let landlord = table.landlord.expect("the search runs once the landlord is known");
     let sample = sample_deals(table, landlord, budget.samples, rng);
-    rates_on(table, choices, candidates, &sample.deals, false, budget, rng)
+    outcomes(table, choices, candidates, &sample.deals, false, Aim::Win, budget, rng)
 }
 
-fn rates_on(
+/// What the search counts for each deal it plays out.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Aim {
+    /// 1 for a win of the searching side, 0 for a loss.
+    Win,
+    /// The searching side's score in stakes (the deal's stake when the search began): won or lost, times
+    /// what the bombs, rockets and a spring to come multiply it by (RULES.md 6); money at House.
+    Score,
+}
+
+/// The mean outcome, counted as `aim` says, of each of `candidates` (indexes into `choices`) over
+/// `deals`: the same deals and rollout dice for every candidate.
+#[allow(clippy::too_many_arguments)]
+fn outcomes(
     table: &Table,
     choices: &[Action],
     candidates: &[usize],
     deals: &[Vec<Counts>],
     fits: bool,
+    aim: Aim,
     budget: Budget,
     rng: &mut ChaCha8Rng,
 ) -> Vec<f32> {
     let landlord = table.landlord.expect("the search runs once the landlord is known");
-    let mut wins = vec![0u32; candidates.len()];
+    let mut totals = vec![0f32; candidates.len()];
     let cards_left: usize = table.sizes.iter().sum();
     // Against the simple player the solver need only search this side's moves, and so reaches further.
     let (endgame, mut solver) = if fits {
@@ -140,6 +172,7 @@ fn rates_on(
         (cards_left <= budget.endgame_cards, Solver::new(table.rules, landlord, budget.endgame_nodes))
     };
     let mut solver_misses = 0u32;
+    let mut solver_nodes = 0u32;
     for hands in deals {
         let dice: u64 = rng.random();
         for (c, &candidate) in candidates.iter().enumerate() {
@@ -147,16 +180,32 @@ fn rates_on(
             sim.apply(table.me, &choices[candidate]);
             // Near the end, solve the sampled deal exactly; otherwise (or if the solver runs out of
             // nodes) play it out with the rollout policy.
-            let solved = if endgame && solver_misses < 3 { solver.landlord_wins(&sim) } else { None };
+            let solved = if endgame && solver_misses < 3 && solver_nodes < budget.decision_nodes {
+                let solved = solver.landlord_wins(&sim);
+                solver_nodes = solver_nodes.saturating_add(solver.nodes);
+                solved
+            } else {
+                None
+            };
             // A position too big to solve once is likely too big every time: stop trying.
             solver_misses += u32::from(endgame && solved.is_none());
-            let landlord_won = solved.unwrap_or_else(|| sim.run() == landlord);
-            if landlord_won == (table.me == landlord) {
-                wins[c] += 1;
-            }
+            // A solved deal counts the stake reached so far: the solver does not say how it is won.
+            let (landlord_won, stake) = match solved {
+                Some(won) => (won, sim.stake),
+                None => {
+                    let won = sim.run() == landlord;
+                    (won, sim.final_stake(won))
+                }
+            };
+            let won = landlord_won == (table.me == landlord);
+            totals[c] += match (aim, won) {
+                (Aim::Win, won) => f32::from(u8::from(won)),
+                (Aim::Score, true) => stake,
+                (Aim::Score, false) => -stake,
+            };
         }
     }
-    wins.into_iter().map(|w| w as f32 / deals.len().max(1) as f32).collect()
+    totals.into_iter().map(|t| t / deals.len().max(1) as f32).collect()
 }
 
 /// Deals of the unseen cards to play out, and whether some deal explains every opponent play so far.
@@ -164,6 +213,8 @@ struct Sample {
     deals: Vec<Vec<Counts>>,
     /// Some drawn deal makes none of the opponents' plays a surprise (and there were plays to explain).
     fits: bool,
+    /// How many opponent decisions the weighing had to explain.
+    evidence: usize,
 }
 
 /// `n` deals of the unseen cards, drawn in proportion to how well they explain the opponents' plays:
@@ -173,7 +224,7 @@ fn sample_deals(table: &Table, landlord: Seat, n: usize, rng: &mut ChaCha8Rng) -
     // Two Player is left as it was: one opponent and nine cards out of play, where the weighing is
     // neither measured nor cheap.
     if evidence.is_empty() || table.players() == 2 {
-        return Sample { deals: (0..n).map(|_| determinize(table, landlord, rng)).collect(), fits: false };
+        return Sample { deals: (0..n).map(|_| determinize(table, landlord, rng)).collect(), fits: false, evidence: 0 };
     }
     let pool: Vec<Vec<Counts>> = (0..n * DRAWS_PER_SAMPLE).map(|_| determinize(table, landlord, rng)).collect();
     let surprises: Vec<i32> = pool.iter().map(|hands| evidence.surprises(hands)).collect();
@@ -194,7 +245,7 @@ fn sample_deals(table: &Table, landlord: Seat, n: usize, rng: &mut ChaCha8Rng) -
     while deals.len() < n {
         deals.push(pool[pool.len() - 1].clone());
     }
-    Sample { deals, fits: surprises.contains(&0) }
+    Sample { deals, fits: surprises.contains(&0), evidence: evidence.len() }
 }
 
 /// A random deal of the unseen cards to the other seats, consistent with what is public.
@@ -235,10 +286,21 @@ struct Sim {
     /// The searching seat: the other side plays as the simple player.
     me: Seat,
     rng: ChaCha8Rng,
+    /// What the bombs and rockets played in the rollout have multiplied the stake by...
+    stake: f32,
+    /// ...up to the table's cap (No Shuffle, Two Player; none at House).
+    stake_cap: f32,
+    /// Plays made in the whole deal by the landlord and by the farmers, for a spring.
+    landlord_plays: u32,
+    farmer_plays: u32,
 }
 
 impl Sim {
     fn new(table: &Table, landlord: Seat, hands: Vec<Counts>, rng: ChaCha8Rng) -> Sim {
+        let plays_by = |landlord_side: bool| {
+            let of_side = |a: &&Action| matches!(a, Action::Play { seat, .. } if (*seat == landlord) == landlord_side);
+            table.view.actions.iter().filter(of_side).count() as u32
+        };
         Sim {
             rules: table.rules,
             hands,
@@ -254,6 +316,13 @@ impl Sim {
             buffer: Vec::with_capacity(256),
             me: table.me,
             rng,
+            stake: 1.0,
+            stake_cap: match table.rules.table {
+                TableType::House => f32::INFINITY,
+                _ => (MULTIPLIER_CAP / table.view.multiplier.max(1)) as f32,
+            },
+            landlord_plays: plays_by(true),
+            farmer_plays: plays_by(false),
         }
     }
 
@@ -269,6 +338,19 @@ impl Sim {
         self.trick = Some((seat, play));
         self.passes = 0;
         let left = self.hands[seat].total();
+        if seat == self.landlord {
+            self.landlord_plays += 1;
+        } else {
+            self.farmer_plays += 1;
+        }
+        if play.shape.is_bomb_or_rocket() {
+            self.stake = match self.rules.table {
+                // House collects nothing for a bomb that goes out.
+                TableType::House if left == 0 => self.stake,
+                TableType::House => self.stake * 2.0,
+                _ => (self.stake * self.rules.bomb_factor(&play) as f32).min(self.stake_cap),
+            };
+        }
         if left == 0 || (seat != self.landlord && self.allowance.is_some_and(|a| left <= a)) {
             self.winner = Some(seat);
         }
@@ -284,6 +366,12 @@ impl Sim {
             self.passes = 0;
             self.turn = leader;
         }
+    }
+
+    /// The stake at the end of a finished rollout: a spring doubles it (not at House).
+    fn final_stake(&self, landlord_won: bool) -> f32 {
+        let spring = if landlord_won { self.farmer_plays == 0 } else { self.landlord_plays == 1 };
+        if spring && self.rules.table != TableType::House { (self.stake * 2.0).min(self.stake_cap) } else { self.stake }
     }
 
     /// Plays to the end; the winning seat (a stuck table counts as the landlord's loss).
@@ -490,5 +578,99 @@ impl Solver {
         }
         self.table.insert(key, result);
         Some(result)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use ddz_engine::{Deal, DealSetup, DealView, Seed, Start, readings};
+
+    use super::*;
+
+    /// Seat 0's view just after seat 0 became the landlord (before any play).
+    fn opening(rules: Rules) -> DealView {
+        let mut deal = Deal::new(DealSetup::shuffled(rules, Seed::from_u64(4), Start::Seat(0)));
+        let auction = match rules.table {
+            TableType::House => Action::Take { seat: 0 },
+            _ => Action::Bid { seat: 0, bid: 3 },
+        };
+        deal.apply(&auction).unwrap();
+        deal.view(Some(0))
+    }
+
+    /// A rollout from `view` with these hands, seat 1 to play.
+    fn sim(view: &DealView, hands: [Counts; 3]) -> Sim {
+        let table = Table::new(view);
+        let mut sim = Sim::new(&table, 0, hands.to_vec(), ChaCha8Rng::seed_from_u64(1));
+        sim.turn = 1;
+        sim
+    }
+
+    fn counts(slots: &[(usize, u8)]) -> Counts {
+        slots.iter().fold(Counts::EMPTY, |c, &(slot, n)| c.plus(slot, n))
+    }
+
+    /// The bomb or rocket `cards` make.
+    fn bomb(rules: &Rules, cards: Counts) -> Play {
+        readings(rules, cards).unwrap().into_iter().find(|p| p.shape.is_bomb_or_rocket()).unwrap()
+    }
+
+    const ROCKET: [(usize, u8); 2] = [(13, 1), (14, 1)];
+
+    #[test]
+    fn each_bomb_and_rocket_doubles_the_stake() {
+        let view = opening(Rules::no_shuffle(false));
+        let rules = view.play_rules();
+        let fives = counts(&[(2, 4)]);
+        let mut sim = sim(&view, [counts(&[(0, 5)]), fives.plus(0, 1), counts(&ROCKET).plus(1, 1)]);
+        sim.play(1, bomb(&rules, fives));
+        assert_eq!(sim.stake, 2.0);
+        sim.play(2, bomb(&rules, counts(&ROCKET)));
+        assert_eq!(sim.stake, 4.0);
+    }
+
+    #[test]
+    fn at_wild_rank_natural_bombs_and_the_rocket_multiply_by_four_soft_bombs_by_two() {
+        let view = opening(Rules::no_shuffle(true));
+        let rules = view.play_rules();
+        let wild = rules.wild_rank().unwrap().index();
+        let (natural, other) = ((wild + 1) % 13, (wild + 2) % 13);
+        let soft = counts(&[(other, 3), (wild, 1)]);
+        let hands = [counts(&[(natural, 1)]), counts(&[(natural, 4), (other, 1)]), soft.plus(13, 1).plus(14, 1)];
+        let mut sim = sim(&view, hands);
+        sim.play(1, bomb(&rules, counts(&[(natural, 4)])));
+        assert_eq!(sim.stake, 4.0);
+        sim.play(2, bomb(&rules, soft));
+        assert_eq!(sim.stake, 8.0);
+        sim.play(2, bomb(&rules, counts(&ROCKET)));
+        assert_eq!(sim.stake, 32.0);
+    }
+
+    #[test]
+    fn house_collects_nothing_for_a_bomb_that_goes_out() {
+        let view = opening(Rules::house(false));
+        let rules = view.play_rules();
+        let fives = counts(&[(2, 4)]);
+        let mut sim = sim(&view, [counts(&[(0, 5)]), fives.plus(0, 1), counts(&[(3, 4)])]);
+        sim.play(1, bomb(&rules, fives));
+        assert_eq!(sim.stake, 2.0);
+        sim.play(2, bomb(&rules, counts(&[(3, 4)])));
+        assert_eq!(sim.winner, Some(2));
+        assert_eq!(sim.stake, 2.0);
+    }
+
+    #[test]
+    fn a_spring_doubles_the_stake_but_not_at_house() {
+        for (rules, stake) in [(Rules::no_shuffle(false), 2.0), (Rules::house(false), 1.0)] {
+            let view = opening(rules);
+            // The landlord wins and no farmer has played.
+            let sim = sim(&view, [Counts::EMPTY, counts(&[(0, 5)]), counts(&[(1, 5)])]);
+            assert_eq!(sim.final_stake(true), stake, "{rules}");
+            // The farmers win and the landlord has played once, or not at all (a farmer led).
+            let mut led = sim.clone();
+            led.landlord_plays = 1;
+            assert_eq!(led.final_stake(false), stake, "{rules}");
+            assert_eq!(sim.final_stake(false), 1.0, "{rules}");
+        }
     }
 }

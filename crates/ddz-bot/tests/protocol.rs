@@ -396,7 +396,7 @@ fn fuzzed_requests_get_one_answer_per_line_and_never_a_crash() {
     eprintln!("fuzz seed {seed} (DDZ_FUZZ_SEED={seed} replays it)");
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let requests: Vec<Value> = real_requests(2, seed % 1000).iter().map(|r| serde_json::to_value(r).unwrap()).collect();
-    let light = Budget { candidates: 3, samples: 4, endgame_cards: 10, endgame_nodes: 300 };
+    let light = Budget { candidates: 3, samples: 4, endgame_cards: 10, endgame_nodes: 300, decision_nodes: 3000 };
     let mut total = 0;
     let mut codes = std::collections::BTreeMap::<String, usize>::new();
     for (round, kind) in BotKind::ALL.into_iter().cycle().take(12).enumerate() {
