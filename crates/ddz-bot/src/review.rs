@@ -24,7 +24,7 @@ pub const MISTAKE: f32 = 0.10;
 /// The search budget for reviews: more samples than a move at the table, since a review is read
 /// closely and asked for rarely.
 pub const REVIEW_BUDGET: Budget =
-    Budget { candidates: 8, samples: 160, endgame_cards: 20, endgame_nodes: 6000, decision_nodes: 750_000 };
+    Budget { candidates: 8, samples: 160, endgame_cards: 20, endgame_nodes: 6000, decision_nodes: 375_000 };
 
 /// One decision of the reviewed seat.
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]

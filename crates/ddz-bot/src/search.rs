@@ -45,7 +45,7 @@ pub struct Budget {
 
 impl Default for Budget {
     fn default() -> Self {
-        Budget { candidates: 10, samples: 64, endgame_cards: 20, endgame_nodes: 6000, decision_nodes: 300_000 }
+        Budget { candidates: 10, samples: 64, endgame_cards: 20, endgame_nodes: 6000, decision_nodes: 150_000 }
     }
 }
 
