@@ -4,7 +4,9 @@
 //! the other seats, consistent with everything public (hand sizes, played cards, the landlord's shown
 //! bottom cards) and weighted by how well each deal explains the opponents' plays ([`crate::inference`]),
 //! plays each candidate out to the end with a fast rollout policy for every seat, and keeps the
-//! candidate that wins most often (nudged by the heuristic's score, since rollouts are noisy). The same
+//! candidate that wins most often (nudged by the heuristic's score, since rollouts are noisy) or, once
+//! the opponents are seen to play as the rollouts assume, the one with the best expected score (bombs,
+//! rockets and springs multiplying the stake, House's money). The same
 //! deals (and the same rollout dice) are used for every candidate, so the comparison is not blurred by
 //! luck of the deal.
 //!
