@@ -117,7 +117,7 @@ pub fn choose(table: &Table, choices: &[Action], scored: &[Scored], budget: Budg
         candidates.push(*pass);
     }
     let indexes: Vec<usize> = candidates.iter().map(|c| c.index).collect();
-    let scores = outcomes(table, choices, &indexes, &sample.deals, sample.fits, trust.aim, budget, rng);
+    let scores = outcomes(table, choices, &indexes, &sample, trust.aim, budget, rng);
     // The best expected outcome, nudged by the heuristic's score; ties go to its order.
     let top = candidates[0].score;
     let value = |i: usize| scores[i] + trust.prior * (candidates[i].score - top);
@@ -136,8 +136,9 @@ pub fn win_rates(
     rng: &mut ChaCha8Rng,
 ) -> Vec<f32> {
     let landlord = table.landlord.expect("the search runs once the landlord is known");
-    let sample = sample_deals(table, landlord, budget.samples, rng);
-    outcomes(table, choices, candidates, &sample.deals, false, Aim::Win, budget, rng)
+    // The review judges against best play, not against the simple player: the plain solver.
+    let sample = Sample { fits: false, ..sample_deals(table, landlord, budget.samples, rng) };
+    outcomes(table, choices, candidates, &sample, Aim::Win, budget, rng)
 }
 
 /// What the search counts for each deal it plays out.
@@ -151,14 +152,12 @@ enum Aim {
 }
 
 /// The mean outcome, counted as `aim` says, of each of `candidates` (indexes into `choices`) over
-/// `deals`: the same deals and rollout dice for every candidate.
-#[allow(clippy::too_many_arguments)]
+/// the sample's deals: the same deals and rollout dice for every candidate.
 fn outcomes(
     table: &Table,
     choices: &[Action],
     candidates: &[usize],
-    deals: &[Vec<Counts>],
-    fits: bool,
+    sample: &Sample,
     aim: Aim,
     budget: Budget,
     rng: &mut ChaCha8Rng,
@@ -167,7 +166,7 @@ fn outcomes(
     let mut totals = vec![0f32; candidates.len()];
     let cards_left: usize = table.sizes.iter().sum();
     // Against the simple player the solver need only search this side's moves, and so reaches further.
-    let (endgame, mut solver) = if fits {
+    let (endgame, mut solver) = if sample.fits {
         let solver = Solver::new(table.rules, landlord, budget.endgame_nodes).modelling(table.me);
         (cards_left <= budget.endgame_cards + MODELLED_ENDGAME_CARDS, solver)
     } else {
@@ -175,7 +174,7 @@ fn outcomes(
     };
     let mut solver_misses = 0u32;
     let mut solver_nodes = 0u32;
-    for hands in deals {
+    for hands in &sample.deals {
         let dice: u64 = rng.random();
         for (c, &candidate) in candidates.iter().enumerate() {
             let mut sim = Sim::new(table, landlord, hands.clone(), ChaCha8Rng::seed_from_u64(dice));
@@ -207,7 +206,7 @@ fn outcomes(
             };
         }
     }
-    totals.into_iter().map(|t| t / deals.len().max(1) as f32).collect()
+    totals.into_iter().map(|t| t / sample.deals.len().max(1) as f32).collect()
 }
 
 /// Deals of the unseen cards to play out, and whether some deal explains every opponent play so far.
@@ -346,12 +345,7 @@ impl Sim {
             self.farmer_plays += 1;
         }
         if play.shape.is_bomb_or_rocket() {
-            self.stake = match self.rules.table {
-                // House collects nothing for a bomb that goes out.
-                TableType::House if left == 0 => self.stake,
-                TableType::House => self.stake * 2.0,
-                _ => (self.stake * self.rules.bomb_factor(&play) as f32).min(self.stake_cap),
-            };
+            self.stake = (self.stake * self.rules.stake_factor(&play, left == 0) as f32).min(self.stake_cap);
         }
         if left == 0 || (seat != self.landlord && self.allowance.is_some_and(|a| left <= a)) {
             self.winner = Some(seat);
@@ -370,10 +364,13 @@ impl Sim {
         }
     }
 
-    /// The stake at the end of a finished rollout: a spring doubles it (not at House).
+    /// The stake at the end of a finished rollout: a spring doubles it.
     fn final_stake(&self, landlord_won: bool) -> f32 {
-        let spring = if landlord_won { self.farmer_plays == 0 } else { self.landlord_plays == 1 };
-        if spring && self.rules.table != TableType::House { (self.stake * 2.0).min(self.stake_cap) } else { self.stake }
+        if self.rules.is_spring(landlord_won, self.landlord_plays, self.farmer_plays) {
+            (self.stake * 2.0).min(self.stake_cap)
+        } else {
+            self.stake
+        }
     }
 
     /// Plays to the end; the winning seat (a stuck table counts as the landlord's loss).

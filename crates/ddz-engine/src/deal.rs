@@ -825,9 +825,11 @@ impl Deal {
     }
 
     fn raise_stakes(&mut self, play: &Play, last_cards: bool) {
+        // At House nobody pays for a bomb they never had a chance to answer (factor 1).
+        let factor = self.rules.stake_factor(play, last_cards);
         if self.rules.table == TableType::House {
-            if last_cards {
-                return; // nobody pays for a bomb they never had a chance to answer
+            if factor == 1 {
+                return;
             }
             self.bombs_collected += 1;
             let landlord = self.landlord.expect("trick play has a landlord");
@@ -836,7 +838,7 @@ impl Deal {
                 *paid += if s == landlord { 2 * tenant_share } else { tenant_share };
             }
         } else {
-            self.multiplier = (self.multiplier * self.rules.bomb_factor(play)).min(MULTIPLIER_CAP);
+            self.multiplier = (self.multiplier * factor).min(MULTIPLIER_CAP);
         }
     }
 
@@ -865,8 +867,7 @@ impl Deal {
         let landlord_won = winner == landlord;
         let players = self.players();
         let farmers_played = (0..players).filter(|&s| s != landlord).map(|s| self.plays_by[s]).sum::<u32>();
-        let spring = self.rules.table != TableType::House
-            && if landlord_won { farmers_played == 0 } else { self.plays_by[landlord] == 1 };
+        let spring = self.rules.is_spring(landlord_won, self.plays_by[landlord], farmers_played);
         if spring {
             self.multiplier = (self.multiplier * 2).min(MULTIPLIER_CAP);
         }

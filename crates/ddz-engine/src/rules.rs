@@ -156,6 +156,23 @@ impl Rules {
         if quadruples { 4 } else { 2 }
     }
 
+    /// What a bomb or rocket multiplies the deal's stake by (RULES.md 6): at House the pot doubles for
+    /// each bomb collected, and a bomb that empties its player's hand (`last_cards`) is not collected;
+    /// elsewhere the [`bomb_factor`](Rules::bomb_factor).
+    pub fn stake_factor(&self, play: &Play, last_cards: bool) -> u32 {
+        match self.table {
+            TableType::House if last_cards => 1,
+            TableType::House => 2,
+            _ => self.bomb_factor(play),
+        }
+    }
+
+    /// Whether a won deal is a spring (RULES.md 6.2, 6.3; none at House): the landlord won with no
+    /// farmer having played a card, or the farmers won with the landlord having played only once.
+    pub fn is_spring(&self, landlord_won: bool, landlord_plays: u32, farmer_plays: u32) -> bool {
+        self.table != TableType::House && if landlord_won { farmer_plays == 0 } else { landlord_plays == 1 }
+    }
+
     /// Whether `rank` is a rank of this table's deck (jokers included).
     pub fn has_rank(&self, rank: Rank) -> bool {
         rank >= self.lowest
