@@ -2,7 +2,8 @@
 //! (normal bots playing all seats) is replayed to each level, and its time measured one by one, at No
 //! Shuffle with and without Wild Rank, House with the Wild and Two Player with Wild Rank; and, under the
 //! research protocol, `normal`'s decisions in games against RLCard's rule agent (where `hard` finds
-//! the opponents fit its model and searches further). Prints median, 90th and 99th percentile and
+//! the opponents fit its model and searches further) and against random play (where `hard`, as the
+//! landlord, plays its rollouts' farmers at random). Prints median, 90th and 99th percentile and
 //! maximum; run it on one core (`taskset -c 1 cargo bench -p ddz-bot --bench decisions [-- TABLE...]`).
 
 use std::hint::black_box;
@@ -10,15 +11,16 @@ use std::time::Instant;
 
 use ddz_bot::{Bot, BotKind, rule_agent};
 use ddz_engine::{Action, Deal, DealSetup, DealView, Rules, Seed, Start, TableType};
-use rand::SeedableRng;
+use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 /// Who plays the seats `positions` records: `normal` everywhere, or `normal` against the rule agent
-/// (as landlord in even games, as the farmers in odd ones).
+/// or a random player (as landlord in even games, as the farmers in odd ones).
 #[derive(Clone, Copy, PartialEq)]
 enum Opponents {
     Normal,
     RuleAgent,
+    Random,
 }
 
 fn positions(rules: Rules, games: u64, opponents: Opponents) -> Vec<(DealView, Vec<Action>)> {
@@ -38,9 +40,11 @@ fn positions(rules: Rules, games: u64, opponents: Opponents) -> Vec<(DealView, V
             let seat = deal.waiting_for()[0];
             let choices: Vec<Action> = deal.choices().into_iter().filter(|a| a.seat() == Some(seat)).collect();
             let view = deal.view(Some(seat));
-            let rule_agent_plays = opponents == Opponents::RuleAgent && (seat == 0) == (game % 2 == 1);
-            let choice = if rule_agent_plays {
+            let opponent_plays = (seat == 0) == (game % 2 == 1);
+            let choice = if opponent_plays && opponents == Opponents::RuleAgent {
                 rule_agent::choose(&view, &choices, &mut dice)
+            } else if opponent_plays && opponents == Opponents::Random {
+                dice.random_range(0..choices.len())
             } else {
                 if choices.len() > 1 {
                     out.push((view.clone(), choices.clone()));
@@ -62,6 +66,7 @@ fn main() {
         ("house_wild", Rules::house(true), Opponents::Normal),
         ("twoplayer_wildrank", Rules::two_player(true), Opponents::Normal),
         ("research_vs_rule_agent", Rules::no_shuffle(false), Opponents::RuleAgent),
+        ("research_vs_random", Rules::no_shuffle(false), Opponents::Random),
     ];
     for (name, rules, opponents) in tables {
         if !wanted.is_empty() && !wanted.iter().any(|w| w == name) {

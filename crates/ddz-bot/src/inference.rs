@@ -9,13 +9,28 @@
 //! surprising under most deals alike, so the weights change little. Bombs and fours carry no evidence
 //! (holding one back, or spending one, says little), nor do passes under a partner.
 
-use ddz_engine::{Counts, Kind, Play, Seat};
+use ddz_engine::{Counts, Kind, Play, Seat, TrickMove};
 
 use crate::rule_agent;
 use crate::table::Table;
 
 /// The weight a deal keeps for each opponent decision it makes inconsistent with the simple player.
 pub const INCONSISTENT: f64 = 0.02;
+
+/// Farmers who have beaten each other's standing plays this many times play at random.
+const ERRATIC_PARTNER_BEATS: usize = 1;
+
+/// Whether I am the landlord and the farmers keep beating each other's standing plays: a player who
+/// plays at random beats whatever it can, where no player who plans beats a partner's winning play
+/// twice in a deal (`normal`, `hard` and the `hard` of 2026-11-30 never did, over 60 deals each).
+pub fn erratic_farmers(table: &Table) -> bool {
+    let Some(landlord) = table.landlord.filter(|&l| l == table.me) else {
+        return false;
+    };
+    let over_partner =
+        |m: &TrickMove| m.play.is_some() && m.facing.is_some_and(|(leader, _)| leader != m.seat && leader != landlord);
+    table.view.trick_moves().iter().filter(|m| m.seat != landlord && over_partner(m)).count() >= ERRATIC_PARTNER_BEATS
+}
 
 /// One opponent decision, with the cards its seat played from then on (its own play included): its
 /// hand then was a sampled hand now plus those.
@@ -174,5 +189,46 @@ mod tests {
         assert!(consistent(&pass_over_kings, hand("3AR2")), "no pair above the kings");
         assert!(!consistent(&pass_over_kings, hand("3AA")));
         assert!(consistent(&pass_over_kings, hand("3333")), "a bomb held back says nothing");
+    }
+
+    /// A House deal where seat 0 took the landlord and led its lowest single, seat 1 beat it with its
+    /// lowest single, and seat 2 either passed or beat seat 1 with its highest single.
+    fn first_trick(seat_2_beats_partner: bool) -> ddz_engine::Deal {
+        use ddz_engine::{Action, Deal, DealSetup, Rules, Seed, Start};
+        let single = |a: &Action| matches!(a, Action::Play { play, .. } if play.shape.kind == Kind::Single);
+        for seed in 0.. {
+            let setup = DealSetup::shuffled(Rules::house(true), Seed::from_u64(seed), Start::Seat(0));
+            let mut deal = Deal::new(setup);
+            deal.apply(&Action::Take { seat: 0 }).expect("seat 0 takes");
+            for seat in 0..3 {
+                deal.apply(&Action::Seen { seat }).expect("the middle cards seen");
+            }
+            let lowest = deal.choices().into_iter().find(single).expect("a single to lead");
+            deal.apply(&lowest).expect("lead");
+            let Some(over) = deal.choices().into_iter().find(single) else { continue };
+            deal.apply(&over).expect("seat 1 beats the landlord");
+            let third = match seat_2_beats_partner {
+                true => deal.choices().into_iter().rfind(single),
+                false => Some(Action::Pass { seat: 2 }),
+            };
+            if let Some(third) = third {
+                deal.apply(&third).expect("seat 2 answers");
+                return deal;
+            }
+        }
+        unreachable!("some deal has the singles")
+    }
+
+    #[test]
+    fn farmers_who_beat_each_other_are_erratic_to_the_landlord() {
+        let deal = first_trick(true);
+        assert!(erratic_farmers(&Table::new(&deal.view(Some(0)))));
+        assert!(!erratic_farmers(&Table::new(&deal.view(Some(1)))), "only the landlord reads the farmers");
+    }
+
+    #[test]
+    fn farmers_who_beat_the_landlord_and_pass_each_other_are_not_erratic() {
+        let deal = first_trick(false);
+        assert!(!erratic_farmers(&Table::new(&deal.view(Some(0)))));
     }
 }

@@ -13,7 +13,9 @@
 //! In the rollouts the opponents play as the simple player the inference assumes
 //! ([`crate::rule_agent`]); the searching side plays the fast policy below. Modelling opponents as
 //! better players than they are made weak landlord hands look lost and the search give up on lines that
-//! beat ordinary play; the simple model is what most opponents are most of the time.
+//! beat ordinary play; the simple model is what most opponents are most of the time. The exception is
+//! farmers seen beating each other's winning plays, which no player who plans does: they play at random
+//! in the landlord's rollouts ([`inference::erratic_farmers`]).
 
 use std::collections::HashMap;
 
@@ -24,7 +26,7 @@ use rand::seq::SliceRandom;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use crate::inference::{Evidence, INCONSISTENT};
+use crate::inference::{self, Evidence, INCONSISTENT};
 use crate::policy::Scored;
 use crate::rule_agent::{self, SimpleMove};
 use crate::table::Table;
@@ -51,7 +53,7 @@ impl Default for Budget {
     }
 }
 
-/// How far the search trusts its rollouts, which assume the opponents play as the simple player.
+/// How far the search trusts its rollouts' model of the opponents.
 #[derive(Clone, Copy, Debug)]
 struct Trust {
     /// How far below the heuristic's best a candidate may score and still be searched.
@@ -64,6 +66,15 @@ struct Trust {
     prior: f32,
 }
 
+/// How the search's rollouts play the opponents' seats.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Model {
+    /// As the simple player ([`crate::rule_agent`]), their hands weighed by how well it explains their plays.
+    Simple,
+    /// Uniformly at random among their legal moves, their hands dealt uniformly (their plays say nothing).
+    Random,
+}
+
 /// The opponents' plays so far fit the simple player: the rollouts are a good model, so trust them
 /// over the heuristic, among more candidates, and play for the expected score (once the fit is
 /// established: [`FITTING_FOR_THE_SCORE`]).
@@ -73,6 +84,13 @@ const FITTING: Trust = Trust { sensible: 100.0, widen: 2, aim: Aim::Score, prior
 /// by its score, and the most wins (against planning players the rollouts' model is rough, and
 /// multiplying its outcomes by the stake magnified its errors: it lost money at House).
 const CAUTIOUS: Trust = Trust { sensible: 40.0, widen: 1, aim: Aim::Win, prior: 0.01 };
+
+/// Farmers who play at random ([`inference::erratic_farmers`]): rollouts that play them at random, among
+/// more candidates and every bomb, unnudged, for the most wins. Modelled as the simple player, random
+/// farmers' shedding (they beat whatever they can) made the landlord lose one deal in 24; modelled as
+/// they play once they are seen beating each other, one in 37 (and one in 70 to 100 had it known from
+/// the first play; 1,000 research deals against random).
+const ERRATIC: Trust = Trust { sensible: 100.0, widen: 2, aim: Aim::Win, prior: 0.0 };
 
 /// The search plays for the score only once this many opponent decisions fit the simple player:
 /// early in a deal nearly any opponent fits, and there playing for the score on that model lost money
@@ -93,23 +111,41 @@ pub fn choose(table: &Table, choices: &[Action], scored: &[Scored], budget: Budg
     let Some(landlord) = table.landlord else {
         return ranked[0].index;
     };
-    if ranked.len() == 1 || ranked[0].score >= 1000.0 || ranked[1].score < ranked[0].score - FITTING.sensible {
+    if ranked.len() == 1 || ranked[0].score >= 1000.0 {
         return ranked[0].index;
     }
-    let sample = sample_deals(table, landlord, budget.samples, rng);
+    let erratic = inference::erratic_farmers(table);
+    if ranked[1].score < ranked[0].score - FITTING.sensible && !erratic {
+        return ranked[0].index;
+    }
+    let mut sample = sample_deals(table, landlord, budget.samples, Model::Simple, rng);
     let trust = match (sample.fits, sample.evidence >= FITTING_FOR_THE_SCORE) {
         (true, true) => FITTING,
         (true, false) => Trust { aim: Aim::Win, ..FITTING },
+        (false, _) if erratic => {
+            sample = sample_deals(table, landlord, budget.samples, Model::Random, rng);
+            ERRATIC
+        }
         (false, _) => CAUTIOUS,
     };
+    // Against erratic farmers every bomb is a candidate: the table sense that holds bombs back is for
+    // opponents who punish a spent bomb.
+    let is_bomb =
+        |s: &&Scored| matches!(&choices[s.index], Action::Play { play, .. } if play.shape.is_bomb_or_rocket());
+    let bomb = ranked.iter().find(is_bomb).copied().filter(|_| sample.model == Model::Random);
     // Search only among sensible candidates: what the table sense rules out (beating a partner,
     // an early bomb, stranding the Wild) stays ruled out.
     let floor = ranked[0].score - trust.sensible;
-    if ranked[1].score < floor {
+    if ranked[1].score < floor && bomb.is_none() {
         return ranked[0].index;
     }
     let mut candidates: Vec<Scored> =
         ranked.iter().take(budget.candidates * trust.widen).filter(|s| s.score >= floor).copied().collect();
+    if let Some(bomb) = bomb
+        && !candidates.iter().any(|c| c.index == bomb.index)
+    {
+        candidates.push(bomb);
+    }
     if let Some(pass) = ranked.iter().find(|s| matches!(choices[s.index], Action::Pass { .. }))
         && pass.score >= floor
         && !candidates.iter().any(|c| c.index == pass.index)
@@ -137,7 +173,7 @@ pub fn win_rates(
 ) -> Vec<f32> {
     let landlord = table.landlord.expect("the search runs once the landlord is known");
     // The review judges against best play, not against the simple player: the plain solver.
-    let sample = Sample { fits: false, ..sample_deals(table, landlord, budget.samples, rng) };
+    let sample = Sample { fits: false, ..sample_deals(table, landlord, budget.samples, Model::Simple, rng) };
     outcomes(table, choices, candidates, &sample, Aim::Win, budget, rng)
 }
 
@@ -177,7 +213,7 @@ fn outcomes(
     for hands in &sample.deals {
         let dice: u64 = rng.random();
         for (c, &candidate) in candidates.iter().enumerate() {
-            let mut sim = Sim::new(table, landlord, hands.clone(), ChaCha8Rng::seed_from_u64(dice));
+            let mut sim = Sim::new(table, landlord, hands.clone(), sample.model, ChaCha8Rng::seed_from_u64(dice));
             sim.apply(table.me, &choices[candidate]);
             // Near the end, solve the sampled deal exactly; otherwise (or if the solver runs out of
             // nodes) play it out with the rollout policy.
@@ -216,16 +252,20 @@ struct Sample {
     fits: bool,
     /// How many opponent decisions the weighing had to explain.
     evidence: usize,
+    /// How the opponents play, in the weighing and in the rollouts.
+    model: Model,
 }
 
-/// `n` deals of the unseen cards, drawn in proportion to how well they explain the opponents' plays:
-/// [`DRAWS_PER_SAMPLE`] times as many drawn at random, weighed by [`Evidence`], and `n` resampled.
-fn sample_deals(table: &Table, landlord: Seat, n: usize, rng: &mut ChaCha8Rng) -> Sample {
+/// `n` deals of the unseen cards, drawn in proportion to how well they explain the opponents' plays
+/// under `model`: [`DRAWS_PER_SAMPLE`] times as many drawn at random, weighed by [`Evidence`], and `n`
+/// resampled (a random player's plays explain nothing: its deals are drawn uniformly).
+fn sample_deals(table: &Table, landlord: Seat, n: usize, model: Model, rng: &mut ChaCha8Rng) -> Sample {
     let evidence = Evidence::new(table);
     // Two Player is left as it was: one opponent and nine cards out of play, where the weighing is
     // neither measured nor cheap.
-    if evidence.is_empty() || table.players() == 2 {
-        return Sample { deals: (0..n).map(|_| determinize(table, landlord, rng)).collect(), fits: false, evidence: 0 };
+    if evidence.is_empty() || table.players() == 2 || model == Model::Random {
+        let deals = (0..n).map(|_| determinize(table, landlord, rng)).collect();
+        return Sample { deals, fits: false, evidence: 0, model };
     }
     let pool: Vec<Vec<Counts>> = (0..n * DRAWS_PER_SAMPLE).map(|_| determinize(table, landlord, rng)).collect();
     let surprises: Vec<i32> = pool.iter().map(|hands| evidence.surprises(hands)).collect();
@@ -246,7 +286,7 @@ fn sample_deals(table: &Table, landlord: Seat, n: usize, rng: &mut ChaCha8Rng) -
     while deals.len() < n {
         deals.push(pool[pool.len() - 1].clone());
     }
-    Sample { deals, fits: surprises.contains(&0), evidence: evidence.len() }
+    Sample { deals, fits: surprises.contains(&0), evidence: evidence.len(), model }
 }
 
 /// A random deal of the unseen cards to the other seats, consistent with what is public.
@@ -284,8 +324,9 @@ struct Sim {
     allowance: Option<u32>,
     winner: Option<Seat>,
     buffer: Vec<Play>,
-    /// The searching seat: the other side plays as the simple player.
+    /// The searching seat: the other side plays as `opponents` says.
     me: Seat,
+    opponents: Model,
     rng: ChaCha8Rng,
     /// What the bombs and rockets played in the rollout have multiplied the stake by...
     stake: f32,
@@ -297,7 +338,7 @@ struct Sim {
 }
 
 impl Sim {
-    fn new(table: &Table, landlord: Seat, hands: Vec<Counts>, rng: ChaCha8Rng) -> Sim {
+    fn new(table: &Table, landlord: Seat, hands: Vec<Counts>, opponents: Model, rng: ChaCha8Rng) -> Sim {
         let plays_by = |landlord_side: bool| {
             let of_side = |a: &&Action| matches!(a, Action::Play { seat, .. } if (*seat == landlord) == landlord_side);
             table.view.actions.iter().filter(of_side).count() as u32
@@ -316,6 +357,7 @@ impl Sim {
             winner: None,
             buffer: Vec::with_capacity(256),
             me: table.me,
+            opponents,
             rng,
             stake: 1.0,
             stake_cap: match table.rules.table {
@@ -413,7 +455,14 @@ impl Sim {
         }
         let partner = |a: Seat, b: Seat| a != b && a != self.landlord && b != self.landlord;
         if seat != self.me && !partner(seat, self.me) {
-            return self.simple_choice(seat);
+            return match self.opponents {
+                Model::Simple => self.simple_choice(seat),
+                // Any legal play, or passing where it may.
+                Model::Random => {
+                    let moves = self.buffer.len() + usize::from(self.trick.is_some());
+                    self.buffer.get(self.rng.random_range(0..moves)).copied()
+                }
+            };
         }
         let players = self.hands.len();
         let danger =
@@ -600,7 +649,7 @@ mod tests {
     /// A rollout from `view` with these hands, seat 1 to play.
     fn sim(view: &DealView, hands: [Counts; 3]) -> Sim {
         let table = Table::new(view);
-        let mut sim = Sim::new(&table, 0, hands.to_vec(), ChaCha8Rng::seed_from_u64(1));
+        let mut sim = Sim::new(&table, 0, hands.to_vec(), Model::Simple, ChaCha8Rng::seed_from_u64(1));
         sim.turn = 1;
         sim
     }
