@@ -457,11 +457,11 @@ impl Sim {
         if seat != self.me && !partner(seat, self.me) {
             return match self.opponents {
                 Model::Simple => self.simple_choice(seat),
-                // Any legal play, or passing where it may.
-                Model::Random => {
-                    let moves = self.buffer.len() + usize::from(self.trick.is_some());
-                    self.buffer.get(self.rng.random_range(0..moves)).copied()
-                }
+                // Any legal play, or passing where it may (a lone Wild at House has no play at all).
+                Model::Random => match self.buffer.len() + usize::from(self.trick.is_some()) {
+                    0 => None,
+                    moves => self.buffer.get(self.rng.random_range(0..moves)).copied(),
+                },
             };
         }
         let players = self.hands.len();
@@ -720,5 +720,15 @@ mod tests {
             assert_eq!(led.final_stake(false), stake, "{rules}");
             assert_eq!(sim.final_stake(false), 1.0, "{rules}");
         }
+    }
+
+    #[test]
+    fn a_random_opponent_with_no_play_passes_instead_of_failing() {
+        let view = opening(Rules::house(true));
+        let lone_wild = counts(&[(15, 1)]);
+        let mut sim = sim(&view, [counts(&[(0, 5)]), lone_wild, counts(&[(1, 5)])]);
+        sim.opponents = Model::Random;
+        assert_eq!(sim.rollout_choice(1), None, "a lone Wild is no play at House");
+        sim.run();
     }
 }
