@@ -10,7 +10,7 @@ use std::cell::RefCell;
 use std::rc::Rc;
 use std::sync::atomic::{AtomicU32, Ordering};
 
-use ddz_engine::{Action, Deal, DealSetup, Rules, Seat, Seed, Start, TableType};
+use ddz_engine::{Action, Deal, DealResult, DealSetup, Rules, Seat, Seed, Start, TableType};
 
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -90,6 +90,9 @@ pub struct Match {
     pub seed: u64,
     pub a: Contestant,
     pub b: Contestant,
+    /// Bid for the landlord instead of fixing it: every deal is played once with each contestant alone
+    /// at each seat and the other in the rest; side A's score is its seats' net, its win a net gain.
+    pub auction: bool,
 }
 
 /// One game's outcome from the landlord's side.
@@ -119,6 +122,34 @@ pub fn play_game(
     for action in &forced {
         deal.apply(action).expect("the forced auction is legal");
     }
+    let result = play_out(&mut deal, |seat, view, choices| match seat {
+        0 => landlord.choose(view, choices),
+        _ => farmers[seat - 1].choose(view, choices),
+    })?;
+    let landlord_won = result.landlord_won == Some(true);
+    let landlord_score = if research {
+        let stake = 2i64 << result.bombs.min(40);
+        if landlord_won { stake } else { -stake }
+    } else {
+        result.score[0]
+    };
+    Ok(Game { landlord_won, landlord_score, bombs: result.bombs })
+}
+
+/// Plays one deal from the auction on, `players[seat]` at each seat (the starting seat rotates with the
+/// seed): the landlord's seat and the result.
+pub fn play_auction(rules: Rules, seed: u64, players: &mut [Box<dyn Player>]) -> Result<(Seat, DealResult), BotError> {
+    let start = Start::Seat((seed % u64::from(rules.players)) as Seat);
+    let mut deal = Deal::new(DealSetup::shuffled(rules, Seed::from_u64(seed), start));
+    let result = play_out(&mut deal, |seat, view, choices| players[seat].choose(view, choices))?;
+    Ok((deal.landlord().expect("every auction ends with a landlord"), result))
+}
+
+/// Asks the seat to act, through `choose`, until the deal is over.
+fn play_out(
+    deal: &mut Deal,
+    mut choose: impl FnMut(Seat, &ddz_engine::DealView, &[Action]) -> Result<usize, BotError>,
+) -> Result<DealResult, BotError> {
     let mut decisions = 0;
     while deal.result().is_none() {
         decisions += 1;
@@ -128,20 +159,11 @@ pub fn play_game(
         let seat: Seat = deal.waiting_for()[0];
         let choices: Vec<Action> = deal.choices().into_iter().filter(|a| a.seat() == Some(seat)).collect();
         let view = deal.view(Some(seat));
-        let player: &mut dyn Player = if seat == 0 { &mut *landlord } else { farmers[seat - 1].as_mut() };
-        let choice = player.choose(&view, &choices)?;
+        let choice = choose(seat, &view, &choices)?;
         let action = choices.get(choice).ok_or_else(|| BotError(format!("choice {choice} out of range")))?;
         deal.apply(action).map_err(|e| BotError(format!("illegal choice: {e}")))?;
     }
-    let result = deal.result().expect("finished");
-    let landlord_won = result.landlord_won == Some(true);
-    let landlord_score = if research {
-        let stake = 2i64 << result.bombs.min(40);
-        if landlord_won { stake } else { -stake }
-    } else {
-        result.score[0]
-    };
-    Ok(Game { landlord_won, landlord_score, bombs: result.bombs })
+    Ok(deal.result().expect("finished").clone())
 }
 
 /// Results for side A (side B's are the mirror image).
@@ -161,7 +183,13 @@ pub struct Tally {
 impl Tally {
     fn add(&mut self, a_is_landlord: bool, game: Game) {
         let a_won = game.landlord_won == a_is_landlord;
-        let score = if a_is_landlord { game.landlord_score } else { -game.landlord_score } as f64;
+        let score = if a_is_landlord { game.landlord_score } else { -game.landlord_score };
+        self.record(a_is_landlord, a_won, score);
+    }
+
+    /// One game for side A: whether it held the landlord's seat, won, and its score.
+    fn record(&mut self, a_is_landlord: bool, a_won: bool, score: i64) {
+        let score = score as f64;
         self.games += 1;
         self.wins += u32::from(a_won);
         self.landlord_games += u32::from(a_is_landlord);
@@ -249,11 +277,30 @@ pub fn run(m: &Match, threads: usize, progress: &(dyn Fn(u32) + Sync)) -> Result
                             return Ok(tally);
                         }
                         let seed = m.seed.wrapping_mul(1_000_003).wrapping_add(u64::from(deal));
+                        let bot_seed = |seat: u64| seed.wrapping_mul(31).wrapping_add(seat);
+                        if m.auction {
+                            for lone in 0..m.rules.players as Seat {
+                                for a_alone in [true, false] {
+                                    let a_seat = |seat: Seat| (seat == lone) == a_alone;
+                                    let mut players = Vec::new();
+                                    for seat in 0..m.rules.players as Seat {
+                                        let (side, ext) =
+                                            if a_seat(seat) { (&m.a, &mut ext_a) } else { (&m.b, &mut ext_b) };
+                                        players.push(side.player(bot_seed(seat as u64), ext)?);
+                                    }
+                                    let (landlord, result) = play_auction(m.rules, seed, &mut players)?;
+                                    let net: i64 =
+                                        (0..players.len()).filter(|&s| a_seat(s)).map(|s| result.score[s]).sum();
+                                    tally.record(a_seat(landlord), net > 0, net);
+                                }
+                            }
+                            progress(done.fetch_add(1, Ordering::Relaxed) + 1);
+                            continue;
+                        }
                         for a_is_landlord in [true, false] {
                             let (lead, rest) = if a_is_landlord { (&m.a, &m.b) } else { (&m.b, &m.a) };
                             let (lead_ext, rest_ext) =
                                 if a_is_landlord { (&mut ext_a, &mut ext_b) } else { (&mut ext_b, &mut ext_a) };
-                            let bot_seed = |seat: u64| seed.wrapping_mul(31).wrapping_add(seat);
                             let mut landlord = lead.player(bot_seed(0), lead_ext)?;
                             let mut farmers = (1..u64::from(m.rules.players))
                                 .map(|seat| rest.player(bot_seed(seat), rest_ext))

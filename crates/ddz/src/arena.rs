@@ -11,6 +11,7 @@ pub struct ArenaArgs {
     pub table: String,
     pub wild_rank: bool,
     pub research: bool,
+    pub auction: bool,
     pub a: String,
     pub b: String,
     pub deals: u32,
@@ -26,7 +27,10 @@ pub fn arena(args: ArenaArgs) -> Result<(), String> {
     };
     let a = Contestant::parse(&args.a).map_err(|e| e.to_string())?;
     let b = Contestant::parse(&args.b).map_err(|e| e.to_string())?;
-    let m = Match { rules, research: args.research, deals: args.deals, seed: args.seed, a, b };
+    if args.auction && args.research {
+        return Err("the research protocol fixes the landlord: --auction goes with a table".into());
+    }
+    let m = Match { rules, research: args.research, deals: args.deals, seed: args.seed, a, b, auction: args.auction };
     let threads = args.threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
     let started = std::time::Instant::now();
     let total = m.deals;
@@ -46,8 +50,14 @@ pub fn arena(args: ArenaArgs) -> Result<(), String> {
 
 fn print_table(m: &Match, t: &Tally, seconds: f64) {
     let protocol = if m.research { " (research protocol: landlord fixed, ±2 doubled per bomb)" } else { "" };
+    let games = match m.auction {
+        true => {
+            "from the auction, six times: each side alone at each seat (win: its seats' net gain; as landlord: holding the landlord's seat)"
+        }
+        false => "each played twice with sides swapped",
+    };
     println!(
-        "{} vs {} on {}{protocol}: {} deals, each played twice with sides swapped ({:.1} s)",
+        "{} vs {} on {}{protocol}: {} deals, {games} ({:.1} s)",
         m.a.name(),
         m.b.name(),
         m.rules,

@@ -60,6 +60,9 @@ enum Command {
         /// The research protocol: No Shuffle play rules, 20-card landlord, no bidding, ±2 per deal doubled per bomb.
         #[arg(long)]
         research: bool,
+        /// Bid for the landlord: every deal played six times, each side alone at each seat.
+        #[arg(long)]
+        auction: bool,
         /// Side A: random, greedy, easy, normal, hard, bomber, rlcard-rule (RLCard's rule agent), or exec:COMMAND.
         #[arg(long)]
         a: String,
@@ -264,8 +267,8 @@ fn main() -> ExitCode {
         Command::Replay { files } => simulate::replay(&files),
         Command::Verify { record, previous } => simulate::verify(&record, previous.as_deref()),
         Command::Review { record, seat } => simulate::review(&record, seat),
-        Command::Arena { table, wild_rank, research, a, b, deals, seed, threads } => {
-            arena::arena(arena::ArenaArgs { table, wild_rank, research, a, b, deals, seed, threads })
+        Command::Arena { table, wild_rank, research, auction, a, b, deals, seed, threads } => {
+            arena::arena(arena::ArenaArgs { table, wild_rank, research, auction, a, b, deals, seed, threads })
         }
         Command::Bot { level, seed } => arena::bot(&level, seed),
         Command::Load { server, players, deals, think_ms, ramp_s, no_bots } => {
