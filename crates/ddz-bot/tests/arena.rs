@@ -5,7 +5,8 @@ use ddz_bot::arena::{Contestant, Match, Tally, run};
 use ddz_engine::Rules;
 
 fn auction_match(rules: Rules, a: BotKind, b: BotKind, deals: u32) -> Tally {
-    let m = Match { rules, research: false, deals, seed: 3, a: Contestant::Ours(a), b: Contestant::Ours(b), auction: true };
+    let m =
+        Match { rules, research: false, deals, seed: 3, a: Contestant::Ours(a), b: Contestant::Ours(b), auction: true };
     run(&m, 2, &|_| {}).expect("the match runs")
 }
 
