@@ -4,7 +4,8 @@
 //! Player: seat 0 calls and seat 1 does not rob), so each deal is one contestant as landlord against the
 //! other as the farmers, then the same cards with the roles swapped. Scores are the table's own
 //! (money or points) or, under the research protocol (No Shuffle play rules, 20-card landlord, no
-//! bidding), ±2 per deal doubled per bomb or rocket.
+//! bidding), ±2 per deal doubled per bomb or rocket. With an auction (`Match::auction`) the seats bid
+//! for the landlord instead, and each deal is played six times: each contestant alone at each seat.
 
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -258,6 +259,53 @@ fn mean_with_interval(games: u32, sum: f64, squares: f64) -> (f64, f64) {
     (mean, 1.96 * (variance / n).sqrt())
 }
 
+/// The two contestants of a match, with the external processes of a worker's seats.
+struct Sides<'a> {
+    m: &'a Match,
+    ext_a: &'a mut Option<Rc<RefCell<External>>>,
+    ext_b: &'a mut Option<Rc<RefCell<External>>>,
+}
+
+impl Sides<'_> {
+    /// The player seat `seat` of deal `seed` gets from side A (`true`) or B.
+    fn player(&mut self, side_a: bool, seed: u64, seat: Seat) -> Result<Box<dyn Player>, BotError> {
+        let bot_seed = seed.wrapping_mul(31).wrapping_add(seat as u64);
+        match side_a {
+            true => self.m.a.player(bot_seed, self.ext_a),
+            false => self.m.b.player(bot_seed, self.ext_b),
+        }
+    }
+
+    /// Deal `seed` with the landlord fixed at seat 0: side A as the landlord, then as the farmers.
+    fn play_with_landlord_fixed(mut self, seed: u64, tally: &mut Tally) -> Result<(), BotError> {
+        for a_is_landlord in [true, false] {
+            let mut landlord = self.player(a_is_landlord, seed, 0)?;
+            let mut farmers = (1..self.m.rules.players as Seat)
+                .map(|seat| self.player(!a_is_landlord, seed, seat))
+                .collect::<Result<Vec<_>, _>>()?;
+            let game = play_game(self.m.rules, self.m.research, seed, landlord.as_mut(), &mut farmers)?;
+            tally.add(a_is_landlord, game);
+        }
+        Ok(())
+    }
+
+    /// Deal `seed` from the auction, six times over: each side alone at each seat, the other in the rest.
+    fn play_with_auction(mut self, seed: u64, tally: &mut Tally) -> Result<(), BotError> {
+        let seats = self.m.rules.players as Seat;
+        for lone in 0..seats {
+            for a_alone in [true, false] {
+                let a_seat = |seat: Seat| (seat == lone) == a_alone;
+                let mut players =
+                    (0..seats).map(|seat| self.player(a_seat(seat), seed, seat)).collect::<Result<Vec<_>, _>>()?;
+                let (landlord, result) = play_auction(self.m.rules, seed, &mut players)?;
+                let net: i64 = (0..seats).filter(|&s| a_seat(s)).map(|s| result.score[s]).sum();
+                tally.record(a_seat(landlord), net > 0, net);
+            }
+        }
+        Ok(())
+    }
+}
+
 /// Plays the match on `threads` threads (one if a side is external), calling `progress` with the
 /// number of deals done.
 pub fn run(m: &Match, threads: usize, progress: &(dyn Fn(u32) + Sync)) -> Result<Tally, BotError> {
@@ -277,36 +325,10 @@ pub fn run(m: &Match, threads: usize, progress: &(dyn Fn(u32) + Sync)) -> Result
                             return Ok(tally);
                         }
                         let seed = m.seed.wrapping_mul(1_000_003).wrapping_add(u64::from(deal));
-                        let bot_seed = |seat: u64| seed.wrapping_mul(31).wrapping_add(seat);
-                        if m.auction {
-                            for lone in 0..m.rules.players as Seat {
-                                for a_alone in [true, false] {
-                                    let a_seat = |seat: Seat| (seat == lone) == a_alone;
-                                    let mut players = Vec::new();
-                                    for seat in 0..m.rules.players as Seat {
-                                        let (side, ext) =
-                                            if a_seat(seat) { (&m.a, &mut ext_a) } else { (&m.b, &mut ext_b) };
-                                        players.push(side.player(bot_seed(seat as u64), ext)?);
-                                    }
-                                    let (landlord, result) = play_auction(m.rules, seed, &mut players)?;
-                                    let net: i64 =
-                                        (0..players.len()).filter(|&s| a_seat(s)).map(|s| result.score[s]).sum();
-                                    tally.record(a_seat(landlord), net > 0, net);
-                                }
-                            }
-                            progress(done.fetch_add(1, Ordering::Relaxed) + 1);
-                            continue;
-                        }
-                        for a_is_landlord in [true, false] {
-                            let (lead, rest) = if a_is_landlord { (&m.a, &m.b) } else { (&m.b, &m.a) };
-                            let (lead_ext, rest_ext) =
-                                if a_is_landlord { (&mut ext_a, &mut ext_b) } else { (&mut ext_b, &mut ext_a) };
-                            let mut landlord = lead.player(bot_seed(0), lead_ext)?;
-                            let mut farmers = (1..u64::from(m.rules.players))
-                                .map(|seat| rest.player(bot_seed(seat), rest_ext))
-                                .collect::<Result<Vec<_>, _>>()?;
-                            let game = play_game(m.rules, m.research, seed, landlord.as_mut(), &mut farmers)?;
-                            tally.add(a_is_landlord, game);
+                        let sides = Sides { m, ext_a: &mut ext_a, ext_b: &mut ext_b };
+                        match m.auction {
+                            true => sides.play_with_auction(seed, &mut tally)?,
+                            false => sides.play_with_landlord_fixed(seed, &mut tally)?,
                         }
                         progress(done.fetch_add(1, Ordering::Relaxed) + 1);
                     }
