@@ -191,14 +191,18 @@ async fn play(addr: SocketAddr, table: &mut Table, span: Duration) {
 /// every finished deal's record replays.
 async fn check(addr: SocketAddr, table: &Table, seed: u64, round: usize) {
     let context = format!("seed {seed}, round {round}, room {}", table.code);
+    // The room plays on while it is checked (clocks time out, the bot moves): the view is read before
+    // the records, so that every deal it counts as finished is among them.
+    let view = get(addr, &format!("/api/rooms/{}", table.code)).await;
+    let current: Vec<Action> = serde_json::from_value(view["deal"]["actions"].clone()).unwrap_or_default();
+    let deals_played = view["deals_played"].as_u64().unwrap() as u32;
+    let finished = !view["deal"]["result"].is_null();
+    let current_number = if finished { deals_played } else { deals_played + 1 };
     let deals = get(addr, &format!("/api/rooms/{}/deals", table.code)).await;
     let records: Vec<DealRecord> = serde_json::from_value(deals["deals"].clone()).expect("deal records");
     for record in &records {
         record.replay().unwrap_or_else(|e| panic!("{context}: a stored deal does not replay: {e}"));
     }
-    let view = get(addr, &format!("/api/rooms/{}", table.code)).await;
-    let current: Vec<Action> = serde_json::from_value(view["deal"]["actions"].clone()).unwrap_or_default();
-    let current_number = view["deals_played"].as_u64().unwrap() as u32 + 1;
     let actions_of = |number: u32| -> &[Action] {
         if number as usize <= records.len() {
             &records[number as usize - 1].actions
