@@ -115,7 +115,10 @@ export async function tap(page, locator) {
 /** Fails with what a person would notice when the screen is not right (`layout.mjs`). */
 export async function assertLayout(page, when) {
   const { width, height } = page.viewportSize();
-  assert.deepEqual(await layoutProblems(page), [], `${when} at ${width}x${height}`);
+  const problems = await layoutProblems(page);
+  // A failure leaves a picture of what was wrong beside the run's other screenshots.
+  if (problems.length > 0) await shot(page, `failed-${width}x${height}-${when.replace(/\W+/g, '-')}`);
+  assert.deepEqual(problems, [], `${when} at ${width}x${height}`);
 }
 
 export async function selectedCards(page) {
