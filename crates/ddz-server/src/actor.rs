@@ -173,8 +173,6 @@ pub struct RoomTask {
     timing: Timing,
     inbox: mpsc::Receiver<Msg>,
     connections: HashMap<ConnId, Connection>,
-    /// The last action number accepted from each name (lower-cased), for idempotent retries.
-    last_seq: HashMap<String, u64>,
     summaries: Summaries,
     /// Since when the host has not been connected (ms since the epoch), if they are away.
     host_away_since: Option<u64>,
@@ -228,7 +226,6 @@ impl RoomTask {
             timing,
             inbox,
             connections: HashMap::new(),
-            last_seq: HashMap::new(),
             summaries,
             host_away_since,
             tokens: HashMap::new(),
@@ -423,19 +420,19 @@ impl RoomTask {
                 (result, None)
             }
             Command::Act { seq, action } => {
-                let key = name.to_lowercase();
-                if self.last_seq.get(&key).is_some_and(|&last| seq <= last) {
-                    // A retry of an action already taken: answer again, change nothing.
+                if self.room.last_seq.get(&name.to_lowercase()).is_some_and(|&last| seq <= last) {
+                    // A retry of an action already taken (before a restart too): answer again, change nothing.
                     self.send(conn, Event::Ack { seq });
                     return;
                 }
                 let result = match seat {
                     None => Err(RoomError::NotSeated.into()),
-                    Some(s) => self.store(Entry::Act { action: action.for_seat(s), timed_out: false }).await,
+                    Some(s) => {
+                        self.store(Entry::Act { action: action.for_seat(s), timed_out: false, seq: Some(seq) }).await
+                    }
                 };
                 if result.is_ok() {
                     // The ack first, then the state it caused (to everyone, the actor included).
-                    self.last_seq.insert(key, seq);
                     self.send(conn, Event::Ack { seq });
                     self.announce();
                 }
@@ -701,7 +698,7 @@ impl RoomTask {
         if let (_, Some(limit)) = self.deadlines()
             && now >= limit
         {
-            let _ = self.commit(Entry::Act { action: Action::DealLimit, timed_out: false }).await;
+            let _ = self.commit(Entry::Act { action: Action::DealLimit, timed_out: false, seq: None }).await;
             return;
         }
         if self.thinking.is_some() {
@@ -734,7 +731,7 @@ impl RoomTask {
             return;
         }
         if let Some(action) = answer.filter(|a| a.seat() == Some(seat)) {
-            let _ = self.commit(Entry::Act { action, timed_out }).await;
+            let _ = self.commit(Entry::Act { action, timed_out, seq: None }).await;
         }
     }
 }

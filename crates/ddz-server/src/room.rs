@@ -4,7 +4,7 @@
 //! Every change to a room is an [`Entry`]; the room task stores each entry before applying it, so a
 //! restarted server rebuilds every room exactly by folding its stored entries again.
 
-use std::collections::VecDeque;
+use std::collections::{HashMap, VecDeque};
 
 use ddz_engine::{Action, Deal, DealRecord, DealSetup, Ledger, Payment, Rules, Seat, TableType};
 use serde::{Deserialize, Serialize};
@@ -97,10 +97,13 @@ pub enum Entry {
     Start {
         setup: DealSetup,
     },
-    /// A deal action; `timed_out` when the clock made the bot play it for a human.
+    /// A deal action; `timed_out` when the clock made the bot play it for a human; `seq`, the player's
+    /// number for it (protocol.md), so that a resend is not applied twice even after a restart.
     Act {
         action: Action,
         timed_out: bool,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        seq: Option<u64>,
     },
     /// The host's role passes to `name`, a seated player, because the host stayed away between deals.
     Host {
@@ -341,6 +344,9 @@ pub struct Room {
     /// Bot Buster, Bot Bomber or a Bang rally, played by the host; and how the run stands.
     pub challenge: Option<Challenge>,
     pub progress: Progress,
+    /// The last action number stored from each player (by lower-cased name): an `act` numbered no
+    /// higher is a resend, answered and not applied again.
+    pub last_seq: HashMap<String, u64>,
 }
 
 /// Names compare without regard to case. Most names are ASCII, compared without allocating: every
@@ -372,6 +378,7 @@ impl Room {
             auto_play: vec![false; rules.players as usize],
             challenge: None,
             progress: Progress::default(),
+            last_seq: HashMap::new(),
         }
     }
 
@@ -522,13 +529,16 @@ impl Room {
                 self.timed_out.clear();
                 self.note(LogLine::DealStarted { number: self.ledger.deals + 1, rules: setup.rules.to_string() });
             }
-            Entry::Act { action, timed_out } => {
+            Entry::Act { action, timed_out, seq } => {
                 let names = self.names();
                 let Some(deal) = self.deal.as_mut() else {
                     return;
                 };
                 if deal.apply(action).is_err() {
                     return; // stored entries were checked; a refused one changes nothing
+                }
+                if let (Some(seq), Some(seat)) = (seq, action.seat()) {
+                    self.last_seq.insert(names[seat].to_lowercase(), *seq);
                 }
                 // The reveal runs on one clock for everyone; every other action starts a new turn.
                 if !matches!(action, Action::Seen { .. }) {

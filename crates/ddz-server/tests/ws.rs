@@ -307,6 +307,39 @@ async fn a_repeated_action_is_applied_once() {
     assert!(running.stop().await, "the server stops in time");
 }
 
+/// The numbers are stored with the actions: a resend after a restart (the ack lost with the old server)
+/// is answered, not applied again, and not refused as out of turn.
+#[tokio::test]
+async fn a_repeated_action_is_applied_once_across_a_restart() {
+    let db = temp_db("idempotent-restart");
+    let running = server(&db, FAST).await;
+    let (code, mut clients) = three_players(running.addr, "house").await;
+    clients[0].send(&Command::Start).await;
+    let view = clients[0].until(|v| v.deal.is_some()).await;
+    let turn = view.deal.unwrap().waiting_for[0];
+    clients[turn].until(|v| v.deal.is_some()).await;
+    clients[turn].send(&Command::Act { seq: 7, action: ClientAction::Pass }).await;
+    while !matches!(clients[turn].recv().await, Event::Ack { seq: 7 }) {}
+    let name = clients[turn].name.clone();
+    drop(clients);
+    assert!(running.stop().await, "the server stops in time");
+
+    let running = server(&db, FAST).await;
+    let mut again = Client::join(running.addr, &code, &name).await;
+    let before = again.deal().unwrap().actions.clone();
+    assert_eq!(before.len(), 1, "the pass was stored");
+    again.send(&Command::Act { seq: 7, action: ClientAction::Pass }).await;
+    let mut answers = Vec::new();
+    while let Some(event) = again.recv_within(Duration::from_millis(300)).await {
+        if matches!(event, Event::Ack { .. } | Event::Error { .. }) {
+            answers.push(event);
+        }
+    }
+    assert_eq!(answers, vec![Event::Ack { seq: 7 }], "the resend is answered as taken");
+    assert_eq!(again.deal().unwrap().actions, before, "and changes nothing");
+    assert!(running.stop().await, "the server stops in time");
+}
+
 #[tokio::test]
 async fn no_message_to_a_seat_contains_a_card_it_may_not_see() {
     let db = temp_db("hidden");

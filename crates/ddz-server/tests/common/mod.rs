@@ -236,7 +236,9 @@ impl Client {
             errors: Vec::new(),
             token: None,
             closed: false,
-            seq: 0,
+            // Action numbers rise across reconnects and restarts, as the protocol asks (the server keeps the
+            // last one it stored): the clock's milliseconds, as the web client's.
+            seq: std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_millis() as u64,
             pace: Duration::ZERO,
             last_act: None,
         }
