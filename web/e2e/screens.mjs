@@ -156,6 +156,18 @@ describe('every screen', { concurrency: 3 }, () => {
       await assertAxe(page, 'the result');
       assert.equal(await page.getByTestId('pot').count(), 0, 'the pot chip goes when the deal ends');
       await shot(page, `screen-${size}-result`);
+      // The longest end this deal's cards may not have given: an explanation of six lines (several bombs and
+      // a spring) and the left seat showing both its last play and a hand, built from the page's own.
+      await page.evaluate(() => {
+        const lines = document.querySelector('[data-testid=score-lines]');
+        while (lines.children.length < 6) lines.append(lines.lastElementChild.cloneNode(true));
+        const left = document.querySelector('.seat.left');
+        const hand = document.querySelector('.hand-end');
+        if (!left.querySelector('.hand-end') && hand) left.append(hand.cloneNode(true));
+        const played = document.querySelector('.played');
+        if (!left.querySelector('.played') && played) left.insertBefore(played.cloneNode(true), left.querySelector('.hand-end'));
+      });
+      await assertLayout(page, 'the longest result');
 
       // Home and back to the same table, then the next deal.
       const code = await page.getByTestId('room-code').innerText();
