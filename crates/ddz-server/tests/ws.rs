@@ -5,8 +5,8 @@ mod common;
 use std::time::Duration;
 
 use common::{
-    Client, FAST, check_hidden_information, get, invite_room, play_some, play_to_end, post, server, temp_db,
-    three_players,
+    Client, FAST, check_hidden_information, get, invite_room, play_some, play_to_end, post, server, start_deal,
+    temp_db, three_players,
 };
 use ddz_engine::{CardSet, Phase, Rules};
 
@@ -290,10 +290,7 @@ async fn a_repeated_action_is_applied_once() {
     let db = temp_db("idempotent");
     let running = server(&db, FAST).await;
     let (_, mut clients) = three_players(running.addr, "house").await;
-    clients[0].send(&Command::Start).await;
-    let view = clients[0].until(|v| v.deal.is_some()).await;
-    let turn = view.deal.unwrap().waiting_for[0];
-    clients[turn].until(|v| v.deal.is_some()).await;
+    let turn = start_deal(&mut clients).await;
     let action = ClientAction::Pass;
     clients[turn].send(&Command::Act { seq: 7, action: action.clone() }).await;
     clients[turn].send(&Command::Act { seq: 7, action }).await;
@@ -314,10 +311,7 @@ async fn a_repeated_action_is_applied_once_across_a_restart() {
     let db = temp_db("idempotent-restart");
     let running = server(&db, FAST).await;
     let (code, mut clients) = three_players(running.addr, "house").await;
-    clients[0].send(&Command::Start).await;
-    let view = clients[0].until(|v| v.deal.is_some()).await;
-    let turn = view.deal.unwrap().waiting_for[0];
-    clients[turn].until(|v| v.deal.is_some()).await;
+    let turn = start_deal(&mut clients).await;
     clients[turn].send(&Command::Act { seq: 7, action: ClientAction::Pass }).await;
     while !matches!(clients[turn].recv().await, Event::Ack { seq: 7 }) {}
     let name = clients[turn].name.clone();

@@ -10,7 +10,7 @@ use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use ddz_engine::{Card, CardSet, DealView};
+use ddz_engine::{Card, CardSet, DealView, Seat};
 use ddz_server::Timing;
 use ddz_server::protocol::{Command, Event, RoomView, simple_action};
 use ddz_server::{Clock, Config, Guards, Running};
@@ -365,6 +365,15 @@ impl Client {
 pub async fn invite_room(addr: SocketAddr, host: &str, table: &str) -> String {
     let created = post(addr, "/api/rooms", serde_json::json!({"name": host, "table": table})).await;
     created["code"].as_str().expect("a room code").to_string()
+}
+
+/// The host (seat 0) starts a deal: the seat to act first, once its own client has the deal.
+pub async fn start_deal(clients: &mut [Client]) -> Seat {
+    clients[0].send(&Command::Start).await;
+    let view = clients[0].until(|v| v.deal.is_some()).await;
+    let turn = view.deal.unwrap().waiting_for[0];
+    clients[turn].until(|v| v.deal.is_some()).await;
+    turn
 }
 
 /// Alice's room of `table` with Bea and Cy seated beside her: the code, and the three clients.
