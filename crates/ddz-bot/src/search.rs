@@ -14,8 +14,8 @@
 //! ([`crate::rule_agent`]); the searching side plays the fast policy below. Modelling opponents as
 //! better players than they are made weak landlord hands look lost and the search give up on lines that
 //! beat ordinary play; the simple model is what most opponents are most of the time. The exception is
-//! farmers seen beating each other's winning plays, which no player who plans does: they play at random
-//! in the landlord's rollouts ([`inference::erratic_farmers`]).
+//! opponents seen making plays no player who plans makes ([`inference::plays_at_random`]): they play at
+//! random in the rollouts, and the search plays for the score against them, cashing its bombs.
 
 use std::collections::HashMap;
 
@@ -85,12 +85,14 @@ const FITTING: Trust = Trust { sensible: 100.0, widen: 2, aim: Aim::Score, prior
 /// multiplying its outcomes by the stake magnified its errors: it lost money at House).
 const CAUTIOUS: Trust = Trust { sensible: 40.0, widen: 1, aim: Aim::Win, prior: 0.01 };
 
-/// Farmers who play at random ([`inference::erratic_farmers`]): rollouts that play them at random, among
-/// more candidates and every bomb, unnudged, for the most wins. Modelled as the simple player, random
-/// farmers' shedding (they beat whatever they can) made the landlord lose one deal in 24; modelled as
-/// they play once they are seen beating each other, one in 37 (and one in 70 to 100 had it known from
-/// the first play; 1,000 research deals against random).
-const ERRATIC: Trust = Trust { sensible: 100.0, widen: 2, aim: Aim::Win, prior: 0.0 };
+/// Farmers who play at random ([`inference::plays_at_random`]): rollouts that play them at random, among
+/// more candidates and every bomb, for the expected score, nudged by the heuristic. Modelled as the
+/// simple player, random farmers' shedding (they beat whatever they can) made the landlord lose one
+/// deal in 24; modelled as they play once they are seen beating each other, one in 37 (and one in 70
+/// to 100 had it known from the first play; 1,000 research deals against random). The score costs no
+/// wins here because the rollouts cash their bombs ([`Sim::cash_bomb`]) and leave the opponents'
+/// bombs out of the count; the nudge breaks the near-ties of candidates that all win.
+const ERRATIC: Trust = Trust { sensible: 100.0, widen: 2, aim: Aim::Score, prior: 0.01 };
 
 /// The search plays for the score only once this many opponent decisions fit the simple player:
 /// early in a deal nearly any opponent fits, and there playing for the score on that model lost money
@@ -114,7 +116,7 @@ pub fn choose(table: &Table, choices: &[Action], scored: &[Scored], budget: Budg
     if ranked.len() == 1 || ranked[0].score >= 1000.0 {
         return ranked[0].index;
     }
-    let erratic = inference::erratic_farmers(table);
+    let erratic = inference::plays_at_random(table);
     if ranked[1].score < ranked[0].score - FITTING.sensible && !erratic {
         return ranked[0].index;
     }
@@ -328,7 +330,9 @@ struct Sim {
     me: Seat,
     opponents: Model,
     rng: ChaCha8Rng,
-    /// What the bombs and rockets played in the rollout have multiplied the stake by...
+    /// What the bombs and rockets played in the rollout have multiplied the stake by (against random
+    /// opponents only the searching side's: theirs fall at random, alike after every candidate, and
+    /// would only add noise to the comparison)...
     stake: f32,
     /// ...up to the table's cap (No Shuffle, Two Player; none at House).
     stake_cap: f32,
@@ -386,7 +390,8 @@ impl Sim {
         } else {
             self.farmer_plays += 1;
         }
-        if play.shape.is_bomb_or_rocket() {
+        let ours = seat == self.me || (seat != self.landlord && self.me != self.landlord);
+        if play.shape.is_bomb_or_rocket() && (ours || self.opponents != Model::Random) {
             self.stake = (self.stake * self.rules.stake_factor(&play, left == 0) as f32).min(self.stake_cap);
         }
         if left == 0 || (seat != self.landlord && self.allowance.is_some_and(|a| left <= a)) {
@@ -441,9 +446,24 @@ impl Sim {
         }
     }
 
-    /// The fast rollout policy: go out if possible; follow an opponent with the smallest play that does
-    /// not spend control unless they are near the end; lead the play that sheds most, lowest first.
-    /// The searching seat's opponents play as the simple player.
+    /// Against random opponents the searching side spends a bomb at its first lead or over an
+    /// opponent's play: they cannot punish it, and it doubles the stake. So the rollouts count what a
+    /// bomb kept whole is worth, and the search stops breaking bombs up (against random play `hard`
+    /// broke up more than half of those it was dealt, winning 2,000 research deals).
+    fn cash_bomb(&self, seat: Seat) -> Option<Play> {
+        let facing_opponent = match self.trick {
+            None => true,
+            Some((leader, _)) => (leader == self.landlord) != (seat == self.landlord),
+        };
+        if self.opponents != Model::Random || !facing_opponent {
+            return None;
+        }
+        self.buffer.iter().filter(|p| p.shape.is_bomb_or_rocket()).min_by_key(|p| (p.strength, p.main)).copied()
+    }
+
+    /// The fast rollout policy: go out if possible; against random opponents, cash a bomb; follow an
+    /// opponent with the smallest play that does not spend control unless they are near the end; lead
+    /// the play that sheds most, lowest first. The searching seat's opponents play as `opponents` says.
     fn rollout_choice(&mut self, seat: Seat) -> Option<Play> {
         let hand = self.hands[seat];
         let prior = self.trick.map(|(_, p)| p);
@@ -463,6 +483,9 @@ impl Sim {
                     moves => self.buffer.get(self.rng.random_range(0..moves)).copied(),
                 },
             };
+        }
+        if let Some(bomb) = self.cash_bomb(seat) {
+            return Some(bomb);
         }
         let players = self.hands.len();
         let danger =
@@ -720,6 +743,25 @@ mod tests {
             assert_eq!(led.final_stake(false), stake, "{rules}");
             assert_eq!(sim.final_stake(false), 1.0, "{rules}");
         }
+    }
+
+    #[test]
+    fn against_random_opponents_the_rollouts_cash_a_bomb_and_count_only_their_own() {
+        let view = opening(Rules::no_shuffle(false));
+        let rules = view.play_rules();
+        let (sevens, sixes) = (counts(&[(4, 4)]), counts(&[(3, 4)]));
+        let mut sim = sim(&view, [sevens.plus(0, 1).plus(5, 1), sixes.plus(1, 1), counts(&[(6, 5)])]);
+        sim.opponents = Model::Random;
+        sim.play(1, bomb(&rules, sixes));
+        assert_eq!(sim.stake, 1.0, "a random opponent's bomb falls alike after every candidate");
+        assert_eq!(sim.cash_bomb(2), None, "a landlord's opponent does not cash");
+        sim.turn = 0;
+        assert_eq!(sim.rollout_choice(0), Some(bomb(&rules, sevens)), "over an opponent's play");
+        sim.play(0, bomb(&rules, sevens));
+        assert_eq!(sim.stake, 2.0);
+        sim.trick = None;
+        sim.opponents = Model::Simple;
+        assert_eq!(sim.rollout_choice(0).map(|p| p.shape.kind), Some(Kind::Single), "a simple table keeps it");
     }
 
     #[test]
