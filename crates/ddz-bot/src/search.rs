@@ -85,7 +85,7 @@ const FITTING: Trust = Trust { sensible: 100.0, widen: 2, aim: Aim::Score, prior
 /// multiplying its outcomes by the stake magnified its errors: it lost money at House).
 const CAUTIOUS: Trust = Trust { sensible: 40.0, widen: 1, aim: Aim::Win, prior: 0.01 };
 
-/// Farmers who play at random ([`inference::plays_at_random`]): rollouts that play them at random, among
+/// Opponents who play at random ([`inference::plays_at_random`]): rollouts that play them at random, among
 /// more candidates and every bomb, for the expected score, nudged by the heuristic. Modelled as the
 /// simple player, random farmers' shedding (they beat whatever they can) made the landlord lose one
 /// deal in 24; modelled as they play once they are seen beating each other, one in 37 (and one in 70
@@ -754,7 +754,7 @@ mod tests {
         sim.opponents = Model::Random;
         sim.play(1, bomb(&rules, sixes));
         assert_eq!(sim.stake, 1.0, "a random opponent's bomb falls alike after every candidate");
-        assert_eq!(sim.cash_bomb(2), None, "a landlord's opponent does not cash");
+        assert_eq!(sim.cash_bomb(2), None, "not over a partner's play");
         sim.turn = 0;
         assert_eq!(sim.rollout_choice(0), Some(bomb(&rules, sevens)), "over an opponent's play");
         sim.play(0, bomb(&rules, sevens));
