@@ -390,8 +390,7 @@ impl Sim {
         } else {
             self.farmer_plays += 1;
         }
-        let ours = seat == self.me || (seat != self.landlord && self.me != self.landlord);
-        if play.shape.is_bomb_or_rocket() && (ours || self.opponents != Model::Random) {
+        if play.shape.is_bomb_or_rocket() && (self.same_side(seat, self.me) || self.opponents != Model::Random) {
             self.stake = (self.stake * self.rules.stake_factor(&play, left == 0) as f32).min(self.stake_cap);
         }
         if left == 0 || (seat != self.landlord && self.allowance.is_some_and(|a| left <= a)) {
@@ -446,6 +445,11 @@ impl Sim {
         }
     }
 
+    /// Whether seats `a` and `b` play on the same side (a seat is on its own).
+    fn same_side(&self, a: Seat, b: Seat) -> bool {
+        (a == self.landlord) == (b == self.landlord)
+    }
+
     /// Against random opponents the searching side spends a bomb at its first lead or over an
     /// opponent's play: they cannot punish it, and it doubles the stake. So the rollouts count what a
     /// bomb kept whole is worth, and the search stops breaking bombs up (against random play `hard`
@@ -453,7 +457,7 @@ impl Sim {
     fn cash_bomb(&self, seat: Seat) -> Option<Play> {
         let facing_opponent = match self.trick {
             None => true,
-            Some((leader, _)) => (leader == self.landlord) != (seat == self.landlord),
+            Some((leader, _)) => !self.same_side(leader, seat),
         };
         if self.opponents != Model::Random || !facing_opponent {
             return None;
