@@ -164,6 +164,24 @@ fn save_bombs_when_nobody_is_close_to_out() {
     }
 }
 
+/// At No Shuffle every bomb doubles the score: `hard` keeps a four whole rather than shed it with two
+/// kickers, and the rocket rather than lead a joker, while it plays for wins (search.rs, `breaks_a_bomb`).
+#[test]
+fn hard_keeps_its_bombs_whole_at_no_shuffle() {
+    for hand in ["5S 5H 5D 5C 3S 4H 8C 9D TS", "BJ RJ 3S 4H 8C 9D TS JH"] {
+        let p = Position { rules: Rules::no_shuffle(false), me: 1, landlord: 0, hand, sizes: [14, 0, 12], prior: None };
+        let play = p.choice(BotKind::Hard).unwrap();
+        let cards: CardSet = hand.parse().unwrap();
+        let bombs: Vec<Play> = legal_plays_vec(&p.rules, cards.counts(), None)
+            .into_iter()
+            .filter(|p| p.shape.is_bomb_or_rocket())
+            .collect();
+        let shares = |b: &Play| b.cards.slots().any(|(slot, _)| play.cards.get(slot) > 0);
+        let broken = bombs.iter().any(shares) && !play.shape.is_bomb_or_rocket();
+        assert!(!broken, "hard broke up a bomb: {play} from {hand}");
+    }
+}
+
 #[test]
 fn bomb_when_an_opponent_is_one_or_two_cards_from_out() {
     let p = Position {
