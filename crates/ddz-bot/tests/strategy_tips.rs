@@ -164,6 +164,40 @@ fn save_bombs_when_nobody_is_close_to_out() {
     }
 }
 
+/// A landlord whose farmers play as the simple player may break up a bomb, but only for clearly more
+/// wins (search.rs, `LANDLORD_BREAK_COST`): here every line wins, and four 5s with two singles would
+/// shed the most.
+#[test]
+fn a_landlord_breaks_a_bomb_only_for_more_wins() {
+    let p = Position {
+        rules: Rules::no_shuffle(false),
+        me: 0,
+        landlord: 0,
+        hand: "5S 5H 5D 5C 3S 4H 2S 2H BJ",
+        sizes: [0, 5, 6],
+        prior: None,
+    };
+    let (mut view, choices) = p.view_and_choices();
+    // A trick the farmers played as the simple player would: each followed with the next single up,
+    // then passed the landlord's red joker. Four decisions that fit, too few to play for the score.
+    let single = |seat: Seat, card: &str| {
+        let cards: CardSet = card.parse().unwrap();
+        Action::Play { seat, cards, play: readings(&p.rules, cards.counts()).unwrap()[0] }
+    };
+    view.actions = vec![
+        single(0, "6S"),
+        single(1, "7S"),
+        single(2, "8S"),
+        single(0, "RJ"),
+        Action::Pass { seat: 1 },
+        Action::Pass { seat: 2 },
+    ];
+    let index = Bot::new(BotKind::Hard, 7).decide(&view, &choices);
+    let Action::Play { play, .. } = &choices[index] else { panic!("a landlord on lead must play") };
+    let broken = play.cards.get(2) > 0 && !play.shape.is_bomb_or_rocket();
+    assert!(!broken, "hard broke up four 5s: {play}");
+}
+
 /// At No Shuffle every bomb doubles the score: `hard` keeps a four whole rather than shed it with two
 /// kickers, and the rocket rather than lead a joker, while it plays for wins (search.rs, `breaks_a_bomb`).
 #[test]
