@@ -131,8 +131,8 @@ pub fn choose(table: &Table, choices: &[Action], scored: &[Scored], budget: Budg
         return ranked[0].index;
     }
     let erratic = inference::plays_at_random(table);
-    let breaks_a_bomb = |s: &Scored| breaks_a_bomb(table, &choices[s.index]);
-    let bomb_at_stake = ranked.iter().any(breaks_a_bomb);
+    let breaks = |s: &Scored| breaks_a_bomb(table, &choices[s.index]);
+    let bomb_at_stake = ranked.iter().any(breaks);
     if ranked[1].score < ranked[0].score - FITTING.sensible && !erratic && !bomb_at_stake {
         return ranked[0].index;
     }
@@ -150,10 +150,11 @@ pub fn choose(table: &Table, choices: &[Action], scored: &[Scored], budget: Budg
     // heuristic likes four-with-two for the six cards it sheds: keep bombs whole. A landlord facing
     // farmers who play as the simple player may break one where it wins clearly more deals: there the
     // shedding won deals.
-    let keep_bombs = trust.aim == Aim::Win && (table.me != landlord || !sample.fits);
-    let break_cost = if trust.aim == Aim::Win && !keep_bombs { LANDLORD_BREAK_COST } else { 0.0 };
-    if keep_bombs && bomb_at_stake && ranked.iter().any(|s| !breaks_a_bomb(s)) {
-        ranked.retain(|s| !breaks_a_bomb(s));
+    let landlord_facing_fit = table.me == landlord && sample.fits;
+    let keep_bombs = trust.aim == Aim::Win && !landlord_facing_fit;
+    let break_cost = if trust.aim == Aim::Win && landlord_facing_fit { LANDLORD_BREAK_COST } else { 0.0 };
+    if keep_bombs && bomb_at_stake && ranked.iter().any(|s| !breaks(s)) {
+        ranked.retain(|s| !breaks(s));
         if ranked.len() == 1 {
             return ranked[0].index;
         }
@@ -187,7 +188,7 @@ pub fn choose(table: &Table, choices: &[Action], scored: &[Scored], budget: Budg
     // The best expected outcome, nudged by the heuristic's score; ties go to its order.
     let top = candidates[0].score;
     let value = |i: usize| {
-        let broken = if breaks_a_bomb(&candidates[i]) { break_cost } else { 0.0 };
+        let broken = if breaks(&candidates[i]) { break_cost } else { 0.0 };
         scores[i] + trust.prior * (candidates[i].score - top) - broken
     };
     let best = (0..candidates.len()).fold(0, |b, i| if value(i) > value(b) { i } else { b });

@@ -4,7 +4,7 @@
 
 use ddz_bot::{Bot, BotKind};
 use ddz_engine::{
-    Action, Auction, CardSet, Counts, DealView, Kind, Phase, Play, Rules, Seat, Trick, legal_plays_vec, readings,
+    Action, Auction, CardSet, Counts, DealView, Kind, Phase, Play, Rank, Rules, Seat, Trick, legal_plays_vec, readings,
 };
 
 struct Position {
@@ -194,7 +194,7 @@ fn a_landlord_breaks_a_bomb_only_for_more_wins() {
     ];
     let index = Bot::new(BotKind::Hard, 7).decide(&view, &choices);
     let Action::Play { play, .. } = &choices[index] else { panic!("a landlord on lead must play") };
-    let broken = play.cards.get(2) > 0 && !play.shape.is_bomb_or_rocket();
+    let broken = play.cards.get(Rank::FIVE.index()) > 0 && !play.shape.is_bomb_or_rocket();
     assert!(!broken, "hard broke up four 5s: {play}");
 }
 
