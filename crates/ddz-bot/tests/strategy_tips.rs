@@ -216,6 +216,27 @@ fn hard_keeps_its_bombs_whole_at_no_shuffle() {
     }
 }
 
+/// Against a landlord seen playing at random the table sense that holds a bomb back does not apply: a
+/// bomb doubles the score and such a landlord cannot punish it (search.rs, `choose`).
+#[test]
+fn hard_bombs_a_landlord_who_plays_at_random() {
+    let p = Position {
+        rules: Rules::no_shuffle(false),
+        me: 1,
+        landlord: 0,
+        hand: "7S 7H 7D 7C 8D 9D KD KH",
+        sizes: [19, 8, 17],
+        prior: Some((0, "2S")),
+    };
+    let (mut view, choices) = p.view_and_choices();
+    // A single 2 led with 19 cards to go: no player who plans leads its control so.
+    let two: CardSet = "2S".parse().unwrap();
+    view.actions = vec![Action::Play { seat: 0, cards: two, play: readings(&p.rules, two.counts()).unwrap()[0] }];
+    let index = Bot::new(BotKind::Hard, 7).decide(&view, &choices);
+    let Action::Play { play, .. } = &choices[index] else { panic!("hard passed the landlord's 2") };
+    assert!(play.shape.is_bomb_or_rocket(), "hard played {play}");
+}
+
 #[test]
 fn bomb_when_an_opponent_is_one_or_two_cards_from_out() {
     let p = Position {
