@@ -67,6 +67,12 @@ impl Position {
         (view, choices)
     }
 
+    /// `seat` playing `cards` (read as their first reading), for the actions before the position.
+    fn play(&self, seat: Seat, cards: &str) -> Action {
+        let cards: CardSet = cards.parse().unwrap();
+        Action::Play { seat, cards, play: readings(&self.rules, cards.counts()).unwrap()[0] }
+    }
+
     /// What each of `kinds` chooses: the play, or `None` for a pass.
     fn choice(&self, kind: BotKind) -> Option<Play> {
         let (view, choices) = self.view_and_choices();
@@ -180,15 +186,11 @@ fn a_landlord_breaks_a_bomb_only_for_more_wins() {
     let (mut view, choices) = p.view_and_choices();
     // A trick the farmers played as the simple player would: each followed with the next single up,
     // then passed the landlord's red joker. Four decisions that fit, too few to play for the score.
-    let single = |seat: Seat, card: &str| {
-        let cards: CardSet = card.parse().unwrap();
-        Action::Play { seat, cards, play: readings(&p.rules, cards.counts()).unwrap()[0] }
-    };
     view.actions = vec![
-        single(0, "6S"),
-        single(1, "7S"),
-        single(2, "8S"),
-        single(0, "RJ"),
+        p.play(0, "6S"),
+        p.play(1, "7S"),
+        p.play(2, "8S"),
+        p.play(0, "RJ"),
         Action::Pass { seat: 1 },
         Action::Pass { seat: 2 },
     ];
@@ -230,8 +232,7 @@ fn hard_bombs_a_landlord_who_plays_at_random() {
     };
     let (mut view, choices) = p.view_and_choices();
     // A single 2 led with 19 cards to go: no player who plans leads its control so.
-    let two: CardSet = "2S".parse().unwrap();
-    view.actions = vec![Action::Play { seat: 0, cards: two, play: readings(&p.rules, two.counts()).unwrap()[0] }];
+    view.actions = vec![p.play(0, "2S")];
     let index = Bot::new(BotKind::Hard, 7).decide(&view, &choices);
     let Action::Play { play, .. } = &choices[index] else { panic!("hard passed the landlord's 2") };
     assert!(play.shape.is_bomb_or_rocket(), "hard played {play}");
