@@ -219,7 +219,7 @@ fn hard_keeps_its_bombs_whole_at_no_shuffle() {
 }
 
 /// Against a landlord seen playing at random the table sense that holds a bomb back does not apply: a
-/// bomb doubles the score and such a landlord cannot punish it (search.rs, `choose`).
+/// bomb doubles the score and such a landlord cannot punish it (search.rs, `ERRATIC`).
 #[test]
 fn hard_bombs_a_landlord_who_plays_at_random() {
     let p = Position {
