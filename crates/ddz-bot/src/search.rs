@@ -282,6 +282,7 @@ fn outcomes(
     };
     let mut solver_misses = 0u32;
     let mut solver_nodes = 0u32;
+    let my_side_wins = |landlord_won: bool| landlord_won == (table.me == landlord);
     for hands in &sample.deals {
         let dice: u64 = rng.random();
         for (c, &candidate) in candidates.iter().enumerate() {
@@ -302,7 +303,7 @@ fn outcomes(
             // so against them those deals are played out (10,000 research deals against random play: the
             // landlord won 0.967 where it had won 0.966). A solved deal counts the stake reached so far:
             // the solver does not say how it is won.
-            let sure = |landlord_won: bool| sample.model != Model::Random || landlord_won == (table.me == landlord);
+            let sure = |landlord_won: bool| sample.model != Model::Random || my_side_wins(landlord_won);
             let (landlord_won, stake) = match solved.filter(|&won| sure(won)) {
                 Some(won) => (won, sim.stake),
                 None => {
@@ -310,8 +311,7 @@ fn outcomes(
                     (won, sim.final_stake(won))
                 }
             };
-            let won = landlord_won == (table.me == landlord);
-            totals[c] += match (aim, won) {
+            totals[c] += match (aim, my_side_wins(landlord_won)) {
                 (Aim::Win, won) => f32::from(u8::from(won)),
                 (Aim::Score, true) => stake,
                 (Aim::Score, false) => -stake,
