@@ -608,8 +608,13 @@ impl Sim {
     }
 }
 
-/// A solver position: the hands, the seat to play, and the play to beat with its player.
-type Position = (Vec<Counts>, Seat, Option<(Seat, Shape, Rank, Strength)>);
+/// A solver position: the hands (empty past the table's seats), the seat to play, and the play to beat
+/// with its player.
+type Position = ([Counts; 3], Seat, Option<(Seat, Shape, Rank, Strength)>);
+
+/// The solver's transposition table: its keys are a few words, which SipHash, the standard hasher, spent
+/// a third of the search's time on.
+type Transpositions = HashMap<Position, bool, foldhash::fast::FixedState>;
 
 /// A perfect-information solver for sampled endgames: does the landlord win with best play on both
 /// sides, or with the searching side's best play against opponents who play as the simple player
@@ -618,7 +623,10 @@ type Position = (Vec<Counts>, Seat, Option<(Seat, Shape, Rank, Strength)>);
 struct Solver {
     rules: Rules,
     landlord: Seat,
-    table: HashMap<Position, bool>,
+    players: usize,
+    table: Transpositions,
+    /// Play lists, one per depth of the current line, reused from node to node.
+    plays: Vec<Vec<Play>>,
     nodes: u32,
     limit: u32,
     /// The searching seat, whose opponents play as the simple player (`None`: best play on both sides).
@@ -627,7 +635,17 @@ struct Solver {
 
 impl Solver {
     fn new(rules: Rules, landlord: Seat, limit: u32) -> Solver {
-        Solver { rules, landlord, table: HashMap::new(), nodes: 0, limit, model_for: None }
+        let players = usize::from(rules.players);
+        Solver {
+            rules,
+            landlord,
+            players,
+            table: Transpositions::default(),
+            plays: Vec::new(),
+            nodes: 0,
+            limit,
+            model_for: None,
+        }
     }
 
     /// A solver in which `me`'s opponents play as the simple player rather than at their best.
@@ -642,12 +660,16 @@ impl Solver {
         }
         self.nodes = 0;
         self.table.clear();
-        self.solve(&sim.hands.clone(), sim.turn, sim.trick, sim.passes, sim.allowance)
+        let mut hands = [Counts::EMPTY; 3];
+        hands[..sim.hands.len()].copy_from_slice(&sim.hands);
+        self.solve(hands, 0, sim.turn, sim.trick, sim.passes, sim.allowance)
     }
 
+    /// `depth` numbers the play lists of the line from the root.
     fn solve(
         &mut self,
-        hands: &[Counts],
+        hands: [Counts; 3],
+        depth: usize,
         turn: Seat,
         trick: Option<(Seat, Play)>,
         passes: usize,
@@ -657,13 +679,17 @@ impl Solver {
         if self.nodes > self.limit {
             return None;
         }
-        let key = (hands.to_vec(), turn, trick.map(|(s, p)| (s, p.shape, p.main, p.strength)));
+        let key = (hands, turn, trick.map(|(s, p)| (s, p.shape, p.main, p.strength)));
         if let Some(&known) = self.table.get(&key) {
             return Some(known);
         }
-        let players = hands.len();
+        let players = self.players;
         let maximizing = turn == self.landlord;
-        let mut plays = Vec::new();
+        if self.plays.len() <= depth {
+            self.plays.resize_with(depth + 1, Vec::new);
+        }
+        let mut plays = std::mem::take(&mut self.plays[depth]);
+        plays.clear();
         legal_plays(&self.rules, hands[turn], trick.as_ref().map(|(_, p)| p), &mut plays);
         let mut may_pass = true;
         let modelled = self.model_for.is_some_and(|me| turn != me && (turn == self.landlord || me == self.landlord));
@@ -672,7 +698,8 @@ impl Solver {
             match rule_agent::simple_move(hands[turn], turn, Some(self.landlord), facing, plays.iter().map(|p| (*p, p)))
             {
                 SimpleMove::Play(play) => {
-                    plays = vec![play];
+                    plays.clear();
+                    plays.push(play);
                     may_pass = false;
                 }
                 SimpleMove::Pass => plays.clear(),
@@ -685,14 +712,14 @@ impl Solver {
         let mut any_unknown = false;
         let mut result = !maximizing;
         for play in &plays {
-            let mut next = hands.to_vec();
+            let mut next = hands;
             next[turn] = next[turn].checked_sub(play.cards).expect("plays come from the hand");
             let left = next[turn].total();
             let wins_now = left == 0 || (turn != self.landlord && allowance.is_some_and(|a| left <= a));
             let outcome = if wins_now {
                 Some(turn == self.landlord)
             } else {
-                self.solve(&next, (turn + 1) % players, Some((turn, *play)), 0, allowance)
+                self.solve(next, depth + 1, (turn + 1) % players, Some((turn, *play)), 0, allowance)
             };
             match outcome {
                 Some(v) if v == maximizing => {
@@ -704,12 +731,14 @@ impl Solver {
                 None => any_unknown = true,
             }
         }
+        let no_plays = plays.is_empty();
+        self.plays[depth] = plays;
         if result != maximizing && may_pass {
             // Passing (not allowed on a lead; a hand with no lead lets the lead move on).
             let outcome = match trick {
-                Some((leader, _)) if passes + 2 >= players => self.solve(hands, leader, None, 0, allowance),
-                Some(t) => self.solve(hands, (turn + 1) % players, Some(t), passes + 1, allowance),
-                None if plays.is_empty() => self.solve(hands, (turn + 1) % players, None, 0, allowance),
+                Some((leader, _)) if passes + 2 >= players => self.solve(hands, depth + 1, leader, None, 0, allowance),
+                Some(t) => self.solve(hands, depth + 1, (turn + 1) % players, Some(t), passes + 1, allowance),
+                None if no_plays => self.solve(hands, depth + 1, (turn + 1) % players, None, 0, allowance),
                 None => Some(result),
             };
             match outcome {
