@@ -285,6 +285,9 @@ fn outcomes(
     let my_side_wins = |landlord_won: bool| landlord_won == (table.me == landlord);
     for hands in &sample.deals {
         let dice: u64 = rng.random();
+        // The candidates' lines cross (the same cards played in another order): what the solver learns
+        // of one deal serves every candidate on it.
+        solver.forget();
         for (c, &candidate) in candidates.iter().enumerate() {
             let mut sim = Sim::new(table, landlord, hands.clone(), sample.model, ChaCha8Rng::seed_from_u64(dice));
             sim.apply(table.me, &choices[candidate]);
@@ -653,13 +656,18 @@ impl Solver {
         Solver { model_for: Some(me), ..self }
     }
 
-    /// `None` when the position needs more nodes than the budget.
+    /// Starts on another deal: drops the positions solved so far.
+    fn forget(&mut self) {
+        self.table.clear();
+    }
+
+    /// `None` when the position needs more nodes than the budget. Positions solved since the last
+    /// `forget` are known without search.
     fn landlord_wins(&mut self, sim: &Sim) -> Option<bool> {
         if let Some(w) = sim.winner {
             return Some(w == self.landlord);
         }
         self.nodes = 0;
-        self.table.clear();
         let mut hands = [Counts::EMPTY; 3];
         hands[..sim.hands.len()].copy_from_slice(&sim.hands);
         self.solve(hands, 0, sim.turn, sim.trick, sim.passes, sim.allowance)
