@@ -56,6 +56,20 @@ impl Default for Budget {
     }
 }
 
+impl Budget {
+    /// The solver's budget against opponents who play as the simple player: only the searching side's
+    /// moves branch, so it starts [`MODELLED_ENDGAME_CARDS`] earlier with 5/3 the nodes a deal and 4/3
+    /// the nodes a decision.
+    fn against_the_simple_player(self) -> Budget {
+        Budget {
+            endgame_cards: self.endgame_cards + MODELLED_ENDGAME_CARDS,
+            endgame_nodes: self.endgame_nodes * 5 / 3,
+            decision_nodes: self.decision_nodes * 4 / 3,
+            ..self
+        }
+    }
+}
+
 /// How far the search trusts its rollouts' model of the opponents.
 #[derive(Clone, Copy, Debug)]
 struct Trust {
@@ -272,14 +286,9 @@ fn outcomes(
     let mut totals = vec![0f32; candidates.len()];
     let cards_left: usize = table.sizes.iter().sum();
     // Against the simple player the solver need only search this side's moves, and so reaches further.
-    let (endgame, mut solver, decision_nodes) = if sample.fits {
-        let solver = Solver::new(table.rules, landlord, budget.endgame_nodes * 5 / 3).modelling(table.me);
-        let decision_nodes = budget.decision_nodes * 4 / 3;
-        (cards_left <= budget.endgame_cards + MODELLED_ENDGAME_CARDS, solver, decision_nodes)
-    } else {
-        let solver = Solver::new(table.rules, landlord, budget.endgame_nodes);
-        (cards_left <= budget.endgame_cards, solver, budget.decision_nodes)
-    };
+    let budget = if sample.fits { budget.against_the_simple_player() } else { budget };
+    let mut solver = Solver::new(table.rules, landlord, budget.endgame_nodes, sample.fits.then_some(table.me));
+    let endgame = cards_left <= budget.endgame_cards;
     let mut solver_misses = 0u32;
     let mut solver_nodes = 0u32;
     let my_side_wins = |landlord_won: bool| landlord_won == (table.me == landlord);
@@ -293,7 +302,7 @@ fn outcomes(
             sim.apply(table.me, &choices[candidate]);
             // Near the end, solve the sampled deal exactly; otherwise (or if the solver runs out of
             // nodes) play it out with the rollout policy.
-            let solved = if endgame && solver_misses < 3 && solver_nodes < decision_nodes {
+            let solved = if endgame && solver_misses < 3 && solver_nodes < budget.decision_nodes {
                 let solved = solver.landlord_wins(&sim);
                 solver_nodes = solver_nodes.saturating_add(solver.nodes);
                 solved
@@ -637,23 +646,18 @@ struct Solver {
 }
 
 impl Solver {
-    fn new(rules: Rules, landlord: Seat, limit: u32) -> Solver {
-        let players = usize::from(rules.players);
+    /// A solver in which `model_for`'s opponents, if any, play as the simple player.
+    fn new(rules: Rules, landlord: Seat, limit: u32, model_for: Option<Seat>) -> Solver {
         Solver {
             rules,
             landlord,
-            players,
+            players: usize::from(rules.players),
             table: Transpositions::default(),
             plays: Vec::new(),
             nodes: 0,
             limit,
-            model_for: None,
+            model_for,
         }
-    }
-
-    /// A solver in which `me`'s opponents play as the simple player rather than at their best.
-    fn modelling(self, me: Seat) -> Solver {
-        Solver { model_for: Some(me), ..self }
     }
 
     /// Starts on another deal: drops the positions solved so far.
