@@ -773,7 +773,7 @@ impl Solver {
 
 #[cfg(test)]
 mod tests {
-    use ddz_engine::{Deal, DealSetup, DealView, Seed, Start, readings};
+    use ddz_engine::{Deal, DealSetup, DealView, Seed, Start, legal_plays_vec, readings};
 
     use super::*;
 
@@ -904,6 +904,41 @@ mod tests {
         assert_eq!(won(Model::Simple), 0.0, "best play beats the landlord");
         let against_random = won(Model::Random);
         assert!(against_random > 0.05 && against_random < 0.95, "won {against_random} of the deals");
+    }
+
+    #[test]
+    fn the_solver_answers_alike_with_what_it_solved_for_other_candidates_on_the_deal() {
+        for rules in [Rules::no_shuffle(false), Rules::house(true), Rules::no_shuffle(true)] {
+            let view = opening(rules);
+            let rules = view.play_rules();
+            let (mut shared_nodes, mut fresh_nodes) = (0, 0);
+            for seed in 0..12 {
+                // Five or six cards a seat from a fresh deal, seat 1 to lead.
+                let deal = Deal::new(DealSetup::shuffled(rules, Seed::from_u64(seed), Start::Seat(0)));
+                let hand = |seat: Seat| {
+                    let cards = deal.view(Some(seat)).hand.unwrap().iter().take(5 + seat % 2);
+                    cards.fold(CardSet::EMPTY, |mut set, card| {
+                        set.insert(card);
+                        set
+                    })
+                };
+                let root = sim(&view, [hand(0).counts(), hand(1).counts(), hand(2).counts()]);
+                let model_for = (seed % 2 == 1).then_some(2);
+                let mut shared = Solver::new(rules, 0, 1_000_000, model_for);
+                for lead in legal_plays_vec(&rules, root.hands[1], None) {
+                    let mut after = root.clone();
+                    after.play(1, lead);
+                    after.turn = 2;
+                    let mut fresh = Solver::new(rules, 0, 1_000_000, model_for);
+                    let expected = fresh.landlord_wins(&after);
+                    assert!(expected.is_some(), "{rules}, deal {seed}: small enough to solve");
+                    assert_eq!(shared.landlord_wins(&after), expected, "{rules}, deal {seed}, lead {lead:?}");
+                    shared_nodes += shared.nodes;
+                    fresh_nodes += fresh.nodes;
+                }
+            }
+            assert!(shared_nodes < fresh_nodes, "{rules}: {shared_nodes} nodes shared, {fresh_nodes} fresh");
+        }
     }
 
     #[test]
