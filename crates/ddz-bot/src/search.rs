@@ -635,7 +635,6 @@ type Transpositions = HashMap<Position, bool, foldhash::fast::FixedState>;
 struct Solver {
     rules: Rules,
     landlord: Seat,
-    players: usize,
     table: Transpositions,
     /// Play lists, one per depth of the current line, reused from node to node.
     plays: Vec<Vec<Play>>,
@@ -648,16 +647,7 @@ struct Solver {
 impl Solver {
     /// A solver in which `model_for`'s opponents, if any, play as the simple player.
     fn new(rules: Rules, landlord: Seat, limit: u32, model_for: Option<Seat>) -> Solver {
-        Solver {
-            rules,
-            landlord,
-            players: usize::from(rules.players),
-            table: Transpositions::default(),
-            plays: Vec::new(),
-            nodes: 0,
-            limit,
-            model_for,
-        }
+        Solver { rules, landlord, table: Transpositions::default(), plays: Vec::new(), nodes: 0, limit, model_for }
     }
 
     /// Starts on another deal: drops the positions solved so far.
@@ -695,7 +685,7 @@ impl Solver {
         if let Some(&known) = self.table.get(&key) {
             return Some(known);
         }
-        let players = self.players;
+        let players = usize::from(self.rules.players);
         let maximizing = turn == self.landlord;
         if self.plays.len() <= depth {
             self.plays.resize_with(depth + 1, Vec::new);
@@ -916,11 +906,7 @@ mod tests {
                 // Five or six cards a seat from a fresh deal, seat 1 to lead.
                 let deal = Deal::new(DealSetup::shuffled(rules, Seed::from_u64(seed), Start::Seat(0)));
                 let hand = |seat: Seat| {
-                    let cards = deal.view(Some(seat)).hand.unwrap().iter().take(5 + seat % 2);
-                    cards.fold(CardSet::EMPTY, |mut set, card| {
-                        set.insert(card);
-                        set
-                    })
+                    CardSet::from_cards(deal.view(Some(seat)).hand.unwrap().iter().take(5 + seat % 2)).unwrap()
                 };
                 let root = sim(&view, [hand(0).counts(), hand(1).counts(), hand(2).counts()]);
                 let model_for = (seed % 2 == 1).then_some(2);
