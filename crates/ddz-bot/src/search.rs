@@ -408,7 +408,6 @@ struct Sim {
     landlord: Seat,
     turn: Seat,
     trick: Option<(Seat, Play)>,
-    passes: usize,
     allowance: Option<u32>,
     winner: Option<Seat>,
     buffer: Vec<Play>,
@@ -439,10 +438,6 @@ impl Sim {
             landlord,
             turn: table.me,
             trick: table.prior(),
-            passes: match table.prior() {
-                Some(_) => table.view.actions.iter().rev().take_while(|a| matches!(a, Action::Pass { .. })).count(),
-                None => 0,
-            },
             allowance: (table.rules.table == TableType::TwoPlayer).then(|| table.view.allowance.unwrap_or(1) as u32),
             winner: None,
             buffer: Vec::with_capacity(256),
@@ -469,7 +464,6 @@ impl Sim {
     fn play(&mut self, seat: Seat, play: Play) {
         self.hands[seat] = self.hands[seat].checked_sub(play.cards).expect("rollout plays come from the hand");
         self.trick = Some((seat, play));
-        self.passes = 0;
         let left = self.hands[seat].total();
         if seat == self.landlord {
             self.landlord_plays += 1;
@@ -485,14 +479,12 @@ impl Sim {
         self.turn = (seat + 1) % self.hands.len();
     }
 
+    /// Passing moves the turn on; when it comes back to the trick's leader, every other seat has
+    /// passed and the leader leads.
     fn pass(&mut self, seat: Seat) {
-        self.passes += 1;
         self.turn = (seat + 1) % self.hands.len();
-        if self.passes + 1 >= self.hands.len()
-            && let Some((leader, _)) = self.trick.take()
-        {
-            self.passes = 0;
-            self.turn = leader;
+        if self.trick.is_some_and(|(leader, _)| leader == self.turn) {
+            self.trick = None;
         }
     }
 
@@ -664,7 +656,7 @@ impl Solver {
         self.nodes = 0;
         let mut hands = [Counts::EMPTY; 3];
         hands[..sim.hands.len()].copy_from_slice(&sim.hands);
-        self.solve(hands, 0, sim.turn, sim.trick, sim.passes, sim.allowance)
+        self.solve(hands, 0, sim.turn, sim.trick, sim.allowance)
     }
 
     /// `depth` numbers the play lists of the line from the root.
@@ -674,7 +666,6 @@ impl Solver {
         depth: usize,
         turn: Seat,
         trick: Option<(Seat, Play)>,
-        passes: usize,
         allowance: Option<u32>,
     ) -> Option<bool> {
         self.nodes += 1;
@@ -721,7 +712,7 @@ impl Solver {
             let outcome = if wins_now {
                 Some(turn == self.landlord)
             } else {
-                self.solve(next, depth + 1, (turn + 1) % players, Some((turn, *play)), 0, allowance)
+                self.solve(next, depth + 1, (turn + 1) % players, Some((turn, *play)), allowance)
             };
             match outcome {
                 Some(v) if v == maximizing => {
@@ -736,11 +727,13 @@ impl Solver {
         let no_plays = plays.is_empty();
         self.plays[depth] = plays;
         if result != maximizing && may_pass {
-            // Passing (not allowed on a lead; a hand with no lead lets the lead move on).
+            // Passing (not allowed on a lead; a hand with no lead lets the lead move on). When every other
+            // seat has passed, the trick is over and its leader leads.
+            let next_seat = (turn + 1) % players;
             let outcome = match trick {
-                Some((leader, _)) if passes + 2 >= players => self.solve(hands, depth + 1, leader, None, 0, allowance),
-                Some(t) => self.solve(hands, depth + 1, (turn + 1) % players, Some(t), passes + 1, allowance),
-                None if no_plays => self.solve(hands, depth + 1, (turn + 1) % players, None, 0, allowance),
+                Some((leader, _)) if next_seat == leader => self.solve(hands, depth + 1, leader, None, allowance),
+                Some(t) => self.solve(hands, depth + 1, next_seat, Some(t), allowance),
+                None if no_plays => self.solve(hands, depth + 1, next_seat, None, allowance),
                 None => Some(result),
             };
             match outcome {
@@ -914,7 +907,6 @@ mod tests {
                 for lead in legal_plays_vec(&rules, root.hands[1], None) {
                     let mut after = root.clone();
                     after.play(1, lead);
-                    after.turn = 2;
                     let mut fresh = Solver::new(rules, 0, 1_000_000, model_for);
                     let expected = fresh.landlord_wins(&after);
                     assert!(expected.is_some(), "{rules}, deal {seed}: small enough to solve");
@@ -925,6 +917,19 @@ mod tests {
             }
             assert!(shared_nodes < fresh_nodes, "{rules}: {shared_nodes} nodes shared, {fresh_nodes} fresh");
         }
+    }
+
+    #[test]
+    fn a_trick_ends_when_the_turn_comes_back_to_its_leader() {
+        let view = opening(Rules::no_shuffle(false));
+        let rules = view.play_rules();
+        let mut sim = sim(&view, [counts(&[(0, 5)]), counts(&[(1, 5)]), counts(&[(2, 5)])]);
+        let single = legal_plays_vec(&rules, counts(&[(1, 1)]), None)[0];
+        sim.play(1, single);
+        sim.pass(2);
+        assert_eq!((sim.turn, sim.trick.map(|(leader, _)| leader)), (0, Some(1)), "one pass: the trick stands");
+        sim.pass(0);
+        assert_eq!((sim.turn, sim.trick), (1, None), "both passed: the leader leads");
     }
 
     #[test]
