@@ -105,8 +105,9 @@ const CAUTIOUS: Trust = Trust { sensible: 40.0, widen: 1, aim: Aim::Win, prior: 
 /// Opponents who play at random ([`inference::plays_at_random`]): rollouts that play them at random, among
 /// more candidates and every bomb, for the expected score, not nudged by the heuristic. Modelled as the
 /// simple player, random farmers' shedding (they beat whatever they can) made the landlord lose one
-/// deal in 24; modelled as they play once they are seen beating each other, one in 37 (and one in 70
-/// to 100 had it known from the first play; 1,000 research deals against random). The score costs no
+/// deal in 24; modelled as they play once they are seen beating each other, one in 37 (1,000 research
+/// deals against random; an older search that knew from the first play lost one in 70 to 100, but
+/// today's, told so, loses one in 42, as many as it does finding out: docs/architecture.md). The score costs no
 /// wins here because the rollouts cash their bombs ([`Sim::cash_bomb`]) and leave the opponents'
 /// bombs out of the count. The heuristic's table sense is for players who plan: it scores a bomb 40 to
 /// 100 points below its best play, and a nudge of 0.01 a point held bombs back for ever (the rollouts
