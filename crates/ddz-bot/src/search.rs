@@ -107,8 +107,8 @@ const CAUTIOUS: Trust = Trust { sensible: 40.0, widen: 1, aim: Aim::Win, prior: 
 /// simple player, random farmers' shedding (they beat whatever they can) made the landlord lose one
 /// deal in 24; modelled as they play once they are seen beating each other, one in 37 (1,000 research
 /// deals against random; an older search that knew from the first play lost one in 70 to 100, but
-/// today's, told so, loses one in 42, as many as it does finding out: docs/architecture.md). The score costs no
-/// wins here because the rollouts cash their bombs ([`Sim::cash_bomb`]) and leave the opponents'
+/// today's, told so, loses one in 42, as many as it does finding out: docs/architecture.md). The score
+/// costs no wins here because the rollouts cash their bombs ([`Sim::cash_bomb`]) and leave the opponents'
 /// bombs out of the count. The heuristic's table sense is for players who plan: it scores a bomb 40 to
 /// 100 points below its best play, and a nudge of 0.01 a point held bombs back for ever (the rollouts
 /// cash one at the next chance after any other play, so now and later looked alike, and farmers whose
