@@ -775,15 +775,20 @@ mod tests {
 
     use super::*;
 
-    /// Seat 0's view just after seat 0 became the landlord (before any play).
-    fn opening(rules: Rules) -> DealView {
-        let mut deal = Deal::new(DealSetup::shuffled(rules, Seed::from_u64(4), Start::Seat(0)));
+    /// A deal from `seed` just after seat 0 became the landlord (before any play).
+    fn seat_0_landlord(rules: Rules, seed: u64) -> Deal {
+        let mut deal = Deal::new(DealSetup::shuffled(rules, Seed::from_u64(seed), Start::Seat(0)));
         let auction = match rules.table {
             TableType::House => Action::Take { seat: 0 },
             _ => Action::Bid { seat: 0, bid: 3 },
         };
         deal.apply(&auction).unwrap();
-        deal.view(Some(0))
+        deal
+    }
+
+    /// Seat 0's view just after seat 0 became the landlord (before any play).
+    fn opening(rules: Rules) -> DealView {
+        seat_0_landlord(rules, 4).view(Some(0))
     }
 
     /// A rollout from `view` with these hands, seat 1 to play.
@@ -938,12 +943,7 @@ mod tests {
     fn house_and_wild_rank_weigh_deals_by_the_simple_player_but_do_not_trust_a_fit() {
         let tables = [(Rules::no_shuffle(false), true), (Rules::house(false), false), (Rules::no_shuffle(true), false)];
         for (rules, trusted) in tables {
-            let mut deal = Deal::new(DealSetup::shuffled(rules, Seed::from_u64(6), Start::Seat(0)));
-            let auction = match rules.table {
-                TableType::House => Action::Take { seat: 0 },
-                _ => Action::Bid { seat: 0, bid: 3 },
-            };
-            deal.apply(&auction).unwrap();
+            let mut deal = seat_0_landlord(rules, 6);
             // Every seat plays as the simple player for the first two tricks or so.
             let mut rng = ChaCha8Rng::seed_from_u64(6);
             for _ in 0..8 {
