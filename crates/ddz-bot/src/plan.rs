@@ -9,6 +9,10 @@ use std::collections::HashMap;
 
 use ddz_engine::{Counts, Rules, WILD_SLOT};
 
+/// Fewest plays by hand (its counts packed in a word). Keyed by a few bytes, which SipHash, the standard
+/// hasher, spends far longer on than the lookup needs.
+pub type Memo = HashMap<u64, u8, foldhash::fast::FixedState>;
+
 /// A hand's value to its holder: higher is better. Used to compare what is left after each candidate.
 pub trait Evaluator {
     fn value(&mut self, rules: &Rules, hand: Counts) -> f32;
@@ -17,7 +21,7 @@ pub trait Evaluator {
 /// The hand-written evaluator: ten points per play the hand still needs, plus its control cards.
 #[derive(Default)]
 pub struct PlanEvaluator {
-    memo: HashMap<u64, u8>,
+    memo: Memo,
 }
 
 impl PlanEvaluator {
@@ -52,7 +56,7 @@ pub fn control(hand: Counts) -> f32 {
 
 /// The fewest plays `hand` can be played out in, free leads assumed (wild cards counted as singles that
 /// can fill a gap).
-pub fn min_plays(rules: &Rules, hand: Counts, memo: &mut HashMap<u64, u8>) -> u8 {
+pub fn min_plays(rules: &Rules, hand: Counts, memo: &mut Memo) -> u8 {
     if let Some(&known) = memo.get(&hand.0) {
         return known;
     }
@@ -89,7 +93,7 @@ pub fn min_plays(rules: &Rules, hand: Counts, memo: &mut HashMap<u64, u8>) -> u8
 }
 
 /// Plays for `rest` when a triple run just taken out carries `wings` attachments.
-fn carried_plays(rules: &Rules, rest: Counts, wings: usize, memo: &mut HashMap<u64, u8>) -> u8 {
+fn carried_plays(rules: &Rules, rest: Counts, wings: usize, memo: &mut Memo) -> u8 {
     let mut counts = [0u8; 16];
     for (slot, n) in counts.iter_mut().enumerate() {
         *n = rest.get(slot);
@@ -136,7 +140,7 @@ mod tests {
     use super::*;
 
     fn plays(rules: Rules, hand: &str) -> u8 {
-        min_plays(&rules, hand.parse().unwrap(), &mut HashMap::new())
+        min_plays(&rules, hand.parse().unwrap(), &mut Memo::default())
     }
 
     #[test]
