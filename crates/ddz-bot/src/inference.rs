@@ -12,7 +12,7 @@
 use ddz_engine::{Attach, Counts, Kind, Play, Seat, TrickMove};
 
 use crate::rule_agent;
-use crate::table::Table;
+use crate::table::{Outlook, Table};
 
 /// The weight a deal keeps for each opponent decision it makes inconsistent with the simple player.
 pub const INCONSISTENT: f64 = 0.02;

@@ -131,7 +131,7 @@ impl Bot {
                     return policy::choose(&table, choices, &mut self.eval, false);
                 }
                 let scored = policy::score_plays(&table, choices, &mut self.eval, false);
-                search::choose(&table, choices, &scored, self.budget, &mut self.rng)
+                search::choose(&table, choices, &scored, self.budget, &mut self.eval, &mut self.rng)
             }
         }
     }

@@ -6,7 +6,7 @@
 use ddz_engine::{Action, Kind, Play};
 
 use crate::plan::{Evaluator, PlanEvaluator, control};
-use crate::table::Table;
+use crate::table::{Outlook, Table};
 
 /// How a hand strikes its holder before the landlord is chosen: control cards minus the plays needed.
 pub fn strength(table: &Table, eval: &mut PlanEvaluator) -> f32 {
@@ -45,34 +45,47 @@ pub struct Scored {
 
 /// Scores every choice (pass included, as the hand's value unchanged). Higher is better.
 pub fn score_plays(table: &Table, choices: &[Action], eval: &mut PlanEvaluator, bomber: bool) -> Vec<Scored> {
-    let hand = table.counts();
-    let prior = table.prior();
-    let partner_led = prior.is_some_and(|(seat, _)| table.is_partner(seat));
-    let danger = table.opponent_low();
-    let keep = eval.value(&table.rules, hand);
-    choices
-        .iter()
+    let moves = choices.iter().map(|action| match action {
+        Action::Play { play, .. } => Some(play),
+        _ => None,
+    });
+    score_moves(table, moves, eval, bomber)
+        .into_iter()
         .enumerate()
-        .map(|(index, action)| {
-            let score = match action {
-                Action::Play { play, .. } => {
-                    let rest = play_rest(hand, play);
-                    if rest.is_empty() {
-                        1000.0 // out: nothing is better
-                    } else {
-                        // Lower ranks first; more cards at once (junk hung on a triple, long combos).
-                        let mut s =
-                            eval.value(&table.rules, rest) - 0.15 * play.main.index() as f32 + 0.3 * play.len() as f32;
-                        s += lead_or_follow_sense(table, play, rest, danger, partner_led, eval, bomber);
-                        if rest.total() == 1 && rest.wild() == 1 {
-                            s -= 500.0; // a lone Wild can never be played
-                        }
-                        s
+        .map(|(index, score)| Scored { index, score })
+        .collect()
+}
+
+/// The score of each move (`None` passes) seen from `seat`.
+pub fn score_moves<'p>(
+    seat: &impl Outlook,
+    moves: impl Iterator<Item = Option<&'p Play>>,
+    eval: &mut PlanEvaluator,
+    bomber: bool,
+) -> Vec<f32> {
+    let hand = seat.hand();
+    let prior = seat.prior();
+    let partner_led = prior.is_some_and(|(leader, _)| seat.is_partner(leader));
+    let danger = seat.opponent_low();
+    let keep = eval.value(seat.rules(), hand);
+    moves
+        .map(|mv| match mv {
+            Some(play) => {
+                let rest = play_rest(hand, play);
+                if rest.is_empty() {
+                    1000.0 // out: nothing is better
+                } else {
+                    // Lower ranks first; more cards at once (junk hung on a triple, long combos).
+                    let mut s =
+                        eval.value(seat.rules(), rest) - 0.15 * play.main.index() as f32 + 0.3 * play.len() as f32;
+                    s += lead_or_follow_sense(seat, play, rest, danger, partner_led, eval, bomber);
+                    if rest.total() == 1 && rest.wild() == 1 {
+                        s -= 500.0; // a lone Wild can never be played
                     }
+                    s
                 }
-                _ => pass_score(table, keep, danger, partner_led),
-            };
-            Scored { index, score }
+            }
+            None => pass_score(seat, keep, danger, partner_led),
         })
         .collect()
 }
@@ -81,7 +94,7 @@ fn play_rest(hand: ddz_engine::Counts, play: &Play) -> ddz_engine::Counts {
     hand.checked_sub(play.cards).expect("a choice comes from the hand")
 }
 
-fn pass_score(table: &Table, keep: f32, danger: usize, partner_led: bool) -> f32 {
+fn pass_score(seat: &impl Outlook, keep: f32, danger: usize, partner_led: bool) -> f32 {
     if partner_led {
         return keep + 20.0; // let the partner keep the lead
     }
@@ -92,13 +105,13 @@ fn pass_score(table: &Table, keep: f32, danger: usize, partner_led: bool) -> f32
         5..=6 => 4.0,
         _ => 0.0,
     };
-    let prior_is_landlord_solo = table.prior().is_some_and(|(s, _)| Some(s) == table.landlord);
+    let prior_is_landlord_solo = seat.prior().is_some_and(|(s, _)| Some(s) == seat.landlord());
     keep - 10.0 - threat - if prior_is_landlord_solo { 1.0 } else { 0.0 }
 }
 
 #[allow(clippy::too_many_arguments)]
 fn lead_or_follow_sense(
-    table: &Table,
+    seat: &impl Outlook,
     play: &Play,
     rest: ddz_engine::Counts,
     danger: usize,
@@ -112,11 +125,11 @@ fn lead_or_follow_sense(
         if bomber {
             return 2000.0;
         }
-        let finishing = eval.min_plays(&table.rules, rest) <= 1;
+        let finishing = eval.min_plays(seat.rules(), rest) <= 1;
         if !finishing && danger > 2 {
             // Save bombs for pressure: an opponent one or two cards from out, or a lead lost otherwise.
             // A big combination shedding many cards at once is a lead lost otherwise: the search decides.
-            let big_trick = table.prior().is_some_and(|(_, prior)| prior.len() >= 4);
+            let big_trick = seat.prior().is_some_and(|(_, prior)| prior.len() >= 4);
             s -= if danger > 8 && !big_trick {
                 60.0
             } else if danger > 4 {
@@ -129,17 +142,17 @@ fn lead_or_follow_sense(
     if partner_led {
         s -= 40.0; // a tenant passes under the partner
     }
-    match table.prior() {
+    match seat.prior() {
         None => {
             // Leading: do not hand an opponent with n cards a play of n cards they might beat.
             let cards = play.len() as usize;
             let singles_like = matches!(play.shape.kind, Kind::Single | Kind::Pair);
-            if singles_like && cards == danger && !(cards == 1 && table.top_single(play.main.index())) {
+            if singles_like && cards == danger && !(cards == 1 && seat.top_single(play.main.index())) {
                 s -= 30.0;
             }
             // Feed a partner who is one card from out with the lowest single.
-            let next = table.next(table.me);
-            if table.is_partner(next) && table.sizes[next] == 1 && play.shape.kind == Kind::Single {
+            let next = seat.next(seat.me());
+            if seat.is_partner(next) && seat.size(next) == 1 && play.shape.kind == Kind::Single {
                 s += 25.0;
             }
         }

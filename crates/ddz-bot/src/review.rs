@@ -103,7 +103,7 @@ fn decide(
     scored.sort_by(|a, b| b.score.total_cmp(&a.score));
     let mut candidates = vec![played];
     candidates.extend(scored.iter().map(|s| s.index).filter(|&i| i != played).take(budget.candidates));
-    let rates = search::win_rates(&table, &choices, &candidates, budget, rng);
+    let rates = search::win_rates(&table, &choices, &candidates, budget, eval, rng);
     // Ties go to the play made: the review does not fault a play as good as the best.
     let best = (1..candidates.len()).fold(0, |b, i| if rates[i] > rates[b] { i } else { b });
     Some(Decision {

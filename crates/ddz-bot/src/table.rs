@@ -57,31 +57,68 @@ impl<'a> Table<'a> {
         self.hand.counts()
     }
 
-    /// Whether `seat` is on my side.
-    pub fn is_partner(&self, seat: Seat) -> bool {
-        seat != self.me && self.landlord.is_some_and(|l| l != seat && l != self.me)
-    }
-
-    pub fn is_opponent(&self, seat: Seat) -> bool {
-        seat != self.me && !self.is_partner(seat)
-    }
-
-    /// The fewest cards any opponent holds.
-    pub fn opponent_low(&self) -> usize {
-        (0..self.players()).filter(|&s| self.is_opponent(s)).map(|s| self.sizes[s]).min().unwrap_or(usize::MAX)
-    }
-
-    pub fn next(&self, seat: Seat) -> Seat {
-        (seat + 1) % self.players()
-    }
-
     /// The play to beat and its player.
     pub fn prior(&self) -> Option<(Seat, Play)> {
         self.view.trick.map(|t| (t.seat, t.play))
     }
+}
 
-    /// Whether no unseen single card outranks `slot` (so a single of it wins the trick).
-    pub fn top_single(&self, slot: usize) -> bool {
+/// What the hand-planning player looks at from a seat: a real table, or a seat in the search's
+/// rollouts, where it stands in for an opponent who plans.
+pub trait Outlook {
+    fn rules(&self) -> &Rules;
+    fn me(&self) -> Seat;
+    fn hand(&self) -> Counts;
+    fn landlord(&self) -> Option<Seat>;
+    /// The play to beat and its player.
+    fn prior(&self) -> Option<(Seat, Play)>;
+    fn size(&self, seat: Seat) -> usize;
+    fn players(&self) -> usize;
+    /// Whether no card unseen from this seat outranks `slot` (so a single of it wins the trick).
+    fn top_single(&self, slot: usize) -> bool;
+
+    /// Whether `seat` is on my side.
+    fn is_partner(&self, seat: Seat) -> bool {
+        seat != self.me() && self.landlord().is_some_and(|l| l != seat && l != self.me())
+    }
+
+    fn is_opponent(&self, seat: Seat) -> bool {
+        seat != self.me() && !self.is_partner(seat)
+    }
+
+    /// The fewest cards any opponent holds.
+    fn opponent_low(&self) -> usize {
+        (0..self.players()).filter(|&s| self.is_opponent(s)).map(|s| self.size(s)).min().unwrap_or(usize::MAX)
+    }
+
+    fn next(&self, seat: Seat) -> Seat {
+        (seat + 1) % self.players()
+    }
+}
+
+impl Outlook for Table<'_> {
+    fn rules(&self) -> &Rules {
+        &self.rules
+    }
+    fn me(&self) -> Seat {
+        self.me
+    }
+    fn hand(&self) -> Counts {
+        self.counts()
+    }
+    fn landlord(&self) -> Option<Seat> {
+        self.landlord
+    }
+    fn prior(&self) -> Option<(Seat, Play)> {
+        Table::prior(self)
+    }
+    fn size(&self, seat: Seat) -> usize {
+        self.sizes[seat]
+    }
+    fn players(&self) -> usize {
+        Table::players(self)
+    }
+    fn top_single(&self, slot: usize) -> bool {
         let unseen = self.unseen.counts();
         (slot + 1..15).all(|s| unseen.get(s) == 0)
     }

@@ -351,9 +351,9 @@ fn bomber_plays_every_bomb_at_its_first_chance() {
     assert_eq!(play.shape.kind, Kind::Bomb);
 }
 
-/// Playing for the score (House: a bomb that goes out collects nothing): with a sure win either way,
-/// bomb first and go out with the Red Joker, rather than take the trick with the Joker and go out
-/// with the bomb.
+/// Playing for the score (House: a bomb that goes out collects nothing): with a sure win either way
+/// (farmers with two and three cards hold no bomb), bomb first and go out with the Red Joker, rather
+/// than take the trick with the Joker and go out with the bomb.
 #[test]
 fn hard_bombs_while_the_bomb_still_pays_at_house() {
     let p = Position {
@@ -361,7 +361,7 @@ fn hard_bombs_while_the_bomb_still_pays_at_house() {
         me: 0,
         landlord: 0,
         hand: "3S 3H 3D 3C RJ",
-        sizes: [5, 15, 16],
+        sizes: [5, 2, 3],
         prior: Some((2, "5S")),
     };
     let play = p.choice(BotKind::Hard).unwrap();
