@@ -2,6 +2,9 @@
 //! [`Evaluator`], then applies the table sense of the strategy tips (RULES.md seeds, House "Strategy
 //! tips"): a tenant does not beat a partner, bombs are saved for an opponent about to go out, a single
 //! is not led into an opponent holding one card, and the Wild is never left alone.
+//!
+//! It scores from a seat's [`Outlook`]: a real table's, or, in the `hard` search's rollouts, an
+//! opponent's who is taken to plan.
 
 use ddz_engine::{Action, Kind, Play};
 
