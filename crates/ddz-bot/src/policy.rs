@@ -181,14 +181,20 @@ pub fn choose(table: &Table, choices: &[Action], eval: &mut PlanEvaluator, bombe
     }
 }
 
+/// The index (into `choices`) of the best-scored choice; ties go to the first.
 pub fn best(scored: &[Scored]) -> usize {
-    scored
-        .iter()
-        .fold(None::<Scored>, |acc, s| match acc {
-            Some(a) if a.score >= s.score => Some(a),
-            _ => Some(*s),
-        })
-        .map_or(0, |s| s.index)
+    scored.get(first_best(scored.iter().map(|s| s.score))).map_or(0, |s| s.index)
+}
+
+/// The position of the highest score; ties go to the first.
+pub fn first_best(scores: impl Iterator<Item = f32>) -> usize {
+    let mut top: Option<(usize, f32)> = None;
+    for (i, score) in scores.enumerate() {
+        if top.is_none_or(|(_, t)| score > t) {
+            top = Some((i, score));
+        }
+    }
+    top.map_or(0, |(i, _)| i)
 }
 
 /// `greedy`: the smallest legal play (lowest main rank, then fewest cards; bombs last), passing only

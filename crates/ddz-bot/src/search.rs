@@ -568,8 +568,7 @@ impl Sim {
     fn planner_choice(&self, seat: Seat, eval: &mut PlanEvaluator) -> Option<Play> {
         let moves = self.buffer.iter().map(Some).chain(self.trick.is_some().then_some(None));
         let scores = policy::score_moves(&Seated { sim: self, seat }, moves, eval, false);
-        let best = (0..scores.len()).fold(0, |b, i| if scores[i] > scores[b] { i } else { b });
-        self.buffer.get(best).copied()
+        self.buffer.get(policy::first_best(scores.into_iter())).copied()
     }
 
     /// Whether seats `a` and `b` play on the same side (a seat is on its own).
@@ -692,8 +691,8 @@ impl Outlook for Seated<'_> {
         self.sim.hands.len()
     }
     fn top_single(&self, slot: usize) -> bool {
-        let others = (0..self.sim.hands.len()).filter(|&s| s != self.seat);
-        others.flat_map(|s| (slot + 1..15).map(move |r| (s, r))).all(|(s, r)| self.sim.hands[s].get(r) == 0)
+        let hands = &self.sim.hands;
+        (0..hands.len()).filter(|&s| s != self.seat).all(|s| (slot + 1..15).all(|r| hands[s].get(r) == 0))
     }
 }
 
