@@ -15,8 +15,10 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
+use axum::extract::rejection::{JsonRejection, PathRejection, QueryRejection};
+use axum::extract::ws::rejection::WebSocketUpgradeRejection;
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
-use axum::extract::{ConnectInfo, Path, Query, Request, State};
+use axum::extract::{ConnectInfo, FromRequest, FromRequestParts, Request, State};
 use axum::handler::Handler;
 use axum::http::{StatusCode, header};
 use axum::middleware::{Next, from_fn_with_state};
@@ -109,6 +111,36 @@ impl IntoResponse for AppError {
         response
     }
 }
+
+/// A JSON request body as axum reads it, but refused in the API's own shape (`{"code": "bad_request",
+/// "message"}`) instead of axum's plain text, keeping axum's status: 400 for a body that is not JSON (or a
+/// path that is not UTF-8, a plain request to `/ws`), 415 without a JSON content type, 422 for a body of
+/// the wrong shape, 413 for one over the size limit.
+#[derive(FromRequest)]
+#[from_request(via(axum::Json), rejection(AppError))]
+struct Body<T>(T);
+
+/// A path's parameters, refused as [`Body`] is.
+#[derive(FromRequestParts)]
+#[from_request(via(axum::extract::Path), rejection(AppError))]
+struct Params<T>(T);
+
+/// A query string, refused as [`Body`] is.
+#[derive(FromRequestParts)]
+#[from_request(via(axum::extract::Query), rejection(AppError))]
+struct Queried<T>(T);
+
+macro_rules! refused_by_axum {
+    ($($rejection:ty),*) => {$(
+        impl From<$rejection> for AppError {
+            fn from(rejection: $rejection) -> AppError {
+                AppError::new(rejection.status(), ErrorCode::BadRequest, rejection.body_text())
+            }
+        }
+    )*};
+}
+
+refused_by_axum!(JsonRejection, PathRejection, QueryRejection, WebSocketUpgradeRejection);
 
 impl From<sqlx::Error> for AppError {
     fn from(e: sqlx::Error) -> AppError {
@@ -207,7 +239,14 @@ pub fn router(state: AppState) -> Router {
         .route("/metrics", get(metrics))
         // The client's files go out compressed (brotli or gzip, as the browser accepts).
         .fallback(web_client.layer(CompressionLayer::new()))
+        .method_not_allowed_fallback(wrong_method)
         .with_state(state)
+}
+
+/// A 405 in the API's own shape: `GET /api/rooms`, `DELETE /api/lobby` and the like.
+async fn wrong_method(method: axum::http::Method, uri: axum::http::Uri) -> AppError {
+    let message = format!("{method} is not allowed on {}", uri.path());
+    AppError::new(StatusCode::METHOD_NOT_ALLOWED, ErrorCode::BadRequest, message)
 }
 
 /// Liveness: the process answers.
@@ -291,7 +330,7 @@ fn table_rules(table: &str, wild: bool) -> Result<Rules, AppError> {
 
 async fn create_room(
     State(state): State<AppState>,
-    Json(req): Json<CreateRoom>,
+    Body(req): Body<CreateRoom>,
 ) -> Result<Json<serde_json::Value>, AppError> {
     let name = valid_name(&req.name)?;
     // Public lobby tables always play House with the Wild, so that the lobby board compares.
@@ -327,7 +366,7 @@ fn hard() -> String {
 /// Play vs 2 Bots: a room with the player seated, bots in the other seats, and the first deal dealt.
 async fn play_vs_bots(
     State(state): State<AppState>,
-    Json(req): Json<PlayVsBots>,
+    Body(req): Body<PlayVsBots>,
 ) -> Result<Json<serde_json::Value>, AppError> {
     let name = valid_name(&req.name)?;
     let rules = table_rules(&req.table, req.wild)?;
@@ -343,12 +382,12 @@ async fn lobby(State(state): State<AppState>) -> Json<serde_json::Value> {
     Json(serde_json::json!({ "tables": state.rooms.lobby() }))
 }
 
-async fn room_summary(State(state): State<AppState>, Path(code): Path<String>) -> Result<Response, AppError> {
+async fn room_summary(State(state): State<AppState>, Params(code): Params<String>) -> Result<Response, AppError> {
     let view = state.rooms.view(&code).await.ok_or_else(|| unknown_room(&code))?;
     Ok(Json(view).into_response())
 }
 
-async fn room_deals(State(state): State<AppState>, Path(code): Path<String>) -> Result<Response, AppError> {
+async fn room_deals(State(state): State<AppState>, Params(code): Params<String>) -> Result<Response, AppError> {
     let code = code.to_uppercase();
     state.rooms.db().room(&code).await?.ok_or_else(|| unknown_room(&code))?;
     let records = state.rooms.db().deal_records(&code).await?;
@@ -384,7 +423,7 @@ async fn finished_deal(state: &AppState, code: &str, number: &str) -> Result<(u3
 /// replay, folded by the engine on the work pool.
 async fn deal_replay(
     State(state): State<AppState>,
-    Path((code, number)): Path<(String, String)>,
+    Params((code, number)): Params<(String, String)>,
 ) -> Result<Response, AppError> {
     let code = code.to_uppercase();
     let (number, record) = finished_deal(&state, &code, &number).await?;
@@ -401,7 +440,7 @@ async fn deal_replay(
 /// once, on the reviews' own queue, and kept in the database.
 async fn deal_review(
     State(state): State<AppState>,
-    Path((code, number, seat)): Path<(String, String, String)>,
+    Params((code, number, seat)): Params<(String, String, String)>,
 ) -> Result<Response, AppError> {
     let code = code.to_uppercase();
     let (number, record) = finished_deal(&state, &code, &number).await?;
@@ -437,7 +476,7 @@ async fn deal_review(
     Ok(Json(serde_json::json!({ "code": code, "number": number, "review": review })).into_response())
 }
 
-async fn player_stats(State(state): State<AppState>, Path(name): Path<String>) -> Result<Response, AppError> {
+async fn player_stats(State(state): State<AppState>, Params(name): Params<String>) -> Result<Response, AppError> {
     let name = path_name(&name)?;
     let lines = state.rooms.db().stats(&name).await?;
     Ok(Json(serde_json::json!({ "name": name, "stats": lines })).into_response())
@@ -452,8 +491,8 @@ struct BoardQuery {
 /// A board: `overall`, `lobby`, `buster`, `bomber`, or `rally` (today's, or `?date=2026-11-29`).
 async fn board(
     State(state): State<AppState>,
-    Path(board): Path<String>,
-    Query(query): Query<BoardQuery>,
+    Params(board): Params<String>,
+    Queried(query): Queried<BoardQuery>,
 ) -> Result<Response, AppError> {
     let db = state.rooms.db();
     let (rows, date) = match ChallengeKind::parse(&board) {
@@ -491,7 +530,7 @@ struct StartChallenge {
 /// Starts a Bot Buster or Bot Bomber run or today's Bang rally, or resumes the name's unfinished one.
 async fn start_challenge(
     State(state): State<AppState>,
-    Json(req): Json<StartChallenge>,
+    Body(req): Body<StartChallenge>,
 ) -> Result<Json<serde_json::Value>, AppError> {
     let name = valid_name(&req.name)?;
     let kind = ChallengeKind::parse(&req.kind)
@@ -516,7 +555,7 @@ async fn rallies(State(state): State<AppState>) -> Result<Response, AppError> {
 
 /// A day's rally committed to (`docs/fair-deals.md`): from the day's start, the commitment to its deals
 /// and each deal's; once the rally has closed (an hour after its UTC day), each deal's seed and salt.
-async fn rally_fairness(State(state): State<AppState>, Path(date): Path<String>) -> Result<Response, AppError> {
+async fn rally_fairness(State(state): State<AppState>, Params(date): Params<String>) -> Result<Response, AppError> {
     let date = rally_date(&state, Some(date))?;
     let now = state.rooms.now_ms();
     if date > utc_date(now) {
@@ -545,7 +584,7 @@ async fn rally_fairness(State(state): State<AppState>, Path(date): Path<String>)
 /// finished that rally, so that nobody learns the deals before playing them).
 async fn compare_rally(
     State(state): State<AppState>,
-    Path((date, name)): Path<(String, String)>,
+    Params((date, name)): Params<(String, String)>,
 ) -> Result<Response, AppError> {
     let date = rally_date(&state, Some(date))?;
     let name = path_name(&name)?;
@@ -561,7 +600,7 @@ async fn compare_rally(
 /// The readings a selection of cards may be played as now (`crate::hints`), on the work pool.
 async fn selection_readings(
     State(state): State<AppState>,
-    Json(position): Json<serde_json::Value>,
+    Body(position): Body<serde_json::Value>,
 ) -> Result<Response, AppError> {
     let position = parse_position(position)?;
     let mut answer = state
@@ -577,7 +616,7 @@ async fn selection_readings(
 }
 
 /// Every legal play from a hand now (`crate::hints`), for the client's Hint button, on the work pool.
-async fn hints(State(state): State<AppState>, Json(position): Json<serde_json::Value>) -> Result<Response, AppError> {
+async fn hints(State(state): State<AppState>, Body(position): Body<serde_json::Value>) -> Result<Response, AppError> {
     let position = parse_position(position)?;
     let mut plays =
         state.rooms.pool().try_run(move || crate::hints::hints(&position)).await.map_err(|_| busy())?.map_err(bad)?;
@@ -639,7 +678,14 @@ async fn web_client(uri: axum::http::Uri) -> Response {
     ([(CONTENT_TYPE, content_type(name)), (CACHE_CONTROL, cache)], file.data).into_response()
 }
 
-async fn websocket(State(state): State<AppState>, upgrade: WebSocketUpgrade) -> Response {
+async fn websocket(
+    State(state): State<AppState>,
+    upgrade: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
+) -> Response {
+    let upgrade = match upgrade {
+        Ok(upgrade) => upgrade,
+        Err(rejection) => return AppError::from(rejection).into_response(),
+    };
     let Ok(permit) = state.connections.clone().try_acquire_owned() else {
         let full = "the server is full; try again soon";
         return AppError::new(StatusCode::SERVICE_UNAVAILABLE, ErrorCode::ServerFull, full).into_response();

@@ -5,7 +5,7 @@ mod common;
 
 use std::time::Duration;
 
-use common::{Client, FAST, guarded_server, http, post, server, temp_db, three_players};
+use common::{Client, FAST, guarded_server, http, http_text, post, server, temp_db, three_players};
 use ddz_engine::{Card, CardSet, Phase, Rules};
 use ddz_server::Guards;
 use ddz_server::Rate;
@@ -213,6 +213,41 @@ async fn unknown_rooms_are_404_on_every_room_path_and_refused_in_a_hello() {
     assert_eq!((board.status, board.body["code"].as_str()), (404, Some("not_found")));
     let endpoint = http(addr, "GET", "/api/nonsense", None).await;
     assert_eq!((endpoint.status, endpoint.body["code"].as_str()), (404, Some("not_found")));
+    assert!(running.stop().await, "the server stops in time");
+}
+
+#[tokio::test]
+async fn a_body_or_path_the_server_cannot_read_is_refused_as_json_with_a_code() {
+    let db = temp_db("guard-unreadable");
+    let running = server(&db, FAST).await;
+    let addr = running.addr;
+    let json = Some("application/json");
+    for (method, path, content_type, body, status) in [
+        ("POST", "/api/rooms", json, r#"{"name": "Alice", "table""#, 400),
+        ("POST", "/api/rooms", json, "not json at all", 400),
+        ("POST", "/api/rooms", None, r#"{"name": "Alice", "table": "house"}"#, 415),
+        ("POST", "/api/rooms", Some("text/plain"), r#"{"name": "Alice", "table": "house"}"#, 415),
+        ("POST", "/api/rooms", json, r#"{"table": "house"}"#, 422),
+        ("POST", "/api/play-vs-bots", json, r#"{"name": 7}"#, 422),
+        ("POST", "/api/challenges", json, "[]", 422),
+        ("POST", "/api/hints", json, "{", 400),
+        ("POST", "/api/readings", json, "", 400),
+        ("GET", "/api/rooms/%FF%FE", None, "", 400),
+        ("GET", "/api/players/%C3", None, "", 400),
+        ("GET", "/api/boards/rally?date=2026-11-29&date=2026-11-30", None, "", 400),
+        ("GET", "/api/rooms", None, "", 405),
+        ("DELETE", "/api/lobby", None, "", 405),
+        ("POST", "/healthz", json, "{}", 405),
+        ("GET", "/ws", None, "", 400),
+    ] {
+        let answer = http_text(addr, method, path, content_type, body).await;
+        assert_eq!((answer.status, answer.body["code"].as_str()), (status, Some("bad_request")), "{path} {body:?}");
+        assert!(answer.body["message"].as_str().is_some_and(|m| !m.is_empty()), "{path}: {answer:?}");
+        assert!(answer.headers.contains("content-type: application/json"), "{path}: {answer:?}");
+    }
+    // Nothing was lost: the server still answers a good request.
+    let room = http(addr, "POST", "/api/rooms", Some(json!({"name": "Alice", "table": "house"}))).await;
+    assert_eq!(room.status, 200, "{room:?}");
     assert!(running.stop().await, "the server stops in time");
 }
 

@@ -128,7 +128,7 @@ async fn request(addr: SocketAddr, method: &str, path: &str, body: Option<serde_
 
 /// A GET's status code and body text (which need not be JSON).
 pub async fn get_status(addr: SocketAddr, path: &str) -> (u16, String) {
-    let (status, _, body) = raw_request(addr, "GET", path, None).await;
+    let (status, _, body) = raw_request(addr, "GET", path, Some("application/json"), "").await;
     (status, body)
 }
 
@@ -142,7 +142,13 @@ pub struct Answer {
 
 /// A raw HTTP request with a JSON body (or none).
 pub async fn http(addr: SocketAddr, method: &str, path: &str, body: Option<serde_json::Value>) -> Answer {
-    let (status, headers, text) = raw_request(addr, method, path, body).await;
+    let body = body.map(|b| b.to_string()).unwrap_or_default();
+    http_text(addr, method, path, Some("application/json"), &body).await
+}
+
+/// A raw HTTP request with any body text, and a content type or none; the answer must still be JSON.
+pub async fn http_text(addr: SocketAddr, method: &str, path: &str, content_type: Option<&str>, body: &str) -> Answer {
+    let (status, headers, text) = raw_request(addr, method, path, content_type, body).await;
     let body = serde_json::from_str(&text).unwrap_or_else(|e| panic!("not JSON ({e}): {text}"));
     Answer { status, headers, body }
 }
@@ -152,12 +158,13 @@ async fn raw_request(
     addr: SocketAddr,
     method: &str,
     path: &str,
-    body: Option<serde_json::Value>,
+    content_type: Option<&str>,
+    body: &str,
 ) -> (u16, String, String) {
     let mut stream = TcpStream::connect(addr).await.unwrap();
-    let body = body.map(|b| b.to_string()).unwrap_or_default();
+    let content_type = content_type.map(|t| format!("Content-Type: {t}\r\n")).unwrap_or_default();
     let head = format!(
-        "{method} {path} HTTP/1.1\r\nHost: test\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+        "{method} {path} HTTP/1.1\r\nHost: test\r\n{content_type}Content-Length: {}\r\nConnection: close\r\n\r\n",
         body.len()
     );
     stream.write_all(head.as_bytes()).await.unwrap();
