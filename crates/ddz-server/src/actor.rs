@@ -16,7 +16,7 @@ use ddz_engine::{Action, Deal, Phase, Seat, Seed, TableType};
 use tokio::sync::{mpsc, oneshot};
 use tokio::time::{Duration, Instant};
 
-use crate::challenge::{rally_closed, rally_expiry_ms, rally_setup};
+use crate::challenge::{rally_closed, rally_expiry_ms, rally_setup, sealed_rally};
 use crate::clock::Clock;
 use crate::cluster::Cluster;
 use crate::db::{Db, Fence, is_fenced};
@@ -204,7 +204,7 @@ impl Connection {
 
     /// The seat this connection's name holds, if any.
     fn seat_in(&self, room: &Room) -> Option<Seat> {
-        room.seat_of(self.name.as_deref()?)
+        room.human_seat_of(self.name.as_deref()?)
     }
 }
 
@@ -294,11 +294,8 @@ impl RoomTask {
     async fn handle(&mut self, msg: Msg) {
         match msg {
             Msg::Connect { conn, name: None, token: _, out, reply } => {
-                // Everyone meets the same rally deals: nobody watches one before the day's rally closes.
-                if self.rally_expiry().is_some() && !self.rally_closed() {
-                    let refused =
-                        Refused::new(ErrorCode::RallyOpen, "a rally is not watched until the day's rally closes");
-                    let _ = reply.send(Err(refused));
+                if let Some(date) = self.sealed_rally() {
+                    let _ = reply.send(Err(Refused::rally_open(date)));
                     return;
                 }
                 let most = self.env.spectators;
@@ -315,6 +312,18 @@ impl RoomTask {
                 self.broadcast();
             }
             Msg::Connect { conn, name: Some(name), token, out, reply } => {
+                // A sealed rally seats only its player: any other name would watch its deals.
+                if let Some(date) = self.sealed_rally()
+                    && !self.room.is_host(&name)
+                {
+                    let _ = reply.send(Err(Refused::rally_open(date)));
+                    return;
+                }
+                if self.room.is_bot_name(&name) {
+                    let refused = Refused::new(ErrorCode::NameTaken, format!("{name} is a bot at this table"));
+                    let _ = reply.send(Err(refused));
+                    return;
+                }
                 let key = name.to_lowercase();
                 let holder = token.is_some() && token.as_ref() == self.tokens.get(&key);
                 let others: Vec<ConnId> =
@@ -345,7 +354,7 @@ impl RoomTask {
             }
             Msg::Command { conn, command } => self.command(conn, command).await,
             Msg::Seat { name, reply } => {
-                let result = match self.room.seat_of(&name) {
+                let result = match self.room.human_seat_of(&name) {
                     Some(seat) => Ok(seat),
                     None => match self.room.seats.iter().position(Option::is_none) {
                         Some(seat) => self.commit(Entry::Sit { seat, name }).await.map(|_| seat),
@@ -368,7 +377,8 @@ impl RoomTask {
                 let _ = reply.send(self.start().await);
             }
             Msg::View { reply } => {
-                let _ = reply.send(self.view_for(None));
+                let view = self.view_for(None);
+                let _ = reply.send(if self.sealed_rally().is_some() { view.sealed() } else { view });
             }
             Msg::SetUpChallenge { reply } => {
                 let _ = reply.send(self.set_up_challenge().await);
@@ -402,7 +412,7 @@ impl RoomTask {
             self.send(conn, Refused::from(RoomError::NotHost(what)).event(None));
             return;
         }
-        let seat = self.room.seat_of(&name);
+        let seat = self.room.human_seat_of(&name);
         let (result, seq) = match command {
             Command::Hello { .. } | Command::Watch { .. } | Command::WatchLobby => {
                 (Err(Refused::new(ErrorCode::AlreadyInRoom, "already in the room")), None)
@@ -651,6 +661,11 @@ impl RoomTask {
             .as_ref()
             .and_then(|c| c.rally.as_deref())
             .is_some_and(|date| rally_closed(date, self.clock.now_ms()))
+    }
+
+    /// The date of this room's rally while its deals are secret ([`sealed_rally`]).
+    fn sealed_rally(&self) -> Option<&str> {
+        sealed_rally(self.room.challenge.as_ref(), self.clock.now_ms())
     }
 
     /// When this room's rally, if it is one, expires unfinished.

@@ -353,6 +353,16 @@ impl Refused {
     }
 }
 
+impl Refused {
+    /// What every read path answers for a rally whose day has not closed
+    /// ([`crate::challenge::sealed_rally`]).
+    pub fn rally_open(date: &str) -> Refused {
+        let message =
+            format!("the rally of {date} is still open: its deals are shown to its player only until it closes");
+        Refused::new(ErrorCode::RallyOpen, message)
+    }
+}
+
 impl From<RoomError> for Refused {
     fn from(error: RoomError) -> Refused {
         Refused { code: ErrorCode::from(&error), message: error.to_string() }
@@ -436,6 +446,24 @@ pub struct ChallengeView {
 }
 
 impl RoomView {
+    /// This room as anyone but its player sees a rally that has not closed: who sits where, how many
+    /// deals are done and whether the run is over, and nothing of any deal (no cards, no plays, no log,
+    /// no balances or nets, which would tell how the deals went).
+    pub fn sealed(self) -> RoomView {
+        RoomView {
+            seats: self.seats.into_iter().map(|seat| SeatView { balance: None, ..seat }).collect(),
+            deal: None,
+            turn_deadline: None,
+            deal_deadline: None,
+            log: Vec::new(),
+            timed_out: Vec::new(),
+            settlement: Vec::new(),
+            challenge: self.challenge.map(|c| ChallengeView { nets: Vec::new(), best_pot: 0, ..c }),
+            actions_from: None,
+            ..self
+        }
+    }
+
     /// This state with its deal's actions made whole again from `previous`, the last state the same
     /// connection got (what a client does with a continuing `state`).
     pub fn continuing(mut self, previous: Option<&RoomView>) -> RoomView {

@@ -406,6 +406,17 @@ impl Room {
         self.seats.iter().position(|s| s.as_ref().is_some_and(|o| same_name(o.name(), name)))
     }
 
+    /// The seat a human named `name` holds: never a bot's, so that nobody who types a bot's name sees
+    /// its hand or moves for it.
+    pub fn human_seat_of(&self, name: &str) -> Option<Seat> {
+        self.seat_of(name).filter(|&seat| self.seats[seat].as_ref().is_some_and(|o| !o.is_bot()))
+    }
+
+    /// Whether a bot at this table is called `name`.
+    pub fn is_bot_name(&self, name: &str) -> bool {
+        self.seat_of(name).is_some() && self.human_seat_of(name).is_none()
+    }
+
     pub fn names(&self) -> Vec<String> {
         self.seats.iter().map(|s| s.as_ref().map_or(String::new(), |o| o.name().to_string())).collect()
     }

@@ -35,7 +35,7 @@ use tokio_util::task::TaskTracker;
 use tower_http::compression::CompressionLayer;
 
 use crate::actor::{ConnId, Msg, Outbound};
-use crate::challenge::{ChallengeKind, is_date, rally_closed, utc_date};
+use crate::challenge::{ChallengeKind, is_date, rally_closed, sealed_rally, utc_date};
 use crate::limit::{Bucket, PerClient, Rate};
 use crate::protocol::{Command, ErrorCode, Event, Refused};
 use crate::room::Mode;
@@ -156,6 +156,7 @@ impl From<Refused> for AppError {
             ErrorCode::Internal => StatusCode::INTERNAL_SERVER_ERROR,
             ErrorCode::Busy => StatusCode::SERVICE_UNAVAILABLE,
             ErrorCode::UnknownRoom | ErrorCode::NotFound => StatusCode::NOT_FOUND,
+            ErrorCode::RallyOpen => StatusCode::FORBIDDEN,
             _ => StatusCode::BAD_REQUEST,
         };
         AppError { status, refused, retry_after: None }
@@ -178,14 +179,6 @@ fn internal(message: String) -> AppError {
 
 fn unknown_room(code: &str) -> AppError {
     AppError::new(StatusCode::NOT_FOUND, ErrorCode::UnknownRoom, format!("there is no room {code}"))
-}
-
-fn rally_open(date: &str) -> AppError {
-    AppError::new(
-        StatusCode::FORBIDDEN,
-        ErrorCode::RallyOpen,
-        format!("the rally of {date} is still open: its deals are shown once it closes"),
-    )
 }
 
 fn rate_limited(wait: Duration) -> AppError {
@@ -389,7 +382,7 @@ async fn room_summary(State(state): State<AppState>, Params(code): Params<String
 
 async fn room_deals(State(state): State<AppState>, Params(code): Params<String>) -> Result<Response, AppError> {
     let code = code.to_uppercase();
-    state.rooms.db().room(&code).await?.ok_or_else(|| unknown_room(&code))?;
+    unsealed_room(&state, &code).await?;
     let records = state.rooms.db().deal_records(&code).await?;
     let records: Vec<serde_json::Value> = records.iter().filter_map(|r| serde_json::from_str(r).ok()).collect();
     Ok(Json(serde_json::json!({ "deals": records })).into_response())
@@ -400,18 +393,23 @@ fn path_number(text: &str, what: &str) -> Result<u32, AppError> {
     text.parse().map_err(|_| bad(format!("{what} must be a number, not {text:?}")))
 }
 
+/// Refuses room `code` if it is unknown (404) or a rally whose deals are still secret (403
+/// `rally_open`, from the one guard in [`sealed_rally`]).
+async fn unsealed_room(state: &AppState, code: &str) -> Result<(), AppError> {
+    let room = state.rooms.db().room(code).await?.ok_or_else(|| unknown_room(code))?;
+    match sealed_rally(room.challenge.as_ref(), state.rooms.now_ms()) {
+        Some(date) => Err(Refused::rally_open(date).into()),
+        None => Ok(()),
+    }
+}
+
 /// The record of finished deal `number` of room `code`: 404s for an unknown room or deal.
 async fn finished_deal(state: &AppState, code: &str, number: &str) -> Result<(u32, DealRecord), AppError> {
     let number = path_number(number, "the deal number")?;
-    let db = state.rooms.db();
-    let room = db.room(code).await?.ok_or_else(|| unknown_room(code))?;
-    // Everyone meets the same rally deals: none is shown (nor reviewed) before the day's rally closes.
-    if let Some(date) = room.challenge.and_then(|c| c.rally)
-        && !rally_closed(&date, state.rooms.now_ms())
-    {
-        return Err(rally_open(&date));
-    }
-    let text = db
+    unsealed_room(state, code).await?;
+    let text = state
+        .rooms
+        .db()
         .deal_record(code, number)
         .await?
         .ok_or_else(|| not_found(format!("room {code} has no finished deal {number}")))?;

@@ -6,7 +6,10 @@ mod common;
 use std::net::SocketAddr;
 use std::time::Duration;
 
-use common::{Client, FAST, get, play_to_end, post, server_at_noon, temp_db};
+use common::{Client, FAST, get, play_to_end, post, server_at_ms, server_at_noon, temp_db};
+
+/// 2026-12-01 02:00 UTC: the rally of 2026-11-30 (the day of `server_at_noon`) closed an hour before.
+const AFTER_THE_RALLY_CLOSED_MS: u64 = 1_796_040_000_000 + 14 * 3_600_000;
 use ddz_engine::Action;
 use ddz_server::protocol::{ChallengeView, Command, ErrorCode, Event, RoomView};
 
@@ -199,7 +202,8 @@ async fn rally_deals(addr: SocketAddr, code: &str) -> Vec<(serde_json::Value, se
 
 #[tokio::test]
 async fn a_rally_gives_every_name_the_same_deals_and_the_same_bot_actions_once() {
-    let running = server_at_noon(&temp_db("rally"), FAST).await;
+    let db = temp_db("rally");
+    let running = server_at_noon(&db, FAST).await;
     let addr = running.addr;
     let mut codes = Vec::new();
     let mut finals = Vec::new();
@@ -213,12 +217,9 @@ async fn a_rally_gives_every_name_the_same_deals_and_the_same_bot_actions_once()
         finals.push(challenge(&last).nets.clone());
         codes.push(code);
     }
-    let (first, second) = (rally_deals(addr, &codes[0]).await, rally_deals(addr, &codes[1]).await);
-    assert_eq!(first.len(), 10);
-    assert_eq!(first, second, "the same human moves meet the same deals and the same bot moves");
     assert_eq!(finals[0], finals[1]);
 
-    // Nobody sees a rally's deals before the day's rally closes: no replay, no review, no watching.
+    // Nobody sees a rally's deals before the day's rally closes (tests/rally_secrecy.rs walks every path).
     for path in [format!("/api/rooms/{}/deals/1", codes[0]), format!("/api/rooms/{}/deals/1/reviews/0", codes[0])] {
         let hidden = common::http(addr, "GET", &path, None).await;
         assert_eq!((hidden.status, hidden.body["code"].as_str()), (403, Some("rally_open")), "{path}");
@@ -251,6 +252,18 @@ async fn a_rally_gives_every_name_the_same_deals_and_the_same_bot_actions_once()
         fairness["deals"].as_array().unwrap().iter().map(|d| d["commitment"].as_str().unwrap().to_string()).collect();
     assert!(fairness["deals"].as_array().unwrap().iter().all(|d| d["seed"].is_null() && d["salt"].is_null()));
     assert_eq!(fairness["commitment"], ddz_engine::fair::day_commitment(date, &published));
+    let future = get(addr, "/api/rallies/2999-01-01/fairness").await;
+    assert!(future["message"].as_str().is_some_and(|e| e.contains("has not begun")), "{future}");
+    let bad = get(addr, "/api/boards/rally?date=yesterday").await;
+    assert!(bad["message"].as_str().is_some_and(|e| e.contains("not a date")), "{bad}");
+    assert!(running.stop().await, "the server stops in time");
+
+    // Once the day's rally has closed (an hour after its day), its deals are open to all.
+    let running = server_at_ms(&db, FAST, AFTER_THE_RALLY_CLOSED_MS).await;
+    let addr = running.addr;
+    let (first, second) = (rally_deals(addr, &codes[0]).await, rally_deals(addr, &codes[1]).await);
+    assert_eq!(first.len(), 10);
+    assert_eq!(first, second, "the same human moves meet the same deals and the same bot moves");
     for code in &codes {
         let records = get(addr, &format!("/api/rooms/{code}/deals")).await;
         let met: Vec<String> = records["deals"]
@@ -269,10 +282,6 @@ async fn a_rally_gives_every_name_the_same_deals_and_the_same_bot_actions_once()
             (deal["seed"].as_str().unwrap().parse().unwrap(), deal["salt"].as_str().unwrap().parse().unwrap());
         assert_eq!(deal["commitment"], ddz_engine::fair::commitment(&seed, &salt));
     }
-    let future = get(addr, "/api/rallies/2999-01-01/fairness").await;
-    assert!(future["message"].as_str().is_some_and(|e| e.contains("has not begun")), "{future}");
-    let bad = get(addr, "/api/boards/rally?date=yesterday").await;
-    assert!(bad["message"].as_str().is_some_and(|e| e.contains("not a date")), "{bad}");
     assert!(running.stop().await, "the server stops in time");
 }
 

@@ -72,6 +72,11 @@ pub async fn server_at_noon(db: &Path, timing: Timing) -> Running {
         .await
 }
 
+/// A server whose clock reads `ms` (milliseconds since the Unix epoch) as it starts, and then runs.
+pub async fn server_at_ms(db: &Path, timing: Timing, ms: u64) -> Running {
+    configured_server(sqlite(db), timing, Default::default(), Guards::default(), Clock::starting_at(ms)).await
+}
+
 /// A server with its own heartbeat (a quick one, to see it at work).
 pub async fn server_with(db: &Path, timing: Timing, heartbeat: ddz_server::Heartbeat) -> Running {
     configured_server(sqlite(db), timing, heartbeat, Guards::default(), Clock::system()).await
@@ -233,7 +238,8 @@ impl Client {
         client
     }
 
-    fn over(ws: Socket, name: &str) -> Client {
+    /// A client over an open socket that has sent nothing yet.
+    pub fn over(ws: Socket, name: &str) -> Client {
         Client {
             name: name.into(),
             ws,
