@@ -513,3 +513,27 @@ async fn a_player_hands_their_turns_to_the_bot_and_takes_them_back() {
     assert_eq!(dan.next_error().await, "you are not seated at this table");
     assert!(running.stop().await, "the server stops in time");
 }
+
+#[tokio::test]
+async fn a_name_a_bot_holds_never_sees_its_hand_nor_moves_for_it() {
+    let running = server(&temp_db("bot-name"), FAST).await;
+    let created = post(running.addr, "/api/play-vs-bots", serde_json::json!({"name": "Ann", "level": "normal"})).await;
+    let code = created["code"].as_str().expect("a room").to_string();
+    let ann = Client::join(running.addr, &code, "Ann").await;
+    let bots: Vec<String> = ann.view.as_ref().unwrap().seats[1..]
+        .iter()
+        .map(|s| s.occupant.as_ref().expect("a bot").name().to_string())
+        .collect();
+    for bot in bots.iter().flat_map(|b| [b.clone(), b.to_uppercase()]) {
+        let mut impostor = Client::connect(running.addr, &code, &bot).await;
+        match impostor.recv().await {
+            Event::Error { code: ErrorCode::NameTaken, .. } => {}
+            other => panic!("{bot} was let in as the bot: {other:?}"),
+        }
+        assert!(impostor.view.is_none(), "no state reached {bot}");
+    }
+    // Nor does a new room seat its creator in a bot's place.
+    let taken = post(running.addr, "/api/play-vs-bots", serde_json::json!({"name": bots[0]})).await;
+    assert!(taken["code"].is_string(), "a bot's name is free at another table: {taken}");
+    assert!(running.stop().await, "the server stops in time");
+}
