@@ -1,4 +1,4 @@
-// A play typed at the table (`table/TypedPlay.svelte`), read into what it asks for: a word of the prompt
+// A play typed at the table (`components/table/TypedPlay.svelte`), read into what it asks for: a word of the prompt
 // (pass, take, call, rob, seen, a bid) or the ranks of the cards to play. Only reading: which cards these
 // are and whether they are a play is the hand's and the server's business (`Selection`).
 

@@ -1,0 +1,157 @@
+// The cards the player has selected and what they may be played as: the readings the server finds for the
+// selection (`POST /api/readings`), the one chosen, the reason when they are no play, and the Hint's plays
+// (`POST /api/hints`). Play and Pass send the turn; a typed play (`components/table/TypedPlay.svelte`) goes the
+// same way.
+
+import { flushSync } from 'svelte';
+import { hints as fetchHints, readings as fetchReadings, type Position } from '../api';
+import { refusalText } from '../reading';
+import type { Card, HintPlay, Reading } from '../types';
+import type { TableState } from './table.svelte';
+
+function sameReading(a: Reading, b: Reading): boolean {
+  return a.type === b.type && a.main === b.main && a.length === b.length && a.attach === b.attach &&
+    a.attach_count === b.attach_count && (a.wild_as ?? '') === (b.wild_as ?? '') &&
+    (a.strength ?? '') === (b.strength ?? '');
+}
+
+/** The same cards, in any order. */
+function sameCards(a: Card[], b: Card[]): boolean {
+  return a.length === b.length && a.every((c) => b.includes(c));
+}
+
+/** Create it while a component initialises: its effects follow the table from then on. */
+export class Selection {
+  selected = $state<string[]>([]);
+  /** The selection's readings; Play sends `options[chosen]`. */
+  options = $state<Reading[]>([]);
+  chosen = $state(0);
+  /** Why the selection is no play. */
+  reason = $state<string | null>(null);
+  /** Hint found no legal play. */
+  noPlay = $state(false);
+  /** The cards a typed play selected: while they are the selection, the field speaks for it. */
+  private typedCards = $state<Card[] | null>(null);
+  readonly typed = $derived(this.typedCards !== null && sameCards(this.typedCards, this.selected));
+  private hintList: HintPlay[] | null = null;
+  private hintIndex = -1;
+  /** The reading to choose once the readings arrive (the Hint's), if it is among them. */
+  private wantReading: Reading | null = null;
+  /** Play was asked for while the selection's readings were still on the way. */
+  private playWhenRead = false;
+  /** Counts requests for readings, so that an answer to an earlier selection is dropped. */
+  private token = 0;
+
+  constructor(private readonly table: TableState) {
+    const turnKey = $derived(`${table.deal?.actions.length ?? -1}:${table.deal?.phase}:${table.room?.deals_played}`);
+
+    // A new turn: forget hints; drop selected cards that left the hand.
+    $effect(() => {
+      void turnKey;
+      this.hintList = null;
+      this.hintIndex = -1;
+      this.noPlay = false;
+    });
+    $effect(() => {
+      const inHand = new Set(table.hand);
+      if (this.selected.some((c) => !inHand.has(c))) this.selected = this.selected.filter((c) => inHand.has(c));
+    });
+
+    $effect(() => {
+      const pos = this.position();
+      const cards = [...this.selected];
+      void turnKey;
+      this.options = [];
+      this.chosen = 0;
+      this.reason = null;
+      // Each run outdates the answers still on the way.
+      const mine = ++this.token;
+      this.playWhenRead = false;
+      if (!pos || !table.playing || cards.length === 0) return;
+      fetchReadings(pos, cards)
+        .then((answer) => {
+          if (mine !== this.token) return;
+          this.options = answer.readings;
+          this.reason = refusalText(answer.refusal, answer.error);
+          const want = this.wantReading;
+          const i = want ? answer.readings.findIndex((r) => sameReading(r, want)) : -1;
+          this.chosen = Math.max(0, i);
+          // A typed Enter plays once the readings are in, unless there are several to choose from.
+          if (this.playWhenRead && (this.options.length === 1 || i >= 0)) this.play();
+          this.playWhenRead = false;
+        })
+        .catch((e) => mine === this.token && (this.reason = (e as Error).message));
+    });
+  }
+
+  private position(): Position | null {
+    const deal = this.table.deal;
+    if (!deal) return null;
+    return { rules: deal.rules, wild_rank: deal.wild_rank, hand: deal.hand ?? [], prior: this.table.prior };
+  }
+
+  /** Selects or unselects one card. */
+  setCard(card: string, on: boolean) {
+    if (this.selected.includes(card) === on) return;
+    this.wantReading = null;
+    this.selected = on ? [...this.selected, card] : this.selected.filter((c) => c !== card);
+  }
+
+  clear() {
+    this.selected = [];
+  }
+
+  /** Unselects the card selected last. */
+  dropLast() {
+    this.selected = this.selected.slice(0, -1);
+  }
+
+  /** Chooses the next reading (`step` 1) or the one before (`step` -1). */
+  cycleReading(step: 1 | -1) {
+    this.chosen = (this.chosen + this.options.length + step) % this.options.length;
+  }
+
+  /** Selects the next legal play, cycling. */
+  async hint() {
+    const pos = this.position();
+    if (!pos) return;
+    if (!this.hintList) this.hintList = await fetchHints(pos).catch(() => []);
+    this.noPlay = this.hintList.length === 0;
+    if (this.noPlay) return;
+    this.hintIndex = (this.hintIndex + 1) % this.hintList.length;
+    const h = this.hintList[this.hintIndex];
+    this.wantReading = h;
+    this.selected = [...h.cards];
+  }
+
+  play() {
+    const reading = this.options[this.chosen];
+    if (!reading) {
+      this.playWhenRead = this.selected.length > 0 && !this.reason;
+      return;
+    }
+    this.table.conn.act({ action: 'play', cards: this.selected, play: reading });
+    this.selected = [];
+    this.wantReading = null;
+  }
+
+  /**
+   * A typed play: exactly `cards` become the selection and play as Enter plays it, once their readings are in
+   * unless there are several to choose from. The same cards typed again play the reading chosen meanwhile.
+   */
+  playCards(cards: Card[]) {
+    this.typedCards = cards;
+    if (!sameCards(cards, this.selected) || this.options.length === 0) {
+      this.wantReading = null;
+      this.selected = [...cards];
+      // The readings' effect runs now, so that Play waits for these cards' readings, not the last selection's.
+      flushSync();
+    }
+    this.play();
+  }
+
+  pass() {
+    this.table.conn.act({ action: 'pass' });
+    this.selected = [];
+  }
+}

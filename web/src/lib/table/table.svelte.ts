@@ -1,0 +1,69 @@
+// One room as this client sees it: the connection, and what the table's parts read from the room's state.
+
+import { sortHand } from '../cards';
+import { Connection } from '../conn.svelte';
+import { money } from '../format';
+import { language, t, tn } from '../i18n.svelte';
+
+export class TableState {
+  readonly conn: Connection;
+  // `$derived.by` where a field reads `conn` or `name`: the constructor sets them after the fields.
+  readonly room = $derived.by(() => this.conn.room);
+  readonly deal = $derived(this.room?.deal ?? null);
+  /** This client's seat; null while watching. */
+  readonly me = $derived(this.room?.you ?? null);
+  readonly players = $derived(this.room?.seats.length ?? 3);
+  readonly house = $derived((this.deal?.rules ?? this.room?.rules ?? '').startsWith('house'));
+  readonly isHost = $derived.by(() => !!this.room && this.room.host.toLowerCase() === this.name?.toLowerCase());
+  readonly inDeal = $derived(!!this.deal && !this.deal.result);
+  readonly hand = $derived(sortHand(this.deal?.hand ?? []));
+  readonly myTurn = $derived(this.inDeal && this.me !== null && this.deal!.waiting_for.includes(this.me));
+  /** The play to beat; null on a lead. */
+  readonly prior = $derived(this.deal?.trick?.play ?? null);
+  readonly wildRank = $derived(this.deal?.wild_rank ?? null);
+  /** The middle or bottom cards are shown and this player has yet to say Seen. */
+  readonly mustSee = $derived(!!this.deal && this.deal.phase === 'reveal' && this.me !== null && !this.deal.seen[this.me]);
+  /** This player's turn to play (not to bid or say Seen): the selection, Play, Pass and Hint work. */
+  readonly playing = $derived(this.myTurn && this.deal?.phase === 'play');
+  readonly openSeats = $derived(this.room ? this.room.seats.filter((s) => !s.occupant).length : 0);
+  /** Seats around the table from this client's point of view: [me, next (left), the one after (right)]. */
+  readonly order = $derived(Array.from({ length: this.players }, (_, i) => ((this.me ?? 0) + i) % this.players));
+  /** What each seat did last, shown beside it (the server's `last_moves`). */
+  readonly lastMoves = $derived(this.deal?.last_moves ?? []);
+  /** The deal is over: every hand face up, the last trick still beside the seats. */
+  readonly dealOver = $derived(!!this.deal?.result);
+  /** Challenges keep the player's own turns and the table's rules fixed (the boards compare players). */
+  readonly challenge = $derived(this.room?.mode === 'challenge');
+  /** Watching from a `/watch/` link: no seat can be taken by accident. */
+  readonly spectator = $derived.by(() => this.name === null);
+
+  constructor(
+    readonly code: string,
+    /** Null for a spectator, who watches without a name and never sits. */
+    readonly name: string | null,
+    sit: boolean,
+  ) {
+    this.conn = new Connection(code, name, sit);
+  }
+
+  /** A player's name as shown: bots' names ("Bot Hard 2") in the player's language. */
+  shownName(name: string): string {
+    const occupant = this.room?.seats.find((s) => s.occupant?.name === name)?.occupant;
+    return occupant?.type === 'bot' ? language().botName(name, occupant.level) : name;
+  }
+
+  seatName(seat: number): string {
+    const name = this.room?.seats[seat]?.occupant?.name;
+    return name ? this.shownName(name) : '—';
+  }
+
+  /** A score or balance: dollars at House, points elsewhere. */
+  scoreText(n: number): string {
+    return this.house ? money(n) : tn('pts', n);
+  }
+
+  /** Confirms first where closing ends a deal or a run. */
+  closeRoom() {
+    if (confirm(t(this.room?.challenge ? 'abandonConfirm' : 'closeConfirm'))) this.conn.send({ type: 'close' });
+  }
+}
