@@ -12,31 +12,27 @@
 //!
 //! Modules are private to the crate; the few types a binary or a test needs are re-exported here.
 
-pub(crate) mod actor;
-pub(crate) mod challenge;
 pub(crate) mod clock;
 pub(crate) mod cluster;
-pub(crate) mod db;
-pub(crate) mod hints;
-pub(crate) mod limit;
+pub(crate) mod domain;
+pub(crate) mod http;
 mod metrics;
-pub mod protocol;
 pub(crate) mod room;
 pub(crate) mod rooms;
-pub(crate) mod server;
-pub(crate) mod stats;
+pub(crate) mod store;
 pub mod wire;
 pub(crate) mod work;
 
-pub use actor::{Msg, Outbound, Timing};
-pub use challenge::{Challenge, ChallengeKind};
 pub use clock::Clock;
 pub use cluster::ClusterConfig;
-pub use db::{ChallengeStart, Db};
-pub use limit::Rate;
-pub use room::{Mode, Occupant};
+pub use domain::challenge::{Challenge, ChallengeKind};
+pub use domain::room::{Mode, Occupant};
+pub use http::Heartbeat;
+pub use http::limit::Rate;
+pub use room::{Msg, Outbound, Timing};
 pub use rooms::Rooms;
-pub use server::Heartbeat;
+pub use store::{ChallengeStart, Db};
+pub use wire::protocol;
 pub use work::in_flight;
 
 use std::net::SocketAddr;
@@ -48,7 +44,7 @@ use tokio::net::TcpListener;
 use tokio::sync::Semaphore;
 use tokio_util::task::TaskTracker;
 
-use crate::server::AppState;
+use crate::http::AppState;
 
 /// How to run the server.
 #[derive(Clone, Debug)]
@@ -57,8 +53,8 @@ pub struct Config {
     /// The database: `sqlite://ddz.db` (a file, created if missing) or `postgres://user@host/db`.
     pub database: String,
     pub max_connections: usize,
-    pub timing: actor::Timing,
-    pub heartbeat: server::Heartbeat,
+    pub timing: room::Timing,
+    pub heartbeat: http::Heartbeat,
     pub guards: Guards,
     /// Where time comes from: [`Clock::system`] in play; tests may fix the date.
     pub clock: Clock,
@@ -72,9 +68,9 @@ pub struct Config {
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Guards {
     /// HTTP API requests per client address: 20 a second, bursts of 60.
-    pub api: limit::Rate,
+    pub api: http::limit::Rate,
     /// New WebSocket connections per client address: 5 a second, bursts of 20.
-    pub websockets: limit::Rate,
+    pub websockets: http::limit::Rate,
     /// Bot decisions, hints and readings running at once (0: one per core, at least two).
     pub work_threads: usize,
     /// Spectators (nameless `watch` connections) one room takes: 200. Each is sent every state.
@@ -84,8 +80,8 @@ pub struct Guards {
 impl Default for Guards {
     fn default() -> Self {
         Guards {
-            api: limit::Rate::new(20.0, 60.0),
-            websockets: limit::Rate::new(5.0, 20.0),
+            api: http::limit::Rate::new(20.0, 60.0),
+            websockets: http::limit::Rate::new(5.0, 20.0),
             work_threads: 0,
             spectators: 200,
         }
@@ -147,17 +143,20 @@ pub async fn start(config: Config) -> Result<Running, Box<dyn std::error::Error 
         next_conn: Arc::new(AtomicU64::new(1)),
         clients: clients.clone(),
         heartbeat: config.heartbeat,
-        api_limit: Arc::new(limit::PerClient::new(config.guards.api, limit::CLIENTS).trusting(&config.trusted_proxies)),
-        ws_limit: Arc::new(
-            limit::PerClient::new(config.guards.websockets, limit::CLIENTS).trusting(&config.trusted_proxies),
+        api_limit: Arc::new(
+            http::limit::PerClient::new(config.guards.api, http::limit::CLIENTS).trusting(&config.trusted_proxies),
         ),
-        reviews: work::Queue::new(1, server::REVIEWS_QUEUED),
+        ws_limit: Arc::new(
+            http::limit::PerClient::new(config.guards.websockets, http::limit::CLIENTS)
+                .trusting(&config.trusted_proxies),
+        ),
+        reviews: work::Queue::new(1, http::REVIEWS_QUEUED),
     };
     let listener = TcpListener::bind(config.addr).await?;
     let addr = listener.local_addr()?;
     tracing::info!(%addr, database = %config.database, restored, "serving");
     let stopping = rooms.stopping();
-    let app = server::router(state).layer(tower_http::trace::TraceLayer::new_for_http());
+    let app = http::router(state).layer(tower_http::trace::TraceLayer::new_for_http());
     let handle = tokio::spawn(async move {
         axum::serve(listener, app.into_make_service_with_connect_info::<SocketAddr>())
             .with_graceful_shutdown(async move { stopping.cancelled().await })

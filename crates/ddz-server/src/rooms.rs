@@ -20,13 +20,13 @@ use tokio::sync::{mpsc, oneshot};
 use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 
-use crate::actor::{INBOX, Msg, RoomTask, Summaries, Timing, summary};
-use crate::challenge::{Challenge, ChallengeKind, utc_date};
 use crate::clock::Clock;
 use crate::cluster::{Cluster, ProxyEnv};
-use crate::db::{ChallengeStart, Db, DbResult, Fence, StoredRoom};
-use crate::protocol::{ErrorCode, Refused, RoomView, Summary};
-use crate::room::{Mode, Room};
+use crate::domain::challenge::{Challenge, ChallengeKind, utc_date};
+use crate::domain::room::{Mode, Room};
+use crate::room::{INBOX, Msg, RoomTask, Summaries, Timing, summary};
+use crate::store::{ChallengeStart, Db, DbResult, Fence, StoredRoom};
+use crate::wire::protocol::{ErrorCode, Refused, RoomView, Summary};
 use crate::work::Pool;
 
 #[derive(Clone)]
@@ -248,7 +248,7 @@ impl Rooms {
 
     /// A room's summary from another node: the lobby lists it.
     pub fn note_summary(&self, summary: Summary) {
-        crate::actor::note_summary(&self.summaries, summary);
+        crate::room::note_summary(&self.summaries, summary);
     }
 
     /// Creates a room and starts its task.
@@ -299,7 +299,7 @@ impl Rooms {
             Ok(new) => new,
             Err(running) => return running,
         };
-        let env = crate::actor::TaskEnv {
+        let env = crate::room::TaskEnv {
             registry: self.registry.clone(),
             task,
             stopping: self.stopping.clone(),

@@ -36,12 +36,12 @@ use tokio::sync::{mpsc, oneshot};
 use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
 
-use crate::actor::{ConnId, Msg, Outbound, sleep_until};
 use crate::clock::Clock;
-use crate::db::Db;
 use crate::metrics;
-use crate::protocol::{Command, ErrorCode, Event, Refused, Summary};
+use crate::room::{ConnId, Msg, Outbound, sleep_until};
 use crate::rooms::{Owned, Registry, Rooms};
+use crate::store::Db;
+use crate::wire::protocol::{Command, ErrorCode, Event, Refused, Summary};
 
 /// How to join a cluster.
 #[derive(Clone, Debug)]
@@ -386,7 +386,7 @@ impl Cluster {
         match request {
             ToOwner::Connect { node, conn, name, token, .. } => {
                 let guest = self.inner.next_guest.fetch_add(1, Ordering::Relaxed);
-                let (out, events) = mpsc::channel(crate::server::OUTBOX);
+                let (out, events) = mpsc::channel(crate::http::OUTBOX);
                 let (reply, joined) = oneshot::channel();
                 inbox.send(Msg::Connect { conn: guest, name, token, out, reply }).await.ok()?;
                 let joined = joined.await.ok()?;

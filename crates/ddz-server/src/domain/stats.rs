@@ -3,7 +3,7 @@
 use ddz_engine::{Action, Deal, Kind, TableType};
 use serde::Serialize;
 
-use crate::room::{Mode, Occupant, Room};
+use crate::domain::room::{Mode, Occupant, Room};
 
 /// A player's totals for one table type and board (or, from [`stat_lines`], what one deal adds to them).
 #[derive(ts_rs::TS, Clone, Debug, Default, PartialEq, Eq, Serialize)]

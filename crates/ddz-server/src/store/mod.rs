@@ -20,9 +20,9 @@ use sqlx::migrate::{Migration, MigrationType, Migrator};
 use sqlx::{AnyConnection, AnyPool, Executor, FromRow, SqlSafeStr};
 use tokio::sync::{mpsc, oneshot};
 
-use crate::challenge::{BoardRow, Challenge, ChallengeKind, FinishedRun, rank_runs, utc_date};
-use crate::room::{Append, Mode, Stamped};
-use crate::stats::StatLine;
+use crate::domain::challenge::{BoardRow, Challenge, ChallengeKind, FinishedRun, rank_runs, utc_date};
+use crate::domain::room::{Append, Mode, Stamped};
+use crate::domain::stats::StatLine;
 
 /// The database, served by its own thread: the rooms' tasks await their writes without the database's
 /// own timers living in the game's runtime (which lets tests pause the game clock).
@@ -96,18 +96,18 @@ fn migrator(backend: Backend) -> Migrator {
     };
     Migrator::with_migrations(match backend {
         Backend::Sqlite => vec![
-            migration(1, "rooms", include_str!("../migrations/0001_rooms.sql")),
-            migration(2, "challenges", include_str!("../migrations/0002_challenges.sql")),
-            migration(3, "reviews", include_str!("../migrations/0003_reviews.sql")),
-            migration(4, "one unfinished run", include_str!("../migrations/0004_one_unfinished_run.sql")),
-            migration(5, "room owners", include_str!("../migrations/0005_room_owners.sql")),
+            migration(1, "rooms", include_str!("../../migrations/0001_rooms.sql")),
+            migration(2, "challenges", include_str!("../../migrations/0002_challenges.sql")),
+            migration(3, "reviews", include_str!("../../migrations/0003_reviews.sql")),
+            migration(4, "one unfinished run", include_str!("../../migrations/0004_one_unfinished_run.sql")),
+            migration(5, "room owners", include_str!("../../migrations/0005_room_owners.sql")),
         ],
         Backend::Postgres => vec![
-            migration(1, "rooms", include_str!("../migrations/postgres/0001_rooms.sql")),
-            migration(2, "challenges", include_str!("../migrations/postgres/0002_challenges.sql")),
-            migration(3, "reviews", include_str!("../migrations/postgres/0003_reviews.sql")),
-            migration(4, "one unfinished run", include_str!("../migrations/postgres/0004_one_unfinished_run.sql")),
-            migration(5, "room owners", include_str!("../migrations/postgres/0005_room_owners.sql")),
+            migration(1, "rooms", include_str!("../../migrations/postgres/0001_rooms.sql")),
+            migration(2, "challenges", include_str!("../../migrations/postgres/0002_challenges.sql")),
+            migration(3, "reviews", include_str!("../../migrations/postgres/0003_reviews.sql")),
+            migration(4, "one unfinished run", include_str!("../../migrations/postgres/0004_one_unfinished_run.sql")),
+            migration(5, "room owners", include_str!("../../migrations/postgres/0005_room_owners.sql")),
         ],
     })
 }
@@ -1068,7 +1068,7 @@ mod tests {
     }
 
     fn sit(n: u64) -> Append {
-        let entry = crate::room::Entry::Sit { seat: 0, name: format!("P{n}") };
+        let entry = crate::domain::room::Entry::Sit { seat: 0, name: format!("P{n}") };
         Append {
             code: "BATCH".into(),
             n,
@@ -1094,7 +1094,7 @@ mod tests {
         assert_eq!(results.iter().map(Result::is_ok).collect::<Vec<_>>(), [true, false, true]);
         let room = store.room("BATCH").await.unwrap().unwrap();
         assert_eq!(room.entries.iter().map(|e| (e.n, e.at)).collect::<Vec<_>>(), [(1, 1), (2, 2), (3, 3), (4, 4)]);
-        assert_eq!(room.entries[3].entry, crate::room::Entry::Close);
+        assert_eq!(room.entries[3].entry, crate::domain::room::Entry::Close);
         assert!(store.open_rooms().await.unwrap().is_empty(), "the close is stored with its entry");
     }
 

@@ -4,12 +4,12 @@
 
 use ts_rs::{Config, TS};
 
-use crate::challenge::{BoardRow, ChallengeKind};
-use crate::db::RallyResult;
-use crate::hints::{HintPlay, ReadingsAnswer, Refusal};
-use crate::protocol::{ChallengeView, ClientAction, Command, ErrorCode, Event, RoomView, SeatView, Summary};
-use crate::room::{LogLine, Mode, Occupant};
-use crate::stats::StatLine;
+use crate::domain::challenge::{BoardRow, ChallengeKind};
+use crate::domain::hints::{HintPlay, ReadingsAnswer, Refusal};
+use crate::domain::room::{LogLine, Mode, Occupant};
+use crate::domain::stats::StatLine;
+use crate::store::RallyResult;
+use crate::wire::protocol::{ChallengeView, ClientAction, Command, ErrorCode, Event, RoomView, SeatView, Summary};
 use ddz_bot::BotKind;
 use ddz_bot::review::{Decision, Review};
 use ddz_engine::play::{AttachJson, PlayJson};

@@ -16,14 +16,14 @@ use ddz_engine::{Action, Deal, Phase, Seat, Seed, TableType};
 use tokio::sync::{mpsc, oneshot};
 use tokio::time::{Duration, Instant};
 
-use crate::challenge::{rally_closed, rally_expiry_ms, rally_setup, sealed_rally};
 use crate::clock::Clock;
 use crate::cluster::Cluster;
-use crate::db::{Db, Fence, is_fenced};
+use crate::domain::challenge::{rally_closed, rally_expiry_ms, rally_setup, sealed_rally};
+use crate::domain::room::{Append, Entry, Occupant, Room, RoomError, Stamped, same_name};
 use crate::metrics;
-use crate::protocol::{Command, ErrorCode, Event, Refused, RoomView, Summary};
-use crate::room::{Append, Entry, Occupant, Room, RoomError, Stamped, same_name};
 use crate::rooms::Registry;
+use crate::store::{Db, Fence, is_fenced};
+use crate::wire::protocol::{Command, ErrorCode, Event, Refused, RoomView, Summary};
 use crate::work::Pool;
 
 /// The room clocks.

@@ -11,6 +11,8 @@
 //! with the name's resume token replaces the name's old connection at once. When the server stops, every
 //! client is told (`restarting`) and its socket closed.
 
+pub mod limit;
+
 use std::net::SocketAddr;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -34,12 +36,12 @@ use tokio::time::{Duration, Instant};
 use tokio_util::task::TaskTracker;
 use tower_http::compression::CompressionLayer;
 
-use crate::actor::{ConnId, Msg, Outbound};
-use crate::challenge::{ChallengeKind, is_date, rally_closed, sealed_rally, utc_date};
-use crate::limit::{Bucket, PerClient, Rate};
-use crate::protocol::{Command, ErrorCode, Event, Refused};
-use crate::room::Mode;
+use self::limit::{Bucket, PerClient, Rate};
+use crate::domain::challenge::{ChallengeKind, is_date, rally_closed, sealed_rally, utc_date};
+use crate::domain::room::Mode;
+use crate::room::{ConnId, Msg, Outbound};
 use crate::rooms::{Rooms, room_stopped};
+use crate::wire::protocol::{Command, ErrorCode, Event, Refused};
 use crate::work::Queue;
 
 pub const MAX_FRAME: usize = 16 * 1024;
@@ -561,8 +563,9 @@ async fn rally_fairness(State(state): State<AppState>, Params(date): Params<Stri
     }
     let secret = state.rooms.db().rally_secret().await.map_err(|e| internal(format!("the rally secret: {e}")))?;
     let closed = rally_closed(&date, now);
-    let setups: Vec<_> =
-        (0..crate::challenge::RALLY_DEALS).map(|n| crate::challenge::rally_setup(&secret, &date, n)).collect();
+    let setups: Vec<_> = (0..crate::domain::challenge::RALLY_DEALS)
+        .map(|n| crate::domain::challenge::rally_setup(&secret, &date, n))
+        .collect();
     let commitments: Vec<String> = setups.iter().filter_map(|setup| setup.commitment()).collect();
     let deals: Vec<Fairness> = setups
         .iter()
@@ -595,7 +598,7 @@ async fn compare_rally(
     Ok(Json(serde_json::json!({ "date": date, "you": you, "best": best })).into_response())
 }
 
-/// The readings a selection of cards may be played as now (`crate::hints`), on the work pool.
+/// The readings a selection of cards may be played as now (`crate::domain::hints`), on the work pool.
 async fn selection_readings(
     State(state): State<AppState>,
     Body(position): Body<serde_json::Value>,
@@ -604,7 +607,7 @@ async fn selection_readings(
     let mut answer = state
         .rooms
         .pool()
-        .try_run(move || crate::hints::selection_readings(&position))
+        .try_run(move || crate::domain::hints::selection_readings(&position))
         .await
         .map_err(|_| busy())?
         .map_err(bad)?;
@@ -613,19 +616,24 @@ async fn selection_readings(
     Ok(Json(answer).into_response())
 }
 
-/// Every legal play from a hand now (`crate::hints`), for the client's Hint button, on the work pool.
+/// Every legal play from a hand now (`crate::domain::hints`), for the client's Hint button, on the work pool.
 async fn hints(State(state): State<AppState>, Body(position): Body<serde_json::Value>) -> Result<Response, AppError> {
     let position = parse_position(position)?;
-    let mut plays =
-        state.rooms.pool().try_run(move || crate::hints::hints(&position)).await.map_err(|_| busy())?.map_err(bad)?;
+    let mut plays = state
+        .rooms
+        .pool()
+        .try_run(move || crate::domain::hints::hints(&position))
+        .await
+        .map_err(|_| busy())?
+        .map_err(bad)?;
     let truncated = plays.len() > MAX_ANSWERS;
     plays.truncate(MAX_ANSWERS);
     Ok(Json(serde_json::json!({ "plays": plays, "truncated": truncated })).into_response())
 }
 
 /// A position with a hand no larger than a real one, or a 400 with the reason as JSON.
-fn parse_position(json: serde_json::Value) -> Result<crate::hints::Position, AppError> {
-    let position: crate::hints::Position =
+fn parse_position(json: serde_json::Value) -> Result<crate::domain::hints::Position, AppError> {
+    let position: crate::domain::hints::Position =
         serde_json::from_value(json).map_err(|e| bad(format!("bad position: {e}")))?;
     let largest = position.hand.len().max(position.cards.len());
     if largest > MAX_HAND {

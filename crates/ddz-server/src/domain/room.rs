@@ -11,8 +11,8 @@ use serde::{Deserialize, Serialize};
 
 use ddz_bot::BotKind;
 
-use crate::challenge::{Challenge, Progress};
-use crate::stats::{StatLine, stat_lines};
+use crate::domain::challenge::{Challenge, Progress};
+use crate::domain::stats::{StatLine, stat_lines};
 
 /// How a room came to be; it decides who may sit and which board its deals count for.
 #[derive(ts_rs::TS, Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -215,7 +215,7 @@ pub struct Append {
     /// A challenge room's close: the run's result, written once.
     pub finished_run: Option<RunResult>,
     /// Cluster mode: the writer's ownership, checked in the same transaction.
-    pub fence: Option<crate::db::Fence>,
+    pub fence: Option<crate::store::Fence>,
 }
 
 /// A challenge run's result.

@@ -8,8 +8,8 @@ use ddz_engine::{
 };
 use serde::{Deserialize, Serialize};
 
-use crate::challenge::ChallengeKind;
-use crate::room::{LogLine, Mode, Occupant, Room, RoomError};
+use crate::domain::challenge::ChallengeKind;
+use crate::domain::room::{LogLine, Mode, Occupant, Room, RoomError};
 
 /// What a client may send.
 #[derive(ts_rs::TS, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -170,7 +170,7 @@ pub enum ErrorCode {
     TwoOrJokerInRun,
     NotInDeck,
     NotAPlay,
-    // The room (`crate::room::RoomError`).
+    // The room (`crate::domain::room::RoomError`).
     RoomClosed,
     SeatTaken,
     NoSuchSeat,
@@ -355,7 +355,7 @@ impl Refused {
 
 impl Refused {
     /// What every read path answers for a rally whose day has not closed
-    /// ([`crate::challenge::sealed_rally`]).
+    /// ([`crate::domain::challenge::sealed_rally`]).
     pub fn rally_open(date: &str) -> Refused {
         let message =
             format!("the rally of {date} is still open: its deals are shown to its player only until it closes");
@@ -408,7 +408,7 @@ pub struct RoomView {
     /// The current turn's deadline and the deal limit, in milliseconds since the Unix epoch.
     pub turn_deadline: Option<u64>,
     pub deal_deadline: Option<u64>,
-    /// The last 50 lines of the table log ([`crate::room::LOG_KEPT`]).
+    /// The last 50 lines of the table log ([`crate::domain::room::LOG_KEPT`]).
     pub log: Vec<LogLine>,
     /// The current deal's actions that the clock had the bot play for a human: indexes into its actions.
     #[serde(default)]
