@@ -95,6 +95,7 @@ pub const STOP_WITHIN: Duration = Duration::from_secs(10);
 pub struct Running {
     pub addr: SocketAddr,
     pub rooms: Rooms,
+    cluster: Option<cluster::Cluster>,
     clients: TaskTracker,
     handle: tokio::task::JoinHandle<std::io::Result<()>>,
 }
@@ -104,10 +105,13 @@ impl Running {
     /// socket, lets each room finish the commit in hand and ends its task, and waits for all of it,
     /// [`STOP_WITHIN`] at most. Returns whether everything ended in time.
     pub async fn stop(self) -> bool {
-        let Running { rooms, clients, handle, .. } = self;
+        let Running { rooms, cluster, clients, handle, .. } = self;
         let everything = async move {
             // Cancelling stops the listener (axum's graceful shutdown), the clients and the rooms.
-            rooms.shutdown().await;
+            let owned = rooms.shutdown().await;
+            if let Some(cluster) = cluster {
+                cluster.leave(&owned).await;
+            }
             clients.close();
             clients.wait().await;
             let _ = handle.await;
@@ -126,19 +130,21 @@ pub async fn start(config: Config) -> Result<Running, Box<dyn std::error::Error 
     };
     let mut rooms =
         Rooms::new(db.clone(), config.clock, config.timing).with_pool(pool).with_spectators(config.guards.spectators);
-    let mut subscriptions = None;
-    if let Some(cluster) = &config.cluster {
-        let (cluster, subscribed) = cluster::Cluster::join(cluster, db, config.clock).await?;
-        rooms = rooms.with_cluster(cluster);
-        subscriptions = Some(subscribed);
+    let mut cluster = None;
+    if let Some(joining) = &config.cluster {
+        let (node, subscriptions) = cluster::Cluster::join(joining, db, config.clock).await?;
+        rooms = rooms.with_placement(Arc::new(node.clone()));
+        cluster = Some((node, subscriptions));
     }
     let restored = rooms.restore().await?;
-    if let (Some(cluster), Some(subscriptions)) = (rooms.cluster(), subscriptions) {
-        cluster.run(&rooms, subscriptions);
-    }
+    let cluster = cluster.map(|(node, subscriptions)| {
+        node.run(&rooms, subscriptions);
+        node
+    });
     let clients = TaskTracker::new();
     let state = AppState {
         rooms: rooms.clone(),
+        cluster: cluster.clone(),
         connections: Arc::new(Semaphore::new(config.max_connections)),
         next_conn: Arc::new(AtomicU64::new(1)),
         clients: clients.clone(),
@@ -162,5 +168,5 @@ pub async fn start(config: Config) -> Result<Running, Box<dyn std::error::Error 
             .with_graceful_shutdown(async move { stopping.cancelled().await })
             .await
     });
-    Ok(Running { addr, rooms, clients, handle })
+    Ok(Running { addr, rooms, cluster, clients, handle })
 }

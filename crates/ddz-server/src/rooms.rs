@@ -6,13 +6,15 @@
 //! never more than one task per room: tasks are started and retired under the registry's lock, and a
 //! message that reaches a task as it retires is answered by a fresh one ([`Rooms::ask`] tries again).
 //!
-//! In cluster mode ([`crate::cluster`]) the registry holds the tasks of the rooms this node owns, taken
-//! through the database one at a time; the node's clients and handlers reach every room through a proxy
-//! (registered the same way, in a registry of their own), wherever the room runs.
+//! With several nodes the directory holds the tasks of the rooms this node owns, taken through the
+//! database one at a time; the node's clients and handlers reach every room through a proxy (registered
+//! the same way, in a registry of their own), wherever the room runs. What that needs of the cluster is
+//! the [`Placement`] trait, which the cluster layer implements: this module never sees NATS.
 
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
+
+use futures_util::future::BoxFuture;
 
 use ddz_engine::Rules;
 use rand::RngExt;
@@ -21,10 +23,9 @@ use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 
 use crate::clock::Clock;
-use crate::cluster::{Cluster, ProxyEnv};
 use crate::domain::challenge::{Challenge, ChallengeKind, utc_date};
 use crate::domain::room::{Mode, Room};
-use crate::room::{INBOX, Msg, RoomTask, Summaries, Timing, summary};
+use crate::room::{ConnId, Msg, OUTBOX, Outbound, Registry, RoomTask, Summaries, Timing, ask, summary};
 use crate::store::{ChallengeStart, Db, DbResult, Fence, StoredRoom};
 use crate::wire::protocol::{ErrorCode, Refused, RoomView, Summary};
 use crate::work::Pool;
@@ -46,9 +47,29 @@ pub struct Rooms {
     /// Spectators one room takes.
     spectators: usize,
     /// Cluster mode: this node's part, the proxies of the rooms in use here, and one take at a time.
-    cluster: Option<Cluster>,
+    placement: Option<Arc<dyn Placement>>,
     proxies: Registry,
     taking: Arc<tokio::sync::Mutex<()>>,
+}
+
+/// Where rooms run when this node is one of several: what the directory needs of the cluster layer.
+pub trait Placement: Send + Sync + 'static {
+    /// This node's id, under which it takes rooms in the database.
+    fn node(&self) -> &str;
+    /// Where the summaries of the rooms that run here go, for every node's lobby.
+    fn summaries_out(&self) -> mpsc::UnboundedSender<Summary>;
+    /// Tells every node that this node has just taken room `code`.
+    fn announce_taken<'a>(&'a self, code: &'a str) -> BoxFuture<'a, ()>;
+    /// Starts this node's proxy of room `code`, which takes the messages sent to `inbox` and forwards
+    /// them to the room's owner, wherever it is; it ends when idle (leaving `registry`) or on a stop.
+    fn spawn_proxy(&self, code: &str, inbox: mpsc::Receiver<Msg>, registry: Registry, task: u64, env: ProxyEnv);
+}
+
+/// What a proxy runs with.
+pub struct ProxyEnv {
+    pub stopping: CancellationToken,
+    pub idle_ms: u64,
+    pub tasks: TaskTracker,
 }
 
 /// Where a room runs, as its would-be owner sees it (cluster mode).
@@ -59,64 +80,6 @@ pub enum Owned {
     Elsewhere,
     /// There is no such room.
     Missing,
-}
-
-/// A running room task: its number and its inbox.
-type Running = (u64, mpsc::Sender<Msg>);
-
-/// The inboxes of the running room tasks, by code, each with the number of the task that owns it.
-#[derive(Clone, Default)]
-pub struct Registry {
-    inboxes: Arc<Mutex<HashMap<String, Running>>>,
-    next_task: Arc<AtomicU64>,
-}
-
-impl Registry {
-    fn get(&self, code: &str) -> Option<mpsc::Sender<Msg>> {
-        self.inboxes.lock().expect("registry lock").get(code).map(|(_, tx)| tx.clone())
-    }
-
-    /// Task `task` of room `code` leaves the registry, unless a message is waiting for it: then it has
-    /// work to do and stays. Returns whether it left; it must then stop taking messages.
-    pub fn retire(&self, code: &str, task: u64, inbox: &mpsc::Receiver<Msg>) -> bool {
-        let mut inboxes = self.inboxes.lock().expect("registry lock");
-        if !inbox.is_empty() {
-            return false;
-        }
-        if inboxes.get(code).is_some_and(|(owner, _)| *owner == task) {
-            inboxes.remove(code);
-        }
-        true
-    }
-
-    /// Task `task` of room `code` leaves the registry as the server stops.
-    pub fn remove(&self, code: &str, task: u64) {
-        let mut inboxes = self.inboxes.lock().expect("registry lock");
-        if inboxes.get(code).is_some_and(|(owner, _)| *owner == task) {
-            inboxes.remove(code);
-        }
-    }
-
-    fn running(&self) -> usize {
-        self.inboxes.lock().expect("registry lock").len()
-    }
-
-    fn codes(&self) -> Vec<String> {
-        self.inboxes.lock().expect("registry lock").keys().cloned().collect()
-    }
-
-    /// Registers a new task for `code` unless one is there: its number and inbox, or the running one's
-    /// inbox.
-    fn register(&self, code: &str) -> Result<(u64, mpsc::Sender<Msg>, mpsc::Receiver<Msg>), mpsc::Sender<Msg>> {
-        let mut inboxes = self.inboxes.lock().expect("registry lock");
-        if let Some((_, tx)) = inboxes.get(code) {
-            return Err(tx.clone());
-        }
-        let (tx, rx) = mpsc::channel(INBOX);
-        let task = self.next_task.fetch_add(1, Ordering::Relaxed);
-        inboxes.insert(code.to_string(), (task, tx.clone()));
-        Ok((task, tx, rx))
-    }
 }
 
 /// Room codes: 6 characters without look-alikes (no 0/O, 1/I/L).
@@ -136,21 +99,16 @@ impl Rooms {
             stopping: CancellationToken::new(),
             pool: Pool::per_core(),
             spectators: crate::Guards::default().spectators,
-            cluster: None,
+            placement: None,
             proxies: Registry::default(),
             taking: Arc::default(),
         }
     }
 
-    /// The same registry as a node of `cluster` (before any room starts).
-    pub fn with_cluster(mut self, cluster: Cluster) -> Rooms {
-        self.cluster = Some(cluster);
+    /// The same directory as one node of several (before any room starts).
+    pub fn with_placement(mut self, placement: Arc<dyn Placement>) -> Rooms {
+        self.placement = Some(placement);
         self
-    }
-
-    /// This node's part in a cluster, if it is in one.
-    pub fn cluster(&self) -> Option<&Cluster> {
-        self.cluster.as_ref()
     }
 
     /// The same registry with rooms taking at most `spectators` spectators each (before any room starts).
@@ -185,7 +143,7 @@ impl Rooms {
         let stored = self.db.open_rooms().await?;
         let count = stored.len();
         for room in stored {
-            match self.cluster {
+            match self.placement {
                 Some(_) => self.note_summary(summary(&rebuild(room))),
                 None => {
                     self.spawn(rebuild(room), None);
@@ -197,11 +155,11 @@ impl Rooms {
 
     /// Starts the task of a room just created; a cluster node takes the room first.
     async fn run_new(&self, room: Room) -> DbResult<()> {
-        let fence = match &self.cluster {
+        let fence = match &self.placement {
             None => None,
-            Some(cluster) => {
+            Some(placement) => {
                 let _one_at_a_time = self.taking.lock().await;
-                let fence = take(&self.db, cluster, &room.code, self.clock.now_ms()).await?;
+                let fence = take(&self.db, placement.node(), &room.code, self.clock.now_ms()).await?;
                 Some(fence.ok_or_else(|| sqlx::Error::Protocol(format!("room {} has an owner", room.code)))?)
             }
         };
@@ -212,7 +170,7 @@ impl Rooms {
     /// Cluster mode: the inbox of room `code` if this node owns it, taking it (and loading it from its log)
     /// when no live node does.
     pub async fn owned_inbox(&self, code: &str) -> DbResult<Owned> {
-        let Some(cluster) = &self.cluster else {
+        let Some(placement) = &self.placement else {
             return Ok(self.inbox(code).await?.map_or(Owned::Missing, Owned::Here));
         };
         if let Some(tx) = self.registry.get(code) {
@@ -225,7 +183,7 @@ impl Rooms {
         if let Some(tx) = self.registry.get(code) {
             return Ok(Owned::Here(tx));
         }
-        let fence = match take(&self.db, cluster, code, self.clock.now_ms()).await {
+        let fence = match take(&self.db, placement.node(), code, self.clock.now_ms()).await {
             Ok(Some(fence)) => fence,
             Ok(None) => return Ok(Owned::Elsewhere),
             Err(sqlx::Error::Database(e)) if e.kind() == sqlx::error::ErrorKind::ForeignKeyViolation => {
@@ -237,7 +195,7 @@ impl Rooms {
         // the take, or was refused by the fence.
         let Some(stored) = self.db.room(code).await? else { return Ok(Owned::Missing) };
         let tx = self.spawn(rebuild(stored), Some(fence));
-        cluster.announce_move(code, Some(cluster.id())).await;
+        placement.announce_taken(code).await;
         Ok(Owned::Here(tx))
     }
 
@@ -307,7 +265,7 @@ impl Rooms {
             pool: self.pool.clone(),
             spectators: self.spectators,
             fence,
-            cluster: self.cluster.clone(),
+            summaries_out: self.placement.as_ref().map(|p| p.summaries_out()),
         };
         let task = RoomTask::new(room, self.db.clone(), self.clock, self.timing, rx, self.summaries.clone(), env);
         self.tasks.spawn(task.run());
@@ -318,8 +276,8 @@ impl Rooms {
     /// In cluster mode, the inbox of the room's proxy on this node.
     pub async fn inbox(&self, code: &str) -> DbResult<Option<mpsc::Sender<Msg>>> {
         let code = code.to_uppercase();
-        if let Some(cluster) = &self.cluster {
-            return self.proxy(cluster, &code).await;
+        if let Some(placement) = &self.placement {
+            return self.proxy(placement.as_ref(), &code).await;
         }
         if let Some(tx) = self.registry.get(&code) {
             return Ok(Some(tx));
@@ -333,7 +291,7 @@ impl Rooms {
         Ok(Some(self.spawn(rebuild(stored), None)))
     }
 
-    async fn proxy(&self, cluster: &Cluster, code: &str) -> DbResult<Option<mpsc::Sender<Msg>>> {
+    async fn proxy(&self, placement: &dyn Placement, code: &str) -> DbResult<Option<mpsc::Sender<Msg>>> {
         if let Some(tx) = self.proxies.get(code) {
             return Ok(Some(tx));
         }
@@ -345,7 +303,7 @@ impl Rooms {
             Err(running) => return Ok(Some(running)),
         };
         let env = ProxyEnv { stopping: self.stopping.clone(), idle_ms: self.timing.idle_ms, tasks: self.tasks.clone() };
-        cluster.spawn_proxy(code, rx, self.proxies.clone(), task, env);
+        placement.spawn_proxy(code, rx, self.proxies.clone(), task, env);
         Ok(Some(tx))
     }
 
@@ -354,15 +312,36 @@ impl Rooms {
     pub async fn ask<T>(&self, code: &str, make: impl Fn(oneshot::Sender<T>) -> Msg) -> Option<T> {
         for _ in 0..3 {
             let inbox = self.inbox(code).await.ok().flatten()?;
-            let (reply, answer) = oneshot::channel();
-            if inbox.send(make(reply)).await.is_err() {
-                continue;
-            }
-            if let Ok(answer) = answer.await {
+            if let Some(answer) = ask(&inbox, &make).await {
                 return Some(answer);
             }
         }
         None
+    }
+
+    /// Connects client `conn` to room `code` as `name` (`None`: a spectator), loading the room and trying
+    /// again if its task retired as the message reached it: the room's inbox, the connection's events, and
+    /// the name's resume token.
+    pub async fn connect(
+        &self,
+        code: &str,
+        conn: ConnId,
+        name: Option<String>,
+        token: Option<String>,
+    ) -> Result<(mpsc::Sender<Msg>, mpsc::Receiver<Outbound>, Option<String>), Refused> {
+        for _ in 0..3 {
+            let inbox = self
+                .inbox(code)
+                .await
+                .map_err(|_| Refused::new(ErrorCode::Internal, "the server could not load the room"))?
+                .ok_or_else(|| Refused::new(ErrorCode::UnknownRoom, format!("there is no room {code}")))?;
+            let (out, events) = mpsc::channel(OUTBOX);
+            let (name, token) = (name.clone(), token.clone());
+            if let Some(joined) = ask(&inbox, |reply| Msg::Connect { conn, name, token, out, reply }).await {
+                return joined.map(|token| (inbox, events, token));
+            }
+        }
+        Err(room_stopped())
     }
 
     /// How many room tasks are running.
@@ -372,7 +351,7 @@ impl Rooms {
 
     /// How many room tasks have been started since the server started.
     pub fn tasks_started(&self) -> u64 {
-        self.registry.next_task.load(Ordering::Relaxed)
+        self.registry.tasks_started()
     }
 
     pub async fn view(&self, code: &str) -> Option<RoomView> {
@@ -390,15 +369,14 @@ impl Rooms {
     }
 
     /// Tells every room task to stop after the message it is handling (a commit in flight finishes),
-    /// and waits until they all have.
-    pub async fn shutdown(&self) {
+    /// and waits until they all have. Returns the codes of the rooms that ran here, for the cluster to
+    /// let go of.
+    pub async fn shutdown(&self) -> Vec<String> {
         let owned = self.registry.codes();
         self.stopping.cancel();
         self.tasks.close();
         self.tasks.wait().await;
-        if let Some(cluster) = &self.cluster {
-            cluster.leave(&owned).await;
-        }
+        owned
     }
 
     /// Cancelled when the server begins to stop.
@@ -427,11 +405,11 @@ pub fn public_tables(summaries: &HashMap<String, Summary>) -> Vec<Summary> {
 
 /// Takes room `code` for this node (one take at a time: the caller holds `Rooms::taking`): its fence, or
 /// `None` when another live node owns it.
-async fn take(db: &Db, cluster: &Cluster, code: &str, now: u64) -> DbResult<Option<Fence>> {
-    let Some(number) = db.take_room(code, cluster.id(), now).await? else { return Ok(None) };
-    tracing::info!(room = code, fence = number, node = cluster.id(), "room taken");
+async fn take(db: &Db, node: &str, code: &str, now: u64) -> DbResult<Option<Fence>> {
+    let Some(number) = db.take_room(code, node, now).await? else { return Ok(None) };
+    tracing::info!(room = code, fence = number, node, "room taken");
     crate::metrics::counter!(crate::metrics::ROOMS_TAKEN).increment(1);
-    Ok(Some(Fence { node: cluster.id().to_string(), number }))
+    Ok(Some(Fence { node: node.to_string(), number }))
 }
 
 fn new_code() -> String {

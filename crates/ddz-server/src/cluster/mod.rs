@@ -38,8 +38,8 @@ use tokio_util::sync::CancellationToken;
 
 use crate::clock::Clock;
 use crate::metrics;
-use crate::room::{ConnId, Msg, Outbound, sleep_until};
-use crate::rooms::{Owned, Registry, Rooms};
+use crate::room::{ConnId, Msg, OUTBOX, Outbound, Registry, ask, sleep_until};
+use crate::rooms::{Owned, Placement, ProxyEnv, Rooms};
 use crate::store::Db;
 use crate::wire::protocol::{Command, ErrorCode, Event, Refused, Summary};
 
@@ -326,11 +326,6 @@ impl Cluster {
         let _ = self.inner.nats.publish(format!("ddz.moved.{room}"), payload.into()).await;
     }
 
-    /// Tells every node's lobby a room's new summary.
-    pub fn publish_summary(&self, summary: Summary) {
-        let _ = self.inner.summaries.send(summary);
-    }
-
     /// Leaves the cluster as the server stops, once this node's room tasks have ended: its lease ends, so
     /// the other nodes take its rooms on their next tick, and the nodes that serve their clients are told
     /// at once.
@@ -386,7 +381,7 @@ impl Cluster {
         match request {
             ToOwner::Connect { node, conn, name, token, .. } => {
                 let guest = self.inner.next_guest.fetch_add(1, Ordering::Relaxed);
-                let (out, events) = mpsc::channel(crate::http::OUTBOX);
+                let (out, events) = mpsc::channel(OUTBOX);
                 let (reply, joined) = oneshot::channel();
                 inbox.send(Msg::Connect { conn: guest, name, token, out, reply }).await.ok()?;
                 let joined = joined.await.ok()?;
@@ -480,9 +475,23 @@ impl Cluster {
         metrics::histogram!(metrics::REQUEST_SECONDS).record(started.elapsed().as_secs_f64());
         serde_json::from_slice(&reply.payload).ok()
     }
+}
 
-    /// Starts the proxy task of room `code` on this node; it ends when idle or when the server stops.
-    pub fn spawn_proxy(&self, code: &str, inbox: mpsc::Receiver<Msg>, registry: Registry, task: u64, env: ProxyEnv) {
+/// The cluster's side of the room directory.
+impl Placement for Cluster {
+    fn node(&self) -> &str {
+        self.id()
+    }
+
+    fn summaries_out(&self) -> mpsc::UnboundedSender<Summary> {
+        self.inner.summaries.clone()
+    }
+
+    fn announce_taken<'a>(&'a self, code: &'a str) -> futures_util::future::BoxFuture<'a, ()> {
+        Box::pin(self.announce_move(code, Some(self.id())))
+    }
+
+    fn spawn_proxy(&self, code: &str, inbox: mpsc::Receiver<Msg>, registry: Registry, task: u64, env: ProxyEnv) {
         let tasks = env.tasks.clone();
         let proxy = Proxy {
             code: code.to_string(),
@@ -497,20 +506,6 @@ impl Cluster {
         };
         tasks.spawn(proxy.run());
     }
-}
-
-/// What a proxy runs with.
-pub struct ProxyEnv {
-    pub stopping: CancellationToken,
-    pub idle_ms: u64,
-    pub tasks: tokio_util::task::TaskTracker,
-}
-
-/// Sends `make`'s message and waits for the answer; `None` when the task stopped before answering.
-async fn ask<T>(inbox: &mpsc::Sender<Msg>, make: impl FnOnce(oneshot::Sender<T>) -> Msg) -> Option<T> {
-    let (reply, answer) = oneshot::channel();
-    inbox.send(make(reply)).await.ok()?;
-    answer.await.ok()
 }
 
 /// Runs `work` until the server stops.

@@ -94,6 +94,14 @@ pub fn sealed_rally(challenge: Option<&Challenge>, now_ms: u64) -> Option<&str> 
     challenge?.sealed_rally(now_ms)
 }
 
+/// A finished rally attempt, deal by deal.
+#[derive(ts_rs::TS, Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct RallyResult {
+    pub name: String,
+    pub net: i64,
+    pub nets: Vec<i64>,
+}
+
 /// How a run stands: one entry per finished deal.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Progress {

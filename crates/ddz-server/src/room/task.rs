@@ -16,13 +16,13 @@ use ddz_engine::{Action, Deal, Phase, Seat, Seed, TableType};
 use tokio::sync::{mpsc, oneshot};
 use tokio::time::{Duration, Instant};
 
+use super::mailbox::{ConnId, Msg, Outbound};
+use super::registry::Registry;
 use crate::clock::Clock;
-use crate::cluster::Cluster;
 use crate::domain::challenge::{rally_closed, rally_expiry_ms, rally_setup, sealed_rally};
-use crate::domain::room::{Append, Entry, Occupant, Room, RoomError, Stamped, same_name};
+use crate::domain::room::{Entry, Occupant, Room, RoomError, Stamped, same_name};
 use crate::metrics;
-use crate::rooms::Registry;
-use crate::store::{Db, Fence, is_fenced};
+use crate::store::{Append, Db, Fence, is_fenced};
 use crate::wire::protocol::{Command, ErrorCode, Event, Refused, RoomView, Summary};
 use crate::work::Pool;
 
@@ -73,84 +73,11 @@ pub struct TaskEnv {
     pub pool: Pool,
     /// Spectators this room takes ([`crate::Guards::spectators`]).
     pub spectators: usize,
-    /// Cluster mode: the room's ownership, checked by every append, and the cluster that hears of it.
+    /// Cluster mode: the room's ownership, checked by every append, and where its summary goes for every
+    /// node's lobby.
     pub fence: Option<Fence>,
-    pub cluster: Option<Cluster>,
+    pub summaries_out: Option<mpsc::UnboundedSender<Summary>>,
 }
-/// Room inbox capacity.
-pub const INBOX: usize = 256;
-
-pub type ConnId = u64;
-
-/// What a connection's client loop writes to its socket: an event, or (in cluster mode, relayed from the
-/// room's owner) an event already written as JSON, with whether it is the connection's last.
-#[derive(Debug)]
-pub enum Outbound {
-    Event(Event),
-    Json { text: String, last: bool },
-}
-
-impl Outbound {
-    /// The event as the client reads it, and whether the connection ends after it (`replaced`,
-    /// `restarting`).
-    pub fn into_json(self) -> (String, bool) {
-        match self {
-            Outbound::Event(event) => {
-                let last = matches!(event, Event::Replaced | Event::Restarting);
-                (serde_json::to_string(&event).expect("events serialise"), last)
-            }
-            Outbound::Json { text, last } => (text, last),
-        }
-    }
-}
-
-impl From<Event> for Outbound {
-    fn from(event: Event) -> Outbound {
-        Outbound::Event(event)
-    }
-}
-
-pub enum Msg {
-    /// A client joins as `name`. A name already connected is refused, unless `token` is the name's
-    /// resume token: then the new connection replaces the old one at once. The reply is the name's token.
-    /// A client enters: as `name`, or with `None` as a spectator.
-    Connect {
-        conn: ConnId,
-        name: Option<String>,
-        token: Option<String>,
-        out: mpsc::Sender<Outbound>,
-        /// The name's resume token (none for a spectator).
-        reply: oneshot::Sender<Result<Option<String>, Refused>>,
-    },
-    Disconnect {
-        conn: ConnId,
-    },
-    Command {
-        conn: ConnId,
-        command: Command,
-    },
-    /// Seat `name` in the first free seat (Play vs 2 Bots, public tables from the lobby page).
-    Seat {
-        name: String,
-        reply: oneshot::Sender<Result<Seat, Refused>>,
-    },
-    AddBots {
-        level: String,
-        reply: oneshot::Sender<Result<(), Refused>>,
-    },
-    Start {
-        reply: oneshot::Sender<Result<(), Refused>>,
-    },
-    View {
-        reply: oneshot::Sender<RoomView>,
-    },
-    /// A challenge room: seat its player, fill the other seats with its bots, and deal the first deal, as
-    /// far as not done yet (a new run, or one resumed after a restart interrupted its setting up).
-    SetUpChallenge {
-        reply: oneshot::Sender<Result<(), Refused>>,
-    },
-}
-
 struct Connection {
     /// `None`: a spectator, who watches without a name and can never take a seat.
     name: Option<String>,
@@ -607,9 +534,9 @@ impl RoomTask {
     fn publish_summary(&self) {
         let summary = summary(&self.room);
         if note_summary(&self.summaries, summary.clone())
-            && let Some(cluster) = &self.env.cluster
+            && let Some(out) = &self.env.summaries_out
         {
-            cluster.publish_summary(summary);
+            let _ = out.send(summary);
         }
     }
 

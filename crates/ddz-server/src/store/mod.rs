@@ -8,20 +8,23 @@
 //! is worked out by the room ([`Append::of`]) and the stats module, and what is read back is checked as it
 //! is loaded (a mode or rules value the server does not know is an error, never a default).
 
+mod append;
+
+pub use append::Append;
+
 use std::future::Future;
 use std::pin::Pin;
 use std::str::FromStr;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
-use serde::Serialize;
 use sqlx::any::{AnyConnectOptions, AnyPoolOptions};
 use sqlx::migrate::{Migration, MigrationType, Migrator};
 use sqlx::{AnyConnection, AnyPool, Executor, FromRow, SqlSafeStr};
 use tokio::sync::{mpsc, oneshot};
 
-use crate::domain::challenge::{BoardRow, Challenge, ChallengeKind, FinishedRun, rank_runs, utc_date};
-use crate::domain::room::{Append, Mode, Stamped};
+use crate::domain::challenge::{BoardRow, Challenge, ChallengeKind, FinishedRun, RallyResult, rank_runs, utc_date};
+use crate::domain::room::{Mode, Stamped};
 use crate::domain::stats::StatLine;
 
 /// The database, served by its own thread: the rooms' tasks await their writes without the database's
@@ -76,14 +79,6 @@ pub enum ChallengeStart {
     Unfinished(String),
     /// The name has already played this rally (one attempt per name per rally).
     RallyPlayed,
-}
-
-/// A finished rally attempt, deal by deal.
-#[derive(ts_rs::TS, Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct RallyResult {
-    pub name: String,
-    pub net: i64,
-    pub nets: Vec<i64>,
 }
 
 pub type DbResult<T> = Result<T, sqlx::Error>;

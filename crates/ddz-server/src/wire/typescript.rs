@@ -4,11 +4,11 @@
 
 use ts_rs::{Config, TS};
 
-use crate::domain::challenge::{BoardRow, ChallengeKind};
+use crate::domain::challenge::{BoardRow, ChallengeKind, RallyResult};
 use crate::domain::hints::{HintPlay, ReadingsAnswer, Refusal};
 use crate::domain::room::{LogLine, Mode, Occupant};
 use crate::domain::stats::StatLine;
-use crate::store::RallyResult;
+
 use crate::wire::protocol::{ChallengeView, ClientAction, Command, ErrorCode, Event, RoomView, SeatView, Summary};
 use ddz_bot::BotKind;
 use ddz_bot::review::{Decision, Review};

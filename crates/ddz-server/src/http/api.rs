@@ -1,0 +1,380 @@
+//! The JSON endpoints: rooms, Play vs 2 Bots, deal records, replays and reviews, stats, boards,
+//! challenges and rallies, hints and readings.
+
+use axum::Json;
+use axum::extract::State;
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use ddz_bot::review::{REVIEW_BUDGET, Review};
+use ddz_engine::{DealRecord, Fairness, Rules};
+use serde::Deserialize;
+
+use super::{
+    AppError, AppState, Body, MAX_ANSWERS, MAX_HAND, Params, Queried, bad, busy, internal, not_found, path_name,
+    unknown_room, valid_name,
+};
+use crate::domain::challenge::{ChallengeKind, is_date, rally_closed, sealed_rally, utc_date};
+use crate::domain::room::Mode;
+use crate::room::Msg;
+use crate::rooms::room_stopped;
+use crate::wire::protocol::{ErrorCode, Refused};
+
+#[derive(Deserialize)]
+pub(super) struct CreateRoom {
+    name: String,
+    /// `house`, `noshuffle` or `twoplayer`.
+    table: String,
+    /// The House Wild, or the Wild Rank option.
+    #[serde(default = "yes")]
+    wild: bool,
+    #[serde(default)]
+    public: bool,
+}
+
+fn yes() -> bool {
+    true
+}
+
+fn table_rules(table: &str, wild: bool) -> Result<Rules, AppError> {
+    match table {
+        "house" => Ok(Rules::house(wild)),
+        "noshuffle" => Ok(Rules::no_shuffle(wild)),
+        "twoplayer" => Ok(Rules::two_player(wild)),
+        other => Err(bad(format!("unknown table {other:?} (house, noshuffle, twoplayer)"))),
+    }
+}
+
+pub(super) async fn create_room(
+    State(state): State<AppState>,
+    Body(req): Body<CreateRoom>,
+) -> Result<Json<serde_json::Value>, AppError> {
+    let name = valid_name(&req.name)?;
+    // Public lobby tables always play House with the Wild, so that the lobby board compares.
+    let (rules, mode) = if req.public {
+        (Rules::house(true), Mode::Public)
+    } else {
+        (table_rules(&req.table, req.wild)?, Mode::Invite)
+    };
+    let code = state.rooms.create(rules, mode, &name).await?;
+    state.rooms.ask(&code, |reply| Msg::Seat { name: name.clone(), reply }).await.ok_or_else(room_stopped)??;
+    Ok(Json(serde_json::json!({ "code": code })))
+}
+
+#[derive(Deserialize)]
+pub(super) struct PlayVsBots {
+    name: String,
+    #[serde(default = "house")]
+    table: String,
+    #[serde(default = "yes")]
+    wild: bool,
+    #[serde(default = "hard")]
+    level: String,
+}
+
+fn house() -> String {
+    "house".into()
+}
+
+fn hard() -> String {
+    "hard".into()
+}
+
+/// Play vs 2 Bots: a room with the player seated, bots in the other seats, and the first deal dealt.
+pub(super) async fn play_vs_bots(
+    State(state): State<AppState>,
+    Body(req): Body<PlayVsBots>,
+) -> Result<Json<serde_json::Value>, AppError> {
+    let name = valid_name(&req.name)?;
+    let rules = table_rules(&req.table, req.wild)?;
+    let code = state.rooms.create(rules, Mode::Bots, &name).await?;
+    state.rooms.ask(&code, |reply| Msg::Seat { name: name.clone(), reply }).await.ok_or_else(room_stopped)??;
+    let level = req.level;
+    state.rooms.ask(&code, |reply| Msg::AddBots { level: level.clone(), reply }).await.ok_or_else(room_stopped)??;
+    state.rooms.ask(&code, |reply| Msg::Start { reply }).await.ok_or_else(room_stopped)??;
+    Ok(Json(serde_json::json!({ "code": code })))
+}
+
+pub(super) async fn lobby(State(state): State<AppState>) -> Json<serde_json::Value> {
+    Json(serde_json::json!({ "tables": state.rooms.lobby() }))
+}
+
+pub(super) async fn room_summary(
+    State(state): State<AppState>,
+    Params(code): Params<String>,
+) -> Result<Response, AppError> {
+    let view = state.rooms.view(&code).await.ok_or_else(|| unknown_room(&code))?;
+    Ok(Json(view).into_response())
+}
+
+pub(super) async fn room_deals(
+    State(state): State<AppState>,
+    Params(code): Params<String>,
+) -> Result<Response, AppError> {
+    let code = code.to_uppercase();
+    unsealed_room(&state, &code).await?;
+    let records = state.rooms.db().deal_records(&code).await?;
+    let records: Vec<serde_json::Value> = records.iter().filter_map(|r| serde_json::from_str(r).ok()).collect();
+    Ok(Json(serde_json::json!({ "deals": records })).into_response())
+}
+
+/// A number in a request's path (a deal's, a seat's): a clear JSON 400 for anything else.
+fn path_number(text: &str, what: &str) -> Result<u32, AppError> {
+    text.parse().map_err(|_| bad(format!("{what} must be a number, not {text:?}")))
+}
+
+/// Refuses room `code` if it is unknown (404) or a rally whose deals are still secret (403
+/// `rally_open`, from the one guard in [`sealed_rally`]).
+async fn unsealed_room(state: &AppState, code: &str) -> Result<(), AppError> {
+    let room = state.rooms.db().room(code).await?.ok_or_else(|| unknown_room(code))?;
+    match sealed_rally(room.challenge.as_ref(), state.rooms.now_ms()) {
+        Some(date) => Err(Refused::rally_open(date).into()),
+        None => Ok(()),
+    }
+}
+
+/// The record of finished deal `number` of room `code`: 404s for an unknown room or deal.
+async fn finished_deal(state: &AppState, code: &str, number: &str) -> Result<(u32, DealRecord), AppError> {
+    let number = path_number(number, "the deal number")?;
+    unsealed_room(state, code).await?;
+    let text = state
+        .rooms
+        .db()
+        .deal_record(code, number)
+        .await?
+        .ok_or_else(|| not_found(format!("room {code} has no finished deal {number}")))?;
+    let record = serde_json::from_str(&text).map_err(|e| internal(format!("deal {number} of {code}: {e}")))?;
+    Ok((number, record))
+}
+
+/// A finished deal to step through (`/replay/CODE/N` in the client): its record and every step of its
+/// replay, folded by the engine on the work pool.
+pub(super) async fn deal_replay(
+    State(state): State<AppState>,
+    Params((code, number)): Params<(String, String)>,
+) -> Result<Response, AppError> {
+    let code = code.to_uppercase();
+    let (number, record) = finished_deal(&state, &code, &number).await?;
+    let steps =
+        state.rooms.pool().try_run(move || record.steps().map(|steps| (record, steps))).await.map_err(|_| busy())?;
+    let (record, steps) = steps.map_err(|e| internal(format!("deal {number} of {code} does not replay: {e}")))?;
+    Ok(Json(
+        serde_json::json!({ "code": code, "number": number, "seats": record.seats, "record": record, "steps": steps }),
+    )
+    .into_response())
+}
+
+/// The `hard` bot's review of one seat's trick play in a finished deal (`ddz_bot::review`): worked out
+/// once, on the reviews' own queue, and kept in the database.
+pub(super) async fn deal_review(
+    State(state): State<AppState>,
+    Params((code, number, seat)): Params<(String, String, String)>,
+) -> Result<Response, AppError> {
+    let code = code.to_uppercase();
+    let (number, record) = finished_deal(&state, &code, &number).await?;
+    let seat = path_number(&seat, "the seat")?;
+    if seat as usize >= record.seats.len() {
+        return Err(not_found(format!("deal {number} of {code} has no seat {seat}")));
+    }
+    let db = state.rooms.db().clone();
+    let text = match db.review(&code, number, seat).await? {
+        Some(text) => text,
+        None => {
+            let (job_code, runtime) = (code.clone(), tokio::runtime::Handle::current());
+            // The job looks again (an earlier request for the same review may have stored it while this one
+            // waited) and stores what it works out itself, so that a request given up midway wastes nothing.
+            state
+                .reviews
+                .try_run(move || -> Result<String, AppError> {
+                    if let Some(text) = runtime.block_on(db.review(&job_code, number, seat))? {
+                        return Ok(text);
+                    }
+                    let review = ddz_bot::review::review(&record, seat as usize, REVIEW_BUDGET)
+                        .map_err(|e| internal(format!("deal {number} of {job_code} does not replay: {e}")))?;
+                    let text = serde_json::to_string(&review).expect("a review serialises");
+                    runtime.block_on(db.store_review(&job_code, number, seat, text.clone()))?;
+                    Ok(text)
+                })
+                .await
+                .map_err(|_| busy())??
+        }
+    };
+    let review: Review =
+        serde_json::from_str(&text).map_err(|e| internal(format!("a stored review of {code}: {e}")))?;
+    Ok(Json(serde_json::json!({ "code": code, "number": number, "review": review })).into_response())
+}
+
+pub(super) async fn player_stats(
+    State(state): State<AppState>,
+    Params(name): Params<String>,
+) -> Result<Response, AppError> {
+    let name = path_name(&name)?;
+    let lines = state.rooms.db().stats(&name).await?;
+    Ok(Json(serde_json::json!({ "name": name, "stats": lines })).into_response())
+}
+
+#[derive(Deserialize)]
+pub(super) struct BoardQuery {
+    /// The rally's date for the `rally` board (today's by default).
+    date: Option<String>,
+}
+
+/// A board: `overall`, `lobby`, `buster`, `bomber`, or `rally` (today's, or `?date=2026-11-29`).
+pub(super) async fn board(
+    State(state): State<AppState>,
+    Params(board): Params<String>,
+    Queried(query): Queried<BoardQuery>,
+) -> Result<Response, AppError> {
+    let db = state.rooms.db();
+    let (rows, date) = match ChallengeKind::parse(&board) {
+        Some(ChallengeKind::Rally) => {
+            let date = rally_date(&state, query.date)?;
+            (db.challenge_board(ChallengeKind::Rally, Some(date.clone())).await?, Some(date))
+        }
+        Some(kind) => (db.challenge_board(kind, None).await?, None),
+        None => (
+            db.board(&board, 100)
+                .await?
+                .ok_or_else(|| not_found(format!("no board {board:?} (overall, lobby, buster, bomber, rally)")))?,
+            None,
+        ),
+    };
+    Ok(Json(serde_json::json!({ "board": board, "date": date, "rows": rows })).into_response())
+}
+
+/// `date` if it is a date, else today's (UTC).
+fn rally_date(state: &AppState, date: Option<String>) -> Result<String, AppError> {
+    match date {
+        Some(date) if is_date(&date) => Ok(date),
+        Some(date) => Err(bad(format!("{date:?} is not a date like 2026-11-29"))),
+        None => Ok(utc_date(state.rooms.now_ms())),
+    }
+}
+
+#[derive(Deserialize)]
+pub(super) struct StartChallenge {
+    name: String,
+    /// `buster`, `bomber` or `rally`.
+    kind: String,
+}
+
+/// Starts a Bot Buster or Bot Bomber run or today's Bang rally, or resumes the name's unfinished one.
+pub(super) async fn start_challenge(
+    State(state): State<AppState>,
+    Body(req): Body<StartChallenge>,
+) -> Result<Json<serde_json::Value>, AppError> {
+    let name = valid_name(&req.name)?;
+    let kind = ChallengeKind::parse(&req.kind)
+        .ok_or_else(|| bad(format!("unknown challenge {:?} (buster, bomber, rally)", req.kind)))?;
+    match state.rooms.start_challenge(kind, &name).await {
+        Ok(Some((code, resumed))) => Ok(Json(serde_json::json!({ "code": code, "resumed": resumed }))),
+        Ok(None) => Err(AppError::new(
+            StatusCode::CONFLICT,
+            ErrorCode::RallyPlayed,
+            format!("{name} has already played today's rally"),
+        )),
+        Err(refused) => Err(refused.into()),
+    }
+}
+
+/// Today's date and the dates of earlier rallies with results.
+pub(super) async fn rallies(State(state): State<AppState>) -> Result<Response, AppError> {
+    let today = utc_date(state.rooms.now_ms());
+    let dates = state.rooms.db().rallies().await?;
+    Ok(Json(serde_json::json!({ "today": today, "dates": dates })).into_response())
+}
+
+/// A day's rally committed to (`docs/fair-deals.md`): from the day's start, the commitment to its deals
+/// and each deal's; once the rally has closed (an hour after its UTC day), each deal's seed and salt.
+pub(super) async fn rally_fairness(
+    State(state): State<AppState>,
+    Params(date): Params<String>,
+) -> Result<Response, AppError> {
+    let date = rally_date(&state, Some(date))?;
+    let now = state.rooms.now_ms();
+    if date > utc_date(now) {
+        return Err(not_found(format!("the rally of {date} has not begun")));
+    }
+    let secret = state.rooms.db().rally_secret().await.map_err(|e| internal(format!("the rally secret: {e}")))?;
+    let closed = rally_closed(&date, now);
+    let setups: Vec<_> = (0..crate::domain::challenge::RALLY_DEALS)
+        .map(|n| crate::domain::challenge::rally_setup(&secret, &date, n))
+        .collect();
+    let commitments: Vec<String> = setups.iter().filter_map(|setup| setup.commitment()).collect();
+    let deals: Vec<Fairness> = setups
+        .iter()
+        .zip(&commitments)
+        .map(|(setup, commitment)| Fairness {
+            commitment: commitment.clone(),
+            seed: closed.then_some(setup.seed),
+            salt: setup.salt.filter(|_| closed),
+        })
+        .collect();
+    let commitment = ddz_engine::fair::day_commitment(&date, &commitments);
+    Ok(Json(serde_json::json!({ "date": date, "commitment": commitment, "closed": closed, "deals": deals }))
+        .into_response())
+}
+
+/// A finished attempt at a rally beside the best one on its board, deal by deal (only once the name has
+/// finished that rally, so that nobody learns the deals before playing them).
+pub(super) async fn compare_rally(
+    State(state): State<AppState>,
+    Params((date, name)): Params<(String, String)>,
+) -> Result<Response, AppError> {
+    let date = rally_date(&state, Some(date))?;
+    let name = path_name(&name)?;
+    let (you, best) = state
+        .rooms
+        .db()
+        .rally_results(&date, &name)
+        .await?
+        .ok_or_else(|| not_found(format!("{name} has not finished the rally of {date}")))?;
+    Ok(Json(serde_json::json!({ "date": date, "you": you, "best": best })).into_response())
+}
+
+/// The readings a selection of cards may be played as now (`crate::domain::hints`), on the work pool.
+pub(super) async fn selection_readings(
+    State(state): State<AppState>,
+    Body(position): Body<serde_json::Value>,
+) -> Result<Response, AppError> {
+    let position = parse_position(position)?;
+    let mut answer = state
+        .rooms
+        .pool()
+        .try_run(move || crate::domain::hints::selection_readings(&position))
+        .await
+        .map_err(|_| busy())?
+        .map_err(bad)?;
+    answer.truncated = answer.readings.len() > MAX_ANSWERS;
+    answer.readings.truncate(MAX_ANSWERS);
+    Ok(Json(answer).into_response())
+}
+
+/// Every legal play from a hand now (`crate::domain::hints`), for the client's Hint button, on the work pool.
+pub(super) async fn hints(
+    State(state): State<AppState>,
+    Body(position): Body<serde_json::Value>,
+) -> Result<Response, AppError> {
+    let position = parse_position(position)?;
+    let mut plays = state
+        .rooms
+        .pool()
+        .try_run(move || crate::domain::hints::hints(&position))
+        .await
+        .map_err(|_| busy())?
+        .map_err(bad)?;
+    let truncated = plays.len() > MAX_ANSWERS;
+    plays.truncate(MAX_ANSWERS);
+    Ok(Json(serde_json::json!({ "plays": plays, "truncated": truncated })).into_response())
+}
+
+/// A position with a hand no larger than a real one, or a 400 with the reason as JSON.
+fn parse_position(json: serde_json::Value) -> Result<crate::domain::hints::Position, AppError> {
+    let position: crate::domain::hints::Position =
+        serde_json::from_value(json).map_err(|e| bad(format!("bad position: {e}")))?;
+    let largest = position.hand.len().max(position.cards.len());
+    if largest > MAX_HAND {
+        let message = format!("{largest} cards: no hand at any table holds more than {MAX_HAND}");
+        return Err(AppError::new(StatusCode::BAD_REQUEST, ErrorCode::HandTooLarge, message));
+    }
+    Ok(position)
+}

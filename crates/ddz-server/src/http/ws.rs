@@ -1,0 +1,244 @@
+//! One WebSocket per client: a `hello` (or `watch`, `watch_lobby`) first, then commands to its room and
+//! events back, with the heartbeat, the per-connection rate limit and the restart notice.
+
+use std::sync::atomic::Ordering;
+
+use axum::extract::State;
+use axum::extract::ws::rejection::WebSocketUpgradeRejection;
+use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use futures_util::{SinkExt, StreamExt};
+use tokio::sync::mpsc;
+use tokio::time::{Duration, Instant};
+
+use super::limit::Bucket;
+use super::{AppError, AppState, COMMANDS, MAX_FRAME, READ_BUFFER, valid_name};
+use crate::room::{ConnId, Msg, Outbound};
+use crate::wire::protocol::{Command, ErrorCode, Event, Refused};
+
+pub(super) async fn websocket(
+    State(state): State<AppState>,
+    upgrade: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
+) -> Response {
+    let upgrade = match upgrade {
+        Ok(upgrade) => upgrade,
+        Err(rejection) => return AppError::from(rejection).into_response(),
+    };
+    let Ok(permit) = state.connections.clone().try_acquire_owned() else {
+        let full = "the server is full; try again soon";
+        return AppError::new(StatusCode::SERVICE_UNAVAILABLE, ErrorCode::ServerFull, full).into_response();
+    };
+    let clients = state.clients.clone();
+    // Commands are small: a read buffer of the default 128 KiB would be zeroed on every read.
+    upgrade.max_message_size(MAX_FRAME).max_frame_size(MAX_FRAME).read_buffer_size(READ_BUFFER).on_upgrade(
+        move |socket| {
+            clients.track_future(async move {
+                let conn = state.next_conn.fetch_add(1, Ordering::Relaxed);
+                crate::metrics::gauge!(crate::metrics::CONNECTIONS).increment(1);
+                client(socket, state, conn).await;
+                crate::metrics::gauge!(crate::metrics::CONNECTIONS).decrement(1);
+                drop(permit);
+            })
+        },
+    )
+}
+
+async fn send(socket: &mut WebSocket, event: &Event) -> bool {
+    let text = serde_json::to_string(event).expect("events serialise");
+    socket.send(Message::Text(text.into())).await.is_ok()
+}
+
+fn error(code: ErrorCode, message: impl Into<String>) -> Event {
+    Refused::new(code, message).event(None)
+}
+
+/// What a first frame asks for.
+enum Hello {
+    /// A room's events, through this inbox.
+    Room(mpsc::Sender<Msg>, mpsc::Receiver<Outbound>),
+    /// The lobby's.
+    Lobby,
+}
+
+/// A lobby watcher: the public tables now and after every change, until the socket closes.
+async fn watch_lobby(mut socket: WebSocket, state: &AppState) {
+    let mut changes = state.rooms.watch_lobby();
+    let stopping = state.rooms.stopping();
+    let mut last = None;
+    loop {
+        let tables = crate::rooms::public_tables(&changes.borrow_and_update());
+        if last.as_ref() != Some(&tables) {
+            if !send(&mut socket, &Event::Lobby { tables: tables.clone() }).await {
+                return;
+            }
+            last = Some(tables);
+        }
+        tokio::select! {
+            _ = stopping.cancelled() => return say_restarting(&mut socket).await,
+            changed = changes.changed() => if changed.is_err() { return },
+            frame = socket.recv() => match frame {
+                Some(Ok(Message::Close(_))) | None | Some(Err(_)) => return,
+                Some(Ok(_)) => {}
+            },
+        }
+    }
+}
+
+/// One client: a `hello` first, then commands to its room and events back.
+async fn client(mut socket: WebSocket, state: AppState, conn: ConnId) {
+    let (inbox, out_rx) = match hello(&mut socket, &state, conn).await {
+        Ok(Hello::Room(inbox, out_rx)) => (inbox, out_rx),
+        Ok(Hello::Lobby) => return watch_lobby(socket, &state).await,
+        Err(refused) => {
+            send(&mut socket, &refused.event(None)).await;
+            let _ = socket.close().await;
+            return;
+        }
+    };
+    serve_client(socket, inbox.clone(), out_rx, conn, &state).await;
+    let _ = inbox.send(Msg::Disconnect { conn }).await;
+}
+
+async fn hello(socket: &mut WebSocket, state: &AppState, conn: ConnId) -> Result<Hello, Refused> {
+    let refuse = |message: &str| Refused::new(ErrorCode::BadMessage, message);
+    let stopping = state.rooms.stopping();
+    let first = tokio::select! {
+        first = tokio::time::timeout(Duration::from_secs(10), socket.recv()) => first,
+        _ = stopping.cancelled() => return Err(Refused::new(ErrorCode::Internal, "the server is restarting")),
+    };
+    let text = match first {
+        Ok(Some(Ok(Message::Text(text)))) => text,
+        Ok(Some(Ok(_))) => return Err(refuse("send a hello message first")),
+        Ok(_) | Err(_) => return Err(refuse("no hello")),
+    };
+    let (room, name, token) = match serde_json::from_str::<Command>(&text) {
+        Ok(Command::Hello { room, name, token }) => (room, Some(valid_name(&name)?), token),
+        Ok(Command::Watch { room }) => (room, None, None),
+        Ok(Command::WatchLobby) => return Ok(Hello::Lobby),
+        _ => return Err(refuse("the first message must be a hello with a room and a name, watch, or watch_lobby")),
+    };
+    let (inbox, events, token) = state.rooms.connect(&room, conn, name, token).await?;
+    if let Some(token) = token {
+        send(socket, &Event::Session { token }).await;
+    }
+    Ok(Hello::Room(inbox, events))
+}
+
+/// The `seq` of an `act`, read from the frame before its body, so that a refusal can carry it even when
+/// the body does not parse or the command is dropped unread.
+fn act_seq(frame: &serde_json::Value) -> Option<u64> {
+    (frame.get("type")?.as_str()? == "act").then(|| frame.get("seq")?.as_u64()).flatten()
+}
+
+/// Tells a client the server is going down, then closes its socket.
+async fn say_restarting<S: futures_util::Sink<Message> + Unpin>(sink: &mut S) {
+    let text = serde_json::to_string(&Event::Restarting).expect("events serialise");
+    let _ = sink.send(Message::Text(text.into())).await;
+    let _ = sink.close().await;
+}
+
+async fn serve_client(
+    socket: WebSocket,
+    inbox: mpsc::Sender<Msg>,
+    mut events: mpsc::Receiver<Outbound>,
+    conn: ConnId,
+    state: &AppState,
+) {
+    let (mut sink, mut stream) = socket.split();
+    let mut limit = Bucket::full(COMMANDS);
+    let (to_client, mut replies) = mpsc::channel::<Event>(8);
+    let stopping = state.rooms.stopping();
+    let heartbeat = state.heartbeat;
+    let mut pings = tokio::time::interval_at(Instant::now() + heartbeat.every, heartbeat.every);
+    let mut heard = Instant::now();
+    loop {
+        tokio::select! {
+            // Biased: a stopping room also closes `events`, and the client must hear why first.
+            biased;
+            _ = stopping.cancelled() => {
+                say_restarting(&mut sink).await;
+                break;
+            }
+            _ = pings.tick() => {
+                if heard.elapsed() >= heartbeat.silent_after {
+                    tracing::debug!(conn, "dropping a client that stopped answering pings");
+                    break;
+                }
+                if sink.send(Message::Ping(Default::default())).await.is_err() {
+                    break;
+                }
+            }
+            event = events.recv() => {
+                // None: dropped by the room as too slow, or the room stopped (told why on a shutdown).
+                let Some(event) = event else {
+                    if stopping.is_cancelled() {
+                        say_restarting(&mut sink).await;
+                    }
+                    break;
+                };
+                // Every event already waiting goes out in the same write (an ack and its state, say).
+                let mut last = false;
+                let mut sent = true;
+                let mut next = Some(event);
+                while let Some(event) = next.take() {
+                    let text;
+                    (text, last) = event.into_json();
+                    sent = sink.feed(Message::Text(text.into())).await.is_ok();
+                    if sent && !last {
+                        next = events.try_recv().ok();
+                    }
+                }
+                if !sent || sink.flush().await.is_err() || last {
+                    let _ = sink.close().await;
+                    break;
+                }
+            }
+            reply = replies.recv() => {
+                let Some(reply) = reply else { break };
+                let text = serde_json::to_string(&reply).expect("events serialise");
+                if sink.send(Message::Text(text.into())).await.is_err() {
+                    break;
+                }
+            }
+            frame = stream.next() => {
+                heard = Instant::now();
+                let text = match frame {
+                    Some(Ok(Message::Text(text))) => text,
+                    Some(Ok(Message::Close(_))) | None => break,
+                    Some(Ok(Message::Binary(_))) => {
+                        let _ = to_client.try_send(error(ErrorCode::BadMessage, "send commands as JSON text"));
+                        continue;
+                    }
+                    Some(Ok(_)) => continue,
+                    Some(Err(e)) => {
+                        // An oversized frame or a broken socket: say why if we can, then close.
+                        tracing::debug!(conn, error = %e, "websocket error");
+                        let closed = error(ErrorCode::FrameTooLarge, format!("connection closed: {e}"));
+                        let text = serde_json::to_string(&closed).expect("events serialise");
+                        let _ = sink.send(Message::Text(text.into())).await;
+                        break;
+                    }
+                };
+                // The envelope first: a refused `act` always carries its `seq`.
+                let frame = serde_json::from_str::<serde_json::Value>(&text);
+                let seq = frame.as_ref().ok().and_then(act_seq);
+                let refuse = |code, message: String| Refused::new(code, message).event(seq);
+                if limit.take(COMMANDS).is_err() {
+                    let _ = to_client.try_send(refuse(ErrorCode::RateLimited, "too many messages: slow down".into()));
+                    continue;
+                }
+                let command = match frame.and_then(serde_json::from_value::<Command>) {
+                    Ok(command) => command,
+                    Err(e) => {
+                        let _ = to_client.try_send(refuse(ErrorCode::BadMessage, format!("not a command: {e}")));
+                        continue;
+                    }
+                };
+                if inbox.try_send(Msg::Command { conn, command }).is_err() {
+                    let _ = to_client.try_send(refuse(ErrorCode::Busy, "the room is busy; try again".into()));
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,92 @@
+//! A room's mailbox: the messages its task takes ([`Msg`]), what goes back to each connection
+//! ([`Outbound`]), and [`ask`], the one way to put a question to a room and wait for its answer.
+
+use ddz_engine::Seat;
+use tokio::sync::{mpsc, oneshot};
+
+use crate::wire::protocol::{Command, Event, Refused, RoomView};
+
+/// Room inbox capacity.
+pub const INBOX: usize = 256;
+
+pub type ConnId = u64;
+
+/// What a connection's client loop writes to its socket: an event, or (in cluster mode, relayed from the
+/// room's owner) an event already written as JSON, with whether it is the connection's last.
+#[derive(Debug)]
+pub enum Outbound {
+    Event(Event),
+    Json { text: String, last: bool },
+}
+
+impl Outbound {
+    /// The event as the client reads it, and whether the connection ends after it (`replaced`,
+    /// `restarting`).
+    pub fn into_json(self) -> (String, bool) {
+        match self {
+            Outbound::Event(event) => {
+                let last = matches!(event, Event::Replaced | Event::Restarting);
+                (serde_json::to_string(&event).expect("events serialise"), last)
+            }
+            Outbound::Json { text, last } => (text, last),
+        }
+    }
+}
+
+impl From<Event> for Outbound {
+    fn from(event: Event) -> Outbound {
+        Outbound::Event(event)
+    }
+}
+
+pub enum Msg {
+    /// A client joins as `name`. A name already connected is refused, unless `token` is the name's
+    /// resume token: then the new connection replaces the old one at once. The reply is the name's token.
+    /// A client enters: as `name`, or with `None` as a spectator.
+    Connect {
+        conn: ConnId,
+        name: Option<String>,
+        token: Option<String>,
+        out: mpsc::Sender<Outbound>,
+        /// The name's resume token (none for a spectator).
+        reply: oneshot::Sender<Result<Option<String>, Refused>>,
+    },
+    Disconnect {
+        conn: ConnId,
+    },
+    Command {
+        conn: ConnId,
+        command: Command,
+    },
+    /// Seat `name` in the first free seat (Play vs 2 Bots, public tables from the lobby page).
+    Seat {
+        name: String,
+        reply: oneshot::Sender<Result<Seat, Refused>>,
+    },
+    AddBots {
+        level: String,
+        reply: oneshot::Sender<Result<(), Refused>>,
+    },
+    Start {
+        reply: oneshot::Sender<Result<(), Refused>>,
+    },
+    View {
+        reply: oneshot::Sender<RoomView>,
+    },
+    /// A challenge room: seat its player, fill the other seats with its bots, and deal the first deal, as
+    /// far as not done yet (a new run, or one resumed after a restart interrupted its setting up).
+    SetUpChallenge {
+        reply: oneshot::Sender<Result<(), Refused>>,
+    },
+}
+
+/// Events queued for one client before it counts as too slow.
+pub const OUTBOX: usize = 64;
+
+/// Sends `make`'s message to a room's inbox and waits for the answer; `None` when the task stopped
+/// before answering (it retired, or the server is stopping): the caller may load the room and ask again.
+pub async fn ask<T>(inbox: &mpsc::Sender<Msg>, make: impl FnOnce(oneshot::Sender<T>) -> Msg) -> Option<T> {
+    let (reply, answer) = oneshot::channel();
+    inbox.send(make(reply)).await.ok()?;
+    answer.await.ok()
+}
