@@ -29,7 +29,7 @@ pub use domain::challenge::{Challenge, ChallengeKind};
 pub use domain::room::{Mode, Occupant};
 pub use http::Heartbeat;
 pub use http::limit::Rate;
-pub use room::{Msg, Outbound, Timing};
+pub use room::{Msg, Outbound, Reply, Request, Timing};
 pub use rooms::Rooms;
 pub use store::{ChallengeStart, Db};
 pub use wire::protocol;
@@ -83,7 +83,7 @@ impl Default for Guards {
             api: http::limit::Rate::new(20.0, 60.0),
             websockets: http::limit::Rate::new(5.0, 20.0),
             work_threads: 0,
-            spectators: 200,
+            spectators: rooms::SPECTATORS,
         }
     }
 }

@@ -16,17 +16,17 @@ use std::sync::Arc;
 
 use futures_util::future::BoxFuture;
 
-use ddz_engine::Rules;
+use ddz_engine::{Deal, Rules, Seat};
 use rand::RngExt;
-use tokio::sync::{mpsc, oneshot};
+use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 
 use crate::clock::Clock;
 use crate::domain::challenge::{Challenge, ChallengeKind, utc_date};
-use crate::domain::room::{Mode, Room};
-use crate::room::{ConnId, Msg, OUTBOX, Outbound, Registry, RoomTask, Summaries, Timing, ask, summary};
-use crate::store::{ChallengeStart, Db, DbResult, Fence, StoredRoom};
+use crate::domain::room::{Entry, Mode, Room};
+use crate::room::{ConnId, Msg, OUTBOX, Outbound, Registry, Reply, Request, RoomTask, Summaries, Timing, ask, summary};
+use crate::store::{ChallengeStart, Db, DbResult, Fence, StoreError, StoredRoom};
 use crate::wire::protocol::{ErrorCode, Refused, RoomView, Summary};
 use crate::work::Pool;
 
@@ -82,6 +82,9 @@ pub enum Owned {
     Missing,
 }
 
+/// Spectators one room takes unless told otherwise ([`crate::Guards::spectators`]).
+pub const SPECTATORS: usize = 200;
+
 /// Room codes: 6 characters without look-alikes (no 0/O, 1/I/L).
 const CODE_CHARS: &[u8] = b"ABCDEFGHJKMNPQRSTUVWXYZ23456789";
 
@@ -98,7 +101,7 @@ impl Rooms {
             tasks: TaskTracker::new(),
             stopping: CancellationToken::new(),
             pool: Pool::per_core(),
-            spectators: crate::Guards::default().spectators,
+            spectators: SPECTATORS,
             placement: None,
             proxies: Registry::default(),
             taking: Arc::default(),
@@ -141,14 +144,24 @@ impl Rooms {
     /// where it is owned, and the rooms of nodes that died are taken on by the lease's upkeep.
     pub async fn restore(&self) -> DbResult<usize> {
         let stored = self.db.open_rooms().await?;
-        let count = stored.len();
+        let mut count = 0;
         for room in stored {
+            let code = room.code.clone();
+            // One corrupt room log must not keep the others (or the server) from starting.
+            let room = match rebuild(room) {
+                Ok(room) => room,
+                Err(e) => {
+                    tracing::error!(room = %code, error = %e, "a room's log does not read back: it stays closed");
+                    continue;
+                }
+            };
             match self.placement {
-                Some(_) => self.note_summary(summary(&rebuild(room))),
+                Some(_) => self.note_summary(summary(&room)),
                 None => {
-                    self.spawn(rebuild(room), None);
+                    self.spawn(room, None);
                 }
             }
+            count += 1;
         }
         Ok(count)
     }
@@ -160,7 +173,7 @@ impl Rooms {
             Some(placement) => {
                 let _one_at_a_time = self.taking.lock().await;
                 let fence = take(&self.db, placement.node(), &room.code, self.clock.now_ms()).await?;
-                Some(fence.ok_or_else(|| sqlx::Error::Protocol(format!("room {} has an owner", room.code)))?)
+                Some(fence.ok_or_else(|| StoreError::Fenced(room.code.clone()))?)
             }
         };
         self.spawn(room, fence);
@@ -186,15 +199,13 @@ impl Rooms {
         let fence = match take(&self.db, placement.node(), code, self.clock.now_ms()).await {
             Ok(Some(fence)) => fence,
             Ok(None) => return Ok(Owned::Elsewhere),
-            Err(sqlx::Error::Database(e)) if e.kind() == sqlx::error::ErrorKind::ForeignKeyViolation => {
-                return Ok(Owned::Missing);
-            }
+            Err(StoreError::NoRoom(_)) => return Ok(Owned::Missing),
             Err(e) => return Err(e),
         };
         // Read after taking: an append of the node that had the room either made it into the log before
         // the take, or was refused by the fence.
         let Some(stored) = self.db.room(code).await? else { return Ok(Owned::Missing) };
-        let tx = self.spawn(rebuild(stored), Some(fence));
+        let tx = self.spawn(rebuild(stored)?, Some(fence));
         placement.announce_taken(code).await;
         Ok(Owned::Here(tx))
     }
@@ -246,7 +257,7 @@ impl Rooms {
             }
         };
         // A resumed run gets whatever part of its setting up an interruption left undone.
-        self.ask(&code, |reply| Msg::SetUpChallenge { reply }).await.ok_or_else(room_stopped)??;
+        self.request(&code, Request::SetUpChallenge).await?;
         Ok(Some((code, resumed)))
     }
 
@@ -288,7 +299,7 @@ impl Rooms {
         let Some(stored) = self.db.room(&code).await? else {
             return Ok(None);
         };
-        Ok(Some(self.spawn(rebuild(stored), None)))
+        Ok(Some(self.spawn(rebuild(stored)?, None)))
     }
 
     async fn proxy(&self, placement: &dyn Placement, code: &str) -> DbResult<Option<mpsc::Sender<Msg>>> {
@@ -307,16 +318,17 @@ impl Rooms {
         Ok(Some(tx))
     }
 
-    /// Asks room `code` something and waits for the answer. A task that retired as the message
-    /// reached it drops the message; the room is then loaded again and asked again.
-    pub async fn ask<T>(&self, code: &str, make: impl Fn(oneshot::Sender<T>) -> Msg) -> Option<T> {
+    /// Puts `request` to room `code` and waits for the reply. A task that retired as the request reached
+    /// it drops the request; the room is then loaded again and asked again.
+    pub async fn request(&self, code: &str, request: Request) -> Result<Reply, Refused> {
         for _ in 0..3 {
-            let inbox = self.inbox(code).await.ok().flatten()?;
-            if let Some(answer) = ask(&inbox, &make).await {
-                return Some(answer);
+            let inbox = self.inbox(code).await.map_err(stored)?.ok_or_else(|| no_room(code))?;
+            let request = request.clone();
+            if let Some(reply) = ask(&inbox, |reply| Msg::Request { request, reply }).await {
+                return reply;
             }
         }
-        None
+        Err(room_stopped())
     }
 
     /// Connects client `conn` to room `code` as `name` (`None`: a spectator), loading the room and trying
@@ -330,11 +342,7 @@ impl Rooms {
         token: Option<String>,
     ) -> Result<(mpsc::Sender<Msg>, mpsc::Receiver<Outbound>, Option<String>), Refused> {
         for _ in 0..3 {
-            let inbox = self
-                .inbox(code)
-                .await
-                .map_err(|_| Refused::new(ErrorCode::Internal, "the server could not load the room"))?
-                .ok_or_else(|| Refused::new(ErrorCode::UnknownRoom, format!("there is no room {code}")))?;
+            let inbox = self.inbox(code).await.map_err(stored)?.ok_or_else(|| no_room(code))?;
             let (out, events) = mpsc::channel(OUTBOX);
             let (name, token) = (name.clone(), token.clone());
             if let Some(joined) = ask(&inbox, |reply| Msg::Connect { conn, name, token, out, reply }).await {
@@ -354,8 +362,20 @@ impl Rooms {
         self.registry.tasks_started()
     }
 
-    pub async fn view(&self, code: &str) -> Option<RoomView> {
-        self.ask(code, |reply| Msg::View { reply }).await
+    /// Room `code` as a spectator sees it.
+    pub async fn view(&self, code: &str) -> Result<RoomView, Refused> {
+        match self.request(code, Request::View).await? {
+            Reply::View { view } => Ok(*view),
+            other => Err(unexpected(other)),
+        }
+    }
+
+    /// Seats `name` in room `code`'s first free seat (or finds the seat the name holds).
+    pub async fn seat(&self, code: &str, name: &str) -> Result<Seat, Refused> {
+        match self.request(code, Request::Seat { name: name.to_string() }).await? {
+            Reply::Seated { seat } => Ok(seat),
+            other => Err(unexpected(other)),
+        }
     }
 
     /// The open public tables with their seats, by code.
@@ -385,9 +405,19 @@ impl Rooms {
     }
 }
 
-fn stored(e: sqlx::Error) -> Refused {
+fn stored(e: StoreError) -> Refused {
     tracing::error!(error = %e, "database error");
     Refused::new(ErrorCode::Internal, "the server could not reach its database")
+}
+
+fn no_room(code: &str) -> Refused {
+    Refused::new(ErrorCode::UnknownRoom, format!("there is no room {}", code.to_uppercase()))
+}
+
+/// A reply that does not answer the request asked: a bug, reported as the server's own trouble.
+fn unexpected(reply: Reply) -> Refused {
+    tracing::error!(?reply, "a room answered a request with the wrong reply");
+    Refused::new(ErrorCode::Internal, "the room gave an unexpected answer")
 }
 
 /// A room task that stopped before answering (the server is shutting down).
@@ -418,13 +448,61 @@ fn new_code() -> String {
 }
 
 /// A room from its stored log (rules or a mode the server does not know were refused as it was loaded).
-fn rebuild(stored: StoredRoom) -> Room {
+fn rebuild(stored: StoredRoom) -> DbResult<Room> {
     let mut room = match stored.challenge {
         Some(challenge) => Room::challenge(stored.code, challenge, stored.host),
         None => Room::new(stored.code, stored.rules, stored.mode, stored.host),
     };
-    for entry in &stored.entries {
-        room.apply(entry);
+    for stamped in &stored.entries {
+        // A deal's setup is checked as it is read back: a broken pack is a corrupt log, not a panic.
+        if let Entry::Start { setup } = &stamped.entry
+            && let Err(e) = Deal::try_new(setup.clone())
+        {
+            return Err(StoreError::Corrupt(format!("room {} entry {}: {e}", room.code, stamped.n)));
+        }
+        room.apply(stamped);
     }
-    room
+    Ok(room)
+}
+
+#[cfg(test)]
+mod tests {
+    use ddz_engine::{DealSetup, Seed, Start};
+
+    use super::*;
+    use crate::domain::room::Stamped;
+
+    fn stored(entries: Vec<Entry>) -> StoredRoom {
+        let entries = entries.into_iter().enumerate().map(|(n, entry)| Stamped { n: n as u64 + 1, at: 0, entry });
+        StoredRoom {
+            code: "ABCDEF".into(),
+            rules: Rules::no_shuffle(false),
+            mode: Mode::Invite,
+            host: "Ann".into(),
+            challenge: None,
+            entries: entries.collect(),
+        }
+    }
+
+    #[test]
+    fn a_stored_deal_with_a_broken_pack_is_a_corrupt_log_not_a_panic() {
+        let rules = Rules::no_shuffle(false);
+        let sit = |seat, name: &str| Entry::Sit { seat, name: name.into() };
+        let seated = vec![sit(0, "Ann"), sit(1, "Bea"), sit(2, "Cy")];
+        let good = DealSetup::shuffled(rules, Seed::from_u64(1), Start::Seat(0));
+        let mut entries = seated.clone();
+        entries.push(Entry::Start { setup: good });
+        assert!(rebuild(stored(entries)).unwrap().deal.is_some(), "a sound log rebuilds");
+
+        // A re-deal whose pack lost a card.
+        let mut pack = rules.deck().iter().collect::<Vec<_>>();
+        pack.pop();
+        let broken = DealSetup::redeal(rules, Seed::from_u64(2), Start::Seat(0), pack);
+        let mut entries = seated;
+        entries.push(Entry::Start { setup: broken });
+        match rebuild(stored(entries)) {
+            Err(StoreError::Corrupt(why)) => assert!(why.contains("room ABCDEF entry 4"), "{why}"),
+            other => panic!("a broken pack rebuilt as {:?}", other.map(|room| room.deal.is_some())),
+        }
+    }
 }

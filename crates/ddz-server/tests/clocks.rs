@@ -13,7 +13,7 @@ use ddz_server::Db;
 use ddz_server::Mode;
 use ddz_server::Rooms;
 use ddz_server::protocol::RoomView;
-use ddz_server::{Msg, Outbound, Timing};
+use ddz_server::{Msg, Outbound, Request, Timing};
 use tokio::sync::{mpsc, oneshot};
 
 struct Table {
@@ -30,7 +30,7 @@ async fn table(name: &str, rules: Rules) -> Table {
 async fn timed_table(name: &str, rules: Rules, timing: Timing) -> Table {
     let (rooms, code) = seated_room(name, rules, timing, 1_000_000).await;
     let events = connect(&rooms, &code, 1, "Alice").await;
-    rooms.ask(&code, |reply| Msg::Start { reply }).await.unwrap().unwrap();
+    rooms.request(&code, Request::Start).await.unwrap();
     Table { rooms, code, events }
 }
 
@@ -42,7 +42,7 @@ async fn seated_room(name: &str, rules: Rules, timing: Timing, clock_ms: u64) ->
     let code = rooms.create(rules, Mode::Invite, "Alice").await.unwrap();
     for who in ["Alice", "Bea", "Cy"].into_iter().take(rules.players as usize) {
         let who = who.to_string();
-        rooms.ask(&code, |reply| Msg::Seat { name: who.clone(), reply }).await.unwrap().unwrap();
+        rooms.seat(&code, &who).await.unwrap();
     }
     (rooms, code)
 }
@@ -113,8 +113,8 @@ async fn bots_act_after_half_a_second_to_a_second_and_a_half() {
     let db = Db::open(&format!("sqlite://{}", temp_db("bot-delay").display())).await.unwrap();
     let rooms = Rooms::new(db, Clock::starting_at(5_000_000), Timing::default());
     let code = rooms.create(Rules::house(true), Mode::Bots, "Alice").await.unwrap();
-    rooms.ask(&code, |reply| Msg::AddBots { level: "normal".into(), reply }).await.unwrap().unwrap();
-    rooms.ask(&code, |reply| Msg::Start { reply }).await.unwrap().unwrap();
+    rooms.request(&code, Request::AddBots { level: "normal".into() }).await.unwrap();
+    rooms.request(&code, Request::Start).await.unwrap();
     let actions = |v: &RoomView| v.deal.as_ref().unwrap().actions.len();
     assert_eq!(actions(&rooms.view(&code).await.unwrap()), 0);
     tokio::time::advance(Duration::from_millis(499)).await;
@@ -180,7 +180,7 @@ async fn a_host_away_for_two_minutes_between_deals_hands_the_role_to_a_connected
     assert_eq!(view.host, "Bea", "the connected player took over");
     assert!(view.log.iter().any(|l| l.to_string() == "Alice was away, so Bea is the host now"), "{:?}", view.log);
     // The new host can deal.
-    rooms.ask(&code, |reply| Msg::Start { reply }).await.unwrap().unwrap();
+    rooms.request(&code, Request::Start).await.unwrap();
     assert!(rooms.view(&code).await.unwrap().deal.is_some());
 }
 
@@ -232,7 +232,7 @@ async fn an_unfinished_rally_expires_an_hour_after_its_day_and_counts_as_abandon
 async fn the_host_role_never_changes_hands_during_a_deal() {
     let (rooms, code) = seated_room("host-in-deal", Rules::house(true), Timing::default(), 7_000_000).await;
     let _bea_events = connect(&rooms, &code, 1, "Bea").await;
-    rooms.ask(&code, |reply| Msg::Start { reply }).await.unwrap().unwrap();
+    rooms.request(&code, Request::Start).await.unwrap();
     // Alice is away for five minutes, but the deal is still being played (the bot covers 40-second turns).
     for _ in 0..10 {
         tokio::time::advance(Duration::from_secs(30)).await;

@@ -225,7 +225,7 @@ rules: string, host: string, you: number | null, seats: Array<SeatView>, deals_p
  */
 turn_deadline: number | null, deal_deadline: number | null, 
 /**
- * The last 50 lines of the table log ([`crate::room::LOG_KEPT`]).
+ * The last 50 lines of the table log ([`crate::domain::room::LOG_KEPT`]).
  */
 log: Array<LogLine>, 
 /**

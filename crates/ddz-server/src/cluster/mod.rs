@@ -38,7 +38,7 @@ use tokio_util::sync::CancellationToken;
 
 use crate::clock::Clock;
 use crate::metrics;
-use crate::room::{ConnId, Msg, OUTBOX, Outbound, Registry, ask, sleep_until};
+use crate::room::{ConnId, Msg, OUTBOX, Outbound, Registry, Reply, Request, ask, sleep_until};
 use crate::rooms::{Owned, Placement, ProxyEnv, Rooms};
 use crate::store::Db;
 use crate::wire::protocol::{Command, ErrorCode, Event, Refused, Summary};
@@ -82,19 +82,15 @@ struct Route {
     out: mpsc::Sender<Outbound>,
 }
 
-/// A request to a room's owner, on `ddz.node.<owner>`: one per [`Msg`], with the serving node's
-/// connection numbers in place of channels.
+/// A message for a room's owner, on `ddz.node.<owner>`: a [`Msg`] with the serving node's connection
+/// numbers in place of channels, and a handler's [`Request`] as it is.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 enum ToOwner {
     Connect { room: String, node: String, conn: ConnId, name: Option<String>, token: Option<String> },
     Disconnect { room: String, node: String, conn: ConnId },
     Command { room: String, node: String, conn: ConnId, command: Command },
-    Seat { room: String, name: String },
-    AddBots { room: String, level: String },
-    Start { room: String },
-    View { room: String },
-    SetUpChallenge { room: String },
+    Request { room: String, request: Request },
 }
 
 impl ToOwner {
@@ -103,20 +99,25 @@ impl ToOwner {
             ToOwner::Connect { room, .. }
             | ToOwner::Disconnect { room, .. }
             | ToOwner::Command { room, .. }
-            | ToOwner::Seat { room, .. }
-            | ToOwner::AddBots { room, .. }
-            | ToOwner::Start { room }
-            | ToOwner::View { room }
-            | ToOwner::SetUpChallenge { room } => room,
+            | ToOwner::Request { room, .. } => room,
         }
     }
 }
 
 /// The owner's answer.
 #[derive(Debug, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[serde(tag = "type", rename_all = "snake_case")]
 enum Answer {
-    Done(serde_json::Value),
+    /// [`ToOwner::Connect`]: the name's resume token (none for a spectator).
+    Joined {
+        token: Option<String>,
+    },
+    /// [`ToOwner::Disconnect`] and [`ToOwner::Command`]: handed to the room.
+    Delivered,
+    /// [`ToOwner::Request`]: the room's reply.
+    Replied {
+        reply: Reply,
+    },
     Refused {
         code: ErrorCode,
         message: String,
@@ -129,11 +130,8 @@ enum Answer {
 }
 
 impl Answer {
-    fn of<T: Serialize>(result: Result<T, Refused>) -> Answer {
-        match result {
-            Ok(value) => Answer::Done(serde_json::to_value(value).expect("answers serialise")),
-            Err(Refused { code, message }) => Answer::Refused { code, message },
-        }
+    fn refused(Refused { code, message }: Refused) -> Answer {
+        Answer::Refused { code, message }
     }
 }
 
@@ -392,26 +390,24 @@ impl Cluster {
                     }
                     tokio::spawn(self.clone().relay(events, node, conn, guest, stopping));
                 }
-                Some(Answer::of(joined))
+                Some(joined.map_or_else(Answer::refused, |token| Answer::Joined { token }))
             }
             ToOwner::Disconnect { node, conn, .. } => {
                 let guest = self.guests().remove(&(node, conn));
                 if let Some((_, guest)) = guest {
                     inbox.send(Msg::Disconnect { conn: guest }).await.ok()?;
                 }
-                Some(Answer::Done(serde_json::Value::Null))
+                Some(Answer::Delivered)
             }
             ToOwner::Command { node, conn, command, .. } => {
                 let guest = self.guests().get(&(node, conn)).filter(|(r, _)| r == room).map(|(_, g)| *g);
                 let Some(guest) = guest else { return Some(Answer::Unattached) };
                 inbox.send(Msg::Command { conn: guest, command }).await.ok()?;
-                Some(Answer::Done(serde_json::Value::Null))
+                Some(Answer::Delivered)
             }
-            ToOwner::Seat { name, .. } => ask(inbox, |reply| Msg::Seat { name, reply }).await.map(Answer::of),
-            ToOwner::AddBots { level, .. } => ask(inbox, |reply| Msg::AddBots { level, reply }).await.map(Answer::of),
-            ToOwner::Start { .. } => ask(inbox, |reply| Msg::Start { reply }).await.map(Answer::of),
-            ToOwner::View { .. } => ask(inbox, |reply| Msg::View { reply }).await.map(|view| Answer::of(Ok(view))),
-            ToOwner::SetUpChallenge { .. } => ask(inbox, |reply| Msg::SetUpChallenge { reply }).await.map(Answer::of),
+            ToOwner::Request { request, .. } => ask(inbox, |reply| Msg::Request { request, reply })
+                .await
+                .map(|replied| replied.map_or_else(Answer::refused, |reply| Answer::Replied { reply })),
         }
     }
 
@@ -602,8 +598,9 @@ impl Proxy {
                 };
                 self.cluster.inner.routes.lock().expect("routes lock").insert(conn, Route { owner, out });
                 let request = ToOwner::Connect { room, node, conn, name: name.clone(), token: token.clone() };
-                let joined = self.call(request).await.and_then(|token| {
-                    serde_json::from_value::<Option<String>>(token).map_err(|e| internal(e.to_string()))
+                let joined = self.call(request).await.and_then(|answer| match answer {
+                    Answer::Joined { token } => Ok(token),
+                    other => Err(unexpected(other)),
                 });
                 match &joined {
                     Ok(token) => {
@@ -632,36 +629,19 @@ impl Proxy {
                     self.attached.remove(&conn);
                 }
             }
-            Msg::Seat { name, reply } => {
-                let _ = reply.send(self.call_for(ToOwner::Seat { room, name }).await);
-            }
-            Msg::AddBots { level, reply } => {
-                let _ = reply.send(self.call_for(ToOwner::AddBots { room, level }).await);
-            }
-            Msg::Start { reply } => {
-                let _ = reply.send(self.call_for(ToOwner::Start { room }).await);
-            }
-            Msg::SetUpChallenge { reply } => {
-                let _ = reply.send(self.call_for(ToOwner::SetUpChallenge { room }).await);
-            }
-            Msg::View { reply } => {
-                // Dropping `reply` on failure: the asker sees the room stop.
-                if let Ok(view) = self.call_for(ToOwner::View { room }).await {
-                    let _ = reply.send(view);
-                }
+            Msg::Request { request, reply } => {
+                let replied = self.call(ToOwner::Request { room, request }).await.and_then(|answer| match answer {
+                    Answer::Replied { reply } => Ok(reply),
+                    other => Err(unexpected(other)),
+                });
+                let _ = reply.send(replied);
             }
         }
     }
 
-    /// [`Proxy::call`], the answer read as a `T`.
-    async fn call_for<T: serde::de::DeserializeOwned>(&mut self, request: ToOwner) -> Result<T, Refused> {
-        let value = self.call(request).await?;
-        serde_json::from_value(value).map_err(|e| internal(e.to_string()))
-    }
-
     /// Asks the room's owner, finding it again (and attaching this node's connections to it) as long as it
     /// takes a room to move from a node that died: twice the lease time and a little more.
-    async fn call(&mut self, request: ToOwner) -> Result<serde_json::Value, Refused> {
+    async fn call(&mut self, request: ToOwner) -> Result<Answer, Refused> {
         let give_up = Instant::now() + Duration::from_millis(2 * self.cluster.inner.lease_ms + 2_000);
         loop {
             let owner = self.owner().await?;
@@ -672,13 +652,13 @@ impl Proxy {
                 route.owner = owner.clone();
             }
             match self.cluster.request(&owner, &request).await {
-                Some(Answer::Done(value)) => return Ok(value),
                 Some(Answer::Refused { code, message }) => return Err(Refused::new(code, message)),
                 Some(Answer::NoRoom) => {
                     return Err(Refused::new(ErrorCode::UnknownRoom, format!("there is no room {}", self.code)));
                 }
                 Some(Answer::Unattached) => self.attached_to = None,
                 Some(Answer::NotOwner) | None => self.owner = None,
+                Some(answer) => return Ok(answer),
             }
             if Instant::now() >= give_up {
                 return Err(internal(format!("room {} is not answering; try again", self.code)));
@@ -728,8 +708,7 @@ impl Proxy {
                 route.owner = owner.to_string();
             }
             match self.cluster.request(owner, &request).await {
-                Some(Answer::Done(token)) => {
-                    let token = serde_json::from_value::<Option<String>>(token).ok().flatten();
+                Some(Answer::Joined { token }) => {
                     if let Some(token) = token.clone()
                         && let Some(route) = self.cluster.inner.routes.lock().expect("routes lock").get(&conn)
                     {
@@ -740,7 +719,7 @@ impl Proxy {
                         attached.token = token;
                     }
                 }
-                Some(Answer::Refused { .. }) | Some(Answer::NoRoom) => {
+                Some(Answer::Refused { .. } | Answer::NoRoom | Answer::Delivered | Answer::Replied { .. }) => {
                     self.attached.remove(&conn);
                     self.cluster.inner.routes.lock().expect("routes lock").remove(&conn);
                 }
@@ -757,6 +736,12 @@ impl Proxy {
 
 fn internal(message: String) -> Refused {
     Refused::new(ErrorCode::Internal, message)
+}
+
+/// An owner's answer that does not answer what was asked: a bug, reported as the server's own trouble.
+fn unexpected(answer: Answer) -> Refused {
+    tracing::error!(?answer, "a room's owner answered with the wrong kind of answer");
+    internal("the room's server gave an unexpected answer".into())
 }
 
 #[cfg(test)]

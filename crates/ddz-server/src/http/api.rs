@@ -9,14 +9,13 @@ use ddz_bot::review::{REVIEW_BUDGET, Review};
 use ddz_engine::{DealRecord, Fairness, Rules};
 use serde::Deserialize;
 
-use super::{
+use super::common::{
     AppError, AppState, Body, MAX_ANSWERS, MAX_HAND, Params, Queried, bad, busy, internal, not_found, path_name,
     unknown_room, valid_name,
 };
 use crate::domain::challenge::{ChallengeKind, is_date, rally_closed, sealed_rally, utc_date};
 use crate::domain::room::Mode;
-use crate::room::Msg;
-use crate::rooms::room_stopped;
+use crate::room::Request;
 use crate::wire::protocol::{ErrorCode, Refused};
 
 #[derive(Deserialize)]
@@ -56,7 +55,7 @@ pub(super) async fn create_room(
         (table_rules(&req.table, req.wild)?, Mode::Invite)
     };
     let code = state.rooms.create(rules, mode, &name).await?;
-    state.rooms.ask(&code, |reply| Msg::Seat { name: name.clone(), reply }).await.ok_or_else(room_stopped)??;
+    state.rooms.seat(&code, &name).await?;
     Ok(Json(serde_json::json!({ "code": code })))
 }
 
@@ -87,10 +86,9 @@ pub(super) async fn play_vs_bots(
     let name = valid_name(&req.name)?;
     let rules = table_rules(&req.table, req.wild)?;
     let code = state.rooms.create(rules, Mode::Bots, &name).await?;
-    state.rooms.ask(&code, |reply| Msg::Seat { name: name.clone(), reply }).await.ok_or_else(room_stopped)??;
-    let level = req.level;
-    state.rooms.ask(&code, |reply| Msg::AddBots { level: level.clone(), reply }).await.ok_or_else(room_stopped)??;
-    state.rooms.ask(&code, |reply| Msg::Start { reply }).await.ok_or_else(room_stopped)??;
+    state.rooms.seat(&code, &name).await?;
+    state.rooms.request(&code, Request::AddBots { level: req.level }).await?;
+    state.rooms.request(&code, Request::Start).await?;
     Ok(Json(serde_json::json!({ "code": code })))
 }
 
@@ -102,7 +100,7 @@ pub(super) async fn room_summary(
     State(state): State<AppState>,
     Params(code): Params<String>,
 ) -> Result<Response, AppError> {
-    let view = state.rooms.view(&code).await.ok_or_else(|| unknown_room(&code))?;
+    let view = state.rooms.view(&code).await?;
     Ok(Json(view).into_response())
 }
 

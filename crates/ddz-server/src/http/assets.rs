@@ -1,6 +1,6 @@
 //! The browser client's files, embedded in the binary.
 
-use super::not_found;
+use super::common::not_found;
 use axum::response::{IntoResponse, Response};
 
 /// The browser client, built from `web/` into `web/dist` and embedded in the binary.

@@ -13,183 +13,28 @@
 
 mod api;
 mod assets;
+mod common;
 pub mod limit;
 mod ws;
 
+use common::{AppError, rate_limited};
+pub use common::{AppState, Heartbeat, REVIEWS_QUEUED};
+
 use std::net::SocketAddr;
 use std::sync::Arc;
-use std::sync::atomic::AtomicU64;
 
-use axum::extract::rejection::{JsonRejection, PathRejection, QueryRejection};
-use axum::extract::ws::rejection::WebSocketUpgradeRejection;
-use axum::extract::{ConnectInfo, FromRequest, FromRequestParts, Request, State};
+use axum::extract::{ConnectInfo, Request, State};
 use axum::handler::Handler;
 use axum::http::{StatusCode, header};
 use axum::middleware::{Next, from_fn_with_state};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
-use tokio::sync::Semaphore;
 use tokio::time::Duration;
-use tokio_util::task::TaskTracker;
 use tower_http::compression::CompressionLayer;
 
-use self::limit::{PerClient, Rate};
-use crate::cluster::Cluster;
-use crate::rooms::Rooms;
-use crate::wire::protocol::{ErrorCode, Refused};
-use crate::work::Queue;
-
-pub const MAX_FRAME: usize = 16 * 1024;
-const READ_BUFFER: usize = 4 * 1024;
-/// Commands one connection may send: 10 a second, bursts of 20.
-pub const COMMANDS: Rate = Rate::new(10.0, 20.0);
-/// The largest hand at any table: the House landlord's 17 + 4 middle cards with the Wild. `/api/hints`
-/// and `/api/readings` refuse larger ones.
-pub const MAX_HAND: usize = 21;
-/// The most plays `/api/hints` and readings `/api/readings` answer with (the engine's order, the rest
-/// left off and `truncated` set).
-pub const MAX_ANSWERS: usize = 200;
-/// Reviews waiting or running at once; one more is answered `busy`.
-pub const REVIEWS_QUEUED: usize = 8;
-/// The longest player name, in characters.
-pub const MAX_NAME: usize = 24;
-
-#[derive(Clone)]
-pub struct AppState {
-    pub rooms: Rooms,
-    /// Cluster mode: this node's part (its NATS connection counts for readiness).
-    pub cluster: Option<Cluster>,
-    pub connections: Arc<Semaphore>,
-    pub next_conn: Arc<AtomicU64>,
-    /// Every client connection's task, so that a shutdown can wait for them.
-    pub clients: TaskTracker,
-    pub heartbeat: Heartbeat,
-    /// Per client address: API requests, and new WebSocket connections.
-    pub api_limit: Arc<PerClient>,
-    pub ws_limit: Arc<PerClient>,
-    /// The bot's reviews of finished deals: one thread, a few waiting, never the tables' pool.
-    pub reviews: Queue,
-}
-
-/// The WebSocket heartbeat: a ping every `every`; a client silent for `silent_after` is dropped.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Heartbeat {
-    pub every: Duration,
-    pub silent_after: Duration,
-}
-
-impl Default for Heartbeat {
-    fn default() -> Self {
-        Heartbeat { every: Duration::from_secs(15), silent_after: Duration::from_secs(45) }
-    }
-}
-
-/// An error answered as JSON (`{"code", "message"}`) with a status code.
-pub struct AppError {
-    status: StatusCode,
-    refused: Refused,
-    retry_after: Option<Duration>,
-}
-
-impl AppError {
-    pub fn new(status: StatusCode, code: ErrorCode, message: impl Into<String>) -> AppError {
-        AppError { status, refused: Refused::new(code, message), retry_after: None }
-    }
-}
-
-impl IntoResponse for AppError {
-    fn into_response(self) -> Response {
-        let body = Json(serde_json::json!({ "code": self.refused.code, "message": self.refused.message }));
-        let mut response = (self.status, body).into_response();
-        if let Some(wait) = self.retry_after {
-            let seconds = wait.as_secs_f64().ceil().max(1.0) as u64;
-            response.headers_mut().insert(header::RETRY_AFTER, seconds.into());
-        }
-        response
-    }
-}
-
-/// A JSON request body as axum reads it, but refused in the API's own shape (`{"code": "bad_request",
-/// "message"}`) instead of axum's plain text, keeping axum's status: 400 for a body that is not JSON (or a
-/// path that is not UTF-8, a plain request to `/ws`), 415 without a JSON content type, 422 for a body of
-/// the wrong shape, 413 for one over the size limit.
-#[derive(FromRequest)]
-#[from_request(via(axum::Json), rejection(AppError))]
-struct Body<T>(T);
-
-/// A path's parameters, refused as [`Body`] is.
-#[derive(FromRequestParts)]
-#[from_request(via(axum::extract::Path), rejection(AppError))]
-struct Params<T>(T);
-
-/// A query string, refused as [`Body`] is.
-#[derive(FromRequestParts)]
-#[from_request(via(axum::extract::Query), rejection(AppError))]
-struct Queried<T>(T);
-
-macro_rules! refused_by_axum {
-    ($($rejection:ty),*) => {$(
-        impl From<$rejection> for AppError {
-            fn from(rejection: $rejection) -> AppError {
-                AppError::new(rejection.status(), ErrorCode::BadRequest, rejection.body_text())
-            }
-        }
-    )*};
-}
-
-refused_by_axum!(JsonRejection, PathRejection, QueryRejection, WebSocketUpgradeRejection);
-
-impl From<sqlx::Error> for AppError {
-    fn from(e: sqlx::Error) -> AppError {
-        tracing::error!(error = %e, "database error");
-        AppError::new(StatusCode::INTERNAL_SERVER_ERROR, ErrorCode::Internal, "the server could not reach its database")
-    }
-}
-
-/// A room's or the server's refusal: the server's own trouble is a 500, anything else the client's 400.
-impl From<Refused> for AppError {
-    fn from(refused: Refused) -> AppError {
-        let status = match refused.code {
-            ErrorCode::Internal => StatusCode::INTERNAL_SERVER_ERROR,
-            ErrorCode::Busy => StatusCode::SERVICE_UNAVAILABLE,
-            ErrorCode::UnknownRoom | ErrorCode::NotFound => StatusCode::NOT_FOUND,
-            ErrorCode::RallyOpen => StatusCode::FORBIDDEN,
-            _ => StatusCode::BAD_REQUEST,
-        };
-        AppError { status, refused, retry_after: None }
-    }
-}
-
-fn bad(message: impl Into<String>) -> AppError {
-    AppError::new(StatusCode::BAD_REQUEST, ErrorCode::BadRequest, message)
-}
-
-fn not_found(message: impl Into<String>) -> AppError {
-    AppError::new(StatusCode::NOT_FOUND, ErrorCode::NotFound, message)
-}
-
-/// The server's own trouble (a stored record that does not read back): logged, and a 500.
-fn internal(message: String) -> AppError {
-    tracing::error!(%message, "internal error");
-    AppError::new(StatusCode::INTERNAL_SERVER_ERROR, ErrorCode::Internal, message)
-}
-
-fn unknown_room(code: &str) -> AppError {
-    AppError::new(StatusCode::NOT_FOUND, ErrorCode::UnknownRoom, format!("there is no room {code}"))
-}
-
-fn rate_limited(wait: Duration) -> AppError {
-    let message = format!("too many requests: try again in {:.1} s", wait.as_secs_f64());
-    AppError {
-        retry_after: Some(wait),
-        ..AppError::new(StatusCode::TOO_MANY_REQUESTS, ErrorCode::RateLimited, message)
-    }
-}
-
-fn busy() -> AppError {
-    AppError::new(StatusCode::SERVICE_UNAVAILABLE, ErrorCode::Busy, "the server is busy; try again in a moment")
-}
+use self::limit::PerClient;
+use crate::wire::protocol::ErrorCode;
 
 /// The per-address token bucket in `limit`, in front of a route: a 429 with `Retry-After` when empty.
 /// Behind a trusted balancer the client is the address it forwards. Without a peer address (a router
@@ -264,32 +109,4 @@ async fn readyz(State(state): State<AppState>) -> Response {
 /// The Prometheus metrics (`crate::metrics`).
 async fn metrics() -> Response {
     ([(header::CONTENT_TYPE, "text/plain; version=0.0.4")], crate::metrics::render()).into_response()
-}
-
-/// A player name, wherever one arrives (request bodies, paths, a WebSocket `hello`): 1 to 24 characters
-/// after trimming, with no control characters and no invisible formatting characters (bidirectional
-/// overrides and isolates, zero-width spaces), which could make one name look like another on a board.
-pub fn valid_name(name: &str) -> Result<String, Refused> {
-    let name = name.trim();
-    let length = name.chars().count();
-    if length == 0 || length > MAX_NAME {
-        return Err(Refused::new(ErrorCode::BadName, format!("a name is 1 to {MAX_NAME} characters")));
-    }
-    if let Some(c) = name.chars().find(|&c| c.is_control() || is_invisible_format(c)) {
-        let message = format!("a name may not contain the character U+{:04X}", u32::from(c));
-        return Err(Refused::new(ErrorCode::BadName, message));
-    }
-    Ok(name.to_string())
-}
-
-/// Formatting characters that change how the text around them is shown without being seen themselves:
-/// bidirectional marks, embeddings, overrides and isolates, zero-width spaces and the byte-order mark.
-/// (The zero-width joiner and non-joiner stay: emoji and some scripts need them.)
-fn is_invisible_format(c: char) -> bool {
-    matches!(c, '\u{061C}' | '\u{200B}' | '\u{200E}' | '\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2060}'..='\u{2069}' | '\u{FEFF}')
-}
-
-/// A name from a path: a 400 unless it is a valid name.
-fn path_name(name: &str) -> Result<String, AppError> {
-    Ok(valid_name(name)?)
 }

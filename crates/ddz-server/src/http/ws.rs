@@ -12,8 +12,8 @@ use futures_util::{SinkExt, StreamExt};
 use tokio::sync::mpsc;
 use tokio::time::{Duration, Instant};
 
+use super::common::{AppError, AppState, COMMANDS, MAX_FRAME, READ_BUFFER, valid_name};
 use super::limit::Bucket;
-use super::{AppError, AppState, COMMANDS, MAX_FRAME, READ_BUFFER, valid_name};
 use crate::room::{ConnId, Msg, Outbound};
 use crate::wire::protocol::{Command, ErrorCode, Event, Refused};
 
@@ -125,10 +125,17 @@ async fn hello(socket: &mut WebSocket, state: &AppState, conn: ConnId) -> Result
     Ok(Hello::Room(inbox, events))
 }
 
-/// The `seq` of an `act`, read from the frame before its body, so that a refusal can carry it even when
+/// The `seq` of an `act` frame, read from its envelope alone, so that a refusal can carry it even when
 /// the body does not parse or the command is dropped unread.
-fn act_seq(frame: &serde_json::Value) -> Option<u64> {
-    (frame.get("type")?.as_str()? == "act").then(|| frame.get("seq")?.as_u64()).flatten()
+fn act_seq(frame: &str) -> Option<u64> {
+    #[derive(serde::Deserialize)]
+    struct Envelope {
+        #[serde(rename = "type")]
+        kind: Option<String>,
+        seq: Option<u64>,
+    }
+    let envelope: Envelope = serde_json::from_str(frame).ok()?;
+    envelope.kind.filter(|kind| kind == "act").and(envelope.seq)
 }
 
 /// Tells a client the server is going down, then closes its socket.
@@ -220,23 +227,27 @@ async fn serve_client(
                         break;
                     }
                 };
-                // The envelope first: a refused `act` always carries its `seq`.
-                let frame = serde_json::from_str::<serde_json::Value>(&text);
-                let seq = frame.as_ref().ok().and_then(act_seq);
-                let refuse = |code, message: String| Refused::new(code, message).event(seq);
+                // A refused `act` always carries its `seq`: read from the frame's envelope only when refusing.
+                let refuse = |code, message: String| Refused::new(code, message).event(act_seq(&text));
                 if limit.take(COMMANDS).is_err() {
                     let _ = to_client.try_send(refuse(ErrorCode::RateLimited, "too many messages: slow down".into()));
                     continue;
                 }
-                let command = match frame.and_then(serde_json::from_value::<Command>) {
+                // The frame is read once, straight into a command.
+                let command = match serde_json::from_str::<Command>(&text) {
                     Ok(command) => command,
                     Err(e) => {
                         let _ = to_client.try_send(refuse(ErrorCode::BadMessage, format!("not a command: {e}")));
                         continue;
                     }
                 };
+                let seq = match &command {
+                    Command::Act { seq, .. } => Some(*seq),
+                    _ => None,
+                };
                 if inbox.try_send(Msg::Command { conn, command }).is_err() {
-                    let _ = to_client.try_send(refuse(ErrorCode::Busy, "the room is busy; try again".into()));
+                    let busy = Refused::new(ErrorCode::Busy, "the room is busy; try again").event(seq);
+                    let _ = to_client.try_send(busy);
                 }
             }
         }

@@ -2,6 +2,7 @@
 //! ([`Outbound`]), and [`ask`], the one way to put a question to a room and wait for its answer.
 
 use ddz_engine::Seat;
+use serde::{Deserialize, Serialize};
 use tokio::sync::{mpsc, oneshot};
 
 use crate::wire::protocol::{Command, Event, Refused, RoomView};
@@ -39,10 +40,11 @@ impl From<Event> for Outbound {
     }
 }
 
+/// What a room's task takes: a client's connection, commands and departure, and the requests of handlers
+/// and other nodes. The cluster forwards the same [`Request`]s and [`Reply`]s between nodes.
 pub enum Msg {
-    /// A client joins as `name`. A name already connected is refused, unless `token` is the name's
-    /// resume token: then the new connection replaces the old one at once. The reply is the name's token.
-    /// A client enters: as `name`, or with `None` as a spectator.
+    /// A client enters: as `name`, or with `None` as a spectator. A name already connected is refused,
+    /// unless `token` is the name's resume token: then the new connection replaces the old one at once.
     Connect {
         conn: ConnId,
         name: Option<String>,
@@ -58,26 +60,39 @@ pub enum Msg {
         conn: ConnId,
         command: Command,
     },
+    Request {
+        request: Request,
+        reply: oneshot::Sender<Result<Reply, Refused>>,
+    },
+}
+
+/// A question a handler puts to a room, the same on every node.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum Request {
     /// Seat `name` in the first free seat (Play vs 2 Bots, public tables from the lobby page).
-    Seat {
-        name: String,
-        reply: oneshot::Sender<Result<Seat, Refused>>,
-    },
-    AddBots {
-        level: String,
-        reply: oneshot::Sender<Result<(), Refused>>,
-    },
-    Start {
-        reply: oneshot::Sender<Result<(), Refused>>,
-    },
-    View {
-        reply: oneshot::Sender<RoomView>,
-    },
+    Seat { name: String },
+    /// Fill every empty seat with a bot of `level`.
+    AddBots { level: String },
+    /// Deal the next deal.
+    Start,
+    /// The room as a spectator sees it (a sealed rally's without its deals).
+    View,
     /// A challenge room: seat its player, fill the other seats with its bots, and deal the first deal, as
     /// far as not done yet (a new run, or one resumed after a restart interrupted its setting up).
-    SetUpChallenge {
-        reply: oneshot::Sender<Result<(), Refused>>,
-    },
+    SetUpChallenge,
+}
+
+/// A room's answer to a [`Request`].
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum Reply {
+    /// [`Request::Seat`]: the seat taken (or already held).
+    Seated { seat: Seat },
+    /// [`Request::View`].
+    View { view: Box<RoomView> },
+    /// Anything else, done.
+    Done,
 }
 
 /// Events queued for one client before it counts as too slow.

@@ -16,13 +16,13 @@ use ddz_engine::{Action, Deal, Phase, Seat, Seed, TableType};
 use tokio::sync::{mpsc, oneshot};
 use tokio::time::{Duration, Instant};
 
-use super::mailbox::{ConnId, Msg, Outbound};
+use super::mailbox::{ConnId, Msg, Outbound, Reply, Request};
 use super::registry::Registry;
 use crate::clock::Clock;
 use crate::domain::challenge::{rally_closed, rally_expiry_ms, rally_setup, sealed_rally};
 use crate::domain::room::{Entry, Occupant, Room, RoomError, Stamped, same_name};
 use crate::metrics;
-use crate::store::{Append, Db, Fence, is_fenced};
+use crate::store::{Append, Db, Fence, StoreError};
 use crate::wire::protocol::{Command, ErrorCode, Event, Refused, RoomView, Summary};
 use crate::work::Pool;
 
@@ -280,36 +280,39 @@ impl RoomTask {
                 }
             }
             Msg::Command { conn, command } => self.command(conn, command).await,
-            Msg::Seat { name, reply } => {
-                let result = match self.room.human_seat_of(&name) {
-                    Some(seat) => Ok(seat),
-                    None => match self.room.seats.iter().position(Option::is_none) {
-                        Some(seat) => self.commit(Entry::Sit { seat, name }).await.map(|_| seat),
-                        None => Err(RoomError::Full.into()),
-                    },
-                };
-                let _ = reply.send(result);
+            Msg::Request { request, reply } => {
+                let _ = reply.send(self.request(request).await);
             }
-            Msg::AddBots { level, reply } => {
-                let mut result = Ok(());
-                while let Some(seat) = self.room.seats.iter().position(Option::is_none) {
-                    if let Err(e) = self.add_bot(seat, &level).await {
-                        result = Err(e);
-                        break;
+        }
+    }
+
+    /// Answers a handler's (or another node's) request.
+    async fn request(&mut self, request: Request) -> Result<Reply, Refused> {
+        match request {
+            Request::Seat { name } => {
+                let seat = match self.room.human_seat_of(&name) {
+                    Some(seat) => seat,
+                    None => {
+                        let seat = self.room.seats.iter().position(Option::is_none).ok_or(RoomError::Full)?;
+                        self.commit(Entry::Sit { seat, name }).await?;
+                        seat
                     }
+                };
+                Ok(Reply::Seated { seat })
+            }
+            Request::AddBots { level } => {
+                while let Some(seat) = self.room.seats.iter().position(Option::is_none) {
+                    self.add_bot(seat, &level).await?;
                 }
-                let _ = reply.send(result);
+                Ok(Reply::Done)
             }
-            Msg::Start { reply } => {
-                let _ = reply.send(self.start().await);
-            }
-            Msg::View { reply } => {
+            Request::Start => self.start().await.map(|()| Reply::Done),
+            Request::View => {
                 let view = self.view_for(None);
-                let _ = reply.send(if self.sealed_rally().is_some() { view.sealed() } else { view });
+                let view = if self.sealed_rally().is_some() { view.sealed() } else { view };
+                Ok(Reply::View { view: Box::new(view) })
             }
-            Msg::SetUpChallenge { reply } => {
-                let _ = reply.send(self.set_up_challenge().await);
-            }
+            Request::SetUpChallenge => self.set_up_challenge().await.map(|()| Reply::Done),
         }
     }
 
@@ -456,7 +459,7 @@ impl RoomTask {
         let mut append = Append::of(&stamped, &after);
         append.fence = self.env.fence.clone();
         if let Err(e) = self.db.append(append).await {
-            if is_fenced(&e) {
+            if matches!(e, StoreError::Fenced(_)) {
                 self.fenced = true;
                 return Err(Refused::new(ErrorCode::Internal, "this room moved to another server; reconnect"));
             }

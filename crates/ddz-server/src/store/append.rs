@@ -4,7 +4,6 @@
 
 use ddz_engine::{Action, DealRecord};
 
-use super::Fence;
 use crate::domain::room::{Entry, Room, Stamped};
 use crate::domain::stats::{StatLine, stat_lines};
 
@@ -79,4 +78,12 @@ fn deal_just_finished(stamped: &Stamped, after: &Room) -> bool {
         Entry::Close => after.deal.as_ref().is_some_and(|d| d.actions().last() == Some(&Action::Abandon)),
         _ => false,
     }
+}
+
+/// A room's ownership in cluster mode: the node that runs it and the fencing number it took it with.
+/// Every append of that node to that room checks that both still hold.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Fence {
+    pub node: String,
+    pub number: i64,
 }

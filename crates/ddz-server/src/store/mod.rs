@@ -10,7 +10,7 @@
 
 mod append;
 
-pub use append::Append;
+pub use append::{Append, Fence};
 
 use std::future::Future;
 use std::pin::Pin;
@@ -81,7 +81,7 @@ pub enum ChallengeStart {
     RallyPlayed,
 }
 
-pub type DbResult<T> = Result<T, sqlx::Error>;
+pub type DbResult<T> = Result<T, StoreError>;
 
 /// The same schema for each backend: SQLite's integers are 64-bit by nature, PostgreSQL's are written
 /// `BIGINT`.
@@ -107,23 +107,22 @@ fn migrator(backend: Backend) -> Migrator {
     })
 }
 
-/// A room's ownership in cluster mode: the node that runs it and the fencing number it took it with.
-/// Every append of that node to that room checks that both still hold.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Fence {
-    pub node: String,
-    pub number: i64,
-}
-
-/// An append refused because another node has taken the room since.
+/// Why the store did not do what it was asked.
 #[derive(Debug, thiserror::Error)]
-#[error("room {0} now belongs to another node")]
-pub struct Fenced(String);
-
-/// Whether a store failed because the room has another owner now (the task must stop: it can never write
-/// to the room again).
-pub fn is_fenced(error: &sqlx::Error) -> bool {
-    matches!(error, sqlx::Error::Decode(e) if e.is::<Fenced>())
+pub enum StoreError {
+    /// Another node has taken the room since this node took it: the room's task here can never write to
+    /// it again, and ends.
+    #[error("room {0} now belongs to another node")]
+    Fenced(String),
+    /// There is no such room.
+    #[error("there is no room {0}")]
+    NoRoom(String),
+    /// Something stored does not read back (a value this server does not know, a broken record).
+    #[error("stored data does not read back: {0}")]
+    Corrupt(String),
+    /// The database could not be reached, or refused the statement.
+    #[error("the database is unavailable: {0}")]
+    Unavailable(#[from] sqlx::Error),
 }
 
 /// A stored room: how it was created and its log.
@@ -191,26 +190,27 @@ impl Db {
     fn check_reachable(&self) -> DbResult<()> {
         if self.unreachable.load(Ordering::Relaxed) {
             self.refused.fetch_add(1, Ordering::Relaxed);
-            return Err(sqlx::Error::PoolTimedOut);
+            return Err(StoreError::Unavailable(sqlx::Error::PoolTimedOut));
         }
         Ok(())
     }
 
-    async fn run<T, F, Fut>(&self, work: F) -> DbResult<T>
+    async fn run<T, E, F, Fut>(&self, work: F) -> DbResult<T>
     where
         T: Send + 'static,
         F: FnOnce(Store) -> Fut + Send + 'static,
-        Fut: Future<Output = DbResult<T>> + Send + 'static,
+        Fut: Future<Output = Result<T, E>> + Send + 'static,
+        E: Into<StoreError>,
     {
         self.check_reachable()?;
         let (reply, answer) = oneshot::channel();
         let job: Job = Box::new(move |store| {
             Box::pin(async move {
-                let _ = reply.send(work(store).await);
+                let _ = reply.send(work(store).await.map_err(Into::into));
             })
         });
         self.jobs.send(job).map_err(|_| sqlx::Error::PoolClosed)?;
-        answer.await.map_err(|_| sqlx::Error::PoolClosed)?
+        answer.await.map_err(|_| StoreError::Unavailable(sqlx::Error::PoolClosed))?
     }
 
     /// Cluster mode: node `id` (named `name`) joins, its lease alive until `until` (ms since the epoch).
@@ -240,7 +240,7 @@ impl Db {
                 .bind(&id)
                 .execute(&s.pool)
                 .await?;
-            Ok(renewed.rows_affected() == 1)
+            Ok::<_, StoreError>(renewed.rows_affected() == 1)
         })
         .await
     }
@@ -263,7 +263,7 @@ impl Db {
                     .bind(before as i64)
                     .execute(&s.pool)
                     .await?;
-            Ok(forgotten.rows_affected())
+            Ok::<_, StoreError>(forgotten.rows_affected())
         })
         .await
     }
@@ -295,6 +295,13 @@ impl Db {
             .bind(now as i64)
             .fetch_optional(&s.pool)
             .await
+            .map_err(|e| match e {
+                // The owner row names the room: a room that is not there cannot be taken.
+                sqlx::Error::Database(e) if e.kind() == sqlx::error::ErrorKind::ForeignKeyViolation => {
+                    StoreError::NoRoom(code.clone())
+                }
+                e => StoreError::Unavailable(e),
+            })
         })
         .await
     }
@@ -370,7 +377,7 @@ impl Db {
                 .bind(&code)
                 .fetch_optional(&s.pool)
                 .await?;
-            Ok(found.is_some())
+            Ok::<_, StoreError>(found.is_some())
         })
         .await
     }
@@ -452,7 +459,7 @@ impl Db {
             match s.start_challenge(&code, &challenge, &name, at).await {
                 // Another request (on this node or another) started the same name's run first: the
                 // database's unique index refused this one, and the run it started is the one to join.
-                Err(e) if e.as_database_error().is_some_and(|d| d.is_unique_violation()) => {
+                Err(StoreError::Unavailable(e)) if e.as_database_error().is_some_and(|d| d.is_unique_violation()) => {
                     s.start_challenge(&code, &challenge, &name, at).await
                 }
                 result => result,
@@ -463,7 +470,10 @@ impl Db {
 
     /// A challenge board: `rally` names the rally's date for Bang rallies.
     pub async fn challenge_board(&self, kind: ChallengeKind, rally: Option<String>) -> DbResult<Vec<BoardRow>> {
-        self.run(move |s| async move { Ok(rank_runs(kind, &s.finished_runs(kind, rally.as_deref()).await?)) }).await
+        self.run(move |s| async move {
+            Ok::<_, StoreError>(rank_runs(kind, &s.finished_runs(kind, rally.as_deref()).await?))
+        })
+        .await
     }
 
     /// The dates of rallies with finished attempts, newest first.
@@ -509,7 +519,7 @@ impl Store {
             }
             Backend::Postgres => AnyPoolOptions::new().max_connections(8).connect(url).await?,
         };
-        migrator(backend).run(&pool).await?;
+        migrator(backend).run(&pool).await.map_err(|e| StoreError::Unavailable(e.into()))?;
         Ok(Store { pool })
     }
 
@@ -553,7 +563,7 @@ impl Store {
         for append in appends {
             write_deal_and_room_changes(&mut tx, append).await?;
         }
-        tx.commit().await
+        Ok(tx.commit().await?)
     }
 
     /// Every room not closed, with its log.
@@ -669,7 +679,7 @@ impl Store {
             .await?;
         let stored: String =
             sqlx::query_scalar("SELECT value FROM settings WHERE key = 'rally_secret'").fetch_one(&self.pool).await?;
-        stored.parse().map_err(|_| sqlx::Error::Protocol("the stored rally secret is not a seed".into()))
+        stored.parse().map_err(|_| StoreError::Corrupt("the stored rally secret is not a seed".into()))
     }
 
     async fn start_challenge(
@@ -739,6 +749,7 @@ impl Store {
         )
         .fetch_all(&self.pool)
         .await
+        .map_err(StoreError::from)
     }
 
     async fn rally_results(&self, date: &str, name: &str) -> DbResult<Option<(RallyResult, RallyResult)>> {
@@ -770,6 +781,7 @@ impl Store {
             .bind(i64::from(number))
             .fetch_optional(&self.pool)
             .await
+            .map_err(StoreError::from)
     }
 
     async fn deal_records(&self, code: &str) -> DbResult<Vec<String>> {
@@ -777,6 +789,7 @@ impl Store {
             .bind(code)
             .fetch_all(&self.pool)
             .await
+            .map_err(StoreError::from)
     }
 }
 
@@ -876,13 +889,13 @@ impl RunRow {
     }
 }
 
-fn decode(error: impl std::error::Error + Send + Sync + 'static) -> sqlx::Error {
-    sqlx::Error::Decode(Box::new(error))
+fn decode(error: impl std::error::Error) -> StoreError {
+    StoreError::Corrupt(error.to_string())
 }
 
 /// A stored value the server does not know.
-fn unknown(what: &str, value: &str) -> sqlx::Error {
-    sqlx::Error::Decode(format!("unknown {what} {value:?}").into())
+fn unknown(what: &str, value: &str) -> StoreError {
+    StoreError::Corrupt(format!("unknown {what} {value:?}"))
 }
 
 /// The group commit: takes every entry waiting (up to [`MAX_BATCH`]), stores them in one transaction
@@ -909,7 +922,7 @@ async fn check_fence(tx: &mut AnyConnection, append: &Append) -> DbResult<()> {
         .execute(&mut *tx)
         .await?;
     if held.rows_affected() != 1 {
-        return Err(sqlx::Error::Decode(Box::new(Fenced(append.code.clone()))));
+        return Err(StoreError::Fenced(append.code.clone()));
     }
     Ok(())
 }
@@ -1042,11 +1055,11 @@ mod tests {
         assert_eq!(db.orphaned_rooms(2_000).await.unwrap(), ["FENCED"]);
         assert_eq!(db.take_room("FENCED", "b", 2_000).await.unwrap(), Some(2));
         let late = db.append(fenced_append(2, "a", 1)).await.unwrap_err();
-        assert!(is_fenced(&late), "{late}");
+        assert!(matches!(late, StoreError::Fenced(_)), "{late}");
         db.append(fenced_append(2, "b", 2)).await.unwrap();
         // a comes back to life and renews: the room stays b's, and a's appends stay refused.
         db.renew_lease("a", 5_000).await.unwrap();
-        assert!(is_fenced(&db.append(fenced_append(3, "a", 1)).await.unwrap_err()));
+        assert!(matches!(db.append(fenced_append(3, "a", 1)).await.unwrap_err(), StoreError::Fenced(_)));
         assert_eq!(db.room_owner("FENCED", 2_000).await.unwrap().as_deref(), Some("b"));
 
         // b lets the room go: anyone takes it, with a number never used before.
