@@ -28,13 +28,17 @@ export class Selection {
   chosen = $state(0);
   /** Why the selection is no play. */
   reason = $state<string | null>(null);
-  /** Hint found no legal play. */
-  noPlay = $state(false);
   /** The cards a typed play selected: while they are the selection, the field speaks for it. */
   private typedCards = $state<Card[] | null>(null);
   readonly typed = $derived(this.typedCards !== null && sameCards(this.typedCards, this.selected));
-  private hintList: HintPlay[] | null = null;
-  private hintIndex = -1;
+  /** Which turn it is: the hints are this turn's, and a new turn reads the selection anew. */
+  private readonly turn = $derived.by(
+    () => `${this.table.deal?.actions.length ?? -1}:${this.table.deal?.phase}:${this.table.room?.deals_played}`,
+  );
+  /** The Hint's plays for the turn they were asked in, and the one it selected last. */
+  private hints = $state.raw<{ turn: string; plays: HintPlay[]; shown: number } | null>(null);
+  /** Hint found no legal play this turn. */
+  readonly noPlay = $derived(this.hints?.turn === this.turn && this.hints.plays.length === 0);
   /** The reading to choose once the readings arrive (the Hint's), if it is among them. */
   private wantReading: Reading | null = null;
   /** Play was asked for while the selection's readings were still on the way. */
@@ -43,15 +47,7 @@ export class Selection {
   private token = 0;
 
   constructor(private readonly table: TableState) {
-    const turnKey = $derived(`${table.deal?.actions.length ?? -1}:${table.deal?.phase}:${table.room?.deals_played}`);
-
-    // A new turn: forget hints; drop selected cards that left the hand.
-    $effect(() => {
-      void turnKey;
-      this.hintList = null;
-      this.hintIndex = -1;
-      this.noPlay = false;
-    });
+    // Selected cards that left the hand (played, or a new deal) leave the selection.
     $effect(() => {
       const inHand = new Set(table.hand);
       if (this.selected.some((c) => !inHand.has(c))) this.selected = this.selected.filter((c) => inHand.has(c));
@@ -60,7 +56,7 @@ export class Selection {
     $effect(() => {
       const pos = this.position();
       const cards = [...this.selected];
-      void turnKey;
+      void this.turn;
       this.options = [];
       this.chosen = 0;
       this.reason = null;
@@ -115,11 +111,12 @@ export class Selection {
   async hint() {
     const pos = this.position();
     if (!pos) return;
-    if (!this.hintList) this.hintList = await fetchHints(pos).catch(() => []);
-    this.noPlay = this.hintList.length === 0;
-    if (this.noPlay) return;
-    this.hintIndex = (this.hintIndex + 1) % this.hintList.length;
-    const h = this.hintList[this.hintIndex];
+    const turn = this.turn;
+    if (this.hints?.turn !== turn) this.hints = { turn, plays: await fetchHints(pos).catch(() => []), shown: -1 };
+    const hints = this.hints;
+    if (hints.plays.length === 0) return;
+    hints.shown = (hints.shown + 1) % hints.plays.length;
+    const h = hints.plays[hints.shown];
     this.wantReading = h;
     this.selected = [...h.cards];
   }
