@@ -26,8 +26,12 @@ describe('readingText', () => {
 
   it('tells a triple from a triple run, with their attachments', () => {
     expect(readingText(reading({ type: 'triples', main: '3' }))).toBe('triple of 3s');
-    expect(readingText(reading({ type: 'triples', main: '3', attach: 'singles', attach_count: 1 }))).toBe('triple of 3s + single');
-    expect(readingText(reading({ type: 'triples', main: '9', attach: 'pairs', attach_count: 1 }))).toBe('triple of 9s + pair');
+    expect(readingText(reading({ type: 'triples', main: '3', attach: 'singles', attach_count: 1 }))).toBe(
+      'triple of 3s + single',
+    );
+    expect(readingText(reading({ type: 'triples', main: '9', attach: 'pairs', attach_count: 1 }))).toBe(
+      'triple of 9s + pair',
+    );
     expect(readingText(reading({ type: 'triples', main: '4', length: 2, attach: 'singles', attach_count: 2 }))).toBe(
       'triple run 3-4 + 2 singles',
     );
@@ -38,7 +42,9 @@ describe('readingText', () => {
     expect(readingText(reading({ type: 'triples', main: '4', length: 2, attach: 'singles', attach_count: 2 }))).toBe(
       '飞机 3-4 带 2 张单牌',
     );
-    expect(readingText(reading({ type: 'triples', main: '9', attach: 'pairs', attach_count: 1 }))).toBe('三个 9 带一对');
+    expect(readingText(reading({ type: 'triples', main: '9', attach: 'pairs', attach_count: 1 }))).toBe(
+      '三个 9 带一对',
+    );
   });
 
   it('says how strong a bomb is', () => {
@@ -55,8 +61,12 @@ describe('readingText', () => {
   });
 
   it('says what the wild cards stand for: the Wild itself, or wild-rank cards', () => {
-    expect(readingText(reading({ type: 'triples', main: '5', ranks: '55W', wild_as: '5' }))).toBe('triple of 5s (W as 5)');
-    expect(readingText(reading({ type: 'pair', main: 'T', ranks: 'T7', wild_as: 'T' }))).toBe('pair of 10s (wild as 10)');
+    expect(readingText(reading({ type: 'triples', main: '5', ranks: '55W', wild_as: '5' }))).toBe(
+      'triple of 5s (W as 5)',
+    );
+    expect(readingText(reading({ type: 'pair', main: 'T', ranks: 'T7', wild_as: 'T' }))).toBe(
+      'pair of 10s (wild as 10)',
+    );
     expect(readingText(reading({ type: 'triples', main: '3', ranks: '333W', wild_as: '' }))).toBe('triple of 3s');
     i18n.lang = 'zh';
     expect(readingText(reading({ type: 'triples', main: '5', ranks: '55W', wild_as: '5' }))).toBe('三个 5（百搭当 5）');

@@ -47,7 +47,9 @@ describe('actionText', () => {
 
   it('tells a play with its reading, and a bomb or rocket as a bomb', () => {
     expect(actionText(play(0, ['4S', '4H'], { type: 'pair', main: '4' }), name)).toBe('Ann: pair of 4s');
-    expect(actionText(play(1, ['9S', '9H', '9D', '9C'], { type: 'bomb', main: '9' }), name)).toBe('Bo bombed: bomb of 9s');
+    expect(actionText(play(1, ['9S', '9H', '9D', '9C'], { type: 'bomb', main: '9' }), name)).toBe(
+      'Bo bombed: bomb of 9s',
+    );
     expect(actionText(play(2, ['BJ', 'RJ'], { type: 'rocket', main: 'R' }), name)).toBe('Cy bombed: rocket');
     i18n.lang = 'zh';
     expect(actionText(play(0, ['4S', '4H'], { type: 'pair', main: '4' }), name)).toBe('Ann：对 4');
@@ -65,7 +67,9 @@ describe('outcomeText', () => {
   it('says who won; a Two Player table has one farmer', () => {
     expect(outcomeText(dealView({ result: result({ landlord_won: true }) }))).toBe('The landlord wins!');
     expect(outcomeText(dealView({ result: result({ landlord_won: false }) }))).toBe('The farmers win!');
-    expect(outcomeText(dealView({ hand_sizes: [3, 0], result: result({ landlord_won: false }) }))).toBe('The farmer wins!');
+    expect(outcomeText(dealView({ hand_sizes: [3, 0], result: result({ landlord_won: false }) }))).toBe(
+      'The farmer wins!',
+    );
     expect(outcomeText(dealView({ result: result({ landlord_won: null, winner: null }) }))).toBe('No winner');
     i18n.lang = 'zh';
     expect(outcomeText(dealView({ result: result({ landlord_won: true }) }))).toBe('地主赢了！');
@@ -101,7 +105,9 @@ describe('scoreLineTexts', () => {
 
   it('says how two winners split the pot, evenly or not', () => {
     expect(lines([{ line: 'pot_won', pot: 12, won: [0, 6, 6] }])).toEqual(['Bo and Cy split the $12 pot: $6 each']);
-    expect(lines([{ line: 'pot_won', pot: 13, won: [0, 7, 6] }])).toEqual(['Bo and Cy split the $13 pot: Bo $7, Cy $6']);
+    expect(lines([{ line: 'pot_won', pot: 13, won: [0, 7, 6] }])).toEqual([
+      'Bo and Cy split the $13 pot: Bo $7, Cy $6',
+    ]);
   });
 
   it("explains No Shuffle's bid, multipliers and shares", () => {
@@ -127,19 +133,29 @@ describe('scoreLineTexts', () => {
   });
 
   it("explains Two Player's call, robs, allowance and single share", () => {
-    const twoPlayer = { rules: 'twoplayer', hand_sizes: [5, 0], result: result({ landlord_won: false, auction_value: 2 }) };
+    const twoPlayer = {
+      rules: 'twoplayer',
+      hand_sizes: [5, 0],
+      result: result({ landlord_won: false, auction_value: 2 }),
+    };
     expect(lines([{ line: 'auction_value', value: 1, robs: 0 }], twoPlayer)).toEqual(['Called: 1']);
     expect(lines([{ line: 'auction_value', value: 2, robs: 1 }], twoPlayer)).toEqual(['1 rob: ×2']);
     expect(lines([{ line: 'auction_value', value: 4, robs: 2 }], twoPlayer)).toEqual(['2 robs: ×4']);
-    expect(lines([{ line: 'allowance', seat: 1, allowance: 1 }], twoPlayer)).toEqual(['Bo reached the allowance (1 card)']);
-    expect(lines([{ line: 'allowance', seat: 1, allowance: 3 }], twoPlayer)).toEqual(['Bo reached the allowance (3 cards)']);
+    expect(lines([{ line: 'allowance', seat: 1, allowance: 1 }], twoPlayer)).toEqual([
+      'Bo reached the allowance (1 card)',
+    ]);
+    expect(lines([{ line: 'allowance', seat: 1, allowance: 3 }], twoPlayer)).toEqual([
+      'Bo reached the allowance (3 cards)',
+    ]);
     expect(lines([{ line: 'shares', share: 2, farmers: 1 }], twoPlayer)).toEqual([
       'One share = 2 × 1 = 2 points; the landlord loses 1 share',
     ]);
   });
 
   it('says why a deal scored nothing, House refunding the pot', () => {
-    expect(lines([{ line: 'no_score', end: 'deal_limit' }], { rules: 'noshuffle' })).toEqual(['Time ran out: no winner, no score']);
+    expect(lines([{ line: 'no_score', end: 'deal_limit' }], { rules: 'noshuffle' })).toEqual([
+      'Time ran out: no winner, no score',
+    ]);
     expect(lines([{ line: 'no_score', end: 'abandoned' }], { rules: 'house-nowild' })).toEqual([
       'The room closed during the deal: everyone got back what they paid in',
     ]);
@@ -184,7 +200,9 @@ describe('dealLogEntries', () => {
   });
 
   it('marks the turns the clock had the bot play', () => {
-    expect(dealLog(dealView({ actions, landlord: 1 }), [5], name).at(-1)).toBe('Cy passed (the bot played: time ran out)');
+    expect(dealLog(dealView({ actions, landlord: 1 }), [5], name).at(-1)).toBe(
+      'Cy passed (the bot played: time ran out)',
+    );
   });
 
   it("ends a finished deal with its outcome and score lines, at the deal's last step", () => {

@@ -33,7 +33,8 @@ describe('readTyped', () => {
   });
 
   it('reads pass in English and Chinese, any case, with spaces around', () => {
-    for (const text of ['pass', 'PASS', '  Pass ', 'no', '过', '不要', '不出']) expect(readTyped(text, false)).toEqual(word('no'));
+    for (const text of ['pass', 'PASS', '  Pass ', 'no', '过', '不要', '不出'])
+      expect(readTyped(text, false)).toEqual(word('no'));
   });
 
   it("reads the auction's words", () => {
@@ -45,7 +46,8 @@ describe('readTyped', () => {
     expect(readTyped('抢地主', false)).toEqual(word('rob'));
     expect(readTyped('seen', false)).toEqual(word('seen'));
     expect(readTyped('看过了', false)).toEqual(word('seen'));
-    for (const text of ['no bid', 'No  bid', "don't rob", 'decline', '不叫', '不抢']) expect(readTyped(text, true)).toEqual(word('no'));
+    for (const text of ['no bid', 'No  bid', "don't rob", 'decline', '不叫', '不抢'])
+      expect(readTyped(text, true)).toEqual(word('no'));
   });
 
   it('reads a lone 0-3 as a bid only while a bid is asked for', () => {
