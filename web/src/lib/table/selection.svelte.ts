@@ -9,6 +9,11 @@ import { refusalText } from '../reading';
 import type { Card, HintPlay, Reading } from '../types';
 import type { TableState } from './table.svelte';
 
+/** What the selection reads of the table, and the way it sends the turn. */
+export type SelectionTable = Pick<TableState, 'deal' | 'room' | 'hand' | 'playing' | 'prior'> & {
+  conn: Pick<TableState['conn'], 'act'>;
+};
+
 function sameReading(a: Reading, b: Reading): boolean {
   return a.type === b.type && a.main === b.main && a.length === b.length && a.attach === b.attach &&
     a.attach_count === b.attach_count && (a.wild_as ?? '') === (b.wild_as ?? '') &&
@@ -46,7 +51,7 @@ export class Selection {
   /** Counts requests for readings, so that an answer to an earlier selection is dropped. */
   private token = 0;
 
-  constructor(private readonly table: TableState) {
+  constructor(private readonly table: SelectionTable) {
     // Selected cards that left the hand (played, or a new deal) leave the selection.
     $effect(() => {
       const inHand = new Set(table.hand);
@@ -112,7 +117,12 @@ export class Selection {
     const pos = this.position();
     if (!pos) return;
     const turn = this.turn;
-    if (this.hints?.turn !== turn) this.hints = { turn, plays: await fetchHints(pos).catch(() => []), shown: -1 };
+    if (this.hints?.turn !== turn) {
+      const plays = await fetchHints(pos).catch(() => []);
+      // The turn went on while the hints were on their way: they fit a position that is gone.
+      if (this.turn !== turn) return;
+      this.hints = { turn, plays, shown: -1 };
+    }
     const hints = this.hints;
     if (hints.plays.length === 0) return;
     hints.shown = (hints.shown + 1) % hints.plays.length;
