@@ -18,6 +18,7 @@ use crate::rules::{Rules, TableType};
 pub type Seat = usize;
 
 /// Who has the first option (House), bids first (No Shuffle) or calls first (Two Player).
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Start {
@@ -30,6 +31,7 @@ pub enum Start {
 }
 
 /// Everything a deal starts from.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(from = "SetupJson", into = "SetupJson")]
 pub struct DealSetup {
@@ -38,14 +40,19 @@ pub struct DealSetup {
     pub seed: Seed,
     pub start: Start,
     /// No Shuffle "play again": the previous deal's collected pack, to be cut and dealt without shuffling.
+    #[cfg_attr(feature = "ts", ts(optional))]
     pub pack: Option<Vec<Card>>,
     /// How `pack` is dealt (ignored without a pack: a shuffled deck is dealt a card at a time in turn).
+    /// Written only with a pack.
+    #[cfg_attr(feature = "ts", ts(as = "Option<Dealing>", optional))]
     pub dealing: Dealing,
     /// The salt of the deal's published commitment (`crate::fair`); none for deals nobody committed to.
+    #[cfg_attr(feature = "ts", ts(optional))]
     pub salt: Option<Salt>,
 }
 
 /// How a given pack is dealt.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Dealing {

@@ -14,6 +14,7 @@ pub const FORMAT: &str = "ddz-deal/2";
 /// pack whose changes stay in the bottom.
 pub const FORMAT_V1: &str = "ddz-deal/1";
 
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct DealRecord {
     pub format: String,
@@ -28,6 +29,7 @@ pub struct DealRecord {
     pub state_hash: String,
     /// The commitment published before the deal (`crate::fair`): SHA-256 of the seed and the salt.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
     pub commitment: Option<String>,
 }
 

@@ -13,12 +13,16 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use crate::card::{Card, CardSet, Rank};
 use crate::play::{Kind, Play, Strength};
 
-/// The three table types of RULES.md.
+/// The three table types of RULES.md. Read also as `noshuffle` and `twoplayer`, the words of rules
+/// names (`noshuffle-wildrank`).
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum TableType {
     House,
+    #[serde(alias = "noshuffle")]
     NoShuffle,
+    #[serde(alias = "twoplayer")]
     TwoPlayer,
 }
 

@@ -97,7 +97,7 @@ async fn open_table(addr: SocketAddr, n: usize) -> Table {
     let mut b = Client::join(addr, &code, &guest).await;
     b.send(&Command::Sit { seat: None }).await;
     b.until(|v| v.you.is_some()).await;
-    a.send(&Command::AddBot { seat: 2, level: "normal".into() }).await;
+    a.send(&Command::AddBot { seat: 2, level: ddz_bot::BotKind::Normal }).await;
     a.until(|v| v.seats[2].occupant.is_some()).await;
     a.send(&Command::Start).await;
     a.until(|v| v.deal.is_some()).await;

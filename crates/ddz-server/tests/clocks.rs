@@ -74,15 +74,17 @@ impl Table {
 /// Lets the room task run everything that is due without moving the game clock. The database answers
 /// from its own thread in real time, and bots think on blocking threads in real time, so this also gives
 /// them real milliseconds (blocking the runtime, so that paused time cannot auto-advance meanwhile): until
-/// no bot was thinking before or after a round.
-async fn settle() {
+/// none of this server's bots was thinking before or after a round. (Its own pool's count: the tests of
+/// this file run side by side, and another test's bots must not hold this one up.)
+async fn settle(rooms: &Rooms) {
+    let pool = rooms.pool();
     for _ in 0..100 {
-        let thinking = ddz_server::in_flight() > 0;
+        let thinking = pool.in_flight() > 0;
         for _ in 0..40 {
             std::thread::sleep(Duration::from_millis(2));
             tokio::task::yield_now().await;
         }
-        if !thinking && ddz_server::in_flight() == 0 {
+        if !thinking && pool.in_flight() == 0 {
             return;
         }
     }
@@ -96,11 +98,11 @@ async fn a_timed_out_turn_is_played_by_the_bot_after_40_seconds() {
     assert_eq!(before.turn_deadline, Some(1_000_000 + 40_000), "the deadline is visible to clients");
     assert_eq!(deal.actions.len(), 0);
     tokio::time::advance(Duration::from_secs(39)).await;
-    settle().await;
+    settle(&t.rooms).await;
     assert_eq!(t.view().await.deal.unwrap().actions.len(), 0, "nothing happens before the 40 seconds are up");
     t.drain();
     tokio::time::advance(Duration::from_secs(2)).await;
-    settle().await;
+    settle(&t.rooms).await;
     let after = t.view().await;
     assert_eq!(after.deal.unwrap().actions.len(), 1, "the bot played the timed-out turn");
     assert_eq!(after.timed_out, [0], "the deal's log can mark the action the clock played");
@@ -113,15 +115,15 @@ async fn bots_act_after_half_a_second_to_a_second_and_a_half() {
     let db = Db::open(&format!("sqlite://{}", temp_db("bot-delay").display())).await.unwrap();
     let rooms = Rooms::new(db, Clock::starting_at(5_000_000), Timing::default());
     let code = rooms.create(Rules::house(true), Mode::Bots, "Alice").await.unwrap();
-    rooms.request(&code, Request::AddBots { level: "normal".into() }).await.unwrap();
+    rooms.request(&code, Request::AddBots { level: ddz_bot::BotKind::Normal }).await.unwrap();
     rooms.request(&code, Request::Start).await.unwrap();
     let actions = |v: &RoomView| v.deal.as_ref().unwrap().actions.len();
     assert_eq!(actions(&rooms.view(&code).await.unwrap()), 0);
     tokio::time::advance(Duration::from_millis(499)).await;
-    settle().await;
+    settle(&rooms).await;
     assert_eq!(actions(&rooms.view(&code).await.unwrap()), 0, "no bot acts within half a second");
     tokio::time::advance(Duration::from_millis(1001)).await;
-    settle().await;
+    settle(&rooms).await;
     assert!(actions(&rooms.view(&code).await.unwrap()) >= 1, "a bot acted within a second and a half");
 }
 
@@ -135,10 +137,10 @@ async fn no_shuffle_and_two_player_deals_end_with_no_winner_at_five_minutes() {
         let view = t.view().await;
         assert_eq!(view.deal_deadline, Some(1_000_000 + 300_000));
         tokio::time::advance(Duration::from_secs(299)).await;
-        settle().await;
+        settle(&t.rooms).await;
         assert!(t.view().await.deal.unwrap().result.is_none(), "not before five minutes");
         tokio::time::advance(Duration::from_secs(2)).await;
-        settle().await;
+        settle(&t.rooms).await;
         let result = t.view().await.deal.unwrap().result.expect("the deal ended");
         assert_eq!(result.end, End::DealLimit, "{result:?}");
         assert_eq!(result.winner, None);
@@ -152,7 +154,7 @@ async fn house_deals_have_no_deal_limit() {
     assert_eq!(t.view().await.deal_deadline, None);
     for _ in 0..12 {
         tokio::time::advance(Duration::from_secs(40)).await;
-        settle().await;
+        settle(&t.rooms).await;
     }
     let deal = t.view().await.deal.unwrap();
     assert!(deal.result.is_none_or(|r| r.end != End::DealLimit), "House deals never hit a deal limit");
@@ -166,16 +168,16 @@ async fn a_host_away_for_two_minutes_between_deals_hands_the_role_to_a_connected
     let _bea_events = connect(&rooms, &code, 1, "Bea").await;
     let _alice_events = connect(&rooms, &code, 2, "Alice").await;
     tokio::time::advance(Duration::from_secs(300)).await;
-    settle().await;
+    settle(&rooms).await;
     assert_eq!(rooms.view(&code).await.unwrap().host, "Alice", "a connected host stays host");
     let inbox = rooms.inbox(&code).await.unwrap().unwrap();
     inbox.send(Msg::Disconnect { conn: 2 }).await.unwrap();
-    settle().await;
+    settle(&rooms).await;
     tokio::time::advance(Duration::from_secs(119)).await;
-    settle().await;
+    settle(&rooms).await;
     assert_eq!(rooms.view(&code).await.unwrap().host, "Alice", "not before two minutes");
     tokio::time::advance(Duration::from_secs(2)).await;
-    settle().await;
+    settle(&rooms).await;
     let view = rooms.view(&code).await.unwrap();
     assert_eq!(view.host, "Bea", "the connected player took over");
     assert!(view.log.iter().any(|l| l.to_string() == "Alice was away, so Bea is the host now"), "{:?}", view.log);
@@ -191,7 +193,7 @@ async fn a_connected_host_keeps_the_role_between_deals() {
     // Nobody acts: the bot covers every turn until the deal ends; then five minutes pass between deals.
     for _ in 0..80 {
         tokio::time::advance(Duration::from_secs(41)).await;
-        settle().await;
+        settle(&t.rooms).await;
         t.drain();
     }
     let view = t.view().await;
@@ -214,12 +216,12 @@ async fn an_unfinished_rally_expires_an_hour_after_its_day_and_counts_as_abandon
     // the next day the rally expires.
     tokio::time::advance(Duration::from_secs(89 * 60)).await;
     for _ in 0..200 {
-        settle().await;
+        settle(&rooms).await;
     }
     assert!(!rooms.view(&code).await.unwrap().closed, "still playable in the hour of grace");
     tokio::time::advance(Duration::from_secs(2 * 60)).await;
     for _ in 0..20 {
-        settle().await;
+        settle(&rooms).await;
     }
     let view = rooms.view(&code).await.unwrap();
     assert!(view.closed, "the rally expired");
@@ -236,7 +238,7 @@ async fn the_host_role_never_changes_hands_during_a_deal() {
     // Alice is away for five minutes, but the deal is still being played (the bot covers 40-second turns).
     for _ in 0..10 {
         tokio::time::advance(Duration::from_secs(30)).await;
-        settle().await;
+        settle(&rooms).await;
     }
     let view = rooms.view(&code).await.unwrap();
     assert!(view.deal.unwrap().result.is_none(), "the deal is still on");

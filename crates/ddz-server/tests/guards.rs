@@ -5,7 +5,9 @@ mod common;
 
 use std::time::Duration;
 
-use common::{Client, FAST, guarded_server, http, http_text, post, server, temp_db, three_players};
+use common::{
+    Client, FAST, catch_up, guarded_server, http, http_text, play_some, post, server, temp_db, three_players,
+};
 use ddz_engine::{Card, CardSet, Phase, Rules};
 use ddz_server::Guards;
 use ddz_server::Rate;
@@ -182,7 +184,8 @@ async fn bad_names_get_a_400_everywhere_and_a_bad_name_error_in_a_hello() {
             Event::Error { code, .. } => assert_eq!(code, ErrorCode::BadName, "{name:?}"),
             other => panic!("{name:?} was let in: {other:?}"),
         }
-        assert!(client.recv_within(Duration::from_secs(2)).await.is_none(), "the socket closes");
+        let after = client.events_until_closed(Duration::from_secs(5)).await;
+        assert!(after.is_empty(), "{name:?}: the socket closes, nothing more sent: {after:?}");
     }
     assert!(running.stop().await, "the server stops in time");
 }
@@ -229,6 +232,9 @@ async fn a_body_or_path_the_server_cannot_read_is_refused_as_json_with_a_code() 
         ("POST", "/api/rooms", Some("text/plain"), r#"{"name": "Alice", "table": "house"}"#, 415),
         ("POST", "/api/rooms", json, r#"{"table": "house"}"#, 422),
         ("POST", "/api/play-vs-bots", json, r#"{"name": 7}"#, 422),
+        ("POST", "/api/play-vs-bots", json, r#"{"name": "Ann", "level": "kobold"}"#, 422),
+        ("POST", "/api/rooms", json, r#"{"name": "Ann", "table": "poker"}"#, 422),
+        ("POST", "/api/challenges", json, r#"{"name": "Ann", "kind": "marathon"}"#, 422),
         ("POST", "/api/challenges", json, "[]", 422),
         ("POST", "/api/hints", json, "{", 400),
         ("POST", "/api/readings", json, "", 400),
@@ -251,11 +257,12 @@ async fn a_body_or_path_the_server_cannot_read_is_refused_as_json_with_a_code() 
     assert!(running.stop().await, "the server stops in time");
 }
 
-/// Reads everything that arrives within a moment.
-async fn drain(clients: &mut [Client]) {
+/// Waits until the deal the host started has reached every client, and every client has the latest state.
+async fn dealt(clients: &mut [Client]) {
     for client in clients.iter_mut() {
-        while client.recv_within(Duration::from_millis(30)).await.is_some() {}
+        client.until(|v| v.deal.is_some()).await;
     }
+    catch_up(clients).await;
 }
 
 /// The next error event: its code and seq.
@@ -273,8 +280,7 @@ async fn the_ack_arrives_before_the_state_the_action_caused() {
     let running = server(&db, FAST).await;
     let mut clients = three_players(running.addr, "house").await.1;
     clients[0].send(&Command::Start).await;
-    clients[0].until(|v| v.deal.is_some()).await;
-    drain(&mut clients).await;
+    dealt(&mut clients).await;
     // Every action of the auction and the first plays: the acting client hears its ack first.
     for _ in 0..12 {
         let Some(turn) = clients.iter().position(|c| c.my_turn()) else { break };
@@ -289,7 +295,7 @@ async fn the_ack_arrives_before_the_state_the_action_caused() {
             Event::State { n, .. } => assert_eq!(n, before + 1, "then the state it caused"),
             other => panic!("expected the state, got {other:?}"),
         }
-        drain(&mut clients).await;
+        catch_up(&mut clients).await;
     }
     assert!(running.stop().await, "the server stops in time");
 }
@@ -304,7 +310,7 @@ async fn every_refused_act_carries_its_seq_and_every_error_a_code() {
     let view = clients[0].until(|v| v.deal.is_some()).await;
     let turn = view.deal.unwrap().waiting_for[0];
     let other = if turn == 1 { 2 } else { 1 };
-    drain(&mut clients).await;
+    dealt(&mut clients).await;
 
     // An act whose action does not parse, and one that is not even JSON past its envelope.
     clients[other].send_text(r#"{"type":"act","seq":41,"action":{"action":"fly"}}"#).await;
@@ -323,14 +329,11 @@ async fn every_refused_act_carries_its_seq_and_every_error_a_code() {
     assert_eq!(next_refusal(&mut impostor).await, (ErrorCode::NameTaken, None));
 
     // Play the auction out; then an illegal play: a card the player does not hold.
-    for _ in 0..40 {
-        drain(&mut clients).await;
+    for _ in 0..10 {
         if clients[0].deal().is_some_and(|d| d.phase == Phase::Play) {
             break;
         }
-        if let Some(client) = clients.iter_mut().find(|c| c.my_turn()) {
-            client.act().await;
-        }
+        play_some(&mut clients, 1).await;
     }
     let turn = clients.iter().position(|c| c.my_turn()).expect("someone leads");
     assert_eq!(clients[turn].deal().unwrap().phase, Phase::Play);
@@ -345,21 +348,21 @@ async fn every_refused_act_carries_its_seq_and_every_error_a_code() {
 
     // A flood of acts: those dropped by the rate limit carry their seq as well.
     let flooder = (turn + 1) % 3;
-    drain(&mut clients).await;
     let first = clients[flooder].next_seq();
     let flood = first..first + 40;
     for seq in flood.clone() {
         clients[flooder].send(&Command::Act { seq, action: ClientAction::Pass }).await;
     }
-    let mut limited = 0;
-    while let Some(event) = clients[flooder].recv_within(Duration::from_millis(300)).await {
-        if let Event::Error { code, seq, .. } = event {
+    // Every error until the first that the rate limit caused carries its act's seq.
+    let limited = clients[flooder]
+        .event_within(Duration::from_secs(5), |event| {
+            let Event::Error { code, seq, .. } = event else { return false };
             let seq = seq.expect("a refused act carries its seq");
             assert!(flood.contains(&seq), "{seq}");
-            limited += usize::from(code == ErrorCode::RateLimited);
-        }
-    }
-    assert!(limited > 0, "the flood was limited");
+            *code == ErrorCode::RateLimited
+        })
+        .await;
+    assert!(matches!(limited, Event::Error { seq: Some(_), .. }), "the flood was limited with seqs: {limited:?}");
     // Every error event on the wire has a code.
     for client in &clients {
         for raw in &client.raw {
@@ -375,7 +378,7 @@ async fn every_refused_act_carries_its_seq_and_every_error_a_code() {
 #[test]
 fn every_error_code_is_documented() {
     let doc = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/protocol.md")).unwrap();
-    for code in ErrorCode::ALL {
+    for code in ErrorCode::all() {
         let name = code.as_str();
         assert!(doc.contains(&format!("| `{name}` |")), "docs/protocol.md does not list {name}");
     }

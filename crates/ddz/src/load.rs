@@ -270,7 +270,7 @@ async fn room(index: usize, args: &LoadArgs, totals: &Totals) -> Result<Samples,
         players.push(player);
     }
     if args.bots {
-        players[0].send(&Command::AddBot { seat: 2, level: "normal".into() }).await?;
+        players[0].send(&Command::AddBot { seat: 2, level: ddz_bot::BotKind::Normal }).await?;
     }
     let mut messages = select_all(streams);
     let mut samples = Samples::default();

@@ -1,4 +1,4 @@
-// Generated from the server's Rust types by `crates/ddz-server/src/wire.rs` (ts-rs). Do not edit:
+// Generated from the server's Rust types by `crates/ddz-server/src/wire/typescript.rs` (ts-rs). Do not edit:
 // run `DDZ_BLESS=1 cargo test -p ddz-server --test wire_types` after changing a wire type.
 
 export type Card = string;
@@ -249,11 +249,11 @@ actions_from?: number | null, };
 
 export type Summary = { code: string, mode: Mode, rules: string, seats: Array<string | null>, deals_played: number, in_deal: boolean, closed: boolean, };
 
-export type ErrorCode = "deal_over" | "not_your_turn" | "wrong_phase" | "must_take" | "bad_bid" | "bid_too_low" | "declined_cannot_rob" | "already_seen" | "not_in_hand" | "cards_do_not_match" | "not_that_reading" | "does_not_beat" | "cannot_pass_on_lead" | "no_cards" | "wild_alone" | "wild_with_both_jokers" | "four_in_a_row" | "two_or_joker_in_run" | "not_in_deck" | "not_a_play" | "room_closed" | "seat_taken" | "no_such_seat" | "room_full" | "already_seated" | "not_host" | "deal_in_progress" | "seats_empty" | "no_deal" | "not_seated" | "unknown_bot" | "run_over" | "challenge_rules" | "challenge_seats" | "challenge_auto_play" | "unknown_room" | "name_taken" | "bad_name" | "bad_message" | "already_in_room" | "frame_too_large" | "rate_limited" | "busy" | "server_full" | "bad_request" | "hand_too_large" | "not_found" | "rally_played" | "spectator" | "rally_open" | "too_many_watching" | "internal";
+export type ErrorCode = "deal_over" | "not_your_turn" | "wrong_phase" | "must_take" | "bad_bid" | "bid_too_low" | "declined_cannot_rob" | "already_seen" | "not_in_hand" | "cards_do_not_match" | "not_that_reading" | "does_not_beat" | "cannot_pass_on_lead" | "no_cards" | "wild_alone" | "wild_with_both_jokers" | "four_in_a_row" | "two_or_joker_in_run" | "not_in_deck" | "not_a_play" | "room_closed" | "seat_taken" | "no_such_seat" | "room_full" | "already_seated" | "not_host" | "deal_in_progress" | "seats_empty" | "no_deal" | "not_seated" | "run_over" | "challenge_rules" | "challenge_seats" | "challenge_auto_play" | "unknown_room" | "name_taken" | "bad_name" | "bad_message" | "already_in_room" | "frame_too_large" | "rate_limited" | "busy" | "server_full" | "bad_request" | "hand_too_large" | "not_found" | "rally_played" | "spectator" | "rally_open" | "too_many_watching" | "internal";
 
 export type ClientAction = { "action": "take" } | { "action": "pass" } | { "action": "bid", bid: number, } | { "action": "call", call: boolean, } | { "action": "rob", rob: boolean, } | { "action": "seen" } | { "action": "play", cards: CardSet, play: Play, };
 
-export type Command = { "type": "hello", room: string, name: string, token: string | null, } | { "type": "watch", room: string, } | { "type": "watch_lobby" } | { "type": "sit", seat: number | null, } | { "type": "act", seq: number, action: ClientAction, } | { "type": "add_bot", seat: number, level: string, } | { "type": "start" } | { "type": "set_wild", on: boolean, } | { "type": "auto_play", on: boolean, } | { "type": "close" } | { "type": "ping" };
+export type Command = { "type": "hello", room: string, name: string, token: string | null, } | { "type": "watch", room: string, } | { "type": "watch_lobby" } | { "type": "sit", seat: number | null, } | { "type": "act", seq: number, action: ClientAction, } | { "type": "add_bot", seat: number, level: BotKind, } | { "type": "start" } | { "type": "set_wild", on: boolean, } | { "type": "auto_play", on: boolean, } | { "type": "close" } | { "type": "ping" };
 
 export type Event = { "type": "state", n: number, room: RoomView, } | { "type": "lobby", tables: Array<Summary>, } | { "type": "ack", seq: number, } | { "type": "error", code: ErrorCode, message: string, seq: number | null, } | { "type": "pong" } | { "type": "session", token: string, } | { "type": "replaced" } | { "type": "restarting" };
 
@@ -288,3 +288,121 @@ date: string, };
 export type RallyResult = { name: string, net: number, nets: Array<number>, };
 
 export type StatLine = { name: string, table: "house" | "noshuffle" | "twoplayer", public: boolean, deals: number, landlord_deals: number, landlord_wins: number, farmer_deals: number, farmer_wins: number, money: number, points: number, bombs: number, springs: number, };
+
+export type TableType = "house" | "no_shuffle" | "two_player";
+
+export type Seed = string;
+
+export type Start = "priority_draw" | "random" | { "seat": number };
+
+export type Dealing = "packets" | "stacked" | "in_turn";
+
+export type DealSetup = { 
+/**
+ * The table's rules (the Wild Rank option undrawn; the deal draws it).
+ */
+rules: Rules, seed: Seed, start: Start, 
+/**
+ * No Shuffle "play again": the previous deal's collected pack, to be cut and dealt without shuffling.
+ */
+pack?: Array<Card>, 
+/**
+ * How `pack` is dealt (ignored without a pack: a shuffled deck is dealt a card at a time in turn).
+ * Written only with a pack.
+ */
+dealing?: Dealing, 
+/**
+ * The salt of the deal's published commitment (`crate::fair`); none for deals nobody committed to.
+ */
+salt?: Seed, };
+
+export type DealRecord = { format: string, 
+/**
+ * Player names by seat.
+ */
+seats: Array<string>, actions: Array<Action>, 
+/**
+ * `None` for an unfinished deal.
+ */
+result: DealResult | null, 
+/**
+ * The state hash after the last action (16 hex digits).
+ */
+state_hash: string, 
+/**
+ * The commitment published before the deal (`crate::fair`): SHA-256 of the seed and the salt.
+ */
+commitment?: string, 
+/**
+ * The table's rules (the Wild Rank option undrawn; the deal draws it).
+ */
+rules: Rules, seed: Seed, start: Start, 
+/**
+ * No Shuffle "play again": the previous deal's collected pack, to be cut and dealt without shuffling.
+ */
+pack?: Array<Card>, 
+/**
+ * How `pack` is dealt (ignored without a pack: a shuffled deck is dealt a card at a time in turn).
+ * Written only with a pack.
+ */
+dealing?: Dealing, 
+/**
+ * The salt of the deal's published commitment (`crate::fair`); none for deals nobody committed to.
+ */
+salt?: Seed, };
+
+export type CreateRoom = { name: string, table: TableType, wild: boolean, public: boolean, };
+
+export type PlayVsBots = { name: string, table: TableType, wild: boolean, level: BotKind, };
+
+export type StartChallenge = { name: string, kind: ChallengeKind, };
+
+export type Position = { 
+/**
+ * The table's rules, as `DealView.rules` names them (`house`, `noshuffle-wildrank`, ...).
+ */
+rules: Rules, 
+/**
+ * The drawn wild rank (Wild Rank tables only).
+ */
+wild_rank: Rank | null, hand: Array<Card>, 
+/**
+ * `/api/readings`: the selected cards.
+ */
+cards: Array<Card>, 
+/**
+ * The play to beat; absent or null on a free lead.
+ */
+prior: Reading | null, };
+
+export type RoomCreated = { code: string, };
+
+export type ChallengeStarted = { code: string, resumed: boolean, };
+
+export type Lobby = { tables: Array<Summary>, };
+
+export type RoomDeals = { deals: Array<DealRecord>, };
+
+export type Replay = { code: string, number: number, seats: Array<string>, record: DealRecord, steps: Array<ReplayStep>, };
+
+export type DealReview = { code: string, number: number, review: Review, };
+
+export type PlayerStats = { name: string, stats: Array<StatLine>, };
+
+export type Board = { board: string, date: string | null, rows: Array<BoardRow>, };
+
+export type Rallies = { today: string, dates: Array<string>, };
+
+export type RallyComparison = { date: string, you: RallyResult, best: RallyResult, };
+
+export type RallyFairness = { date: string, commitment: string, closed: boolean, deals: Array<Fairness>, };
+
+export type Hints = { plays: Array<HintPlay>, 
+/**
+ * More plays than the server answers with were left off.
+ */
+truncated: boolean, };
+
+export type ApiError = { code: ErrorCode, message: string, };
+
+export type Health = { status: string, };

@@ -7,8 +7,8 @@
 use ddz_engine::{Card, CardSet, Play, PlayError, PlayJson, Rank, Rules, legal_plays_vec, readings};
 use serde::{Deserialize, Serialize};
 
-/// A position from the client's own deal view.
-#[derive(Debug, Deserialize)]
+/// A position from the client's own deal view (`POST /api/readings`, `POST /api/hints`).
+#[derive(ts_rs::TS, Debug, Serialize, Deserialize)]
 pub struct Position {
     /// The table's rules, as `DealView.rules` names them (`house`, `noshuffle-wildrank`, ...).
     pub rules: Rules,

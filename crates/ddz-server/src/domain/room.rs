@@ -225,8 +225,6 @@ pub enum RoomError {
     NoDeal,
     #[error("you are not seated at this table")]
     NotSeated,
-    #[error("unknown bot level {0:?}")]
-    UnknownBot(String),
     #[error("the run is over")]
     RunOver,
     #[error("challenges always play House rules with the Wild")]
@@ -418,19 +416,6 @@ impl Room {
             Entry::Close => {}
         }
         Ok(())
-    }
-
-    /// Why a bot of a level the server does not know cannot sit in `seat`: the reasons [`Room::check`]
-    /// gives before it looks at the level (so the refusal is the same as when levels were checked there),
-    /// then the level.
-    pub fn unknown_bot(&self, seat: Seat, level: &str) -> RoomError {
-        if self.closed {
-            return RoomError::Closed;
-        }
-        match self.free_seat(seat) {
-            Err(error) => error,
-            Ok(()) => RoomError::UnknownBot(level.to_string()),
-        }
     }
 
     fn free_seat(&self, seat: Seat) -> Result<(), RoomError> {

@@ -6,7 +6,7 @@ use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use ddz_bot::review::{REVIEW_BUDGET, Review};
-use ddz_engine::{DealRecord, Fairness, Rules};
+use ddz_engine::{DealRecord, Fairness, Rules, TableType};
 use serde::Deserialize;
 
 use super::common::{
@@ -16,84 +16,50 @@ use super::common::{
 use crate::domain::challenge::{ChallengeKind, is_date, rally_closed, sealed_rally, utc_date};
 use crate::domain::room::Mode;
 use crate::room::Request;
+use crate::wire::http::{
+    Board, ChallengeStarted, CreateRoom, DealReview, Hints, Lobby, PlayVsBots, PlayerStats, Rallies, RallyComparison,
+    RallyFairness, Replay, RoomCreated, RoomDeals, StartChallenge,
+};
 use crate::wire::protocol::{ErrorCode, Refused};
 
-#[derive(Deserialize)]
-pub(super) struct CreateRoom {
-    name: String,
-    /// `house`, `noshuffle` or `twoplayer`.
-    table: String,
-    /// The House Wild, or the Wild Rank option.
-    #[serde(default = "yes")]
-    wild: bool,
-    #[serde(default)]
-    public: bool,
-}
-
-fn yes() -> bool {
-    true
-}
-
-fn table_rules(table: &str, wild: bool) -> Result<Rules, AppError> {
+/// A table's rules with its option: the Wild at House, Wild Rank elsewhere.
+fn table_rules(table: TableType, wild: bool) -> Rules {
     match table {
-        "house" => Ok(Rules::house(wild)),
-        "noshuffle" => Ok(Rules::no_shuffle(wild)),
-        "twoplayer" => Ok(Rules::two_player(wild)),
-        other => Err(bad(format!("unknown table {other:?} (house, noshuffle, twoplayer)"))),
+        TableType::House => Rules::house(wild),
+        TableType::NoShuffle => Rules::no_shuffle(wild),
+        TableType::TwoPlayer => Rules::two_player(wild),
     }
 }
 
 pub(super) async fn create_room(
     State(state): State<AppState>,
     Body(req): Body<CreateRoom>,
-) -> Result<Json<serde_json::Value>, AppError> {
+) -> Result<Json<RoomCreated>, AppError> {
     let name = valid_name(&req.name)?;
     // Public lobby tables always play House with the Wild, so that the lobby board compares.
-    let (rules, mode) = if req.public {
-        (Rules::house(true), Mode::Public)
-    } else {
-        (table_rules(&req.table, req.wild)?, Mode::Invite)
-    };
+    let (rules, mode) =
+        if req.public { (Rules::house(true), Mode::Public) } else { (table_rules(req.table, req.wild), Mode::Invite) };
     let code = state.rooms.create(rules, mode, &name).await?;
     state.rooms.seat(&code, &name).await?;
-    Ok(Json(serde_json::json!({ "code": code })))
-}
-
-#[derive(Deserialize)]
-pub(super) struct PlayVsBots {
-    name: String,
-    #[serde(default = "house")]
-    table: String,
-    #[serde(default = "yes")]
-    wild: bool,
-    #[serde(default = "hard")]
-    level: String,
-}
-
-fn house() -> String {
-    "house".into()
-}
-
-fn hard() -> String {
-    "hard".into()
+    Ok(Json(RoomCreated { code }))
 }
 
 /// Play vs 2 Bots: a room with the player seated, bots in the other seats, and the first deal dealt.
 pub(super) async fn play_vs_bots(
     State(state): State<AppState>,
     Body(req): Body<PlayVsBots>,
-) -> Result<Json<serde_json::Value>, AppError> {
+) -> Result<Json<RoomCreated>, AppError> {
     let name = valid_name(&req.name)?;
-    let rules = table_rules(&req.table, req.wild)?;
+    let rules = table_rules(req.table, req.wild);
     let code = state.rooms.create(rules, Mode::Bots, &name).await?;
     state.rooms.seat(&code, &name).await?;
     state.rooms.request(&code, Request::AddBots { level: req.level }).await?;
     state.rooms.request(&code, Request::Start).await?;
-    Ok(Json(serde_json::json!({ "code": code })))
+    Ok(Json(RoomCreated { code }))
 }
 
-pub(super) async fn lobby(State(state): State<AppState>) -> Json<serde_json::Value> {
-    Json(serde_json::json!({ "tables": state.rooms.lobby() }))
+pub(super) async fn lobby(State(state): State<AppState>) -> Json<Lobby> {
+    Json(Lobby { tables: state.rooms.lobby() })
 }
 
 pub(super) async fn room_summary(
@@ -111,8 +77,12 @@ pub(super) async fn room_deals(
     let code = code.to_uppercase();
     unsealed_room(&state, &code).await?;
     let records = state.rooms.db().deal_records(&code).await?;
-    let records: Vec<serde_json::Value> = records.iter().filter_map(|r| serde_json::from_str(r).ok()).collect();
-    Ok(Json(serde_json::json!({ "deals": records })).into_response())
+    let deals = records
+        .iter()
+        .enumerate()
+        .map(|(n, text)| serde_json::from_str(text).map_err(|e| internal(format!("deal {} of {code}: {e}", n + 1))))
+        .collect::<Result<Vec<DealRecord>, AppError>>()?;
+    Ok(Json(RoomDeals { deals }).into_response())
 }
 
 /// A number in a request's path (a deal's, a seat's): a clear JSON 400 for anything else.
@@ -155,10 +125,7 @@ pub(super) async fn deal_replay(
     let steps =
         state.rooms.pool().try_run(move || record.steps().map(|steps| (record, steps))).await.map_err(|_| busy())?;
     let (record, steps) = steps.map_err(|e| internal(format!("deal {number} of {code} does not replay: {e}")))?;
-    Ok(Json(
-        serde_json::json!({ "code": code, "number": number, "seats": record.seats, "record": record, "steps": steps }),
-    )
-    .into_response())
+    Ok(Json(Replay { code, number, seats: record.seats.clone(), record, steps }).into_response())
 }
 
 /// The `hard` bot's review of one seat's trick play in a finished deal (`ddz_bot::review`): worked out
@@ -198,7 +165,7 @@ pub(super) async fn deal_review(
     };
     let review: Review =
         serde_json::from_str(&text).map_err(|e| internal(format!("a stored review of {code}: {e}")))?;
-    Ok(Json(serde_json::json!({ "code": code, "number": number, "review": review })).into_response())
+    Ok(Json(DealReview { code, number, review }).into_response())
 }
 
 pub(super) async fn player_stats(
@@ -207,7 +174,7 @@ pub(super) async fn player_stats(
 ) -> Result<Response, AppError> {
     let name = path_name(&name)?;
     let lines = state.rooms.db().stats(&name).await?;
-    Ok(Json(serde_json::json!({ "name": name, "stats": lines })).into_response())
+    Ok(Json(PlayerStats { name, stats: lines }).into_response())
 }
 
 #[derive(Deserialize)]
@@ -236,7 +203,7 @@ pub(super) async fn board(
             None,
         ),
     };
-    Ok(Json(serde_json::json!({ "board": board, "date": date, "rows": rows })).into_response())
+    Ok(Json(Board { board, date, rows }).into_response())
 }
 
 /// `date` if it is a date, else today's (UTC).
@@ -248,23 +215,14 @@ fn rally_date(state: &AppState, date: Option<String>) -> Result<String, AppError
     }
 }
 
-#[derive(Deserialize)]
-pub(super) struct StartChallenge {
-    name: String,
-    /// `buster`, `bomber` or `rally`.
-    kind: String,
-}
-
 /// Starts a Bot Buster or Bot Bomber run or today's Bang rally, or resumes the name's unfinished one.
 pub(super) async fn start_challenge(
     State(state): State<AppState>,
     Body(req): Body<StartChallenge>,
-) -> Result<Json<serde_json::Value>, AppError> {
+) -> Result<Json<ChallengeStarted>, AppError> {
     let name = valid_name(&req.name)?;
-    let kind = ChallengeKind::parse(&req.kind)
-        .ok_or_else(|| bad(format!("unknown challenge {:?} (buster, bomber, rally)", req.kind)))?;
-    match state.rooms.start_challenge(kind, &name).await {
-        Ok(Some((code, resumed))) => Ok(Json(serde_json::json!({ "code": code, "resumed": resumed }))),
+    match state.rooms.start_challenge(req.kind, &name).await {
+        Ok(Some((code, resumed))) => Ok(Json(ChallengeStarted { code, resumed })),
         Ok(None) => Err(AppError::new(
             StatusCode::CONFLICT,
             ErrorCode::RallyPlayed,
@@ -278,7 +236,7 @@ pub(super) async fn start_challenge(
 pub(super) async fn rallies(State(state): State<AppState>) -> Result<Response, AppError> {
     let today = utc_date(state.rooms.now_ms());
     let dates = state.rooms.db().rallies().await?;
-    Ok(Json(serde_json::json!({ "today": today, "dates": dates })).into_response())
+    Ok(Json(Rallies { today, dates }).into_response())
 }
 
 /// A day's rally committed to (`docs/fair-deals.md`): from the day's start, the commitment to its deals
@@ -308,8 +266,7 @@ pub(super) async fn rally_fairness(
         })
         .collect();
     let commitment = ddz_engine::fair::day_commitment(&date, &commitments);
-    Ok(Json(serde_json::json!({ "date": date, "commitment": commitment, "closed": closed, "deals": deals }))
-        .into_response())
+    Ok(Json(RallyFairness { date, commitment, closed, deals }).into_response())
 }
 
 /// A finished attempt at a rally beside the best one on its board, deal by deal (only once the name has
@@ -326,7 +283,7 @@ pub(super) async fn compare_rally(
         .rally_results(&date, &name)
         .await?
         .ok_or_else(|| not_found(format!("{name} has not finished the rally of {date}")))?;
-    Ok(Json(serde_json::json!({ "date": date, "you": you, "best": best })).into_response())
+    Ok(Json(RallyComparison { date, you, best }).into_response())
 }
 
 /// The readings a selection of cards may be played as now (`crate::domain::hints`), on the work pool.
@@ -362,7 +319,7 @@ pub(super) async fn hints(
         .map_err(bad)?;
     let truncated = plays.len() > MAX_ANSWERS;
     plays.truncate(MAX_ANSWERS);
-    Ok(Json(serde_json::json!({ "plays": plays, "truncated": truncated })).into_response())
+    Ok(Json(Hints { plays, truncated }).into_response())
 }
 
 /// A position with a hand no larger than a real one, or a 400 with the reason as JSON.

@@ -18,6 +18,7 @@ use super::limit::{PerClient, Rate};
 use crate::cluster::Cluster;
 use crate::rooms::Rooms;
 use crate::store::StoreError;
+use crate::wire::http::ApiError;
 use crate::wire::protocol::{ErrorCode, Refused};
 use crate::work::Queue;
 
@@ -81,7 +82,7 @@ impl AppError {
 
 impl IntoResponse for AppError {
     fn into_response(self) -> Response {
-        let body = Json(serde_json::json!({ "code": self.refused.code, "message": self.refused.message }));
+        let body = Json(ApiError { code: self.refused.code, message: self.refused.message });
         let mut response = (self.status, body).into_response();
         if let Some(wait) = self.retry_after {
             let seconds = wait.as_secs_f64().ceil().max(1.0) as u64;

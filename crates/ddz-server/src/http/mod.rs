@@ -34,6 +34,7 @@ use tokio::time::Duration;
 use tower_http::compression::CompressionLayer;
 
 use self::limit::PerClient;
+use crate::wire::http::Health;
 use crate::wire::protocol::ErrorCode;
 
 /// The per-address token bucket in `limit`, in front of a route: a 429 with `Retry-After` when empty.
@@ -86,8 +87,8 @@ async fn wrong_method(method: axum::http::Method, uri: axum::http::Uri) -> AppEr
 }
 
 /// Liveness: the process answers.
-async fn healthz() -> Json<serde_json::Value> {
-    Json(serde_json::json!({ "status": "ok" }))
+async fn healthz() -> Json<Health> {
+    Json(Health { status: "ok".into() })
 }
 
 /// Readiness: the database answers (within two seconds); 503 otherwise, so a balancer sends players
@@ -96,7 +97,7 @@ async fn readyz(State(state): State<AppState>) -> Response {
     let message = match tokio::time::timeout(Duration::from_secs(2), state.rooms.db().ping()).await {
         // A cluster node also needs NATS, to reach the rooms other nodes own.
         Ok(Ok(())) if state.cluster.as_ref().is_some_and(|c| !c.connected()) => "NATS is unreachable",
-        Ok(Ok(())) => return Json(serde_json::json!({ "status": "ready" })).into_response(),
+        Ok(Ok(())) => return Json(Health { status: "ready".into() }).into_response(),
         Ok(Err(e)) => {
             tracing::warn!(error = %e, "not ready: the database refused a query");
             "the database is unreachable"

@@ -1,6 +1,7 @@
 //! A room's mailbox: the messages its task takes ([`Msg`]), what goes back to each connection
 //! ([`Outbound`]), and [`ask`], the one way to put a question to a room and wait for its answer.
 
+use ddz_bot::BotKind;
 use ddz_engine::Seat;
 use serde::{Deserialize, Serialize};
 use tokio::sync::{mpsc, oneshot};
@@ -73,7 +74,7 @@ pub enum Request {
     /// Seat `name` in the first free seat (Play vs 2 Bots, public tables from the lobby page).
     Seat { name: String },
     /// Fill every empty seat with a bot of `level`.
-    AddBots { level: String },
+    AddBots { level: BotKind },
     /// Deal the next deal.
     Start,
     /// The room as a spectator sees it (a sealed rally's without its deals).

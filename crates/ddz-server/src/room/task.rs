@@ -302,7 +302,7 @@ impl RoomTask {
             }
             Request::AddBots { level } => {
                 while let Some(seat) = self.room.seats.iter().position(Option::is_none) {
-                    self.add_bot(seat, &level).await?;
+                    self.add_bot(seat, level).await?;
                 }
                 Ok(Reply::Done)
             }
@@ -378,7 +378,7 @@ impl RoomTask {
                 }
                 (result, Some(seq))
             }
-            Command::AddBot { seat, level } => (self.add_bot(seat, &level).await, None),
+            Command::AddBot { seat, level } => (self.add_bot(seat, level).await, None),
             Command::Start => (self.start().await, None),
             Command::SetWild { on } => (self.commit(Entry::SetWild { on }).await, None),
             Command::AutoPlay { on } => match seat {
@@ -415,11 +415,8 @@ impl RoomTask {
 
     /// Seats a bot of `level`, a name from a client: a level the server does not know is refused here,
     /// where the text becomes a [`BotKind`].
-    async fn add_bot(&mut self, seat: Seat, level: &str) -> Result<(), Refused> {
-        match level.parse::<BotKind>() {
-            Ok(level) => self.commit(Entry::AddBot { seat, level }).await,
-            Err(_) => Err(self.room.unknown_bot(seat, level).into()),
-        }
+    async fn add_bot(&mut self, seat: Seat, level: BotKind) -> Result<(), Refused> {
+        self.commit(Entry::AddBot { seat, level }).await
     }
 
     async fn start(&mut self) -> Result<(), Refused> {

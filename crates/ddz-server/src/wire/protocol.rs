@@ -3,6 +3,7 @@
 //! One enum of client commands, one of server events. Every room state a client receives is a
 //! [`RoomView`] built for its own seat from the engine's per-seat [`DealView`].
 
+use ddz_bot::BotKind;
 use ddz_engine::{
     Action, Auction, CardSet, DealError, DealView, Payment, Phase, Play, PlayError, Seat, legal_plays_vec,
 };
@@ -43,7 +44,7 @@ pub enum Command {
     /// Host only: seat a bot.
     AddBot {
         seat: Seat,
-        level: String,
+        level: BotKind,
     },
     /// Host only: start the next deal.
     Start,
@@ -145,7 +146,7 @@ pub enum Event {
 
 /// Why a request was refused, as a stable code (`docs/protocol.md` lists them). Built from the engine's
 /// and the room's typed errors; clients word each code in their own language.
-#[derive(ts_rs::TS, Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(ts_rs::TS, strum::EnumIter, Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum ErrorCode {
     // The deal (`ddz_engine::DealError`).
@@ -181,7 +182,6 @@ pub enum ErrorCode {
     SeatsEmpty,
     NoDeal,
     NotSeated,
-    UnknownBot,
     RunOver,
     ChallengeRules,
     ChallengeSeats,
@@ -211,61 +211,10 @@ pub enum ErrorCode {
 }
 
 impl ErrorCode {
-    /// Every code, in the order `docs/protocol.md` lists them.
-    pub const ALL: &[ErrorCode] = &[
-        ErrorCode::DealOver,
-        ErrorCode::NotYourTurn,
-        ErrorCode::WrongPhase,
-        ErrorCode::MustTake,
-        ErrorCode::BadBid,
-        ErrorCode::BidTooLow,
-        ErrorCode::DeclinedCannotRob,
-        ErrorCode::AlreadySeen,
-        ErrorCode::NotInHand,
-        ErrorCode::CardsDoNotMatch,
-        ErrorCode::NotThatReading,
-        ErrorCode::DoesNotBeat,
-        ErrorCode::CannotPassOnLead,
-        ErrorCode::NoCards,
-        ErrorCode::WildAlone,
-        ErrorCode::WildWithBothJokers,
-        ErrorCode::FourInARow,
-        ErrorCode::TwoOrJokerInRun,
-        ErrorCode::NotInDeck,
-        ErrorCode::NotAPlay,
-        ErrorCode::RoomClosed,
-        ErrorCode::SeatTaken,
-        ErrorCode::NoSuchSeat,
-        ErrorCode::RoomFull,
-        ErrorCode::AlreadySeated,
-        ErrorCode::NotHost,
-        ErrorCode::DealInProgress,
-        ErrorCode::SeatsEmpty,
-        ErrorCode::NoDeal,
-        ErrorCode::NotSeated,
-        ErrorCode::UnknownBot,
-        ErrorCode::RunOver,
-        ErrorCode::ChallengeRules,
-        ErrorCode::ChallengeSeats,
-        ErrorCode::ChallengeAutoPlay,
-        ErrorCode::UnknownRoom,
-        ErrorCode::NameTaken,
-        ErrorCode::BadName,
-        ErrorCode::BadMessage,
-        ErrorCode::AlreadyInRoom,
-        ErrorCode::FrameTooLarge,
-        ErrorCode::RateLimited,
-        ErrorCode::Busy,
-        ErrorCode::ServerFull,
-        ErrorCode::BadRequest,
-        ErrorCode::HandTooLarge,
-        ErrorCode::NotFound,
-        ErrorCode::RallyPlayed,
-        ErrorCode::Spectator,
-        ErrorCode::RallyOpen,
-        ErrorCode::TooManyWatching,
-        ErrorCode::Internal,
-    ];
+    /// Every code, in the order they are declared (and `docs/protocol.md` lists them).
+    pub fn all() -> impl Iterator<Item = ErrorCode> {
+        <ErrorCode as strum::IntoEnumIterator>::iter()
+    }
 
     /// The code as it is written on the wire (`not_your_turn`).
     pub fn as_str(self) -> String {
@@ -324,7 +273,6 @@ impl From<&RoomError> for ErrorCode {
             RoomError::SeatsEmpty => ErrorCode::SeatsEmpty,
             RoomError::NoDeal => ErrorCode::NoDeal,
             RoomError::NotSeated => ErrorCode::NotSeated,
-            RoomError::UnknownBot(_) => ErrorCode::UnknownBot,
             RoomError::RunOver => ErrorCode::RunOver,
             RoomError::ChallengeRules => ErrorCode::ChallengeRules,
             RoomError::ChallengeSeats => ErrorCode::ChallengeSeats,

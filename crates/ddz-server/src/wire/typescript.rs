@@ -5,17 +5,21 @@
 use ts_rs::{Config, TS};
 
 use crate::domain::challenge::{BoardRow, ChallengeKind, RallyResult};
-use crate::domain::hints::{HintPlay, ReadingsAnswer, Refusal};
+use crate::domain::hints::{HintPlay, Position, ReadingsAnswer, Refusal};
 use crate::domain::room::{LogLine, Mode, Occupant};
 use crate::domain::stats::StatLine;
+use crate::wire::http::{
+    ApiError, Board, ChallengeStarted, CreateRoom, DealReview, Health, Hints, Lobby, PlayVsBots, PlayerStats, Rallies,
+    RallyComparison, RallyFairness, Replay, RoomCreated, RoomDeals, StartChallenge,
+};
 
 use crate::wire::protocol::{ChallengeView, ClientAction, Command, ErrorCode, Event, RoomView, SeatView, Summary};
 use ddz_bot::BotKind;
 use ddz_bot::review::{Decision, Review};
 use ddz_engine::play::{AttachJson, PlayJson};
 use ddz_engine::{
-    Action, Auction, Card, CardSet, DealResult, DealView, End, Fairness, Kind, LastMove, Payment, Phase, Play, Rank,
-    ReplayStep, Rules, ScoreLine, Strength, Trick,
+    Action, Auction, Card, CardSet, DealRecord, DealResult, DealSetup, DealView, Dealing, End, Fairness, Kind,
+    LastMove, Payment, Phase, Play, Rank, ReplayStep, Rules, ScoreLine, Seed, Start, Strength, TableType, Trick,
 };
 
 /// One `export type` per wire type, in a fixed order.
@@ -65,9 +69,34 @@ pub fn typescript() -> String {
         decl::<BoardRow>(&cfg),
         decl::<RallyResult>(&cfg),
         decl::<StatLine>(&cfg),
+        decl::<TableType>(&cfg),
+        decl::<Seed>(&cfg),
+        decl::<Start>(&cfg),
+        decl::<Dealing>(&cfg),
+        decl::<DealSetup>(&cfg),
+        decl::<DealRecord>(&cfg),
+        // The HTTP API's bodies.
+        decl::<CreateRoom>(&cfg),
+        decl::<PlayVsBots>(&cfg),
+        decl::<StartChallenge>(&cfg),
+        decl::<Position>(&cfg),
+        decl::<RoomCreated>(&cfg),
+        decl::<ChallengeStarted>(&cfg),
+        decl::<Lobby>(&cfg),
+        decl::<RoomDeals>(&cfg),
+        decl::<Replay>(&cfg),
+        decl::<DealReview>(&cfg),
+        decl::<PlayerStats>(&cfg),
+        decl::<Board>(&cfg),
+        decl::<Rallies>(&cfg),
+        decl::<RallyComparison>(&cfg),
+        decl::<RallyFairness>(&cfg),
+        decl::<Hints>(&cfg),
+        decl::<ApiError>(&cfg),
+        decl::<Health>(&cfg),
     ];
     let mut out = String::from(
-        "// Generated from the server's Rust types by `crates/ddz-server/src/wire.rs` (ts-rs). Do not edit:\n\
+        "// Generated from the server's Rust types by `crates/ddz-server/src/wire/typescript.rs` (ts-rs). Do not edit:\n\
          // run `DDZ_BLESS=1 cargo test -p ddz-server --test wire_types` after changing a wire type.\n",
     );
     for decl in decls {

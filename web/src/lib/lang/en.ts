@@ -362,7 +362,6 @@ export const en: Language = {
     seats_empty: 'Every seat must be filled before a deal starts.',
     no_deal: 'There is no deal in progress.',
     not_seated: 'You are not seated at this table.',
-    unknown_bot: 'Unknown bot level.',
     run_over: 'The run is over.',
     challenge_rules: 'Challenges always play House rules with the Wild.',
     challenge_seats: "A challenge is one player against the challenge's bots.",

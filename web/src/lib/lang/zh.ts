@@ -369,7 +369,6 @@ export const zh: Language = {
     seats_empty: '坐满后才能开局。',
     no_deal: '现在没有进行中的牌局。',
     not_seated: '你没有坐在这张牌桌上。',
-    unknown_bot: '没有这个级别的机器人。',
     run_over: '挑战已经结束。',
     challenge_rules: '挑战总是用带百搭牌的奖池场规则。',
     challenge_seats: '挑战是一位玩家对挑战自己的机器人。',

@@ -1,0 +1,159 @@
+//! The HTTP API's request and response bodies (docs/protocol.md, "HTTP"), written out in TypeScript with
+//! the socket's types, so that the web client's calls cannot drift from what the server reads and sends.
+
+use ddz_bot::BotKind;
+use ddz_bot::review::Review;
+use ddz_engine::{DealRecord, Fairness, ReplayStep, TableType};
+use serde::{Deserialize, Serialize};
+
+use crate::domain::challenge::{BoardRow, ChallengeKind, RallyResult};
+use crate::domain::hints::HintPlay;
+use crate::domain::stats::StatLine;
+use crate::wire::protocol::{ErrorCode, Summary};
+
+/// `POST /api/rooms`: an invite room of `table` (the Wild at House, Wild Rank elsewhere, per `wild`), or
+/// with `public` a lobby table (always House with the Wild).
+#[derive(ts_rs::TS, Clone, Debug, Serialize, Deserialize)]
+pub struct CreateRoom {
+    pub name: String,
+    pub table: TableType,
+    #[serde(default = "yes")]
+    pub wild: bool,
+    #[serde(default)]
+    pub public: bool,
+}
+
+/// `POST /api/play-vs-bots`: a room with the player and two bots of `level`, its first deal dealt.
+#[derive(ts_rs::TS, Clone, Debug, Serialize, Deserialize)]
+pub struct PlayVsBots {
+    pub name: String,
+    #[serde(default = "house")]
+    pub table: TableType,
+    #[serde(default = "yes")]
+    pub wild: bool,
+    #[serde(default = "hard")]
+    pub level: BotKind,
+}
+
+/// `POST /api/challenges`: a Bot Buster or Bot Bomber run, or today's rally.
+#[derive(ts_rs::TS, Clone, Debug, Serialize, Deserialize)]
+pub struct StartChallenge {
+    pub name: String,
+    pub kind: ChallengeKind,
+}
+
+/// The room made for `POST /api/rooms` and `POST /api/play-vs-bots`.
+#[derive(ts_rs::TS, Clone, Debug, Serialize, Deserialize)]
+pub struct RoomCreated {
+    pub code: String,
+}
+
+/// The room of a challenge started (or the unfinished run resumed).
+#[derive(ts_rs::TS, Clone, Debug, Serialize, Deserialize)]
+pub struct ChallengeStarted {
+    pub code: String,
+    pub resumed: bool,
+}
+
+/// `GET /api/lobby`: the open public tables.
+#[derive(ts_rs::TS, Clone, Debug, Serialize, Deserialize)]
+pub struct Lobby {
+    pub tables: Vec<Summary>,
+}
+
+/// `GET /api/rooms/CODE/deals`: a room's finished deals' records, deal 1 first.
+#[derive(ts_rs::TS, Clone, Debug, Serialize, Deserialize)]
+pub struct RoomDeals {
+    pub deals: Vec<DealRecord>,
+}
+
+/// `GET /api/rooms/CODE/deals/N`: deal N of a room, step by step (`steps[0]` as dealt, the last one
+/// finished).
+#[derive(ts_rs::TS, Clone, Debug, Serialize, Deserialize)]
+pub struct Replay {
+    pub code: String,
+    pub number: u32,
+    pub seats: Vec<String>,
+    pub record: DealRecord,
+    pub steps: Vec<ReplayStep>,
+}
+
+/// `GET /api/rooms/CODE/deals/N/reviews/SEAT`: the `hard` bot's review of one seat's trick play.
+#[derive(ts_rs::TS, Clone, Debug, Serialize, Deserialize)]
+pub struct DealReview {
+    pub code: String,
+    pub number: u32,
+    pub review: Review,
+}
+
+/// `GET /api/players/NAME`: a player's totals by table type and board.
+#[derive(ts_rs::TS, Clone, Debug, Serialize)]
+pub struct PlayerStats {
+    pub name: String,
+    pub stats: Vec<StatLine>,
+}
+
+/// `GET /api/boards/BOARD`: a board's rows (a rally board's for `date`).
+#[derive(ts_rs::TS, Clone, Debug, Serialize)]
+pub struct Board {
+    pub board: String,
+    pub date: Option<String>,
+    pub rows: Vec<BoardRow>,
+}
+
+/// `GET /api/rallies`: today's date and the dates of earlier rallies with results.
+#[derive(ts_rs::TS, Clone, Debug, Serialize, Deserialize)]
+pub struct Rallies {
+    pub today: String,
+    pub dates: Vec<String>,
+}
+
+/// `GET /api/rallies/DATE/compare/NAME`: a finished attempt beside the best one on its board.
+#[derive(ts_rs::TS, Clone, Debug, Serialize)]
+pub struct RallyComparison {
+    pub date: String,
+    pub you: RallyResult,
+    pub best: RallyResult,
+}
+
+/// `GET /api/rallies/DATE/fairness`: the day's commitment and each deal's (seeds once it has closed).
+#[derive(ts_rs::TS, Clone, Debug, Serialize, Deserialize)]
+pub struct RallyFairness {
+    pub date: String,
+    pub commitment: String,
+    pub closed: bool,
+    pub deals: Vec<Fairness>,
+}
+
+/// `POST /api/hints`: every legal play from the hand now, in the engine's order.
+#[derive(ts_rs::TS, Debug, Serialize)]
+pub struct Hints {
+    pub plays: Vec<HintPlay>,
+    /// More plays than the server answers with were left off.
+    pub truncated: bool,
+}
+
+/// Every refusal: a stable code and a message in English.
+#[derive(ts_rs::TS, Clone, Debug, Serialize, Deserialize)]
+pub struct ApiError {
+    pub code: ErrorCode,
+    pub message: String,
+}
+
+/// `GET /healthz` and `GET /readyz` when the answer is yes.
+#[derive(ts_rs::TS, Clone, Debug, Serialize, Deserialize)]
+pub struct Health {
+    pub status: String,
+}
+
+fn yes() -> bool {
+    true
+}
+
+fn house() -> TableType {
+    TableType::House
+}
+
+fn hard() -> BotKind {
+    BotKind::Hard
+}
