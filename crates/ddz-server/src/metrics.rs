@@ -35,6 +35,9 @@ pub(crate) const ROOMS_FENCED: &str = "ddz_cluster_rooms_fenced_total";
 pub(crate) const REQUEST_SECONDS: &str = "ddz_cluster_request_seconds";
 pub(crate) const REQUEST_FAILURES: &str = "ddz_cluster_request_failures_total";
 
+/// The counters, registered at zero when the recorder is installed.
+const COUNTERS: [&str; 6] = [ENTRIES, ACTIONS, STORE_FAILURES, ROOMS_TAKEN, ROOMS_FENCED, REQUEST_FAILURES];
+
 /// Histogram buckets in seconds: from half a millisecond to ten seconds.
 const BUCKETS: &[f64] = &[0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 10.0];
 
@@ -49,6 +52,14 @@ pub(crate) fn handle() -> &'static PrometheusHandle {
         let handle = recorder.handle();
         if metrics::set_global_recorder(recorder).is_err() {
             tracing::warn!("a metrics recorder was already installed; /metrics will be empty");
+        }
+        // Every counter and gauge is there from the start at zero: an alert on one (store failures, say)
+        // sees a series, not "no data", until the first event.
+        for counter in COUNTERS {
+            counter!(counter).increment(0);
+        }
+        for gauge in [ROOMS, CONNECTIONS] {
+            gauge!(gauge).increment(0.0);
         }
         handle
     })

@@ -111,10 +111,12 @@ enum Command {
         #[arg(required = true)]
         files: Vec<PathBuf>,
     },
-    /// Check that a deal was fair (docs/fair-deals.md): its commitment matches its seed and salt, and the
-    /// seed deals exactly the hands that were played; prints them.
+    /// Check that deals were fair (docs/fair-deals.md): each commitment matches its seed and salt, and the
+    /// seed deals exactly the hands that were played; prints them. A No Shuffle re-deal is checked against
+    /// the record given just before it (a room's deals in order), or `--previous` for the first.
     Verify {
-        record: PathBuf,
+        #[arg(required = true)]
+        records: Vec<PathBuf>,
         /// For a No Shuffle re-deal: the previous deal's record, to check that its collected cards are
         /// the pack that was cut and dealt.
         #[arg(long)]
@@ -265,7 +267,7 @@ fn main() -> ExitCode {
         Command::Simulate { table, wild_rank, deals, seed, out } => simulate::table_rules(&table, wild_rank)
             .and_then(|rules| simulate::simulate(rules, deals, seed, out.as_deref())),
         Command::Replay { files } => simulate::replay(&files),
-        Command::Verify { record, previous } => simulate::verify(&record, previous.as_deref()),
+        Command::Verify { records, previous } => simulate::verify(&records, previous.as_deref()),
         Command::Review { record, seat } => simulate::review(&record, seat),
         Command::Arena { table, wild_rank, research, auction, a, b, deals, seed, threads } => {
             arena::arena(arena::ArenaArgs { table, wild_rank, research, auction, a, b, deals, seed, threads })

@@ -106,11 +106,33 @@ fn read_record(file: &Path) -> Result<DealRecord, String> {
     serde_json::from_str(&text).map_err(|e| format!("{}: not a deal record: {e}", file.display()))
 }
 
-/// `ddz verify`: the deal's fairness, or why it does not hold.
-pub fn verify(file: &Path, previous: Option<&Path>) -> Result<(), String> {
-    let record = read_record(file)?;
-    let previous = previous.map(read_record).transpose()?;
-    let verified = record.verify(previous.as_ref()).map_err(|e| format!("{}: NOT VERIFIED — {e}", file.display()))?;
+/// `ddz verify`: each deal's fairness, or why it does not hold. A re-deal's pack is checked against the
+/// record before it in the list (`previous` for the first); every record is checked, and the command fails
+/// if any is not verified.
+pub fn verify(files: &[PathBuf], previous: Option<&Path>) -> Result<(), String> {
+    let mut before = previous.map(read_record).transpose()?;
+    let mut failed = 0;
+    for file in files {
+        let record = match read_record(file) {
+            Ok(record) => record,
+            Err(e) => {
+                failed += 1;
+                println!("{e}");
+                before = None;
+                continue;
+            }
+        };
+        if let Err(e) = verify_one(file, &record, before.as_ref()) {
+            failed += 1;
+            println!("{e}");
+        }
+        before = Some(record);
+    }
+    if failed > 0 { Err(format!("{failed} of {} records not verified", files.len())) } else { Ok(()) }
+}
+
+fn verify_one(file: &Path, record: &DealRecord, previous: Option<&DealRecord>) -> Result<(), String> {
+    let verified = record.verify(previous).map_err(|e| format!("{}: NOT VERIFIED — {e}", file.display()))?;
     println!("{}: verified", file.display());
     println!("commitment {}", record.commitment.as_deref().unwrap_or_default());
     let salt = record.setup.salt.map(|salt| salt.to_string()).unwrap_or_default();
@@ -120,12 +142,14 @@ pub fn verify(file: &Path, previous: Option<&Path>) -> Result<(), String> {
         println!("dealt to {}: {hand}", name(seat));
     }
     println!("bottom: {}", verified.bottom);
-    match (&record.setup.pack, &previous) {
+    match (&record.setup.pack, previous) {
         (Some(_), Some(_)) => println!("the pack is the previous deal's collected cards, cut and dealt in packets"),
-        (Some(_), None) => println!("a re-deal: give --previous RECORD to check its pack as well"),
+        (Some(_), None) => {
+            println!("a re-deal: give the previous deal's record before it (or --previous) to check its pack too")
+        }
         (None, _) => {}
     }
-    println!("{}", summary(&record, &verified.deal));
+    println!("{}", summary(record, &verified.deal));
     Ok(())
 }
 

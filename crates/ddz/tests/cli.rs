@@ -104,17 +104,22 @@ fn verify_checks_the_commitment_and_the_redealt_pack() {
     assert_eq!(stdout.lines().filter(|l| l.starts_with("dealt to ")).count(), 3, "{stdout}");
     let out = run(&["verify", second.to_str().unwrap(), "--previous", first.to_str().unwrap()], "");
     assert!(text(&out.stdout).contains("the pack is the previous deal's collected cards"), "{}", text(&out.stdout));
+    // A room's deals in order, as `ddz replay` takes them: each re-deal is checked against the one before.
+    let out = run(&["verify", first.to_str().unwrap(), second.to_str().unwrap()], "");
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "{stdout}{}", text(&out.stderr));
+    assert_eq!(stdout.lines().filter(|l| l.ends_with(": verified")).count(), 2, "{stdout}");
+    assert!(stdout.contains("the pack is the previous deal's collected cards"), "{stdout}");
     let record = std::fs::read_to_string(&first).unwrap();
     let commitment =
         serde_json::from_str::<serde_json::Value>(&record).unwrap()["commitment"].as_str().unwrap().to_string();
     std::fs::write(&first, record.replace(&commitment, &"0".repeat(64))).unwrap();
-    let out = run(&["verify", first.to_str().unwrap()], "");
+    let out = run(&["verify", first.to_str().unwrap(), second.to_str().unwrap()], "");
     assert!(!out.status.success(), "a wrong commitment fails");
-    assert!(
-        text(&out.stderr).contains("NOT VERIFIED") && text(&out.stderr).contains("is not the SHA-256"),
-        "{}",
-        text(&out.stderr)
-    );
+    let stdout = text(&out.stdout);
+    assert!(stdout.contains("deal-000001.json: NOT VERIFIED") && stdout.contains("is not the SHA-256"), "{stdout}");
+    assert!(stdout.contains("deal-000002.json: verified"), "the others are still checked: {stdout}");
+    assert!(text(&out.stderr).contains("1 of 2 records not verified"), "{}", text(&out.stderr));
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

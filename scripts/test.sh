@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# Every test of the project, on a fresh Debian machine: provisions what the tests need, then runs them.
+#
+# The browser tests drive Debian's Chromium (with CJK fonts for the Chinese UI); the PostgreSQL and
+# cluster tests start their own PostgreSQL and nats-server from Debian's packages; the client's type check,
+# unit tests and build need Node.js 20+ and its npm packages. As root this installs what is missing with
+# apt-get; otherwise it names exactly what to install and stops before running anything.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+missing=()
+[ -x /usr/bin/chromium ] || missing+=(chromium)
+dpkg -s fonts-noto-cjk >/dev/null 2>&1 || missing+=(fonts-noto-cjk)
+compgen -G "/usr/lib/postgresql/*/bin/initdb" >/dev/null || missing+=(postgresql)
+[ -x /usr/sbin/nats-server ] || missing+=(nats-server)
+if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
+  missing+=(nodejs npm)
+fi
+if [ ${#missing[@]} -gt 0 ]; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+    echo "installing what the tests need: ${missing[*]}"
+    apt-get update
+    DEBIAN_FRONTEND=noninteractive apt-get install -y "${missing[@]}"
+  else
+    echo "The tests need these Debian packages, which are not installed: ${missing[*]}" >&2
+    echo "Install them (sudo apt-get install -y ${missing[*]}) and run scripts/test.sh again." >&2
+    exit 2
+  fi
+fi
+node_major=$(node -p 'process.versions.node.split(".")[0]')
+if [ "$node_major" -lt 20 ]; then
+  echo "The web client needs Node.js 20 or newer; this machine has $(node --version)." >&2
+  exit 2
+fi
+
+# The client: its npm packages as locked, its type check (svelte-check with tsc) and its unit tests.
+(cd web && npm ci --no-audit --no-fund && npm run check && npm test)
+
+# The Rust workspace: the engine, the bots, the server (SQLite, PostgreSQL, the cluster with NATS), the
+# binary and the browser tests in Chromium. build.rs builds the client it embeds.
+cargo test --workspace --release
