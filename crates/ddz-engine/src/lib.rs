@@ -28,6 +28,6 @@ pub use play::{Attach, Kind, Play, PlayJson, Shape, Strength};
 pub use readings::{PlayError, readings};
 pub use record::{DealRecord, RecordError, ReplayStep, Verified};
 pub use rng::Seed;
-pub use rules::{Rules, TableType, UnknownTable, Wilds};
+pub use rules::{Rules, TableRules, TableType, UnknownTable, Wilds};
 pub use story::{LastMove, ScoreLine};
 pub use view::{DealView, TrickMove};

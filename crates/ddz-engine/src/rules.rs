@@ -26,6 +26,18 @@ pub enum TableType {
     TwoPlayer,
 }
 
+/// A table's rules as a client reads them: the table type and which option is on, the Wild (House) or
+/// Wild Rank (No Shuffle, Two Player). Views carry this instead of a rules name to take apart.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct TableRules {
+    pub table: TableType,
+    /// House: the 55th card, the Wild, is in the deck.
+    pub wild: bool,
+    /// No Shuffle or Two Player: the Wild Rank option (four cards of a drawn rank are wild).
+    pub wild_rank: bool,
+}
+
 /// Which wild cards a deal has.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Wilds {
@@ -49,7 +61,11 @@ pub enum Wilds {
 /// assert_eq!(Rules::two_player(false).deck().len(), 46);
 /// assert_eq!("noshuffle-wildrank".parse::<Rules>().unwrap(), Rules::no_shuffle(true));
 /// ```
-#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(type = "string"))]
+#[cfg_attr(
+    feature = "ts",
+    derive(ts_rs::TS),
+    ts(type = "\"house\" | \"house-nowild\" | \"noshuffle\" | \"noshuffle-wildrank\" | \"twoplayer\" | \"twoplayer-wildrank\"")
+)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Rules {
     pub table: TableType,
@@ -139,6 +155,15 @@ impl Rules {
         }
     }
 
+    /// The table type and its option, as views show them.
+    pub const fn table_rules(&self) -> TableRules {
+        TableRules {
+            table: self.table,
+            wild: matches!(self.wilds, Wilds::TheWild),
+            wild_rank: self.has_wild_rank_option(),
+        }
+    }
+
     /// Whether this table plays the Wild Rank option (drawn or not).
     pub const fn has_wild_rank_option(&self) -> bool {
         matches!(self.wilds, Wilds::Rank(_) | Wilds::RankUndrawn)
@@ -225,6 +250,21 @@ impl Rules {
 impl fmt::Display for Rules {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())
+    }
+}
+
+/// The rules' name (`house-nowild`, `noshuffle-wildrank`), as [`Rules`] writes it.
+impl fmt::Display for TableRules {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let name = match (self.table, self.wild, self.wild_rank) {
+            (TableType::House, true, _) => "house",
+            (TableType::House, false, _) => "house-nowild",
+            (TableType::NoShuffle, _, false) => "noshuffle",
+            (TableType::NoShuffle, _, true) => "noshuffle-wildrank",
+            (TableType::TwoPlayer, _, false) => "twoplayer",
+            (TableType::TwoPlayer, _, true) => "twoplayer-wildrank",
+        };
+        f.write_str(name)
     }
 }
 

@@ -77,7 +77,7 @@ async fn bot_buster_plays_until_twenty_deals_or_a_balance_at_zero_and_goes_to_th
     let code = start_code(addr, "Ann", "buster").await;
     let mut ann = join(addr, &code, "Ann").await;
     let view = ann.view.clone().unwrap();
-    assert_eq!(view.rules, "house", "challenges play House with the Wild");
+    assert_eq!(view.rules, ddz_engine::Rules::house(true).table_rules(), "challenges play House with the Wild");
     assert_eq!(view.you, Some(0));
     assert!(view.seats[1..].iter().all(|s| s.occupant.as_ref().is_some_and(|o| o.bot_kind().is_some())));
     assert!(view.deal_in_progress(), "the first deal is dealt at once");

@@ -365,7 +365,7 @@ async fn the_host_closes_the_room_everyone_sees_the_settlement_and_it_stays_read
     let running = server(&db, FAST).await;
     let (code, mut clients) = three_players(running.addr, "house").await;
     clients[0].send(&Command::SetWild { on: false }).await;
-    let view = clients[1].until(|v| v.rules == "house-nowild").await;
+    let view = clients[1].until(|v| v.rules.to_string() == "house-nowild").await;
     assert!(view.log.iter().any(|l| l.to_string().contains("turned the Wild off")), "the change is in everyone's log");
     clients[0].send(&Command::Start).await;
     play_to_end(&mut clients).await;
@@ -455,7 +455,7 @@ async fn the_host_turns_wild_rank_on_for_the_next_deal() {
             post(running.addr, "/api/rooms", serde_json::json!({"name": "Alice", "table": table, "wild": false})).await;
         let code = created["code"].as_str().expect("a room code").to_string();
         let mut clients = vec![Client::join(running.addr, &code, "Alice").await];
-        assert_eq!(clients[0].view.as_ref().unwrap().rules, table);
+        assert_eq!(clients[0].view.as_ref().unwrap().rules.to_string(), table);
         for name in if two { &["Bea"][..] } else { &["Bea", "Cy"][..] } {
             let mut c = Client::join(running.addr, &code, name).await;
             c.send(&Command::Sit { seat: None }).await;
@@ -464,7 +464,7 @@ async fn the_host_turns_wild_rank_on_for_the_next_deal() {
         }
         clients[0].send(&Command::SetWild { on: true }).await;
         let wanted = format!("{table}-wildrank");
-        let view = clients[1].until(|v| v.rules == wanted).await;
+        let view = clients[1].until(|v| v.rules.to_string() == wanted).await;
         assert!(
             view.log.iter().any(|l| l.to_string() == "Alice turned Wild Rank on for the next deal"),
             "{:?}",
@@ -475,7 +475,7 @@ async fn the_host_turns_wild_rank_on_for_the_next_deal() {
         assert!(view.deal.unwrap().wild_rank.is_some(), "the deal after the change draws a wild rank");
         // Turned off during the deal: this deal keeps its rank, the next one has none.
         clients[0].send(&Command::SetWild { on: false }).await;
-        let view = clients[0].until(|v| v.rules == table).await;
+        let view = clients[0].until(|v| v.rules.to_string() == table).await;
         assert!(view.deal.unwrap().wild_rank.is_some());
         play_to_end(&mut clients).await;
         clients[0].send(&Command::Start).await;

@@ -1,18 +1,33 @@
+// The HTTP API (docs/protocol.md, "HTTP"): every request and answer body is a type generated from the
+// server's Rust types (`wire.ts`).
+
 import { errorText } from './errors';
 import type {
+  Board,
   BoardRow,
-  Card,
   ChallengeKind,
+  ChallengeStarted,
+  CreateRoom,
   DealRecord,
+  DealReview,
   HintPlay,
+  Hints,
+  PlayerStats,
+  PlayVsBots,
+  Position,
+  Rallies,
   RallyComparison,
-  Reading,
-  Refusal,
+  ReadingsAnswer,
   Replay,
-  Review,
+  RoomCreated,
+  RoomDeals,
   RoomView,
+  StartChallenge,
   StatLine,
-} from './types';
+  TableType,
+} from './wire';
+
+export type { Position };
 
 async function post<T>(path: string, body: unknown): Promise<T> {
   const res = await fetch(path, {
@@ -25,19 +40,21 @@ async function post<T>(path: string, body: unknown): Promise<T> {
   return json as T;
 }
 
-export function playVsBots(name: string, wild: boolean): Promise<{ code: string }> {
-  return post('/api/play-vs-bots', { name, table: 'house', wild, level: 'hard' });
-}
-
-export function createRoom(name: string, table: string, wild: boolean, open = false): Promise<{ code: string }> {
-  return post('/api/rooms', { name, table, wild, public: open });
-}
-
 async function get<T>(path: string): Promise<T> {
   const res = await fetch(path);
   const json = await res.json().catch(() => ({}));
   if (!res.ok) throw new Error(errorText(json.code, json.message ?? `HTTP ${res.status}`));
   return json as T;
+}
+
+export function playVsBots(name: string, wild: boolean): Promise<RoomCreated> {
+  const body: PlayVsBots = { name, table: 'house', wild, level: 'hard' };
+  return post('/api/play-vs-bots', body);
+}
+
+export function createRoom(name: string, table: TableType, wild: boolean, open = false): Promise<RoomCreated> {
+  const body: CreateRoom = { name, table, wild, public: open };
+  return post('/api/rooms', body);
 }
 
 /** A room as a spectator sees it (closed rooms too). */
@@ -52,20 +69,21 @@ export function replay(code: string, deal: number): Promise<Replay> {
 
 /** A room's finished deals' records, deal 1 first. */
 export async function roomDeals(code: string): Promise<DealRecord[]> {
-  return (await get<{ deals: DealRecord[] }>(`/api/rooms/${encodeURIComponent(code)}/deals`)).deals;
+  return (await get<RoomDeals>(`/api/rooms/${encodeURIComponent(code)}/deals`)).deals;
 }
 
 /** Starts a Bot Buster or Bot Bomber run or today's rally, or resumes the name's unfinished one. */
-export function startChallenge(name: string, kind: ChallengeKind): Promise<{ code: string; resumed: boolean }> {
-  return post('/api/challenges', { name, kind });
+export function startChallenge(name: string, kind: ChallengeKind): Promise<ChallengeStarted> {
+  const body: StartChallenge = { name, kind };
+  return post('/api/challenges', body);
 }
 
 export async function board(name: string, date?: string): Promise<BoardRow[]> {
   const query = date ? `?date=${encodeURIComponent(date)}` : '';
-  return (await get<{ rows: BoardRow[] }>(`/api/boards/${name}${query}`)).rows;
+  return (await get<Board>(`/api/boards/${name}${query}`)).rows;
 }
 
-export function rallies(): Promise<{ today: string; dates: string[] }> {
+export function rallies(): Promise<Rallies> {
   return get('/api/rallies');
 }
 
@@ -74,28 +92,18 @@ export function compareRally(date: string, name: string): Promise<RallyCompariso
 }
 
 export async function playerStats(name: string): Promise<StatLine[]> {
-  return (await get<{ stats: StatLine[] }>(`/api/players/${encodeURIComponent(name)}`)).stats;
+  return (await get<PlayerStats>(`/api/players/${encodeURIComponent(name)}`)).stats;
 }
 
-export interface Position {
-  rules: string;
-  wild_rank: string | null;
-  hand: Card[];
-  prior: Reading | null;
-}
-
-export function readings(
-  pos: Position,
-  cards: Card[],
-): Promise<{ readings: Reading[]; error?: string; refusal?: Refusal }> {
-  return post('/api/readings', { ...pos, cards });
+export function readings(pos: Position): Promise<ReadingsAnswer> {
+  return post('/api/readings', pos);
 }
 
 export async function hints(pos: Position): Promise<HintPlay[]> {
-  return (await post<{ plays: HintPlay[] }>('/api/hints', pos)).plays;
+  return (await post<Hints>('/api/hints', pos)).plays;
 }
 
 /** The `hard` bot's review of one seat's trick play in deal `deal` (worked out on first asking, then kept). */
-export function review(code: string, deal: number, seat: number): Promise<{ review: Review }> {
+export function review(code: string, deal: number, seat: number): Promise<DealReview> {
   return get(`/api/rooms/${encodeURIComponent(code)}/deals/${deal}/reviews/${seat}`);
 }

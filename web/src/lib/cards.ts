@@ -1,4 +1,6 @@
+import { tableRules } from './tables';
 import type { Card } from './types';
+import type { Rules } from './wire';
 import { t } from './i18n.svelte';
 import type { Key } from './lang';
 
@@ -61,11 +63,12 @@ export function keyRank(key: string): string | null {
 }
 
 /** Every card of the table's deck (`DealView.rules`): Two Player has no 3s and 4s, only House has the Wild. */
-export function deckOf(rules: string): Card[] {
-  const ranks = rules.startsWith('twoplayer') ? '56789TJQKA2' : ORDER;
+export function deckOf(rules: Rules): Card[] {
+  const table = tableRules(rules);
+  const ranks = table.table === 'two_player' ? '56789TJQKA2' : ORDER;
   const cards = [...ranks].flatMap((r) => [...'SHDC'].map((s) => r + s));
   cards.push('BJ', 'RJ');
-  if (rules === 'house') cards.push('W');
+  if (table.wild) cards.push('W');
   return cards;
 }
 
@@ -73,7 +76,7 @@ export function deckOf(rules: string): Card[] {
  * The card counter: how many cards of each rank this player has not seen, from public information only
  * (the deck minus the own hand, the cards played and the revealed middle or bottom cards). High ranks first.
  */
-export function unseenRanks(rules: string, hand: Card[], played: Card[], revealed: Card[]): [string, number][] {
+export function unseenRanks(rules: Rules, hand: Card[], played: Card[], revealed: Card[]): [string, number][] {
   const seen = new Set([...hand, ...played, ...revealed]);
   const counts = new Map<string, number>();
   for (const card of [...deckOf(rules)].sort((a, b) => cardKey(b) - cardKey(a))) {

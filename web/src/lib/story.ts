@@ -5,6 +5,7 @@
 import { money } from './format';
 import { t, tn } from './i18n.svelte';
 import { readingText } from './reading';
+import { tableRules } from './tables';
 import type { Action, DealView, ScoreLine } from './types';
 
 /** A seat's name as shown. */
@@ -40,7 +41,7 @@ export function outcomeText(deal: DealView): string {
 
 /** The deal's amount explained, one sentence per `score_lines` line. */
 export function scoreLineTexts(deal: DealView, name: SeatName): string[] {
-  const house = deal.rules.startsWith('house');
+  const house = tableRules(deal.rules).table === 'house';
   const r = deal.result;
   // The bomb lines follow the deal's bombs and rockets in order: each is worded by its kind.
   const bombs = deal.actions.filter(isBomb).map((a) => t(a.action === 'play' && a.play.type === 'rocket' ? 'rocketWord' : 'bombWord'));

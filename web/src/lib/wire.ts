@@ -7,7 +7,7 @@ export type CardSet = Array<Card>;
 
 export type Rank = string;
 
-export type Rules = string;
+export type Rules = "house" | "house-nowild" | "noshuffle" | "noshuffle-wildrank" | "twoplayer" | "twoplayer-wildrank";
 
 export type Kind = "single" | "pair" | "triples" | "straight" | "pair_run" | "four_with_two" | "bomb" | "rocket";
 
@@ -189,7 +189,7 @@ export type SeatView = { seat: number, occupant: Occupant | null, connected: boo
  */
 auto_play: boolean, };
 
-export type LogLine = { "event": "sat", name: string, } | { "event": "bot_sat", name: string, level: BotKind, } | { "event": "deal_started", number: number, rules: string, } | { "event": "timed_out", name: string, } | { "event": "went_out", name: string, } | { "event": "no_winner" } | { "event": "wild_set", host: string, on: boolean, rank: boolean, } | { "event": "auto_play", name: string, on: boolean, } | { "event": "host_changed", from: string, to: string, } | { "event": "closed" } | { "event": "run_over", name: string, net: number, } | { "event": "run_abandoned", name: string, net: number, };
+export type LogLine = { "event": "sat", name: string, } | { "event": "bot_sat", name: string, level: BotKind, } | { "event": "deal_started", number: number, rules: TableRules, } | { "event": "timed_out", name: string, } | { "event": "went_out", name: string, } | { "event": "no_winner" } | { "event": "wild_set", host: string, on: boolean, rank: boolean, } | { "event": "auto_play", name: string, on: boolean, } | { "event": "host_changed", from: string, to: string, } | { "event": "closed" } | { "event": "run_over", name: string, net: number, } | { "event": "run_abandoned", name: string, net: number, };
 
 export type ChallengeKind = "buster" | "bomber" | "rally";
 
@@ -217,9 +217,9 @@ over: boolean, };
 
 export type RoomView = { code: string, mode: Mode, 
 /**
- * The next deal's table and option (`house`, `house-nowild`, `noshuffle-wildrank`, ...).
+ * The next deal's table and option.
  */
-rules: string, host: string, you: number | null, seats: Array<SeatView>, deals_played: number, deal: DealView | null, 
+rules: TableRules, host: string, you: number | null, seats: Array<SeatView>, deals_played: number, deal: DealView | null, 
 /**
  * The current turn's deadline and the deal limit, in milliseconds since the Unix epoch.
  */
@@ -247,7 +247,7 @@ challenge?: ChallengeView | null,
  */
 actions_from?: number | null, };
 
-export type Summary = { code: string, mode: Mode, rules: string, seats: Array<string | null>, deals_played: number, in_deal: boolean, closed: boolean, };
+export type Summary = { code: string, mode: Mode, rules: TableRules, seats: Array<string | null>, deals_played: number, in_deal: boolean, closed: boolean, };
 
 export type ErrorCode = "deal_over" | "not_your_turn" | "wrong_phase" | "must_take" | "bad_bid" | "bid_too_low" | "declined_cannot_rob" | "already_seen" | "not_in_hand" | "cards_do_not_match" | "not_that_reading" | "does_not_beat" | "cannot_pass_on_lead" | "no_cards" | "wild_alone" | "wild_with_both_jokers" | "four_in_a_row" | "two_or_joker_in_run" | "not_in_deck" | "not_a_play" | "room_closed" | "seat_taken" | "no_such_seat" | "room_full" | "already_seated" | "not_host" | "deal_in_progress" | "seats_empty" | "no_deal" | "not_seated" | "run_over" | "challenge_rules" | "challenge_seats" | "challenge_auto_play" | "unknown_room" | "name_taken" | "bad_name" | "bad_message" | "already_in_room" | "frame_too_large" | "rate_limited" | "busy" | "server_full" | "bad_request" | "hand_too_large" | "not_found" | "rally_played" | "spectator" | "rally_open" | "too_many_watching" | "internal";
 
@@ -273,11 +273,11 @@ wild_as: string | null,
  */
 text: string, };
 
-export type ReadingsAnswer = { readings: Array<Reading>, error: string | null, refusal: Refusal | null, 
+export type ReadingsAnswer = { readings: Array<Reading>, error?: string, refusal?: Refusal, 
 /**
  * More readings than the server answers with were left off.
  */
-truncated: boolean, };
+truncated?: boolean, };
 
 export type BoardRow = { rank: number, name: string, score: number, deals: number, 
 /**
@@ -290,6 +290,16 @@ export type RallyResult = { name: string, net: number, nets: Array<number>, };
 export type StatLine = { name: string, table: "house" | "noshuffle" | "twoplayer", public: boolean, deals: number, landlord_deals: number, landlord_wins: number, farmer_deals: number, farmer_wins: number, money: number, points: number, bombs: number, springs: number, };
 
 export type TableType = "house" | "no_shuffle" | "two_player";
+
+export type TableRules = { table: TableType, 
+/**
+ * House: the 55th card, the Wild, is in the deck.
+ */
+wild: boolean, 
+/**
+ * No Shuffle or Two Player: the Wild Rank option (four cards of a drawn rank are wild).
+ */
+wild_rank: boolean, };
 
 export type Seed = string;
 
@@ -369,7 +379,7 @@ wild_rank: Rank | null, hand: Array<Card>,
 /**
  * `/api/readings`: the selected cards.
  */
-cards: Array<Card>, 
+cards?: Array<Card>, 
 /**
  * The play to beat; absent or null on a free lead.
  */

@@ -18,6 +18,7 @@ pub struct Position {
     pub hand: Vec<Card>,
     /// `/api/readings`: the selected cards.
     #[serde(default)]
+    #[ts(as = "Option<Vec<Card>>", optional)]
     pub cards: Vec<Card>,
     /// The play to beat; absent or null on a free lead.
     #[serde(default)]
@@ -38,11 +39,14 @@ pub struct HintPlay {
 pub struct ReadingsAnswer {
     pub readings: Vec<PlayJson>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub error: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub refusal: Option<Refusal>,
     /// More readings than the server answers with were left off.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
+    #[ts(as = "Option<bool>", optional)]
     pub truncated: bool,
 }
 

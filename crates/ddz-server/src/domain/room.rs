@@ -6,7 +6,7 @@
 
 use std::collections::{HashMap, VecDeque};
 
-use ddz_engine::{Action, Deal, DealSetup, Ledger, Payment, Rules, Seat, TableType};
+use ddz_engine::{Action, Deal, DealSetup, Ledger, Payment, Rules, Seat, TableRules, TableType};
 use serde::{Deserialize, Serialize};
 
 use ddz_bot::BotKind;
@@ -134,7 +134,7 @@ pub enum LogLine {
     },
     DealStarted {
         number: u32,
-        rules: String,
+        rules: TableRules,
     },
     /// The clock ran out on `name`'s turn and the bot played it.
     TimedOut {
@@ -449,7 +449,7 @@ impl Room {
                 self.deal_entry = stamped.n;
                 self.turn_started_at = at;
                 self.timed_out.clear();
-                self.note(LogLine::DealStarted { number: self.ledger.deals + 1, rules: setup.rules.to_string() });
+                self.note(LogLine::DealStarted { number: self.ledger.deals + 1, rules: setup.rules.table_rules() });
             }
             Entry::Act { action, timed_out, seq } => {
                 let names = self.names();

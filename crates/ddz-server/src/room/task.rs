@@ -694,7 +694,7 @@ pub fn summary(room: &Room) -> Summary {
     Summary {
         code: room.code.clone(),
         mode: room.mode,
-        rules: room.rules().to_string(),
+        rules: room.rules().table_rules(),
         seats: room.seats.iter().map(|s| s.as_ref().map(|o| o.name().to_string())).collect(),
         deals_played: room.ledger.deals,
         in_deal: room.deal_in_progress(),

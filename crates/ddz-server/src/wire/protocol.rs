@@ -5,7 +5,7 @@
 
 use ddz_bot::BotKind;
 use ddz_engine::{
-    Action, Auction, CardSet, DealError, DealView, Payment, Phase, Play, PlayError, Seat, legal_plays_vec,
+    Action, Auction, CardSet, DealError, DealView, Payment, Phase, Play, PlayError, Seat, TableRules, legal_plays_vec,
 };
 use serde::{Deserialize, Serialize};
 
@@ -322,7 +322,7 @@ impl From<RoomError> for Refused {
 pub struct Summary {
     pub code: String,
     pub mode: Mode,
-    pub rules: String,
+    pub rules: TableRules,
     pub seats: Vec<Option<String>>,
     pub deals_played: u32,
     pub in_deal: bool,
@@ -346,8 +346,8 @@ pub struct SeatView {
 pub struct RoomView {
     pub code: String,
     pub mode: Mode,
-    /// The next deal's table and option (`house`, `house-nowild`, `noshuffle-wildrank`, ...).
-    pub rules: String,
+    /// The next deal's table and option.
+    pub rules: TableRules,
     pub host: String,
     pub you: Option<Seat>,
     pub seats: Vec<SeatView>,
@@ -434,7 +434,7 @@ impl RoomView {
         RoomView {
             code: room.code.clone(),
             mode: room.mode,
-            rules: room.rules().to_string(),
+            rules: room.rules().table_rules(),
             host: room.host.clone(),
             you: seat,
             seats: room

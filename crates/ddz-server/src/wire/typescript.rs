@@ -19,7 +19,8 @@ use ddz_bot::review::{Decision, Review};
 use ddz_engine::play::{AttachJson, PlayJson};
 use ddz_engine::{
     Action, Auction, Card, CardSet, DealRecord, DealResult, DealSetup, DealView, Dealing, End, Fairness, Kind,
-    LastMove, Payment, Phase, Play, Rank, ReplayStep, Rules, ScoreLine, Seed, Start, Strength, TableType, Trick,
+    LastMove, Payment, Phase, Play, Rank, ReplayStep, Rules, ScoreLine, Seed, Start, Strength, TableRules, TableType,
+    Trick,
 };
 
 /// One `export type` per wire type, in a fixed order.
@@ -70,6 +71,7 @@ pub fn typescript() -> String {
         decl::<RallyResult>(&cfg),
         decl::<StatLine>(&cfg),
         decl::<TableType>(&cfg),
+        decl::<TableRules>(&cfg),
         decl::<Seed>(&cfg),
         decl::<Start>(&cfg),
         decl::<Dealing>(&cfg),

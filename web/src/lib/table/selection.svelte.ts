@@ -69,7 +69,7 @@ export class Selection {
       const mine = ++this.token;
       this.playWhenRead = false;
       if (!pos || !table.playing || cards.length === 0) return;
-      fetchReadings(pos, cards)
+      fetchReadings({ ...pos, cards })
         .then((answer) => {
           if (mine !== this.token) return;
           this.options = answer.readings;

@@ -4,6 +4,7 @@ import { sortHand } from '../cards';
 import { Connection } from '../conn.svelte';
 import { money } from '../format';
 import { language, t, tn } from '../i18n.svelte';
+import { tableRules } from '../tables';
 
 export class TableState {
   readonly conn: Connection;
@@ -13,7 +14,7 @@ export class TableState {
   /** This client's seat; null while watching. */
   readonly me = $derived(this.room?.you ?? null);
   readonly players = $derived(this.room?.seats.length ?? 3);
-  readonly house = $derived((this.deal?.rules ?? this.room?.rules ?? '').startsWith('house'));
+  readonly house = $derived((this.deal ? tableRules(this.deal.rules).table : this.room?.rules.table) === 'house');
   readonly isHost = $derived.by(() => !!this.room && this.room.host.toLowerCase() === this.name?.toLowerCase());
   readonly inDeal = $derived(!!this.deal && !this.deal.result);
   readonly hand = $derived(sortHand(this.deal?.hand ?? []));
