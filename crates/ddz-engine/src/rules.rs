@@ -64,7 +64,9 @@ pub enum Wilds {
 #[cfg_attr(
     feature = "ts",
     derive(ts_rs::TS),
-    ts(type = "\"house\" | \"house-nowild\" | \"noshuffle\" | \"noshuffle-wildrank\" | \"twoplayer\" | \"twoplayer-wildrank\"")
+    ts(
+        type = "\"house\" | \"house-nowild\" | \"noshuffle\" | \"noshuffle-wildrank\" | \"twoplayer\" | \"twoplayer-wildrank\""
+    )
 )]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Rules {

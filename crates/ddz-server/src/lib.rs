@@ -26,14 +26,13 @@ pub(crate) mod work;
 pub use clock::Clock;
 pub use cluster::ClusterConfig;
 pub use domain::challenge::{Challenge, ChallengeKind};
-pub use domain::room::{Mode, Occupant};
+pub use domain::room::{Mode, Occupant, RoomCode};
 pub use http::Heartbeat;
 pub use http::limit::Rate;
 pub use room::{Msg, Outbound, Reply, Request, Timing};
 pub use rooms::Rooms;
 pub use store::{ChallengeStart, Db};
 pub use wire::protocol;
-pub use work::in_flight;
 
 use std::net::SocketAddr;
 use std::sync::Arc;

@@ -24,7 +24,7 @@ use tokio_util::task::TaskTracker;
 
 use crate::clock::Clock;
 use crate::domain::challenge::{Challenge, ChallengeKind, utc_date};
-use crate::domain::room::{Entry, Mode, Room};
+use crate::domain::room::{Entry, Mode, Room, RoomCode};
 use crate::room::{ConnId, Msg, OUTBOX, Outbound, Registry, Reply, Request, RoomTask, Summaries, Timing, ask, summary};
 use crate::store::{ChallengeStart, Db, DbResult, Fence, StoreError, StoredRoom};
 use crate::wire::protocol::{ErrorCode, Refused, RoomView, Summary};
@@ -184,7 +184,7 @@ impl Rooms {
     /// when no live node does.
     pub async fn owned_inbox(&self, code: &str) -> DbResult<Owned> {
         let Some(placement) = &self.placement else {
-            return Ok(self.inbox(code).await?.map_or(Owned::Missing, Owned::Here));
+            return Ok(self.inbox(&RoomCode::from(code)).await?.map_or(Owned::Missing, Owned::Here));
         };
         if let Some(tx) = self.registry.get(code) {
             return Ok(Owned::Here(tx));
@@ -221,12 +221,12 @@ impl Rooms {
     }
 
     /// Creates a room and starts its task.
-    pub async fn create(&self, rules: Rules, mode: Mode, host: &str) -> DbResult<String> {
+    pub async fn create(&self, rules: Rules, mode: Mode, host: &str) -> DbResult<RoomCode> {
         let code = self.unused_code().await?;
         self.db.create_room(&code, rules.name(), mode, host, self.clock.now_ms()).await?;
         self.run_new(Room::new(code.clone(), rules, mode, host.to_string())).await?;
         tracing::info!(room = %code, rules = %rules, mode = mode.name(), host, "room created");
-        Ok(code)
+        Ok(RoomCode::from(code))
     }
 
     async fn unused_code(&self) -> DbResult<String> {
@@ -241,7 +241,7 @@ impl Rooms {
     /// Starts `name`'s run of `kind` (today's rally for Bang rallies) with two bots and its first deal dealt,
     /// or finds the name's unfinished run to resume. Returns the room's code and whether it was resumed;
     /// `None` when the name has already played today's rally.
-    pub async fn start_challenge(&self, kind: ChallengeKind, name: &str) -> Result<Option<(String, bool)>, Refused> {
+    pub async fn start_challenge(&self, kind: ChallengeKind, name: &str) -> Result<Option<(RoomCode, bool)>, Refused> {
         // One start at a time: a double click must not make two runs.
         let _one_at_a_time = self.starting.lock().await;
         let now = self.clock.now_ms();
@@ -257,6 +257,7 @@ impl Rooms {
             }
         };
         // A resumed run gets whatever part of its setting up an interruption left undone.
+        let code = RoomCode::from(code);
         self.request(&code, Request::SetUpChallenge).await?;
         Ok(Some((code, resumed)))
     }
@@ -285,8 +286,8 @@ impl Rooms {
 
     /// The inbox of room `code`, loading the room from its log if its task is not running.
     /// In cluster mode, the inbox of the room's proxy on this node.
-    pub async fn inbox(&self, code: &str) -> DbResult<Option<mpsc::Sender<Msg>>> {
-        let code = code.to_uppercase();
+    pub async fn inbox(&self, code: &RoomCode) -> DbResult<Option<mpsc::Sender<Msg>>> {
+        let code = code.as_str();
         if let Some(placement) = &self.placement {
             return self.proxy(placement.as_ref(), &code).await;
         }
@@ -320,7 +321,7 @@ impl Rooms {
 
     /// Puts `request` to room `code` and waits for the reply. A task that retired as the request reached
     /// it drops the request; the room is then loaded again and asked again.
-    pub async fn request(&self, code: &str, request: Request) -> Result<Reply, Refused> {
+    pub async fn request(&self, code: &RoomCode, request: Request) -> Result<Reply, Refused> {
         for _ in 0..3 {
             let inbox = self.inbox(code).await.map_err(stored)?.ok_or_else(|| no_room(code))?;
             let request = request.clone();
@@ -336,7 +337,7 @@ impl Rooms {
     /// the name's resume token.
     pub async fn connect(
         &self,
-        code: &str,
+        code: &RoomCode,
         conn: ConnId,
         name: Option<String>,
         token: Option<String>,
@@ -363,7 +364,7 @@ impl Rooms {
     }
 
     /// Room `code` as a spectator sees it.
-    pub async fn view(&self, code: &str) -> Result<RoomView, Refused> {
+    pub async fn view(&self, code: &RoomCode) -> Result<RoomView, Refused> {
         match self.request(code, Request::View).await? {
             Reply::View { view } => Ok(*view),
             other => Err(unexpected(other)),
@@ -371,7 +372,7 @@ impl Rooms {
     }
 
     /// Seats `name` in room `code`'s first free seat (or finds the seat the name holds).
-    pub async fn seat(&self, code: &str, name: &str) -> Result<Seat, Refused> {
+    pub async fn seat(&self, code: &RoomCode, name: &str) -> Result<Seat, Refused> {
         match self.request(code, Request::Seat { name: name.to_string() }).await? {
             Reply::Seated { seat } => Ok(seat),
             other => Err(unexpected(other)),
@@ -410,8 +411,8 @@ fn stored(e: StoreError) -> Refused {
     Refused::new(ErrorCode::Internal, "the server could not reach its database")
 }
 
-fn no_room(code: &str) -> Refused {
-    Refused::new(ErrorCode::UnknownRoom, format!("there is no room {}", code.to_uppercase()))
+fn no_room(code: &RoomCode) -> Refused {
+    Refused::new(ErrorCode::UnknownRoom, format!("there is no room {code}"))
 }
 
 /// A reply that does not answer the request asked: a bug, reported as the server's own trouble.

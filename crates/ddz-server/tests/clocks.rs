@@ -13,12 +13,12 @@ use ddz_server::Db;
 use ddz_server::Mode;
 use ddz_server::Rooms;
 use ddz_server::protocol::RoomView;
-use ddz_server::{Msg, Outbound, Request, Timing};
+use ddz_server::{Msg, Outbound, Request, RoomCode, Timing};
 use tokio::sync::{mpsc, oneshot};
 
 struct Table {
     rooms: Rooms,
-    code: String,
+    code: RoomCode,
     events: mpsc::Receiver<Outbound>,
 }
 
@@ -36,7 +36,7 @@ async fn timed_table(name: &str, rules: Rules, timing: Timing) -> Table {
 
 /// An invite room hosted by Alice, with Alice, Bea and Cy seated (as many as the table has seats), on a
 /// clock that reads `clock_ms` now.
-async fn seated_room(name: &str, rules: Rules, timing: Timing, clock_ms: u64) -> (Rooms, String) {
+async fn seated_room(name: &str, rules: Rules, timing: Timing, clock_ms: u64) -> (Rooms, RoomCode) {
     let db = Db::open(&format!("sqlite://{}", temp_db(name).display())).await.unwrap();
     let rooms = Rooms::new(db, Clock::starting_at(clock_ms), timing);
     let code = rooms.create(rules, Mode::Invite, "Alice").await.unwrap();
@@ -48,7 +48,7 @@ async fn seated_room(name: &str, rules: Rules, timing: Timing, clock_ms: u64) ->
 }
 
 /// Connects `name` to the room over a channel; returns the events it receives.
-async fn connect(rooms: &Rooms, code: &str, conn: u64, name: &str) -> mpsc::Receiver<Outbound> {
+async fn connect(rooms: &Rooms, code: &RoomCode, conn: u64, name: &str) -> mpsc::Receiver<Outbound> {
     let (out, events) = mpsc::channel(4096);
     let (reply, answer) = oneshot::channel();
     let inbox = rooms.inbox(code).await.unwrap().unwrap();

@@ -99,7 +99,7 @@ async fn walk_sealed(addr: SocketAddr, code: &str, stage: &str) -> Vec<String> {
     for first in [
         Command::Watch { room: code.into() },
         Command::Hello { room: code.into(), name: "Otto".into(), token: None },
-        Command::Hello { room: lower.clone(), name: "Otto".into(), token: None },
+        Command::Hello { room: lower.as_str().into(), name: "Otto".into(), token: None },
         Command::Hello { room: code.into(), name: "Bot Hard".into(), token: None },
     ] {
         let (event, raw) = first_answer(addr, &first).await;

@@ -253,7 +253,7 @@ export type ErrorCode = "deal_over" | "not_your_turn" | "wrong_phase" | "must_ta
 
 export type ClientAction = { "action": "take" } | { "action": "pass" } | { "action": "bid", bid: number, } | { "action": "call", call: boolean, } | { "action": "rob", rob: boolean, } | { "action": "seen" } | { "action": "play", cards: CardSet, play: Play, };
 
-export type Command = { "type": "hello", room: string, name: string, token: string | null, } | { "type": "watch", room: string, } | { "type": "watch_lobby" } | { "type": "sit", seat: number | null, } | { "type": "act", seq: number, action: ClientAction, } | { "type": "add_bot", seat: number, level: BotKind, } | { "type": "start" } | { "type": "set_wild", on: boolean, } | { "type": "auto_play", on: boolean, } | { "type": "close" } | { "type": "ping" };
+export type Command = { "type": "hello", room: RoomCode, name: string, token: string | null, } | { "type": "watch", room: RoomCode, } | { "type": "watch_lobby" } | { "type": "sit", seat: number | null, } | { "type": "act", seq: number, action: ClientAction, } | { "type": "add_bot", seat: number, level: BotKind, } | { "type": "start" } | { "type": "set_wild", on: boolean, } | { "type": "auto_play", on: boolean, } | { "type": "close" } | { "type": "ping" };
 
 export type Event = { "type": "state", n: number, room: RoomView, } | { "type": "lobby", tables: Array<Summary>, } | { "type": "ack", seq: number, } | { "type": "error", code: ErrorCode, message: string, seq: number | null, } | { "type": "pong" } | { "type": "session", token: string, } | { "type": "replaced" } | { "type": "restarting" };
 
@@ -385,9 +385,9 @@ cards?: Array<Card>,
  */
 prior: Reading | null, };
 
-export type RoomCreated = { code: string, };
+export type RoomCreated = { code: RoomCode, };
 
-export type ChallengeStarted = { code: string, resumed: boolean, };
+export type ChallengeStarted = { code: RoomCode, resumed: boolean, };
 
 export type Lobby = { tables: Array<Summary>, };
 

@@ -348,7 +348,7 @@ impl Cluster {
             Ok(request) => request,
             Err(e) => return Answer::Refused { code: ErrorCode::BadMessage, message: e.to_string() },
         };
-        let room = request.room().to_uppercase();
+        let room = request.room().to_string();
         // A task that retires as a message reaches it drops the message: the room is loaded again.
         for _ in 0..3 {
             let inbox = match rooms.owned_inbox(&room).await {

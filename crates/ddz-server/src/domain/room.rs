@@ -273,6 +273,43 @@ pub struct Room {
     pub last_seq: HashMap<String, u64>,
 }
 
+/// A room's code as anyone may type it: read once at the edge (a path, a `hello`), trimmed and upper-cased,
+/// so that `abc234` and `ABC234` are the same room everywhere after.
+#[derive(ts_rs::TS, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(from = "String", into = "String")]
+#[ts(type = "string")]
+pub struct RoomCode(String);
+
+impl RoomCode {
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl From<String> for RoomCode {
+    fn from(typed: String) -> RoomCode {
+        RoomCode(typed.trim().to_uppercase())
+    }
+}
+
+impl From<&str> for RoomCode {
+    fn from(typed: &str) -> RoomCode {
+        RoomCode(typed.trim().to_uppercase())
+    }
+}
+
+impl From<RoomCode> for String {
+    fn from(code: RoomCode) -> String {
+        code.0
+    }
+}
+
+impl std::fmt::Display for RoomCode {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
 /// Names compare without regard to case. Most names are ASCII, compared without allocating: every
 /// command looks its sender's seat up by name.
 pub fn same_name(a: &str, b: &str) -> bool {

@@ -14,7 +14,7 @@ use super::common::{
     unknown_room, valid_name,
 };
 use crate::domain::challenge::{ChallengeKind, is_date, rally_closed, sealed_rally, utc_date};
-use crate::domain::room::Mode;
+use crate::domain::room::{Mode, RoomCode};
 use crate::room::Request;
 use crate::wire::http::{
     Board, ChallengeStarted, CreateRoom, DealReview, Hints, Lobby, PlayVsBots, PlayerStats, Rallies, RallyComparison,
@@ -64,7 +64,7 @@ pub(super) async fn lobby(State(state): State<AppState>) -> Json<Lobby> {
 
 pub(super) async fn room_summary(
     State(state): State<AppState>,
-    Params(code): Params<String>,
+    Params(code): Params<RoomCode>,
 ) -> Result<Response, AppError> {
     let view = state.rooms.view(&code).await?;
     Ok(Json(view).into_response())
@@ -72,10 +72,10 @@ pub(super) async fn room_summary(
 
 pub(super) async fn room_deals(
     State(state): State<AppState>,
-    Params(code): Params<String>,
+    Params(code): Params<RoomCode>,
 ) -> Result<Response, AppError> {
-    let code = code.to_uppercase();
-    unsealed_room(&state, &code).await?;
+    let code = code.as_str();
+    unsealed_room(&state, code).await?;
     let records = state.rooms.db().deal_records(&code).await?;
     let deals = records
         .iter()
@@ -118,9 +118,9 @@ async fn finished_deal(state: &AppState, code: &str, number: &str) -> Result<(u3
 /// replay, folded by the engine on the work pool.
 pub(super) async fn deal_replay(
     State(state): State<AppState>,
-    Params((code, number)): Params<(String, String)>,
+    Params((code, number)): Params<(RoomCode, String)>,
 ) -> Result<Response, AppError> {
-    let code = code.to_uppercase();
+    let code = String::from(code);
     let (number, record) = finished_deal(&state, &code, &number).await?;
     let steps =
         state.rooms.pool().try_run(move || record.steps().map(|steps| (record, steps))).await.map_err(|_| busy())?;
@@ -132,9 +132,9 @@ pub(super) async fn deal_replay(
 /// once, on the reviews' own queue, and kept in the database.
 pub(super) async fn deal_review(
     State(state): State<AppState>,
-    Params((code, number, seat)): Params<(String, String, String)>,
+    Params((code, number, seat)): Params<(RoomCode, String, String)>,
 ) -> Result<Response, AppError> {
-    let code = code.to_uppercase();
+    let code = String::from(code);
     let (number, record) = finished_deal(&state, &code, &number).await?;
     let seat = path_number(&seat, "the seat")?;
     if seat as usize >= record.seats.len() {

@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::domain::challenge::{BoardRow, ChallengeKind, RallyResult};
 use crate::domain::hints::HintPlay;
+use crate::domain::room::RoomCode;
 use crate::domain::stats::StatLine;
 use crate::wire::protocol::{ErrorCode, Summary};
 
@@ -45,13 +46,13 @@ pub struct StartChallenge {
 /// The room made for `POST /api/rooms` and `POST /api/play-vs-bots`.
 #[derive(ts_rs::TS, Clone, Debug, Serialize, Deserialize)]
 pub struct RoomCreated {
-    pub code: String,
+    pub code: RoomCode,
 }
 
 /// The room of a challenge started (or the unfinished run resumed).
 #[derive(ts_rs::TS, Clone, Debug, Serialize, Deserialize)]
 pub struct ChallengeStarted {
-    pub code: String,
+    pub code: RoomCode,
     pub resumed: bool,
 }
 

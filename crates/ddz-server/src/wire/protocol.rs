@@ -10,7 +10,7 @@ use ddz_engine::{
 use serde::{Deserialize, Serialize};
 
 use crate::domain::challenge::ChallengeKind;
-use crate::domain::room::{LogLine, Mode, Occupant, Room, RoomError};
+use crate::domain::room::{LogLine, Mode, Occupant, Room, RoomCode, RoomError};
 
 /// What a client may send.
 #[derive(ts_rs::TS, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -19,7 +19,7 @@ pub enum Command {
     /// Enter a room as `name` (case-insensitive). `token` is the resume token the server gave this name
     /// in this room (the `session` event): with it, a new connection replaces the name's old one at once.
     Hello {
-        room: String,
+        room: RoomCode,
         name: String,
         #[serde(default)]
         token: Option<String>,
@@ -27,7 +27,7 @@ pub enum Command {
     /// Instead of `hello`: watch room `room` as a spectator, without a name. A spectator sees what
     /// everyone sees and can never take a seat (every command but `ping` is refused with `spectator`).
     Watch {
-        room: String,
+        room: RoomCode,
     },
     /// Instead of `hello`: watch the public lobby (a `lobby` event now and on every change).
     WatchLobby,
