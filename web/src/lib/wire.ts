@@ -179,6 +179,8 @@ mistake: boolean, };
 
 export type Review = { seat: number, decisions: Array<Decision>, };
 
+export type RoomCode = string;
+
 export type Mode = "invite" | "public" | "bots" | "challenge";
 
 export type Occupant = { "type": "human", name: string, } | { "type": "bot", name: string, level: BotKind, };

@@ -6,7 +6,7 @@ use ts_rs::{Config, TS};
 
 use crate::domain::challenge::{BoardRow, ChallengeKind, RallyResult};
 use crate::domain::hints::{HintPlay, Position, ReadingsAnswer, Refusal};
-use crate::domain::room::{LogLine, Mode, Occupant};
+use crate::domain::room::{LogLine, Mode, Occupant, RoomCode};
 use crate::domain::stats::StatLine;
 use crate::wire::http::{
     ApiError, Board, ChallengeStarted, CreateRoom, DealReview, Health, Hints, Lobby, PlayVsBots, PlayerStats, Rallies,
@@ -52,6 +52,7 @@ pub fn typescript() -> String {
         decl::<BotKind>(&cfg),
         decl::<Decision>(&cfg),
         decl::<Review>(&cfg),
+        decl::<RoomCode>(&cfg),
         decl::<Mode>(&cfg),
         decl::<Occupant>(&cfg),
         decl::<SeatView>(&cfg),
