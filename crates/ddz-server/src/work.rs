@@ -13,28 +13,19 @@ use tokio::sync::Semaphore;
 /// How long a client's request waits for a permit before it is answered "busy".
 pub const PATIENCE: std::time::Duration = std::time::Duration::from_millis(500);
 
-/// Jobs waiting for a permit or running, in every pool of the process.
-static IN_FLIGHT: AtomicUsize = AtomicUsize::new(0);
-
-/// Jobs waiting for a permit or running now, in every pool of the process (tests on tokio's paused clock
-/// wait for them before they look at a room).
-pub fn in_flight() -> usize {
-    IN_FLIGHT.load(Ordering::SeqCst)
-}
-
-/// Counts a job from before it asks for a permit until it has finished (or was given up).
-struct Counted;
+/// Counts a job of one pool from before it asks for a permit until it has finished (or was given up).
+struct Counted(Arc<AtomicUsize>);
 
 impl Counted {
-    fn new() -> Counted {
-        IN_FLIGHT.fetch_add(1, Ordering::SeqCst);
-        Counted
+    fn new(count: &Arc<AtomicUsize>) -> Counted {
+        count.fetch_add(1, Ordering::SeqCst);
+        Counted(count.clone())
     }
 }
 
 impl Drop for Counted {
     fn drop(&mut self) {
-        IN_FLIGHT.fetch_sub(1, Ordering::SeqCst);
+        self.0.fetch_sub(1, Ordering::SeqCst);
     }
 }
 
@@ -43,6 +34,8 @@ impl Drop for Counted {
 pub struct Pool {
     permits: Arc<Semaphore>,
     size: usize,
+    /// Jobs of this pool (and its clones) waiting for a permit or running.
+    in_flight: Arc<AtomicUsize>,
 }
 
 /// Every permit is taken: the request is refused rather than queued.
@@ -53,7 +46,7 @@ impl Pool {
     /// A pool running at most `size` jobs at once (at least 1).
     pub fn new(size: usize) -> Pool {
         let size = size.max(1);
-        Pool { permits: Arc::new(Semaphore::new(size)), size }
+        Pool { permits: Arc::new(Semaphore::new(size)), size, in_flight: Arc::default() }
     }
 
     /// As many jobs as the machine has cores, at least two.
@@ -70,9 +63,17 @@ impl Pool {
         self.permits.available_permits()
     }
 
+    /// Jobs of this pool waiting for a permit or running now (tests on tokio's paused clock wait for their
+    /// own server's bots before they look at a room; a count per pool, so that tests running side by side
+    /// in one process do not wait for each other's).
+    #[cfg(feature = "testing")]
+    pub fn in_flight(&self) -> usize {
+        self.in_flight.load(Ordering::SeqCst)
+    }
+
     /// Runs `job` on a blocking thread if a permit is free within [`PATIENCE`]; otherwise [`Busy`].
     pub async fn try_run<T: Send + 'static>(&self, job: impl FnOnce() -> T + Send + 'static) -> Result<T, Busy> {
-        let counted = Counted::new();
+        let counted = Counted::new(&self.in_flight);
         let permit = tokio::time::timeout(PATIENCE, self.permits.clone().acquire_owned())
             .await
             .map_err(|_| Busy)?
@@ -82,7 +83,7 @@ impl Pool {
 
     /// Runs `job` on a blocking thread, waiting for a permit first.
     pub async fn run<T: Send + 'static>(&self, job: impl FnOnce() -> T + Send + 'static) -> T {
-        let counted = Counted::new();
+        let counted = Counted::new(&self.in_flight);
         let permit = self.permits.clone().acquire_owned().await.expect("the pool's semaphore is never closed");
         blocking(counted, permit, job).await
     }
@@ -154,6 +155,28 @@ mod tests {
         assert_eq!(pool.try_run(|| 3).await, Ok(3));
         assert_eq!(pool.run(|| 4).await, 4);
         assert_eq!(pool.available(), 1);
+    }
+
+    #[tokio::test]
+    async fn each_pool_counts_only_its_own_jobs_in_flight() {
+        let (pool, other) = (Pool::new(1), Pool::new(1));
+        let (started_tx, started) = std::sync::mpsc::channel();
+        let (release, released) = std::sync::mpsc::channel::<()>();
+        let running = pool.clone();
+        let held = tokio::spawn(async move {
+            running
+                .run(move || {
+                    started_tx.send(()).unwrap();
+                    released.recv().unwrap();
+                })
+                .await
+        });
+        tokio::task::spawn_blocking(move || started.recv().unwrap()).await.unwrap();
+        assert_eq!(pool.in_flight(), 1, "the running job counts, seen from any clone");
+        assert_eq!(other.in_flight(), 0, "another pool's count is its own");
+        release.send(()).unwrap();
+        held.await.unwrap();
+        assert_eq!(pool.in_flight(), 0, "a finished job is no longer counted");
     }
 
     #[tokio::test]

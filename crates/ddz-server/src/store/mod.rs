@@ -15,7 +15,9 @@ pub use append::{Append, Fence};
 use std::future::Future;
 use std::pin::Pin;
 use std::str::FromStr;
+#[cfg(feature = "testing")]
 use std::sync::Arc;
+#[cfg(feature = "testing")]
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use sqlx::any::{AnyConnectOptions, AnyPoolOptions};
@@ -34,9 +36,17 @@ pub struct Db {
     jobs: mpsc::UnboundedSender<Job>,
     /// Entries to store, written in batches: one transaction for all that wait (group commit).
     appends: mpsc::UnboundedSender<(Append, oneshot::Sender<DbResult<()>>)>,
-    /// Drills and tests: while set, every request fails as if the database could not be reached.
-    unreachable: Arc<AtomicBool>,
-    /// Requests refused so, counted.
+    /// Tests only (feature `testing`): a simulated outage.
+    #[cfg(feature = "testing")]
+    outage: Outage,
+}
+
+/// A simulated outage (feature `testing`): while `down`, every request fails as if the database could not
+/// be reached; `refused` counts the requests refused so.
+#[cfg(feature = "testing")]
+#[derive(Clone, Default)]
+struct Outage {
+    down: Arc<AtomicBool>,
     refused: Arc<AtomicU64>,
 }
 
@@ -168,18 +178,25 @@ impl Db {
             })
             .map_err(sqlx::Error::Io)?;
         opened.await.map_err(|_| sqlx::Error::PoolClosed)??;
-        Ok(Db { jobs, appends, unreachable: Arc::default(), refused: Arc::default() })
+        Ok(Db {
+            jobs,
+            appends,
+            #[cfg(feature = "testing")]
+            outage: Outage::default(),
+        })
     }
 
     /// Makes every request fail (`true`) as if the database were down, or work again (`false`): for
-    /// failure drills and tests of the server's back-off and readiness.
+    /// tests of the server's back-off and readiness (feature `testing`).
+    #[cfg(feature = "testing")]
     pub fn simulate_outage(&self, down: bool) {
-        self.unreachable.store(down, Ordering::Relaxed);
+        self.outage.down.store(down, Ordering::Relaxed);
     }
 
-    /// How many requests a simulated outage has refused.
+    /// How many requests a simulated outage has refused (feature `testing`).
+    #[cfg(feature = "testing")]
     pub fn refused(&self) -> u64 {
-        self.refused.load(Ordering::Relaxed)
+        self.outage.refused.load(Ordering::Relaxed)
     }
 
     /// Whether the database answers a trivial query (the readiness check).
@@ -187,9 +204,11 @@ impl Db {
         self.run(|s| async move { sqlx::query("SELECT 1").execute(&s.pool).await.map(|_| ()) }).await
     }
 
+    /// Fails while a simulated outage lasts (feature `testing`); without the feature, always passes.
     fn check_reachable(&self) -> DbResult<()> {
-        if self.unreachable.load(Ordering::Relaxed) {
-            self.refused.fetch_add(1, Ordering::Relaxed);
+        #[cfg(feature = "testing")]
+        if self.outage.down.load(Ordering::Relaxed) {
+            self.outage.refused.fetch_add(1, Ordering::Relaxed);
             return Err(StoreError::Unavailable(sqlx::Error::PoolTimedOut));
         }
         Ok(())
