@@ -641,4 +641,532 @@ mod tests {
         }
         assert_eq!("lobby".parse::<Mode>(), Err(UnknownMode("lobby".into())));
     }
+
+    // The room fold, entry by entry: what `check` refuses and why, and what `apply` changes. Rooms are
+    // built with `Room::new` / `Room::challenge` and changed only through stamped entries, as the room task
+    // does; deals come from `ddz_engine` setups and take the deal's own legal choices.
+
+    use std::collections::BTreeMap;
+
+    use crate::domain::challenge::{ChallengeKind, RALLY_DEALS};
+    use ddz_engine::{DealError, End, Phase, Seed, settle};
+
+    /// The time of entry `n` in these tests: a second apart, from an arbitrary start.
+    fn at(n: u64) -> u64 {
+        1_800_000_000_000 + n * 1_000
+    }
+
+    /// Checks `entry` and applies it numbered after the room's last entry, as the room task does.
+    fn commit(room: &mut Room, entry: Entry) -> Stamped {
+        if let Err(e) = room.check(&entry) {
+            panic!("{entry:?} was refused: {e}");
+        }
+        let stamped = Stamped { n: room.last + 1, at: at(room.last + 1), entry };
+        room.apply(&stamped);
+        stamped
+    }
+
+    fn sit(room: &mut Room, seat: Seat, name: &str) {
+        commit(room, Entry::Sit { seat, name: name.into() });
+    }
+
+    /// An invite room of `rules` hosted by Alice, with Alice, Bea and Cy seated (as many as it has seats).
+    fn table(rules: Rules) -> Room {
+        let mut room = Room::new("ABCDEF".into(), rules, Mode::Invite, "Alice".into());
+        for (seat, name) in ["Alice", "Bea", "Cy"].into_iter().take(rules.players as usize).enumerate() {
+            sit(&mut room, seat, name);
+        }
+        room
+    }
+
+    fn house() -> Room {
+        table(Rules::house(true))
+    }
+
+    /// A challenge run of `kind` for Ann: Ann in seat 0 and the challenge's two bots.
+    fn run(kind: ChallengeKind) -> Room {
+        let rally = (kind == ChallengeKind::Rally).then(|| "2026-11-29".to_string());
+        let mut room = Room::challenge("RUN123".into(), Challenge { kind, rally }, "Ann".into());
+        sit(&mut room, 0, "Ann");
+        for seat in 1..3 {
+            commit(&mut room, Entry::AddBot { seat, level: kind.bot_level() });
+        }
+        room
+    }
+
+    /// Starts the room's next deal (a fixed seed per deal number).
+    fn start(room: &mut Room) -> Stamped {
+        let setup = room.next_setup(Seed::from_u64(u64::from(room.ledger.deals) + 11));
+        commit(room, Entry::Start { setup })
+    }
+
+    fn act(action: Action) -> Entry {
+        Entry::Act { action, timed_out: false, seq: None }
+    }
+
+    /// The deal's first legal choice now (taking the middle cards, the lowest bid, the first play...).
+    fn first_choice(room: &Room) -> Action {
+        room.deal.as_ref().expect("a deal").choices().into_iter().next().expect("a choice")
+    }
+
+    /// Plays the current deal's first legal choices until `done` holds for it.
+    fn play_until(room: &mut Room, done: impl Fn(&Deal) -> bool) {
+        for _ in 0..500 {
+            if done(room.deal.as_ref().expect("a deal")) {
+                return;
+            }
+            let action = first_choice(room);
+            commit(room, act(action));
+        }
+        panic!("the deal never got there");
+    }
+
+    fn play_out(room: &mut Room) {
+        play_until(room, |d| d.result().is_some());
+    }
+
+    /// One entry of each kind, for the refusals every kind shares.
+    fn every_kind_of_entry(room: &Room) -> Vec<Entry> {
+        vec![
+            Entry::Sit { seat: 1, name: "Dan".into() },
+            Entry::AddBot { seat: 2, level: BotKind::Normal },
+            Entry::Start { setup: room.next_setup(Seed::from_u64(1)) },
+            act(Action::Take { seat: 0 }),
+            Entry::Host { name: "Bea".into() },
+            Entry::SetWild { on: false },
+            Entry::AutoPlay { seat: 0, on: true },
+            Entry::Close,
+        ]
+    }
+
+    #[test]
+    fn a_closed_room_refuses_every_entry() {
+        let mut room = Room::new("ABCDEF".into(), Rules::house(true), Mode::Invite, "Alice".into());
+        sit(&mut room, 0, "Alice");
+        commit(&mut room, Entry::Close);
+        for entry in every_kind_of_entry(&room) {
+            assert_eq!(room.check(&entry), Err(RoomError::Closed), "{entry:?}");
+        }
+    }
+
+    #[test]
+    fn apply_numbers_the_room_with_the_entrys_number() {
+        let mut room = Room::new("ABCDEF".into(), Rules::house(true), Mode::Invite, "Alice".into());
+        room.apply(&Stamped { n: 7, at: at(7), entry: Entry::Sit { seat: 0, name: "Alice".into() } });
+        assert_eq!(room.last, 7);
+    }
+
+    #[test]
+    fn sit_refuses_a_seat_the_table_does_not_have() {
+        let room = Room::new("ABCDEF".into(), Rules::two_player(false), Mode::Invite, "Alice".into());
+        let entry = Entry::Sit { seat: 2, name: "Bea".into() };
+        assert_eq!(room.check(&entry), Err(RoomError::NoSuchSeat(2)), "a Two Player table has seats 0 and 1");
+    }
+
+    #[test]
+    fn sit_refuses_a_taken_seat() {
+        let mut room = Room::new("ABCDEF".into(), Rules::house(true), Mode::Invite, "Alice".into());
+        sit(&mut room, 0, "Alice");
+        assert_eq!(room.check(&Entry::Sit { seat: 0, name: "Bea".into() }), Err(RoomError::SeatTaken(0)));
+    }
+
+    #[test]
+    fn sit_refuses_a_name_already_seated_whatever_its_case() {
+        let mut room = Room::new("ABCDEF".into(), Rules::house(true), Mode::Invite, "Alice".into());
+        sit(&mut room, 0, "Alice");
+        let entry = Entry::Sit { seat: 1, name: "ALICE".into() };
+        assert_eq!(room.check(&entry), Err(RoomError::AlreadySeated("ALICE".into())));
+    }
+
+    #[test]
+    fn sit_refuses_anyone_but_the_player_at_a_challenge() {
+        let room =
+            Room::challenge("RUN123".into(), Challenge { kind: ChallengeKind::Buster, rally: None }, "Ann".into());
+        assert_eq!(room.check(&Entry::Sit { seat: 0, name: "Bea".into() }), Err(RoomError::ChallengeSeats));
+        assert_eq!(room.check(&Entry::Sit { seat: 0, name: "ann".into() }), Ok(()), "the player sits");
+    }
+
+    #[test]
+    fn sit_seats_the_name_with_the_tables_starting_balance_and_logs_it() {
+        let mut room = Room::new("ABCDEF".into(), Rules::house(true), Mode::Invite, "Alice".into());
+        let entry = Entry::Sit { seat: 1, name: "Bea".into() };
+        assert_eq!(room.check(&entry), Ok(()));
+        commit(&mut room, entry);
+        assert_eq!(room.seats, [None, Some(Occupant::Human { name: "Bea".into() }), None]);
+        assert_eq!(room.ledger.balances.get("Bea"), Some(&100), "House players start with $100");
+        assert_eq!(room.log.back(), Some(&LogLine::Sat { name: "Bea".into() }));
+        assert_eq!(room.human_seat_of("bea"), Some(1));
+        let mut points = Room::new("ABCDEF".into(), Rules::no_shuffle(false), Mode::Invite, "Alice".into());
+        sit(&mut points, 2, "Bea");
+        assert_eq!(points.ledger.balances.get("Bea"), Some(&0), "points tables start from 0");
+    }
+
+    #[test]
+    fn add_bot_refuses_a_taken_or_missing_seat() {
+        let room = house();
+        assert_eq!(room.check(&Entry::AddBot { seat: 1, level: BotKind::Normal }), Err(RoomError::SeatTaken(1)));
+        assert_eq!(room.check(&Entry::AddBot { seat: 3, level: BotKind::Normal }), Err(RoomError::NoSuchSeat(3)));
+    }
+
+    #[test]
+    fn add_bot_refuses_a_level_other_than_the_challenges() {
+        let mut room =
+            Room::challenge("RUN123".into(), Challenge { kind: ChallengeKind::Bomber, rally: None }, "Ann".into());
+        sit(&mut room, 0, "Ann");
+        let normal = Entry::AddBot { seat: 1, level: BotKind::Normal };
+        assert_eq!(room.check(&normal), Err(RoomError::ChallengeSeats));
+        assert_eq!(room.check(&Entry::AddBot { seat: 1, level: BotKind::Bomber }), Ok(()));
+    }
+
+    #[test]
+    fn add_bot_seats_a_bot_named_after_its_level_and_numbers_the_next_of_the_same_level() {
+        let mut room = Room::new("ABCDEF".into(), Rules::house(true), Mode::Bots, "Alice".into());
+        sit(&mut room, 0, "Alice");
+        let entry = Entry::AddBot { seat: 1, level: BotKind::Normal };
+        assert_eq!(room.check(&entry), Ok(()));
+        commit(&mut room, entry);
+        commit(&mut room, Entry::AddBot { seat: 2, level: BotKind::Normal });
+        let bot = |name: &str| Some(Occupant::Bot { name: name.into(), level: BotKind::Normal });
+        assert_eq!(room.seats[1], bot("Bot Normal"));
+        assert_eq!(room.seats[2], bot("Bot Normal 2"));
+        assert_eq!(room.ledger.balances.get("Bot Normal 2"), Some(&100), "bots keep a balance like anyone");
+        assert_eq!(room.log.back(), Some(&LogLine::BotSat { name: "Bot Normal 2".into(), level: BotKind::Normal }));
+        assert!(room.is_bot_name("bot normal") && room.human_seat_of("Bot Normal").is_none());
+    }
+
+    #[test]
+    fn add_bot_never_takes_a_name_a_human_holds() {
+        let mut room = Room::new("ABCDEF".into(), Rules::house(true), Mode::Invite, "Bot Hard".into());
+        sit(&mut room, 0, "Bot Hard");
+        commit(&mut room, Entry::AddBot { seat: 1, level: BotKind::Hard });
+        assert_eq!(room.seats[1].as_ref().map(Occupant::name), Some("Bot Hard 2"));
+    }
+
+    #[test]
+    fn start_refuses_while_a_seat_is_empty() {
+        let mut room = Room::new("ABCDEF".into(), Rules::house(true), Mode::Invite, "Alice".into());
+        sit(&mut room, 0, "Alice");
+        sit(&mut room, 1, "Bea");
+        let setup = room.next_setup(Seed::from_u64(1));
+        assert_eq!(room.check(&Entry::Start { setup }), Err(RoomError::SeatsEmpty));
+    }
+
+    #[test]
+    fn start_refuses_while_a_deal_is_in_progress_and_accepts_once_it_is_over() {
+        let mut room = house();
+        start(&mut room);
+        let setup = room.next_setup(Seed::from_u64(2));
+        assert_eq!(room.check(&Entry::Start { setup: setup.clone() }), Err(RoomError::DealInProgress));
+        play_out(&mut room);
+        assert_eq!(room.check(&Entry::Start { setup }), Ok(()));
+    }
+
+    #[test]
+    fn start_refuses_once_a_challenge_run_is_over() {
+        let mut room = run(ChallengeKind::Rally);
+        for _ in 0..RALLY_DEALS {
+            start(&mut room);
+            play_out(&mut room);
+        }
+        assert!(room.challenge_over());
+        let setup = room.next_setup(Seed::from_u64(1));
+        assert_eq!(room.check(&Entry::Start { setup }), Err(RoomError::RunOver), "a rally is ten deals");
+    }
+
+    #[test]
+    fn start_deals_the_setup_at_its_time_and_logs_the_deals_number() {
+        let mut room = house();
+        let setup = room.next_setup(Seed::from_u64(5));
+        let stamped = commit(&mut room, Entry::Start { setup: setup.clone() });
+        let deal = room.deal.as_ref().expect("a deal");
+        assert_eq!(deal.setup(), &setup);
+        assert_eq!(deal.phase(), Phase::Auction);
+        assert!(room.deal_in_progress());
+        assert_eq!((room.deal_entry, room.deal_started_at, room.turn_started_at), (stamped.n, stamped.at, stamped.at));
+        let rules = Rules::house(true).table_rules();
+        assert_eq!(room.log.back(), Some(&LogLine::DealStarted { number: 1, rules }));
+        play_out(&mut room);
+        start(&mut room);
+        assert!(matches!(room.log.back(), Some(LogLine::DealStarted { number: 2, .. })), "{:?}", room.log.back());
+    }
+
+    #[test]
+    fn start_clears_the_last_deals_timed_out_turns() {
+        let mut room = house();
+        start(&mut room);
+        let action = first_choice(&room);
+        commit(&mut room, Entry::Act { action, timed_out: true, seq: None });
+        play_out(&mut room);
+        assert_eq!(room.timed_out, [0]);
+        start(&mut room);
+        assert!(room.timed_out.is_empty(), "{:?}", room.timed_out);
+    }
+
+    #[test]
+    fn act_refuses_without_a_deal_in_progress() {
+        let mut room = house();
+        let take = act(Action::Take { seat: 0 });
+        assert_eq!(room.check(&take), Err(RoomError::NoDeal), "before the first deal");
+        start(&mut room);
+        play_out(&mut room);
+        assert_eq!(room.check(&take), Err(RoomError::NoDeal), "once the deal is over");
+    }
+
+    #[test]
+    fn act_refuses_what_the_deal_refuses_with_the_deals_reason() {
+        let mut room = house();
+        start(&mut room);
+        let turn = room.deal.as_ref().unwrap().turn();
+        let other = (turn + 1) % 3;
+        let out_of_turn = act(Action::Take { seat: other });
+        assert_eq!(room.check(&out_of_turn), Err(RoomError::Deal(DealError::NotYourTurn { seat: other, turn })));
+        let bid = act(Action::Bid { seat: turn, bid: 1 });
+        assert!(matches!(room.check(&bid), Err(RoomError::Deal(DealError::WrongPhase { .. }))), "House does not bid");
+        assert!(room.deal.as_ref().unwrap().actions().is_empty(), "checking changes nothing");
+        assert_eq!(room.check(&act(Action::Take { seat: turn })), Ok(()));
+    }
+
+    #[test]
+    fn act_applies_the_action_starts_the_next_turn_and_keeps_the_players_number() {
+        let mut room = house();
+        start(&mut room);
+        let action = first_choice(&room);
+        let seat = action.seat().expect("a seat's action");
+        let name = room.names()[seat].to_lowercase();
+        let stamped = commit(&mut room, Entry::Act { action: action.clone(), timed_out: false, seq: Some(41) });
+        assert_eq!(room.deal.as_ref().unwrap().actions(), [action]);
+        assert_eq!(room.turn_started_at, stamped.at, "a new turn starts with the entry");
+        assert_eq!(room.last_seq.get(&name), Some(&41), "the number is kept by lower-cased name");
+        assert!(room.timed_out.is_empty());
+    }
+
+    #[test]
+    fn act_acknowledging_the_middle_cards_does_not_restart_the_turn_clock() {
+        let mut room = house();
+        start(&mut room);
+        play_until(&mut room, |d| d.phase() == Phase::Reveal);
+        let revealed_at = room.turn_started_at;
+        let seen = first_choice(&room);
+        assert!(matches!(seen, Action::Seen { .. }), "{seen:?}");
+        commit(&mut room, act(seen));
+        assert_eq!(room.turn_started_at, revealed_at, "the reveal runs on one clock for everyone");
+    }
+
+    #[test]
+    fn act_played_by_the_clock_is_marked_and_logged() {
+        let mut room = house();
+        start(&mut room);
+        let take = first_choice(&room);
+        commit(&mut room, act(take));
+        let action = first_choice(&room);
+        let name = room.names()[action.seat().unwrap()].clone();
+        commit(&mut room, Entry::Act { action, timed_out: true, seq: None });
+        assert_eq!(room.timed_out, [1], "the index of the deal's action the clock played");
+        assert_eq!(room.log.back(), Some(&LogLine::TimedOut { name }));
+    }
+
+    #[test]
+    fn act_that_ends_the_deal_books_it_in_the_ledger_and_logs_who_went_out() {
+        let mut room = house();
+        start(&mut room);
+        play_out(&mut room);
+        let deal = room.deal.clone().unwrap();
+        let result = deal.result().unwrap();
+        let winner = result.winner.expect("someone went out");
+        assert_eq!(result.end, End::Out);
+        assert_eq!(room.ledger.deals, 1);
+        assert_eq!(room.ledger.last_first, Some(deal.first()));
+        assert!(result.score.iter().any(|&s| s != 0), "money changed hands: {:?}", result.score);
+        for (seat, name) in room.names().iter().enumerate() {
+            assert_eq!(room.ledger.balances[name], 100 + result.score[seat], "{name}");
+        }
+        assert_eq!(room.log.back(), Some(&LogLine::WentOut { name: room.names()[winner].clone() }));
+        assert!(!room.deal_in_progress());
+        assert_eq!(room.progress, Progress::default(), "no challenge, no run to count");
+    }
+
+    #[test]
+    fn act_that_the_deal_refuses_changes_nothing_when_applied_from_the_store() {
+        let mut room = house();
+        start(&mut room);
+        let before = room.deal.clone();
+        let turn = room.deal.as_ref().unwrap().turn();
+        let refused = Entry::Act { action: Action::Take { seat: (turn + 1) % 3 }, timed_out: true, seq: Some(9) };
+        room.apply(&Stamped { n: room.last + 1, at: at(room.last + 1), entry: refused });
+        assert_eq!(room.deal, before);
+        assert!(room.timed_out.is_empty() && room.last_seq.is_empty());
+    }
+
+    #[test]
+    fn act_that_ends_a_challenge_deal_counts_the_players_net_and_best_pot() {
+        let mut room = run(ChallengeKind::Buster);
+        start(&mut room);
+        play_out(&mut room);
+        let deal = room.deal.clone().unwrap();
+        let net = deal.result().unwrap().score[0];
+        assert_eq!(room.progress.nets, [net]);
+        let taken = if net > 0 { net + deal.paid()[0] } else { 0 };
+        assert_eq!(room.progress.best_pot, taken, "what Ann took out of the pot");
+    }
+
+    #[test]
+    fn host_refuses_a_name_not_seated_or_a_bots() {
+        let mut room = Room::new("ABCDEF".into(), Rules::house(true), Mode::Invite, "Alice".into());
+        sit(&mut room, 0, "Alice");
+        commit(&mut room, Entry::AddBot { seat: 1, level: BotKind::Easy });
+        assert_eq!(room.check(&Entry::Host { name: "Dan".into() }), Err(RoomError::NotSeated));
+        assert_eq!(room.check(&Entry::Host { name: "Bot Easy".into() }), Err(RoomError::NotSeated));
+    }
+
+    #[test]
+    fn host_refuses_to_change_during_a_deal() {
+        let mut room = house();
+        start(&mut room);
+        assert_eq!(room.check(&Entry::Host { name: "Bea".into() }), Err(RoomError::DealInProgress));
+    }
+
+    #[test]
+    fn host_passes_the_role_to_a_seated_player_and_logs_it() {
+        let mut room = house();
+        let entry = Entry::Host { name: "Bea".into() };
+        assert_eq!(room.check(&entry), Ok(()));
+        commit(&mut room, entry);
+        assert!(room.is_host("bea") && !room.is_host("Alice"));
+        assert_eq!(room.log.back(), Some(&LogLine::HostChanged { from: "Alice".into(), to: "Bea".into() }));
+    }
+
+    #[test]
+    fn set_wild_refuses_at_a_challenge() {
+        let room = run(ChallengeKind::Buster);
+        assert_eq!(room.check(&Entry::SetWild { on: false }), Err(RoomError::ChallengeRules));
+    }
+
+    #[test]
+    fn set_wild_changes_the_next_deals_option_and_logs_it() {
+        let mut room = house();
+        start(&mut room);
+        assert_eq!(room.check(&Entry::SetWild { on: false }), Ok(()), "allowed during a deal");
+        commit(&mut room, Entry::SetWild { on: false });
+        assert_eq!(room.rules(), Rules::house(false), "the next deal's rules");
+        assert_eq!(*room.deal.as_ref().unwrap().rules(), Rules::house(true), "the deal in progress keeps its own");
+        assert_eq!(room.log.back(), Some(&LogLine::WildSet { host: "Alice".into(), on: false, rank: false }));
+        let mut points = table(Rules::no_shuffle(false));
+        commit(&mut points, Entry::SetWild { on: true });
+        assert_eq!(points.rules(), Rules::no_shuffle(true));
+        assert_eq!(points.log.back(), Some(&LogLine::WildSet { host: "Alice".into(), on: true, rank: true }));
+    }
+
+    #[test]
+    fn auto_play_refuses_a_seat_without_a_human() {
+        let mut room = Room::new("ABCDEF".into(), Rules::house(true), Mode::Invite, "Alice".into());
+        sit(&mut room, 0, "Alice");
+        commit(&mut room, Entry::AddBot { seat: 1, level: BotKind::Normal });
+        for seat in [1, 2, 3] {
+            assert_eq!(room.check(&Entry::AutoPlay { seat, on: true }), Err(RoomError::NotSeated), "seat {seat}");
+        }
+    }
+
+    #[test]
+    fn auto_play_refuses_at_a_challenge() {
+        let room = run(ChallengeKind::Rally);
+        assert_eq!(room.check(&Entry::AutoPlay { seat: 0, on: true }), Err(RoomError::ChallengeAutoPlay));
+    }
+
+    #[test]
+    fn auto_play_hands_the_turns_to_the_bot_and_back_and_logs_both() {
+        let mut room = house();
+        let entry = Entry::AutoPlay { seat: 1, on: true };
+        assert_eq!(room.check(&entry), Ok(()));
+        commit(&mut room, entry);
+        assert_eq!(room.auto_play, [false, true, false]);
+        assert_eq!(room.log.back(), Some(&LogLine::AutoPlay { name: "Bea".into(), on: true }));
+        commit(&mut room, Entry::AutoPlay { seat: 1, on: false });
+        assert_eq!(room.auto_play, [false, false, false]);
+        assert_eq!(room.log.back(), Some(&LogLine::AutoPlay { name: "Bea".into(), on: false }));
+    }
+
+    #[test]
+    fn close_is_accepted_at_any_time_while_open() {
+        let mut room = house();
+        assert_eq!(room.check(&Entry::Close), Ok(()), "between deals");
+        start(&mut room);
+        assert_eq!(room.check(&Entry::Close), Ok(()), "during a deal");
+    }
+
+    #[test]
+    fn close_settles_house_balances_and_refunds_a_deal_in_progress() {
+        let mut room = house();
+        start(&mut room);
+        play_out(&mut room);
+        let after_first = room.ledger.balances.clone();
+        assert!(after_first.values().any(|&b| b != 100));
+        // The second deal is closed once its pot holds the ante.
+        start(&mut room);
+        play_until(&mut room, |d| d.phase() == Phase::Play);
+        assert!(room.deal.as_ref().unwrap().pot() > 0, "the ante is in the pot");
+        commit(&mut room, Entry::Close);
+        assert!(room.closed);
+        let result = room.deal.as_ref().unwrap().result().expect("the deal ended").clone();
+        assert_eq!((result.end, result.winner), (End::Abandoned, None));
+        assert_eq!(room.ledger.balances, after_first, "each player got back what they paid in");
+        assert_eq!(room.ledger.deals, 2);
+        assert_eq!(room.settlement, settle(&room.ledger.nets()));
+        assert!(!room.settlement.is_empty(), "someone won the first deal, so someone pays");
+        let mut nets: BTreeMap<String, i64> = room.ledger.nets().into_iter().collect();
+        for payment in &room.settlement {
+            *nets.get_mut(&payment.from).unwrap() += payment.amount;
+            *nets.get_mut(&payment.to).unwrap() -= payment.amount;
+        }
+        assert!(nets.values().all(|&n| n == 0), "the payments settle every net: {nets:?}");
+        let last: Vec<_> = room.log.iter().rev().take(2).cloned().collect();
+        assert_eq!(last, [LogLine::Closed, LogLine::NoWinner]);
+    }
+
+    #[test]
+    fn close_of_a_points_table_settles_nothing() {
+        let mut room = table(Rules::no_shuffle(false));
+        start(&mut room);
+        play_out(&mut room);
+        assert!(room.ledger.balances.values().any(|&b| b != 0));
+        commit(&mut room, Entry::Close);
+        assert!(room.closed && room.settlement.is_empty(), "{:?}", room.settlement);
+        assert_eq!(room.log.back(), Some(&LogLine::Closed));
+    }
+
+    #[test]
+    fn close_before_a_runs_end_logs_it_abandoned_with_the_players_net() {
+        let mut room = run(ChallengeKind::Buster);
+        start(&mut room);
+        play_out(&mut room);
+        start(&mut room);
+        commit(&mut room, Entry::Close);
+        assert_eq!(room.progress.nets.len(), 1, "the abandoned deal has no winner and is not a run's deal");
+        let net = room.progress.net();
+        assert_eq!(room.log.back(), Some(&LogLine::RunAbandoned { name: "Ann".into(), net }));
+    }
+
+    #[test]
+    fn close_after_a_runs_last_deal_logs_it_over() {
+        let mut room = run(ChallengeKind::Rally);
+        for _ in 0..RALLY_DEALS {
+            start(&mut room);
+            play_out(&mut room);
+        }
+        commit(&mut room, Entry::Close);
+        let net = room.progress.net();
+        assert_eq!(room.progress.nets.len(), RALLY_DEALS as usize);
+        assert_eq!(room.log.back(), Some(&LogLine::RunOver { name: "Ann".into(), net }));
+    }
+
+    #[test]
+    fn the_log_keeps_only_its_last_lines() {
+        let mut room = house();
+        for i in 0..LOG_KEPT + 10 {
+            commit(&mut room, Entry::SetWild { on: i % 2 == 0 });
+        }
+        assert_eq!(room.log.len(), LOG_KEPT);
+        // The three lines of sitting and the first ten toggles are gone: the oldest kept is toggle 10 (on).
+        assert_eq!(room.log.front(), Some(&LogLine::WildSet { host: "Alice".into(), on: true, rank: false }));
+        assert_eq!(room.log.back(), Some(&LogLine::WildSet { host: "Alice".into(), on: false, rank: false }));
+    }
 }
