@@ -96,7 +96,7 @@ async fn bot_buster_plays_until_twenty_deals_or_a_balance_at_zero_and_goes_to_th
 
     // Over means over: no further deal.
     ann.send(&Command::Start).await;
-    assert!(ann.next_error().await.contains("closed"));
+    assert_eq!(ann.next_refusal().await.0, ErrorCode::RoomClosed);
 
     let board = get(addr, "/api/boards/buster").await;
     let row = board_row(&board, "Ann");
@@ -230,7 +230,7 @@ async fn a_rally_gives_every_name_the_same_deals_and_the_same_bot_actions_once()
 
     // One attempt per name per rally.
     let refused = start(addr, "DEE", "rally").await;
-    assert!(refused["message"].as_str().is_some_and(|e| e.contains("already played")), "{refused}");
+    assert_eq!(refused["code"], "rally_played", "{refused}");
 
     // The rally's board, with equal results sharing a rank; the comparison only after finishing.
     let board = get(addr, "/api/boards/rally").await;
@@ -243,6 +243,8 @@ async fn a_rally_gives_every_name_the_same_deals_and_the_same_bot_actions_once()
     assert_eq!(compare["you"]["nets"], serde_json::json!(finals[1]));
     assert_eq!(compare["best"]["nets"].as_array().unwrap().len(), 10);
     let unfinished = get(addr, &format!("/api/rallies/{date}/compare/Fay")).await;
+    assert_eq!(unfinished["code"], "not_found", "{unfinished}");
+    // (`not_found` has several causes: the words say which.)
     assert!(unfinished["message"].as_str().is_some_and(|e| e.contains("has not finished")), "{unfinished}");
     // The day's rally was committed to: every deal the players met is one of the published commitments,
     // in order, and their seeds stay hidden until the rally closes.
@@ -253,8 +255,11 @@ async fn a_rally_gives_every_name_the_same_deals_and_the_same_bot_actions_once()
     assert!(fairness["deals"].as_array().unwrap().iter().all(|d| d["seed"].is_null() && d["salt"].is_null()));
     assert_eq!(fairness["commitment"], ddz_engine::fair::day_commitment(date, &published));
     let future = get(addr, "/api/rallies/2999-01-01/fairness").await;
+    assert_eq!(future["code"], "not_found", "{future}");
+    // (`not_found` and `bad_request` have several causes: the words say which.)
     assert!(future["message"].as_str().is_some_and(|e| e.contains("has not begun")), "{future}");
     let bad = get(addr, "/api/boards/rally?date=yesterday").await;
+    assert_eq!(bad["code"], "bad_request", "{bad}");
     assert!(bad["message"].as_str().is_some_and(|e| e.contains("not a date")), "{bad}");
     assert!(running.stop().await, "the server stops in time");
 
@@ -289,19 +294,19 @@ async fn a_rally_gives_every_name_the_same_deals_and_the_same_bot_actions_once()
 async fn challenge_requests_with_bad_input_get_clear_errors() {
     let running = server_at_noon(&temp_db("challenge-bad"), FAST).await;
     let unknown = start(running.addr, "Gus", "marathon").await;
-    assert!(unknown["message"].as_str().is_some_and(|e| e.contains("unknown challenge")), "{unknown}");
+    assert_eq!(unknown["code"], "bad_request", "{unknown}");
     let nameless = start(running.addr, "  ", "buster").await;
-    assert!(nameless["message"].as_str().is_some_and(|e| e.contains("1 to 24")), "{nameless}");
+    assert_eq!(nameless["code"], "bad_name", "{nameless}");
     // The Wild cannot be turned off in a challenge.
     let code = start_code(running.addr, "Gus", "buster").await;
     let mut gus = join(running.addr, &code, "Gus").await;
     gus.send(&Command::SetWild { on: false }).await;
-    assert!(gus.next_error().await.contains("House rules with the Wild"));
+    assert_eq!(gus.next_refusal().await.0, ErrorCode::ChallengeRules);
     // Nobody else sits at a challenge.
     let mut hal = Client::join(running.addr, &code, "Hal").await;
     assert_eq!(hal.view.as_ref().unwrap().you, None, "a visitor only watches");
     hal.send(&Command::Sit { seat: None }).await;
-    assert!(hal.next_error().await.contains("every seat is taken"));
+    assert_eq!(hal.next_refusal().await.0, ErrorCode::RoomFull);
     // A second start resumes the same run, dealt and seated as it was.
     let again = start(running.addr, "GUS", "buster").await;
     assert_eq!((again["code"].as_str(), again["resumed"].as_bool()), (Some(code.as_str()), Some(true)));

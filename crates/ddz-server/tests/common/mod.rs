@@ -12,7 +12,7 @@ use std::time::Duration;
 
 use ddz_engine::{Card, CardSet, DealView, Seat};
 use ddz_server::Timing;
-use ddz_server::protocol::{Command, Event, RoomView, simple_action};
+use ddz_server::protocol::{Command, ErrorCode, Event, RoomView, simple_action};
 use ddz_server::{Clock, Config, Guards, Running};
 use futures_util::{SinkExt, StreamExt};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
@@ -184,6 +184,17 @@ async fn raw_request(
 
 type Socket = WebSocketStream<MaybeTlsStream<TcpStream>>;
 
+/// What a wait on the socket came to: an event, the socket's end, or nothing in time. A closed socket and
+/// a silent one are different answers: a test that expects the server to close must not pass on silence.
+#[derive(Debug)]
+pub enum Received {
+    Event(Event),
+    /// The server closed the socket (a close frame, the stream's end, or a reset).
+    Closed,
+    /// Nothing arrived within the wait; the socket is still open.
+    TimedOut,
+}
+
 pub struct Client {
     pub name: String,
     ws: Socket,
@@ -273,13 +284,26 @@ impl Client {
         self.ws.send(Message::Text(text.to_string().into())).await.expect("send");
     }
 
-    /// The next event, or `None` if the socket closed or nothing came within `wait`.
+    /// The next event, or `None` if the socket closed or nothing came within `wait` (for reading whatever
+    /// has arrived; [`Client::receive`] tells the two apart).
     pub async fn recv_within(&mut self, wait: Duration) -> Option<Event> {
+        match self.receive(wait).await {
+            Received::Event(event) => Some(event),
+            Received::Closed | Received::TimedOut => None,
+        }
+    }
+
+    /// The next event, the socket's end, or [`Received::TimedOut`] when nothing came within `wait`.
+    pub async fn receive(&mut self, wait: Duration) -> Received {
+        if self.closed {
+            return Received::Closed;
+        }
+        let deadline = tokio::time::Instant::now() + wait;
         loop {
-            let Ok(frame) = tokio::time::timeout(wait, self.ws.next()).await else { return None };
+            let Ok(frame) = tokio::time::timeout_at(deadline, self.ws.next()).await else { return Received::TimedOut };
             let Some(frame) = frame else {
                 self.closed = true;
-                return None;
+                return Received::Closed;
             };
             match frame {
                 Ok(Message::Text(text)) => {
@@ -294,13 +318,55 @@ impl Client {
                         Event::Session { token } => self.token = Some(token.clone()),
                         _ => {}
                     }
-                    return Some(event);
+                    return Received::Event(event);
                 }
                 Ok(Message::Close(_)) | Err(_) => {
                     self.closed = true;
-                    return None;
+                    return Received::Closed;
                 }
                 Ok(_) => continue,
+            }
+        }
+    }
+
+    /// Every event until the server closes the socket; panics if it is still open after `wait`.
+    pub async fn events_until_closed(&mut self, wait: Duration) -> Vec<Event> {
+        let deadline = tokio::time::Instant::now() + wait;
+        let mut events = Vec::new();
+        loop {
+            match self.receive(deadline.saturating_duration_since(tokio::time::Instant::now())).await {
+                Received::Event(event) => events.push(event),
+                Received::Closed => return events,
+                Received::TimedOut => panic!("{}: the socket is still open after {wait:?}: {events:?}", self.name),
+            }
+        }
+    }
+
+    /// Reads events until one satisfies `wanted` (returned); panics if the socket closes first or nothing
+    /// does within `wait`.
+    pub async fn event_within(&mut self, wait: Duration, wanted: impl Fn(&Event) -> bool) -> Event {
+        let deadline = tokio::time::Instant::now() + wait;
+        loop {
+            match self.receive(deadline.saturating_duration_since(tokio::time::Instant::now())).await {
+                Received::Event(event) if wanted(&event) => return event,
+                Received::Event(_) => {}
+                other => panic!("{}: no such event within {wait:?}: {other:?}", self.name),
+            }
+        }
+    }
+
+    /// Sends a `ping` and reads until its `pong`: the room answers commands in order, so everything it
+    /// sent this client before has then been read (a barrier, instead of waiting for a quiet moment).
+    pub async fn sync(&mut self) {
+        self.send(&Command::Ping).await;
+        self.event_within(Duration::from_secs(20), |e| matches!(e, Event::Pong)).await;
+    }
+
+    /// The next error event: its code and message.
+    pub async fn next_refusal(&mut self) -> (ErrorCode, String) {
+        loop {
+            if let Event::Error { code, message, .. } = self.recv().await {
+                return (code, message);
             }
         }
     }
@@ -326,15 +392,6 @@ impl Client {
                 return view.clone();
             }
             self.next_state().await;
-        }
-    }
-
-    /// The next error message.
-    pub async fn next_error(&mut self) -> String {
-        loop {
-            if let Event::Error { message, .. } = self.recv().await {
-                return message;
-            }
         }
     }
 
@@ -401,21 +458,38 @@ pub async fn three_players(addr: SocketAddr, table: &str) -> (String, Vec<Client
     (code, vec![alice, bea, cy])
 }
 
-/// Plays `rounds` rounds of whoever's turn it is acting, then waits until everything sent has arrived:
-/// the clients' views are then the room's.
+/// Plays `rounds` rounds of whoever's turn it is acting, each action answered and its state at every
+/// client before the next, once the deal the host started reached everyone. For tables where only these
+/// clients act (no bots, no clock running out): the clients' views are then the room's.
 pub async fn play_some(clients: &mut [Client], rounds: usize) {
-    for _ in 0..rounds {
-        for client in clients.iter_mut() {
-            while client.recv_within(Duration::from_millis(5)).await.is_some() {}
-        }
-        if let Some(client) = clients.iter_mut().find(|c| c.my_turn()) {
-            client.act().await;
-            client.recv().await;
-        }
-    }
-    tokio::time::sleep(Duration::from_millis(300)).await;
     for client in clients.iter_mut() {
-        while client.recv_within(Duration::from_millis(50)).await.is_some() {}
+        client.until(|v| v.deal.as_ref().is_some_and(|d| d.result.is_none())).await;
+    }
+    catch_up(clients).await;
+    for _ in 0..rounds {
+        let Some(client) = clients.iter_mut().find(|c| c.my_turn()) else { break };
+        let before = client.n;
+        client.act().await;
+        let answer =
+            client.event_within(Duration::from_secs(20), |e| matches!(e, Event::Ack { .. } | Event::Error { .. }));
+        if let event @ Event::Error { .. } = answer.await {
+            panic!("{}'s action was refused: {event:?}", client.name);
+        }
+        // The ack comes before the state the action caused.
+        while client.n <= before {
+            client.next_state().await;
+        }
+        catch_up(clients).await;
+    }
+}
+
+/// Reads states until every client has the latest state any of them has (by its number `n`).
+pub async fn catch_up(clients: &mut [Client]) {
+    let latest = clients.iter().map(|c| c.n).max().unwrap_or(0);
+    for client in clients.iter_mut() {
+        while client.n < latest {
+            client.next_state().await;
+        }
     }
 }
 
