@@ -289,15 +289,15 @@ impl Rooms {
     pub async fn inbox(&self, code: &RoomCode) -> DbResult<Option<mpsc::Sender<Msg>>> {
         let code = code.as_str();
         if let Some(placement) = &self.placement {
-            return self.proxy(placement.as_ref(), &code).await;
+            return self.proxy(placement.as_ref(), code).await;
         }
-        if let Some(tx) = self.registry.get(&code) {
+        if let Some(tx) = self.registry.get(code) {
             return Ok(Some(tx));
         }
         if self.stopping.is_cancelled() {
             return Ok(None);
         }
-        let Some(stored) = self.db.room(&code).await? else {
+        let Some(stored) = self.db.room(code).await? else {
             return Ok(None);
         };
         Ok(Some(self.spawn(rebuild(stored)?, None)))

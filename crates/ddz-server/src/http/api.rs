@@ -76,7 +76,7 @@ pub(super) async fn room_deals(
 ) -> Result<Response, AppError> {
     let code = code.as_str();
     unsealed_room(&state, code).await?;
-    let records = state.rooms.db().deal_records(&code).await?;
+    let records = state.rooms.db().deal_records(code).await?;
     let deals = records
         .iter()
         .enumerate()
