@@ -458,21 +458,29 @@ pub async fn three_players(addr: SocketAddr, table: &str) -> (String, Vec<Client
     (code, vec![alice, bea, cy])
 }
 
-/// Plays `rounds` rounds of whoever's turn it is acting, each action answered and its state at every
-/// client before the next, once the deal the host started reached everyone. For tables where only these
-/// clients act (no bots, no clock running out): the clients' views are then the room's.
+/// Plays `rounds` rounds of whoever's turn it is acting, once the deal the host started reached everyone:
+/// a client's action is answered and its state at every client before the next; a seat no client holds
+/// (a bot) is waited for. Stops early when the deal ends. The clients' views are then the room's (as long
+/// as no bot is about to move).
 pub async fn play_some(clients: &mut [Client], rounds: usize) {
     for client in clients.iter_mut() {
         client.until(|v| v.deal.as_ref().is_some_and(|d| d.result.is_none())).await;
     }
     catch_up(clients).await;
     for _ in 0..rounds {
-        let Some(client) = clients.iter_mut().find(|c| c.my_turn()) else { break };
+        if clients.iter().any(|c| c.deal().is_some_and(|d| d.result.is_some())) {
+            break;
+        }
+        let Some(client) = clients.iter_mut().find(|c| c.my_turn()) else {
+            // Nobody here is to act: a bot is, and its move is the round.
+            clients[0].next_state().await;
+            catch_up(clients).await;
+            continue;
+        };
         let before = client.n;
         client.act().await;
-        let answer =
-            client.event_within(Duration::from_secs(20), |e| matches!(e, Event::Ack { .. } | Event::Error { .. }));
-        if let event @ Event::Error { .. } = answer.await {
+        let answer = |e: &Event| matches!(e, Event::Ack { .. } | Event::Error { .. });
+        if let event @ Event::Error { .. } = client.event_within(Duration::from_secs(20), answer).await {
             panic!("{}'s action was refused: {event:?}", client.name);
         }
         // The ack comes before the state the action caused.
