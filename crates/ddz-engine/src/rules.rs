@@ -157,6 +157,15 @@ impl Rules {
         }
     }
 
+    /// A table type's rules with its option on or off: the Wild at House, Wild Rank elsewhere.
+    pub const fn of(table: TableType, option: bool) -> Rules {
+        match table {
+            TableType::House => Rules::house(option),
+            TableType::NoShuffle => Rules::no_shuffle(option),
+            TableType::TwoPlayer => Rules::two_player(option),
+        }
+    }
+
     /// The table type and its option, as views show them.
     pub const fn table_rules(&self) -> TableRules {
         TableRules {
@@ -258,15 +267,8 @@ impl fmt::Display for Rules {
 /// The rules' name (`house-nowild`, `noshuffle-wildrank`), as [`Rules`] writes it.
 impl fmt::Display for TableRules {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let name = match (self.table, self.wild, self.wild_rank) {
-            (TableType::House, true, _) => "house",
-            (TableType::House, false, _) => "house-nowild",
-            (TableType::NoShuffle, _, false) => "noshuffle",
-            (TableType::NoShuffle, _, true) => "noshuffle-wildrank",
-            (TableType::TwoPlayer, _, false) => "twoplayer",
-            (TableType::TwoPlayer, _, true) => "twoplayer-wildrank",
-        };
-        f.write_str(name)
+        let option = if self.table == TableType::House { self.wild } else { self.wild_rank };
+        f.write_str(Rules::of(self.table, option).name())
     }
 }
 

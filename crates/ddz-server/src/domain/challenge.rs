@@ -79,19 +79,12 @@ pub struct Challenge {
     pub rally: Option<String>,
 }
 
-impl Challenge {
-    /// The date of this challenge's rally while its deals are still secret: everyone meets the same
-    /// rally deals, so until the day's rally closes nothing of them is shown to anyone but the player at
-    /// the table. `None` for other challenges and for a closed rally.
-    pub fn sealed_rally(&self, now_ms: u64) -> Option<&str> {
-        self.rally.as_deref().filter(|date| !rally_closed(date, now_ms))
-    }
-}
-
 /// Rally secrecy, the one guard every read path asks (HTTP summaries, deal lists, records, replays,
-/// reviews; `hello` and `watch` over the socket): the sealed rally's date, if `challenge` is one.
+/// reviews; `hello` and `watch` over the socket): everyone meets the same rally deals, so until the day's
+/// rally closes nothing of them is shown to anyone but the player at the table. The sealed rally's date,
+/// if `challenge` is a rally that has not closed.
 pub fn sealed_rally(challenge: Option<&Challenge>, now_ms: u64) -> Option<&str> {
-    challenge?.sealed_rally(now_ms)
+    challenge?.rally.as_deref().filter(|date| !rally_closed(date, now_ms))
 }
 
 /// A finished rally attempt, deal by deal.

@@ -6,7 +6,7 @@ use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use ddz_bot::review::{REVIEW_BUDGET, Review};
-use ddz_engine::{DealRecord, Fairness, Rules, TableType};
+use ddz_engine::{DealRecord, Fairness, Rules};
 use serde::Deserialize;
 
 use super::common::{
@@ -22,15 +22,6 @@ use crate::wire::http::{
 };
 use crate::wire::protocol::{ErrorCode, Refused};
 
-/// A table's rules with its option: the Wild at House, Wild Rank elsewhere.
-fn table_rules(table: TableType, wild: bool) -> Rules {
-    match table {
-        TableType::House => Rules::house(wild),
-        TableType::NoShuffle => Rules::no_shuffle(wild),
-        TableType::TwoPlayer => Rules::two_player(wild),
-    }
-}
-
 pub(super) async fn create_room(
     State(state): State<AppState>,
     Body(req): Body<CreateRoom>,
@@ -38,7 +29,7 @@ pub(super) async fn create_room(
     let name = valid_name(&req.name)?;
     // Public lobby tables always play House with the Wild, so that the lobby board compares.
     let (rules, mode) =
-        if req.public { (Rules::house(true), Mode::Public) } else { (table_rules(req.table, req.wild), Mode::Invite) };
+        if req.public { (Rules::house(true), Mode::Public) } else { (Rules::of(req.table, req.wild), Mode::Invite) };
     let code = state.rooms.create(rules, mode, &name).await?;
     state.rooms.seat(&code, &name).await?;
     Ok(Json(RoomCreated { code }))
@@ -50,7 +41,7 @@ pub(super) async fn play_vs_bots(
     Body(req): Body<PlayVsBots>,
 ) -> Result<Json<RoomCreated>, AppError> {
     let name = valid_name(&req.name)?;
-    let rules = table_rules(req.table, req.wild);
+    let rules = Rules::of(req.table, req.wild);
     let code = state.rooms.create(rules, Mode::Bots, &name).await?;
     state.rooms.seat(&code, &name).await?;
     state.rooms.request(&code, Request::AddBots { level: req.level }).await?;
