@@ -15,7 +15,15 @@ async function firstDeal(kind, label, name, max) {
   await page.goto(BASE);
   await page.getByTestId('name').fill(name);
   await page.getByTestId(`start-${kind}`).click();
-  await page.locator('[data-testid=hand] .card').nth(16).waitFor();
+  // Three runs start at once on a busy machine: a minute for the deal, and on failure what the page showed.
+  await page
+    .locator('[data-testid=hand] .card')
+    .nth(16)
+    .waitFor({ timeout: 60_000 })
+    .catch(async (e) => {
+      await shot(page, `challenge-${kind}-no-hand`);
+      throw new Error(`${label}: no hand of 17 at ${page.url()}; the page said:\n${await page.locator('body').innerText()}\n${e.message}`);
+    });
   const bar = page.getByTestId('challenge');
   assert.match(await bar.innerText(), new RegExp(label));
   assert.equal(await page.getByTestId('run-deal').innerText(), `Deal 1 of ${max}`);
