@@ -8,7 +8,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::card::{Card, CardSet, Rank};
-use crate::fair::{self, Salt};
+use crate::fair::{self, Nonce, Salt};
 use crate::play::Play;
 use crate::readings::readings;
 use crate::rng::{DealRng, Seed};
@@ -49,6 +49,10 @@ pub struct DealSetup {
     /// The salt of the deal's published commitment (`crate::fair`); none for deals nobody committed to.
     #[cfg_attr(feature = "ts", ts(optional))]
     pub salt: Option<Salt>,
+    /// The players' nonces by seat (`crate::fair::dealing_seed`): with them the cards are dealt from the
+    /// seed and the nonces together; without them (rallies, older records), from the seed alone.
+    #[cfg_attr(feature = "ts", ts(type = "Array<string | null>", optional))]
+    pub nonces: Option<Vec<Option<Nonce>>>,
 }
 
 /// How a given pack is dealt.
@@ -82,6 +86,8 @@ struct SetupJson {
     stacked: bool,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     salt: Option<Salt>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    nonces: Option<Vec<Option<Nonce>>>,
 }
 
 impl From<SetupJson> for DealSetup {
@@ -92,7 +98,15 @@ impl From<SetupJson> for DealSetup {
             (None, false, Some(_)) => Dealing::InTurn,
             (None, false, None) => Dealing::Packets,
         };
-        DealSetup { rules: json.rules, seed: json.seed, start: json.start, pack: json.pack, dealing, salt: json.salt }
+        DealSetup {
+            rules: json.rules,
+            seed: json.seed,
+            start: json.start,
+            pack: json.pack,
+            dealing,
+            salt: json.salt,
+            nonces: json.nonces,
+        }
     }
 }
 
@@ -107,6 +121,7 @@ impl From<DealSetup> for SetupJson {
             dealing,
             stacked: false,
             salt: setup.salt,
+            nonces: setup.nonces,
         }
     }
 }
@@ -114,17 +129,30 @@ impl From<DealSetup> for SetupJson {
 impl DealSetup {
     /// A deal from a freshly shuffled deck.
     pub fn shuffled(rules: Rules, seed: Seed, start: Start) -> DealSetup {
-        DealSetup { rules, seed, start, pack: None, dealing: Dealing::Packets, salt: None }
+        DealSetup { rules, seed, start, pack: None, dealing: Dealing::Packets, salt: None, nonces: None }
     }
 
     /// A No Shuffle re-deal of `pack` (RULES.md 7): cut, then dealt in packets.
     pub fn redeal(rules: Rules, seed: Seed, start: Start, pack: Vec<Card>) -> DealSetup {
-        DealSetup { rules, seed, start, pack: Some(pack), dealing: Dealing::Packets, salt: None }
+        DealSetup { rules, seed, start, pack: Some(pack), dealing: Dealing::Packets, salt: None, nonces: None }
     }
 
     /// This setup with a commitment: `salt` goes into it with the seed (`crate::fair`).
     pub fn salted(self, salt: Salt) -> DealSetup {
         DealSetup { salt: Some(salt), ..self }
+    }
+
+    /// This setup with the players' nonces, by seat: the cards are then dealt from [`DealSetup::dealing_seed`].
+    pub fn with_nonces(self, nonces: Vec<Option<Nonce>>) -> DealSetup {
+        DealSetup { nonces: Some(nonces), ..self }
+    }
+
+    /// The seed the cards are dealt from: the committed seed, mixed with the players' nonces if any.
+    pub fn dealing_seed(&self) -> Seed {
+        match &self.nonces {
+            Some(nonces) => fair::dealing_seed(&self.seed, nonces),
+            None => self.seed,
+        }
     }
 
     /// The published commitment to this deal's seed, if it has a salt.
@@ -152,6 +180,7 @@ impl DealSetup {
             pack: Some(pack),
             dealing: Dealing::Stacked,
             salt: None,
+            nonces: None,
         }
     }
 }
@@ -234,6 +263,8 @@ pub enum DealError {
     BadPack(String),
     #[error("House deals have no deal limit")]
     NoDealLimit,
+    #[error("the deal has {given} nonces for {players} seats")]
+    BadNonces { given: usize, players: usize },
 }
 
 /// Where the deal is.
@@ -370,9 +401,14 @@ impl Deal {
     }
 
     /// [`Deal::new`] for a setup from outside (a record file): refuses a pack that is not exactly the
-    /// table's deck, or a first seat that is not at the table.
+    /// table's deck, a first seat that is not at the table, or nonces for another number of seats.
     pub fn try_new(setup: DealSetup) -> Result<Deal, DealError> {
         let players = setup.rules.players as usize;
+        if let Some(nonces) = &setup.nonces
+            && nonces.len() != players
+        {
+            return Err(DealError::BadNonces { given: nonces.len(), players });
+        }
         if let Start::Seat(seat) = setup.start
             && seat >= players
         {
@@ -390,7 +426,7 @@ impl Deal {
     fn from_setup(setup: DealSetup) -> Deal {
         let base = setup.rules;
         let players = base.players as usize;
-        let mut rng = DealRng::new(&setup.seed);
+        let mut rng = DealRng::new(&setup.dealing_seed());
         let mut priority_draws = Vec::new();
         let first = match setup.start {
             Start::Seat(seat) => seat % players,

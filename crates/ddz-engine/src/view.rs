@@ -119,7 +119,12 @@ impl Deal {
     pub fn fairness(&self) -> Option<Fairness> {
         let commitment = self.setup().commitment()?;
         let over = self.result().is_some();
-        Some(Fairness { commitment, seed: over.then_some(self.setup().seed), salt: self.setup().salt.filter(|_| over) })
+        Some(Fairness {
+            commitment,
+            seed: over.then_some(self.setup().seed),
+            salt: self.setup().salt.filter(|_| over),
+            nonces: self.setup().nonces.clone(),
+        })
     }
 
     /// What `seat` may know (`None`: a spectator, who sees no hand).

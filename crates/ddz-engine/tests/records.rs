@@ -137,3 +137,64 @@ fn a_changed_seed_salt_commitment_or_pack_does_not_verify() {
         "another room's deal did not collect this pack"
     );
 }
+
+/// A deal with the players' nonces (`ddz-fair/2`): a salted setup whose seats sent nonces.
+fn deal_with_nonces(seed: u64, nonces: Vec<Option<Seed>>) -> (Deal, DealRecord) {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let setup = DealSetup::shuffled(Rules::house(true), Seed::from_u64(seed), Start::Seat(0))
+        .salted(Seed::from_u64(seed + 100))
+        .with_nonces(nonces);
+    let mut deal = Deal::new(setup);
+    finish_randomly(&mut deal, &mut rng);
+    let record = DealRecord::of(&deal, ["Ann", "Bob", "Cy"].map(String::from).to_vec());
+    (deal, record)
+}
+
+#[test]
+fn the_cards_are_dealt_from_sha256_of_the_seed_and_every_nonce() {
+    let nonces = vec![Some(Seed::from_u64(1)), None, Some(Seed::from_u64(3))];
+    let (_, record) = deal_with_nonces(20, nonces.clone());
+    // The documented derivation, spelled out: SHA-256 of "ddz-deal/2:<seed>:<nonce 0>:-:<nonce 2>".
+    let text = format!("ddz-deal/2:{}:{}:-:{}", record.setup.seed, Seed::from_u64(1), Seed::from_u64(3));
+    let digest: [u8; 32] = <sha2::Sha256 as sha2::Digest>::digest(text.as_bytes()).into();
+    assert_eq!(record.setup.dealing_seed(), Seed(digest));
+    let from_digest = Deal::new(DealSetup::shuffled(Rules::house(true), Seed(digest), Start::Seat(0)));
+    let verified = record.verify(None).expect("a deal with nonces verifies");
+    assert_eq!(verified.dealt, (0..3).map(|s| from_digest.hand(s)).collect::<Vec<_>>());
+    // The committed seed alone would have dealt other cards.
+    let unmixed = Deal::new(DealSetup::shuffled(Rules::house(true), record.setup.seed, Start::Seat(0)));
+    assert_ne!(verified.dealt, (0..3).map(|s| unmixed.hand(s)).collect::<Vec<_>>());
+}
+
+#[test]
+fn a_record_whose_nonces_were_changed_or_dropped_does_not_verify() {
+    let (_, record) = deal_with_nonces(21, vec![Some(Seed::from_u64(5)), Some(Seed::from_u64(6)), None]);
+    let mut changed = record.clone();
+    changed.setup.nonces.as_mut().unwrap()[1] = Some(Seed::from_u64(7));
+    assert!(changed.verify(None).is_err(), "another nonce deals other cards");
+    let mut dropped = record.clone();
+    dropped.setup.nonces.as_mut().unwrap()[0] = None;
+    assert!(dropped.verify(None).is_err(), "a nonce left out deals other cards");
+    let mut none = record.clone();
+    none.setup.nonces = None;
+    assert!(none.verify(None).is_err());
+}
+
+#[test]
+fn nonces_for_another_number_of_seats_are_refused() {
+    let setup =
+        DealSetup::shuffled(Rules::house(true), Seed::from_u64(1), Start::Seat(0)).with_nonces(vec![None, None]);
+    assert_eq!(Deal::try_new(setup).unwrap_err(), ddz_engine::DealError::BadNonces { given: 2, players: 3 });
+}
+
+#[test]
+fn a_record_with_nonces_carries_them_and_reads_back() {
+    let (deal, record) = deal_with_nonces(22, vec![None, Some(Seed::from_u64(9)), None]);
+    let json = serde_json::to_value(&record).unwrap();
+    assert_eq!(json["nonces"], serde_json::json!([null, Seed::from_u64(9).to_string(), null]));
+    let parsed: DealRecord = serde_json::from_value(json).unwrap();
+    assert_eq!(parsed.replay().unwrap(), deal);
+    // Records without nonces are written as before: no field.
+    let (_, plain) = committed_room(10);
+    assert!(serde_json::to_value(&plain).unwrap().get("nonces").is_none());
+}
