@@ -149,6 +149,10 @@ struct ServeArgs {
     /// ...plus up to this long, varied per move.
     #[arg(long, env = "DDZ_BOT_DELAY_SPAN_MS", default_value_t = 1000)]
     bot_delay_span_ms: u64,
+    /// How long a deal waits for the connected players' nonces after its commitment (milliseconds;
+    /// docs/fair-deals.md); 0 deals from the server's seed alone.
+    #[arg(long, env = "DDZ_NONCE_WAIT_MS", default_value_t = 2000)]
+    nonce_wait_ms: u64,
     /// HTTP API requests per client address and second...
     #[arg(long, env = "DDZ_API_RATE", default_value_t = 20.0)]
     api_rate: f64,
@@ -208,6 +212,7 @@ fn serve(args: ServeArgs) -> Result<(), String> {
         timing: ddz_server::Timing {
             bot_min_ms: args.bot_delay_ms,
             bot_span_ms: args.bot_delay_span_ms,
+            nonce_ms: args.nonce_wait_ms,
             ..ddz_server::Timing::default()
         },
         heartbeat: ddz_server::Heartbeat::default(),

@@ -80,7 +80,12 @@ export type LastMove = { "move": "auction", action: Action, } | { "move": "passe
 
 export type ScoreLine = { "line": "ante", landlord: number, tenant: number, } | { "line": "bomb_collected", seat: number, landlord: number, tenant: number, } | { "line": "bomb_free", seat: number, } | { "line": "pot_won", pot: number, won: Array<number>, } | { "line": "auction_value", value: number, robs: number, } | { "line": "multiplied", seat: number, factor: number, multiplier: number, } | { "line": "spring", multiplier: number, } | { "line": "capped", cap: number, } | { "line": "allowance", seat: number, allowance: number, } | { "line": "shares", share: number, farmers: number, } | { "line": "no_score", end: End, };
 
-export type Fairness = { commitment: string, seed: string | null, salt: string | null, };
+export type Fairness = { commitment: string, seed: string | null, salt: string | null, 
+/**
+ * The players' nonces by seat, from the deal's start (they reveal nothing without the seed), so that
+ * each player sees that their own went in.
+ */
+nonces?: Array<string | null>, };
 
 export type DealView = { rules: Rules, 
 /**
@@ -227,6 +232,11 @@ rules: TableRules, host: string, you: number | null, seats: Array<SeatView>, dea
  */
 turn_deadline: number | null, deal_deadline: number | null, 
 /**
+ * The next deal, committed to and waiting for the players' nonces (docs/fair-deals.md): a client
+ * whose seat is awaited sends `nonce` at once.
+ */
+offer?: OfferView, 
+/**
  * The last 50 lines of the table log ([`crate::domain::room::LOG_KEPT`]).
  */
 log: Array<LogLine>, 
@@ -251,11 +261,11 @@ actions_from?: number | null, };
 
 export type Summary = { code: string, mode: Mode, rules: TableRules, seats: Array<string | null>, deals_played: number, in_deal: boolean, closed: boolean, };
 
-export type ErrorCode = "deal_over" | "not_your_turn" | "wrong_phase" | "must_take" | "bad_bid" | "bid_too_low" | "declined_cannot_rob" | "already_seen" | "not_in_hand" | "cards_do_not_match" | "not_that_reading" | "does_not_beat" | "cannot_pass_on_lead" | "no_cards" | "wild_alone" | "wild_with_both_jokers" | "four_in_a_row" | "two_or_joker_in_run" | "not_in_deck" | "not_a_play" | "room_closed" | "seat_taken" | "no_such_seat" | "room_full" | "already_seated" | "not_host" | "deal_in_progress" | "seats_empty" | "no_deal" | "not_seated" | "run_over" | "challenge_rules" | "challenge_seats" | "challenge_auto_play" | "unknown_room" | "name_taken" | "bad_name" | "bad_message" | "already_in_room" | "frame_too_large" | "rate_limited" | "busy" | "server_full" | "bad_request" | "hand_too_large" | "not_found" | "rally_played" | "spectator" | "rally_open" | "too_many_watching" | "internal";
+export type ErrorCode = "deal_over" | "not_your_turn" | "wrong_phase" | "must_take" | "bad_bid" | "bid_too_low" | "declined_cannot_rob" | "already_seen" | "not_in_hand" | "cards_do_not_match" | "not_that_reading" | "does_not_beat" | "cannot_pass_on_lead" | "no_cards" | "wild_alone" | "wild_with_both_jokers" | "four_in_a_row" | "two_or_joker_in_run" | "not_in_deck" | "not_a_play" | "room_closed" | "seat_taken" | "no_such_seat" | "room_full" | "already_seated" | "not_host" | "deal_in_progress" | "seats_empty" | "no_deal" | "not_seated" | "run_over" | "challenge_rules" | "challenge_seats" | "challenge_auto_play" | "no_nonce_wanted" | "dealing" | "unknown_room" | "name_taken" | "bad_name" | "bad_message" | "already_in_room" | "frame_too_large" | "rate_limited" | "busy" | "server_full" | "bad_request" | "hand_too_large" | "not_found" | "rally_played" | "spectator" | "rally_open" | "too_many_watching" | "internal";
 
 export type ClientAction = { "action": "take" } | { "action": "pass" } | { "action": "bid", bid: number, } | { "action": "call", call: boolean, } | { "action": "rob", rob: boolean, } | { "action": "seen" } | { "action": "play", cards: CardSet, play: Play, };
 
-export type Command = { "type": "hello", room: RoomCode, name: string, token: string | null, } | { "type": "watch", room: RoomCode, } | { "type": "watch_lobby" } | { "type": "sit", seat: number | null, } | { "type": "act", seq: number, action: ClientAction, } | { "type": "add_bot", seat: number, level: BotKind, } | { "type": "start" } | { "type": "set_wild", on: boolean, } | { "type": "auto_play", on: boolean, } | { "type": "close" } | { "type": "ping" };
+export type Command = { "type": "hello", room: RoomCode, name: string, token: string | null, } | { "type": "watch", room: RoomCode, } | { "type": "watch_lobby" } | { "type": "sit", seat: number | null, } | { "type": "act", seq: number, action: ClientAction, } | { "type": "add_bot", seat: number, level: BotKind, } | { "type": "start" } | { "type": "set_wild", on: boolean, } | { "type": "auto_play", on: boolean, } | { "type": "close" } | { "type": "nonce", nonce: Seed, } | { "type": "ping" };
 
 export type Event = { "type": "state", n: number, room: RoomView, } | { "type": "lobby", tables: Array<Summary>, } | { "type": "ack", seq: number, } | { "type": "error", code: ErrorCode, message: string, seq: number | null, } | { "type": "pong" } | { "type": "session", token: string, } | { "type": "replaced" } | { "type": "restarting" };
 
@@ -326,7 +336,12 @@ dealing?: Dealing,
 /**
  * The salt of the deal's published commitment (`crate::fair`); none for deals nobody committed to.
  */
-salt?: Seed, };
+salt?: Seed, 
+/**
+ * The players' nonces by seat (`crate::fair::dealing_seed`): with them the cards are dealt from the
+ * seed and the nonces together; without them (rallies, older records), from the seed alone.
+ */
+nonces?: Array<string | null>, };
 
 export type DealRecord = { format: string, 
 /**
@@ -361,7 +376,12 @@ dealing?: Dealing,
 /**
  * The salt of the deal's published commitment (`crate::fair`); none for deals nobody committed to.
  */
-salt?: Seed, };
+salt?: Seed, 
+/**
+ * The players' nonces by seat (`crate::fair::dealing_seed`): with them the cards are dealt from the
+ * seed and the nonces together; without them (rallies, older records), from the seed alone.
+ */
+nonces?: Array<string | null>, };
 
 export type CreateRoom = { name: string, table: TableType, wild: boolean, public: boolean, };
 

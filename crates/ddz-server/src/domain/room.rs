@@ -6,6 +6,7 @@
 
 use std::collections::{HashMap, VecDeque};
 
+use ddz_engine::fair::Nonce;
 use ddz_engine::{Action, Deal, DealSetup, Ledger, Payment, Rules, Seat, TableRules, TableType};
 use serde::{Deserialize, Serialize};
 
@@ -93,6 +94,18 @@ pub enum Entry {
         seat: Seat,
         level: BotKind,
     },
+    /// The next deal's setup is committed to (docs/fair-deals.md) and the room waits for the nonces of
+    /// the players in `awaited` (the seated humans who were connected) before it deals.
+    Offer {
+        setup: DealSetup,
+        awaited: Vec<Seat>,
+    },
+    /// A seated player's random contribution to the offered deal.
+    Nonce {
+        seat: Seat,
+        nonce: Nonce,
+    },
+    /// A deal starts from `setup`: after an offer, the offer's setup with the nonces that came.
     Start {
         setup: DealSetup,
     },
@@ -233,6 +246,10 @@ pub enum RoomError {
     ChallengeSeats,
     #[error("in a challenge you play your own turns, so that the boards compare players")]
     ChallengeAutoPlay,
+    #[error("no deal is waiting for your nonce")]
+    NoNonceWanted,
+    #[error("a deal is being dealt")]
+    Dealing,
     #[error("{0}")]
     Deal(#[from] ddz_engine::DealError),
 }
@@ -271,6 +288,26 @@ pub struct Room {
     /// The last action number stored from each player (by lower-cased name): an `act` numbered no
     /// higher is a resend, answered and not applied again.
     pub last_seq: HashMap<String, u64>,
+    /// The next deal, committed to and waiting for the players' nonces.
+    pub offer: Option<Offer>,
+}
+
+/// A deal the server has committed to, waiting for the players' nonces before it is dealt.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Offer {
+    pub setup: DealSetup,
+    /// The seats whose nonces the deal waits for, and each seat's nonce so far.
+    pub awaited: Vec<Seat>,
+    pub nonces: Vec<Option<Nonce>>,
+    /// When the offer was made (ms since the epoch): the wait for nonces runs from here.
+    pub at: u64,
+}
+
+impl Offer {
+    /// The setup to deal: the committed one with the nonces that came.
+    pub fn dealt(&self) -> DealSetup {
+        self.setup.clone().with_nonces(self.nonces.clone())
+    }
 }
 
 /// A room's code as anyone may type it: read once at the edge (a path, a `hello`), trimmed and upper-cased,
@@ -340,6 +377,7 @@ impl Room {
             challenge: None,
             progress: Progress::default(),
             last_seq: HashMap::new(),
+            offer: None,
         }
     }
 
@@ -411,15 +449,20 @@ impl Room {
                     return Err(RoomError::ChallengeSeats);
                 }
             }
-            Entry::Start { .. } => {
-                if self.challenge_over() {
-                    return Err(RoomError::RunOver);
-                }
-                if self.deal_in_progress() {
-                    return Err(RoomError::DealInProgress);
-                }
-                if self.seats.iter().any(Option::is_none) {
-                    return Err(RoomError::SeatsEmpty);
+            Entry::Offer { .. } => self.check_start()?,
+            Entry::Start { setup } => match &self.offer {
+                // The offered deal starts with the nonces that came, and nothing else.
+                Some(offer) if *setup != offer.dealt() => return Err(RoomError::Dealing),
+                Some(_) => {}
+                None => self.check_start()?,
+            },
+            Entry::Nonce { seat, .. } => {
+                let wanted = self
+                    .offer
+                    .as_ref()
+                    .is_some_and(|o| o.awaited.contains(seat) && o.nonces.get(*seat).is_some_and(Option::is_none));
+                if !wanted {
+                    return Err(RoomError::NoNonceWanted);
                 }
             }
             Entry::Act { action, .. } => {
@@ -449,8 +492,28 @@ impl Room {
                 if self.deal_in_progress() {
                     return Err(RoomError::DealInProgress);
                 }
+                if self.offer.is_some() {
+                    return Err(RoomError::Dealing);
+                }
             }
             Entry::Close => {}
+        }
+        Ok(())
+    }
+
+    /// Whether a deal may start (or be offered) now.
+    fn check_start(&self) -> Result<(), RoomError> {
+        if self.challenge_over() {
+            return Err(RoomError::RunOver);
+        }
+        if self.deal_in_progress() {
+            return Err(RoomError::DealInProgress);
+        }
+        if self.offer.is_some() {
+            return Err(RoomError::Dealing);
+        }
+        if self.seats.iter().any(Option::is_none) {
+            return Err(RoomError::SeatsEmpty);
         }
         Ok(())
     }
@@ -480,7 +543,17 @@ impl Room {
                 self.note(LogLine::BotSat { name: name.clone(), level: *level });
                 self.seats[*seat] = Some(Occupant::Bot { name, level: *level });
             }
+            Entry::Offer { setup, awaited } => {
+                let nonces = vec![None; self.seats.len()];
+                self.offer = Some(Offer { setup: setup.clone(), awaited: awaited.clone(), nonces, at });
+            }
+            Entry::Nonce { seat, nonce } => {
+                if let Some(slot) = self.offer.as_mut().and_then(|o| o.nonces.get_mut(*seat)) {
+                    *slot = Some(*nonce);
+                }
+            }
             Entry::Start { setup } => {
+                self.offer = None;
                 self.deal = Some(Deal::new(setup.clone()));
                 self.deal_started_at = at;
                 self.deal_entry = stamped.n;
@@ -529,6 +602,7 @@ impl Room {
             Entry::Close => {
                 // Over before the close: abandoning the last deal of a run is still abandoning.
                 let over = self.challenge_over();
+                self.offer = None;
                 if self.deal_in_progress() {
                     let names = self.names();
                     if let Some(deal) = self.deal.as_mut() {
@@ -900,6 +974,57 @@ mod tests {
         assert_eq!(room.timed_out, [0]);
         start(&mut room);
         assert!(room.timed_out.is_empty(), "{:?}", room.timed_out);
+    }
+
+    /// The next deal offered to seats 0 and 1 of Alice's House table (seat 2 as if a bot).
+    fn offered() -> (Room, DealSetup) {
+        let mut room = house();
+        let setup = room.next_setup(Seed::from_u64(5)).salted(Seed::from_u64(6));
+        commit(&mut room, Entry::Offer { setup: setup.clone(), awaited: vec![0, 1] });
+        (room, setup)
+    }
+
+    #[test]
+    fn offer_holds_the_committed_setup_and_deals_nothing_until_the_start() {
+        let (room, setup) = offered();
+        let offer = room.offer.as_ref().expect("an offer");
+        assert_eq!((offer.setup.clone(), offer.nonces.clone(), offer.at), (setup, vec![None; 3], at(room.last)));
+        assert!(room.deal.is_none() && !room.deal_in_progress());
+        assert_eq!(
+            room.check(&Entry::Offer { setup: room.next_setup(Seed::from_u64(7)), awaited: vec![0] }),
+            Err(RoomError::Dealing)
+        );
+        assert_eq!(room.check(&Entry::Host { name: "Bea".into() }), Err(RoomError::Dealing));
+    }
+
+    #[test]
+    fn nonce_is_taken_once_from_an_awaited_seat_only() {
+        let (mut room, _) = offered();
+        assert_eq!(room.check(&Entry::Nonce { seat: 2, nonce: Seed::from_u64(1) }), Err(RoomError::NoNonceWanted));
+        commit(&mut room, Entry::Nonce { seat: 1, nonce: Seed::from_u64(1) });
+        assert_eq!(room.offer.as_ref().unwrap().nonces, vec![None, Some(Seed::from_u64(1)), None]);
+        assert_eq!(room.check(&Entry::Nonce { seat: 1, nonce: Seed::from_u64(2) }), Err(RoomError::NoNonceWanted));
+        assert_eq!(house().check(&Entry::Nonce { seat: 0, nonce: Seed::from_u64(1) }), Err(RoomError::NoNonceWanted));
+    }
+
+    #[test]
+    fn start_after_an_offer_deals_exactly_the_offer_with_its_nonces() {
+        let (mut room, setup) = offered();
+        commit(&mut room, Entry::Nonce { seat: 0, nonce: Seed::from_u64(1) });
+        let other = room.next_setup(Seed::from_u64(8)).salted(Seed::from_u64(6));
+        assert_eq!(room.check(&Entry::Start { setup: other }), Err(RoomError::Dealing));
+        assert_eq!(room.check(&Entry::Start { setup: setup.clone() }), Err(RoomError::Dealing), "nonces left out");
+        let dealt = setup.with_nonces(vec![Some(Seed::from_u64(1)), None, None]);
+        commit(&mut room, Entry::Start { setup: dealt.clone() });
+        assert!(room.offer.is_none());
+        assert_eq!(room.deal.as_ref().map(|d| d.setup().clone()), Some(dealt));
+    }
+
+    #[test]
+    fn close_withdraws_an_offer() {
+        let (mut room, _) = offered();
+        commit(&mut room, Entry::Close);
+        assert!(room.offer.is_none() && room.deal.is_none() && room.closed);
     }
 
     #[test]

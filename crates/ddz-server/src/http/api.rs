@@ -254,6 +254,7 @@ pub(super) async fn rally_fairness(
             commitment: commitment.clone(),
             seed: closed.then_some(setup.seed),
             salt: setup.salt.filter(|_| closed),
+            nonces: None,
         })
         .collect();
     let commitment = ddz_engine::fair::day_commitment(&date, &commitments);

@@ -23,7 +23,7 @@ use crate::domain::challenge::{rally_closed, rally_expiry_ms, rally_setup, seale
 use crate::domain::room::{Entry, Occupant, Room, RoomError, Stamped, same_name};
 use crate::metrics;
 use crate::store::{Append, Db, Fence, StoreError};
-use crate::wire::protocol::{Command, ErrorCode, Event, Refused, RoomView, Summary};
+use crate::wire::protocol::{Command, Deadlines, ErrorCode, Event, Refused, RoomView, Summary};
 use crate::work::Pool;
 
 /// The room clocks.
@@ -40,6 +40,10 @@ pub struct Timing {
     pub host_away_ms: u64,
     /// A room with nobody connected and no clock running ends its task after this long: one minute.
     pub idle_ms: u64,
+    /// After committing to a deal, how long the room waits for the connected players' nonces before it
+    /// deals without the missing ones: two seconds (a browser answers in one round trip). 0: no wait,
+    /// the server's seed alone deals (docs/fair-deals.md).
+    pub nonce_ms: u64,
 }
 
 impl Default for Timing {
@@ -51,6 +55,7 @@ impl Default for Timing {
             bot_span_ms: 1000,
             host_away_ms: 120_000,
             idle_ms: 60_000,
+            nonce_ms: 2_000,
         }
     }
 }
@@ -277,6 +282,7 @@ impl RoomTask {
                 if self.connections.remove(&conn).is_some() {
                     self.note_host_presence();
                     self.broadcast();
+                    let _ = self.deal_offer_if_ready().await;
                 }
             }
             Msg::Command { conn, command } => self.command(conn, command).await,
@@ -386,6 +392,10 @@ impl RoomTask {
                 Some(seat) => (self.commit(Entry::AutoPlay { seat, on }).await, None),
             },
             Command::Close => (self.commit(Entry::Close).await, None),
+            Command::Nonce { nonce } => match seat {
+                None => (Err(RoomError::NotSeated.into()), None),
+                Some(seat) => (self.take_nonce(seat, nonce).await, None),
+            },
         };
         if let Err(refused) = result {
             self.send(conn, refused.event(seq));
@@ -431,10 +441,53 @@ impl RoomTask {
                 rally_setup(&secret, &date, self.room.ledger.deals)
             }
             None => {
-                let mut rng = rand::rng();
-                self.room.next_setup(Seed::random(&mut rng)).salted(Seed::random(&mut rng))
+                let setup = {
+                    let mut rng = rand::rng();
+                    self.room.next_setup(Seed::random(&mut rng)).salted(Seed::random(&mut rng))
+                };
+                let awaited = self.nonce_seats();
+                if !awaited.is_empty() {
+                    // The players add their own randomness after the commitment (docs/fair-deals.md).
+                    return self.commit(Entry::Offer { setup, awaited }).await;
+                }
+                setup
             }
         };
+        self.commit(Entry::Start { setup }).await
+    }
+
+    /// The seats whose nonces a new deal waits for: the humans playing their own turns (a bot's, and
+    /// the turns handed to the bot, are the server's). A player who just created the room may not be
+    /// connected yet, so the offer waits for them too, at most [`Timing::nonce_ms`].
+    fn nonce_seats(&self) -> Vec<Seat> {
+        if self.timing.nonce_ms == 0 {
+            return Vec::new();
+        }
+        (0..self.room.seats.len())
+            .filter(|&seat| self.room.seats[seat].as_ref().is_some_and(|o| !o.is_bot()) && !self.room.auto_play[seat])
+            .collect()
+    }
+
+    /// A player's nonce for the offered deal.
+    async fn take_nonce(&mut self, seat: Seat, nonce: ddz_engine::fair::Nonce) -> Result<(), Refused> {
+        self.commit(Entry::Nonce { seat, nonce }).await?;
+        self.deal_offer_if_ready().await
+    }
+
+    /// Deals the offered deal once no awaited nonce can still come soon: every awaited player connected
+    /// now has sent theirs (asked after a nonce or a departure; an absent player's is the server's).
+    async fn deal_offer_if_ready(&mut self) -> Result<(), Refused> {
+        let Some(offer) = &self.room.offer else { return Ok(()) };
+        let ready = offer.awaited.iter().all(|&seat| {
+            offer.nonces[seat].is_some() || !self.connections.values().any(|c| c.seat_in(&self.room) == Some(seat))
+        });
+        if ready { self.deal_offer().await } else { Ok(()) }
+    }
+
+    /// Deals the offered deal with the nonces that came.
+    async fn deal_offer(&mut self) -> Result<(), Refused> {
+        let Some(offer) = &self.room.offer else { return Ok(()) };
+        let setup = offer.dealt();
         self.commit(Entry::Start { setup }).await
     }
 
@@ -541,13 +594,14 @@ impl RoomTask {
     }
 
     /// The current turn's deadline and the deal limit (ms since the epoch), for clients.
-    fn deadlines(&self) -> (Option<u64>, Option<u64>) {
+    fn deadlines(&self) -> Deadlines {
+        let nonces = self.nonce_deadline();
         if !self.room.deal_in_progress() {
-            return (None, None);
+            return Deadlines { nonces, ..Deadlines::default() };
         }
         let limit = (self.room.rules().table != TableType::House)
             .then_some(self.room.deal_started_at + self.timing.deal_limit_ms);
-        (Some(self.room.turn_started_at + self.timing.turn_ms), limit)
+        Deadlines { turn: Some(self.room.turn_started_at + self.timing.turn_ms), deal: limit, nonces }
     }
 
     /// When each awaited seat acts by itself: a bot (or a player's turns handed to the bot) after its
@@ -568,17 +622,24 @@ impl RoomTask {
     }
 
     fn next_deadline(&self) -> Option<Instant> {
-        let (_, limit) = self.deadlines();
+        let limit = self.deadlines().deal;
         let handover = self.host_successor().and(self.host_away_since).map(|since| since + self.timing.host_away_ms);
         let expiry = self.rally_expiry().filter(|_| !self.room.closed);
+        let offer = self.nonce_deadline();
         // While a bot thinks, its answer (not the clock) moves the deal on.
         let due = if self.thinking.is_some() { Vec::new() } else { self.due() };
-        let mut earliest = due.into_iter().map(|(_, at)| at).chain(limit).chain(handover).chain(expiry).min()?;
+        let mut earliest =
+            due.into_iter().map(|(_, at)| at).chain(limit).chain(handover).chain(expiry).chain(offer).min()?;
         if self.store_failures > 0 {
             // The database is failing: the clock waits a growing pause before trying to store again.
             earliest = earliest.max(self.failed_at + retry_pause_ms(self.store_failures));
         }
         Some(self.clock.instant_at(earliest))
+    }
+
+    /// When the offered deal stops waiting for nonces and is dealt with those that came.
+    fn nonce_deadline(&self) -> Option<u64> {
+        self.room.offer.as_ref().map(|o| o.at + self.timing.nonce_ms)
     }
 
     /// Whether this room's rally, if it is one, has closed.
@@ -629,6 +690,10 @@ impl RoomTask {
 
     async fn on_clock(&mut self) {
         let now = self.clock.now_ms();
+        if self.nonce_deadline().is_some_and(|at| now >= at) {
+            let _ = self.deal_offer().await;
+            return;
+        }
         if let (Some(name), Some(since)) = (self.host_successor(), self.host_away_since)
             && now >= since + self.timing.host_away_ms
         {
@@ -637,7 +702,7 @@ impl RoomTask {
             }
             return;
         }
-        if let (_, Some(limit)) = self.deadlines()
+        if let Some(limit) = self.deadlines().deal
             && now >= limit
         {
             let _ = self.commit(Entry::Act { action: Action::DealLimit, timed_out: false, seq: None }).await;

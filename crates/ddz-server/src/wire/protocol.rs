@@ -4,6 +4,7 @@
 //! [`RoomView`] built for its own seat from the engine's per-seat [`DealView`].
 
 use ddz_bot::BotKind;
+use ddz_engine::fair::Nonce;
 use ddz_engine::{
     Action, Auction, CardSet, DealError, DealView, Payment, Phase, Play, PlayError, Seat, TableRules, legal_plays_vec,
 };
@@ -58,6 +59,11 @@ pub enum Command {
     },
     /// Host only: close the room (settles House balances; refunds a deal in progress).
     Close,
+    /// The player's random contribution to the offered deal (`offer` in the room's state): 32 random
+    /// bytes as 64 hex digits, sent once per offer (docs/fair-deals.md).
+    Nonce {
+        nonce: Nonce,
+    },
     Ping,
 }
 
@@ -76,6 +82,7 @@ impl Command {
             | Command::Sit { .. }
             | Command::Act { .. }
             | Command::AutoPlay { .. }
+            | Command::Nonce { .. }
             | Command::Ping => None,
         }
     }
@@ -186,6 +193,10 @@ pub enum ErrorCode {
     ChallengeRules,
     ChallengeSeats,
     ChallengeAutoPlay,
+    /// A `nonce` when no deal waits for this player's (none offered, or theirs already came).
+    NoNonceWanted,
+    /// A deal is being dealt (the room waits for the players' nonces).
+    Dealing,
     // Connections and requests.
     UnknownRoom,
     NameTaken,
@@ -255,7 +266,7 @@ impl From<&DealError> for ErrorCode {
             DealError::DoesNotBeat { .. } => ErrorCode::DoesNotBeat,
             DealError::CannotPassOnLead => ErrorCode::CannotPassOnLead,
             // The server makes packs and deal limits itself: a client never causes these.
-            DealError::BadPack(_) | DealError::NoDealLimit => ErrorCode::Internal,
+            DealError::BadPack(_) | DealError::NoDealLimit | DealError::BadNonces { .. } => ErrorCode::Internal,
         }
     }
 }
@@ -277,6 +288,8 @@ impl From<&RoomError> for ErrorCode {
             RoomError::ChallengeRules => ErrorCode::ChallengeRules,
             RoomError::ChallengeSeats => ErrorCode::ChallengeSeats,
             RoomError::ChallengeAutoPlay => ErrorCode::ChallengeAutoPlay,
+            RoomError::NoNonceWanted => ErrorCode::NoNonceWanted,
+            RoomError::Dealing => ErrorCode::Dealing,
             RoomError::Deal(e) => ErrorCode::from(e),
         }
     }
@@ -356,6 +369,11 @@ pub struct RoomView {
     /// The current turn's deadline and the deal limit, in milliseconds since the Unix epoch.
     pub turn_deadline: Option<u64>,
     pub deal_deadline: Option<u64>,
+    /// The next deal, committed to and waiting for the players' nonces (docs/fair-deals.md): a client
+    /// whose seat is awaited sends `nonce` at once.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub offer: Option<OfferView>,
     /// The last 50 lines of the table log ([`crate::domain::room::LOG_KEPT`]).
     pub log: Vec<LogLine>,
     /// The current deal's actions that the clock had the bot play for a human: indexes into its actions.
@@ -374,6 +392,18 @@ pub struct RoomView {
     /// [`RoomView::continuing`]). Absent on snapshots, which carry every action.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub actions_from: Option<usize>,
+}
+
+/// A deal the room has committed to and not yet dealt.
+#[derive(ts_rs::TS, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct OfferView {
+    /// SHA-256 of the server's seed and salt, published before any nonce (`ddz-fair/1`).
+    pub commitment: String,
+    /// The seats whose nonces the deal waits for, and whether each seat's came (by seat).
+    pub awaited: Vec<Seat>,
+    pub received: Vec<bool>,
+    /// When the deal is dealt without the nonces still missing (ms since the Unix epoch).
+    pub deadline: u64,
 }
 
 /// A challenge room's run, for everyone at the table.
@@ -403,6 +433,7 @@ impl RoomView {
             deal: None,
             turn_deadline: None,
             deal_deadline: None,
+            offer: None,
             log: Vec::new(),
             timed_out: Vec::new(),
             settlement: Vec::new(),
@@ -424,13 +455,7 @@ impl RoomView {
     }
 
     /// The room as `seat` sees it (`None`: a spectator). The deal goes through the engine's view.
-    pub fn of(
-        room: &Room,
-        seat: Option<Seat>,
-        connected: &[bool],
-        watching: u32,
-        deadlines: (Option<u64>, Option<u64>),
-    ) -> RoomView {
+    pub fn of(room: &Room, seat: Option<Seat>, connected: &[bool], watching: u32, deadlines: Deadlines) -> RoomView {
         RoomView {
             code: room.code.clone(),
             mode: room.mode,
@@ -452,8 +477,16 @@ impl RoomView {
                 .collect(),
             deals_played: room.ledger.deals,
             deal: room.deal.as_ref().map(|d| d.view(seat)),
-            turn_deadline: deadlines.0,
-            deal_deadline: deadlines.1,
+            turn_deadline: deadlines.turn,
+            deal_deadline: deadlines.deal,
+            offer: room.offer.as_ref().zip(deadlines.nonces).and_then(|(offer, deadline)| {
+                Some(OfferView {
+                    commitment: offer.setup.commitment()?,
+                    awaited: offer.awaited.clone(),
+                    received: offer.nonces.iter().map(Option::is_some).collect(),
+                    deadline,
+                })
+            }),
             log: room.log.iter().cloned().collect(),
             timed_out: room.timed_out.clone(),
             closed: room.closed,
@@ -471,6 +504,15 @@ impl RoomView {
             actions_from: None,
         }
     }
+}
+
+/// A room's running clocks, in milliseconds since the Unix epoch: the current turn's, the deal limit, and
+/// the wait for the players' nonces.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Deadlines {
+    pub turn: Option<u64>,
+    pub deal: Option<u64>,
+    pub nonces: Option<u64>,
 }
 
 /// A simple legal action from a seat's own view: take, bid 3 or pass, call and never rob, acknowledge,

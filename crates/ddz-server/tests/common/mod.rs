@@ -28,6 +28,8 @@ pub const FAST: Timing = Timing {
     bot_span_ms: 5,
     host_away_ms: 120_000,
     idle_ms: 60_000,
+    // Deals from the server's seed alone: tests of the players' nonces turn the wait on (tests/nonces.rs).
+    nonce_ms: 0,
 };
 
 /// A fresh database file for one test, `ddz-test-{name}-{pid}.db` in the temporary directory. It stays
