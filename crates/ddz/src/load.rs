@@ -186,6 +186,8 @@ struct Player {
     /// `state` it caused, and other seats' states may arrive in between).
     acted_at: Option<u64>,
     pace: Pace,
+    /// The commitment of the last deal this player sent a nonce for (docs/fair-deals.md).
+    nonce_for: Option<String>,
 }
 
 /// A server takes 10 commands a second from one connection, in bursts of 20: a well-behaved client keeps
@@ -261,8 +263,17 @@ async fn room(index: usize, args: &LoadArgs, totals: &Totals) -> Result<Samples,
         };
         let (sink, stream) = socket.split();
         streams.push(stream.map(move |message| (p, message)));
-        let mut player =
-            Player { sink, view: None, n: 0, seq: 0, due: None, sent: None, acted_at: None, pace: Pace::new() };
+        let mut player = Player {
+            sink,
+            view: None,
+            n: 0,
+            seq: 0,
+            due: None,
+            sent: None,
+            acted_at: None,
+            pace: Pace::new(),
+            nonce_for: None,
+        };
         player.send(&Command::Hello { room: code.as_str().into(), name: name.clone(), token: None }).await?;
         if p > 0 {
             player.send(&Command::Sit { seat: Some(p) }).await?;
@@ -334,6 +345,17 @@ async fn room(index: usize, args: &LoadArgs, totals: &Totals) -> Result<Samples,
                 player.view = Some(room.continuing(player.view.as_ref()));
                 if player.acted_at.is_some_and(|at| n > at) {
                     player.acted_at = None;
+                }
+                // A deal waiting for this player's randomness gets it at once, as a browser's does.
+                let offer = player.view.as_ref().and_then(|v| v.offer.as_ref().zip(v.you));
+                if let Some((offer, seat)) = offer
+                    && offer.awaited.contains(&seat)
+                    && !offer.received[seat]
+                    && player.nonce_for.as_ref() != Some(&offer.commitment)
+                {
+                    player.nonce_for = Some(offer.commitment.clone());
+                    let nonce = ddz_engine::Seed::random(&mut rng);
+                    player.send(&Command::Nonce { nonce }).await?;
                 }
                 for action in in_flight.iter_mut().filter(|a| n > a.before && !a.seen[p]) {
                     action.seen[p] = true;

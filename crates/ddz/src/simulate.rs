@@ -134,10 +134,21 @@ pub fn verify(files: &[PathBuf], previous: Option<&Path>) -> Result<(), String> 
 fn verify_one(file: &Path, record: &DealRecord, previous: Option<&DealRecord>) -> Result<(), String> {
     let verified = record.verify(previous).map_err(|e| format!("{}: NOT VERIFIED — {e}", file.display()))?;
     println!("{}: verified", file.display());
+    let name = |seat: usize| record.seats.get(seat).cloned().unwrap_or_else(|| format!("seat {seat}"));
     println!("commitment {}", record.commitment.as_deref().unwrap_or_default());
     let salt = record.setup.salt.map(|salt| salt.to_string()).unwrap_or_default();
     println!("  = SHA-256(\"ddz-fair/1:{}:{salt}\")", record.setup.seed);
-    let name = |seat: usize| record.seats.get(seat).cloned().unwrap_or_else(|| format!("seat {seat}"));
+    if let Some(nonces) = &record.setup.nonces {
+        let parts: Vec<String> = nonces.iter().map(|n| n.map_or_else(|| "-".to_string(), |n| n.to_string())).collect();
+        println!("dealt from {}", record.setup.dealing_seed());
+        println!("  = SHA-256(\"ddz-deal/2:{}:{}\")", record.setup.seed, parts.join(":"));
+        let from = |seat: usize, nonce: &Option<ddz_engine::Seed>| match nonce {
+            Some(_) => format!("{} added a nonce", name(seat)),
+            None => format!("{}'s part is the server's", name(seat)),
+        };
+        let said: Vec<String> = nonces.iter().enumerate().map(|(seat, n)| from(seat, n)).collect();
+        println!("  ({})", said.join("; "));
+    }
     for (seat, hand) in verified.dealt.iter().enumerate() {
         println!("dealt to {}: {hand}", name(seat));
     }
