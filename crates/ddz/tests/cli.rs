@@ -123,6 +123,36 @@ fn verify_checks_the_commitment_and_the_redealt_pack() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// `ddz verify` of a deal with the players' nonces: the dealing seed's derivation and who added a nonce
+/// are printed, and a changed nonce does not verify.
+#[test]
+fn verify_shows_the_dealing_seed_from_the_players_nonces() {
+    use ddz_engine::{Deal, DealRecord, DealSetup, Rules, Seed, Start};
+    let nonce = Seed::from_u64(77);
+    let setup = DealSetup::shuffled(Rules::house(true), Seed::from_u64(1), Start::Seat(0))
+        .salted(Seed::from_u64(2))
+        .with_nonces(vec![Some(nonce), None, Some(nonce)]);
+    let mut deal = Deal::new(setup);
+    while deal.result().is_none() {
+        let first = deal.choices().remove(0);
+        deal.apply(&first).unwrap();
+    }
+    let record = DealRecord::of(&deal, ["Ann", "Bea", "Cy"].map(String::from).to_vec());
+    let file = std::env::temp_dir().join(format!("ddz-cli-nonces-{}.json", std::process::id()));
+    std::fs::write(&file, serde_json::to_string(&record).unwrap()).unwrap();
+    let out = run(&["verify", file.to_str().unwrap()], "");
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "{stdout}{}", text(&out.stderr));
+    assert!(stdout.contains(&format!("dealt from {}", record.setup.dealing_seed())), "{stdout}");
+    assert!(stdout.contains(&format!("= SHA-256(\"ddz-deal/2:{}:{nonce}:-:{nonce}\")", Seed::from_u64(1))), "{stdout}");
+    assert!(stdout.contains("Ann added a nonce; Bea's part is the server's; Cy added a nonce"), "{stdout}");
+    let json = serde_json::to_string(&record).unwrap();
+    std::fs::write(&file, json.replacen(&nonce.to_string(), &Seed::from_u64(78).to_string(), 1)).unwrap();
+    let out = run(&["verify", file.to_str().unwrap()], "");
+    assert!(!out.status.success() && text(&out.stdout).contains("NOT VERIFIED"), "{}", text(&out.stdout));
+    std::fs::remove_file(&file).unwrap();
+}
+
 #[test]
 fn review_reports_every_decision_of_the_seat_and_refuses_a_seat_the_deal_lacks() {
     let dir = std::env::temp_dir().join(format!("ddz-cli-review-{}", std::process::id()));
