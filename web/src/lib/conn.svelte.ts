@@ -6,8 +6,12 @@
 // gives on each hello is kept per room and name, so that a new connection replaces one the server has not yet
 // noticed is dead. A room's connection stops only when the room or the name is refused for good, or when the
 // same name connected again elsewhere.
+//
+// Before each deal a seated player's connection adds a random nonce to it (docs/fair-deals.md): once per
+// offered deal, remembered by its commitment so that the replay's Verify can show that it went in.
 
 import { errorText } from './errors';
+import { newNonce, rememberNonce, sentNonce } from './fair';
 import { t } from './i18n.svelte';
 import type { ClientAction, Command, Event, LobbyTable, RoomView } from './types';
 
@@ -99,6 +103,8 @@ export class Connection {
   fatal = $state<string | null>(null);
   private sitOnJoin: boolean;
   private socket: Socket;
+  /** The commitment of the offered deal whose nonce this connection sent: each offer gets one per connection. */
+  private nonceSentFor: string | null = null;
 
   constructor(
     readonly code: string,
@@ -107,10 +113,13 @@ export class Connection {
   ) {
     this.sitOnJoin = sit;
     this.socket = new Socket(
-      () =>
-        name === null
+      () => {
+        // A new connection: the server's next state says whether the nonce sent on the old one arrived.
+        this.nonceSentFor = null;
+        return name === null
           ? { type: 'watch', room: code }
-          : { type: 'hello', room: code, name, token: localStorage.getItem(tokenKey(code, name)) },
+          : { type: 'hello', room: code, name, token: localStorage.getItem(tokenKey(code, name)) };
+      },
       (msg) => this.receive(msg),
       () => !this.fatal,
     );
@@ -130,11 +139,30 @@ export class Connection {
       this.socket.answered();
       if (this.sitOnJoin && msg.room.you === null && !msg.room.closed) this.send({ type: 'sit', seat: null });
       this.sitOnJoin = false;
+      this.addNonce(msg.room);
     } else if (msg.type === 'error') {
+      // A nonce that came after the deal stopped waiting (or crossed a reconnection): nothing for the player.
+      if (msg.code === 'no_nonce_wanted') return;
       const text = errorText(msg.code, msg.message);
       if (this.status !== 'open' && FINAL.includes(msg.code)) this.fatal = text;
       this.error = text;
     }
+  }
+
+  /**
+   * The player's nonce for an offered deal that awaits this seat and has none from it yet: 32 random bytes,
+   * sent once per offer on this connection. The same nonce is sent again only on a new connection to which
+   * the server says it never arrived; it is kept by the deal's commitment (sessionStorage) for the replay.
+   */
+  private addNonce(room: RoomView) {
+    const offer = room.offer;
+    const seat = room.you;
+    if (this.name === null || !offer || seat === null) return;
+    if (!offer.awaited.includes(seat) || offer.received[seat] || this.nonceSentFor === offer.commitment) return;
+    const nonce = sentNonce(offer.commitment) ?? newNonce();
+    rememberNonce(offer.commitment, nonce);
+    this.nonceSentFor = offer.commitment;
+    this.socket.send({ type: 'nonce', nonce });
   }
 
   send(command: Command) {

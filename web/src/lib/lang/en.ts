@@ -89,6 +89,7 @@ const words = {
   watching: 'You are watching.',
   waitHost: 'Waiting for the host to deal the next hand.',
   waitPlayers: 'Waiting for players…',
+  shuffling: "Shuffling with everyone's randomness…",
   you: 'you',
   wild: 'the Wild',
   wildShort: 'W',
@@ -293,6 +294,14 @@ const words = {
   commitment: 'Commitment',
   seed: 'Seed',
   salt: 'Salt',
+  nonces: "Players' nonces",
+  nonceNone: "none: the server's",
+  nonceYours: '(yours)',
+  dealingSeed: 'Dealing seed',
+  verifyByHand: 'Check by hand:',
+  ownNonceIncluded: 'Your nonce went into this deal ✓',
+  ownNonceMissing:
+    '⚠ This browser sent a nonce for this deal, but the record does not hold it: it came after the wait, or the server left it out.',
   downloadRecord: 'Download the record (JSON)',
 };
 
@@ -366,6 +375,8 @@ export const en: Language = {
     challenge_rules: 'Challenges always play House rules with the Wild.',
     challenge_seats: "A challenge is one player against the challenge's bots.",
     challenge_auto_play: 'In a challenge you play your own turns, so that the boards compare players.',
+    no_nonce_wanted: 'No nonce is wanted from you now.',
+    dealing: 'The next deal is being dealt.',
     unknown_room: 'There is no such room.',
     name_taken: 'That name is already connected to this room.',
     bad_name: 'A name is 1 to 24 characters, without control or invisible characters.',

@@ -1,0 +1,119 @@
+// @vitest-environment happy-dom
+// A room's connection adds the player's nonce to an offered deal: once per offer, never as a spectator, and on
+// a new connection only where the server says it never arrived (the same nonce, kept by commitment).
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { Connection } from './conn.svelte';
+import { sentNonce } from './fair';
+import type { Command, RoomView } from './types';
+
+/** A WebSocket that records what the client sends; the test says what the server does. */
+class FakeSocket {
+  static OPEN = 1;
+  static all: FakeSocket[] = [];
+  readyState = 0;
+  sent: Command[] = [];
+  onopen: (() => void) | null = null;
+  onmessage: ((e: { data: string }) => void) | null = null;
+  onclose: (() => void) | null = null;
+  constructor() {
+    FakeSocket.all.push(this);
+  }
+  send(text: string) {
+    this.sent.push(JSON.parse(text));
+  }
+  close() {
+    this.readyState = 3;
+    this.onclose?.();
+  }
+  open() {
+    this.readyState = FakeSocket.OPEN;
+    this.onopen?.();
+  }
+  state(room: Partial<RoomView>) {
+    this.onmessage?.({ data: JSON.stringify({ type: 'state', n: 1, room: { you: 1, closed: false, deal: null, ...room } }) });
+  }
+  nonces(): string[] {
+    return this.sent.flatMap((c) => (c.type === 'nonce' ? [c.nonce] : []));
+  }
+}
+
+const COMMITMENT = 'ab'.repeat(32);
+const offer = (received = [false, false, false], commitment = COMMITMENT) => ({
+  offer: { commitment, awaited: [0, 1], received, deadline: Date.now() + 2000 },
+});
+
+beforeEach(() => {
+  FakeSocket.all = [];
+  sessionStorage.clear();
+  vi.useFakeTimers();
+  vi.stubGlobal('WebSocket', FakeSocket);
+});
+
+afterEach(() => {
+  vi.useRealTimers();
+  vi.unstubAllGlobals();
+});
+
+describe("a seated player's nonce", () => {
+  it('is sent once per offer and kept by its commitment', () => {
+    const conn = new Connection('ABCD', 'Ann');
+    const ws = FakeSocket.all[0];
+    ws.open();
+    ws.state(offer());
+    ws.state(offer([true, false, false])); // another seat's nonce came; this one is on its way
+    const [nonce] = ws.nonces();
+    expect(ws.nonces()).toEqual([nonce]);
+    expect(nonce).toMatch(/^[0-9a-f]{64}$/);
+    expect(sentNonce(COMMITMENT)).toBe(nonce);
+    ws.state(offer([true, true, false]));
+    ws.state({});
+    // The next deal's offer gets a new one.
+    ws.state(offer(undefined, 'cd'.repeat(32)));
+    expect(ws.nonces()).toHaveLength(2);
+    expect(ws.nonces()[1]).not.toBe(nonce);
+    conn.close();
+  });
+
+  it('is sent again, the same, on a new connection only where the server never got it', () => {
+    const conn = new Connection('ABCD', 'Ann');
+    const first = FakeSocket.all[0];
+    first.open();
+    first.state(offer());
+    const [nonce] = first.nonces();
+    first.close();
+    vi.runOnlyPendingTimers();
+    const second = FakeSocket.all[1];
+    second.open();
+    second.state(offer());
+    expect(second.nonces()).toEqual([nonce]);
+    second.close();
+    vi.runOnlyPendingTimers();
+    const third = FakeSocket.all[2];
+    third.open();
+    third.state(offer([false, true, false]));
+    expect(third.nonces()).toEqual([]);
+    conn.close();
+  });
+
+  it('is not sent for a seat the offer does not await, nor by a spectator', () => {
+    const seated = new Connection('ABCD', 'Cy');
+    FakeSocket.all[0].open();
+    FakeSocket.all[0].state({ you: 2, ...offer() });
+    expect(FakeSocket.all[0].nonces()).toEqual([]);
+    seated.close();
+    const spectator = new Connection('ABCD', null);
+    FakeSocket.all[1].open();
+    FakeSocket.all[1].state({ you: null, ...offer() });
+    expect(FakeSocket.all[1].sent.map((c) => c.type)).toEqual(['watch']);
+    spectator.close();
+  });
+
+  it('arriving too late is no error for the player', () => {
+    const conn = new Connection('ABCD', 'Ann');
+    const ws = FakeSocket.all[0];
+    ws.open();
+    ws.onmessage?.({ data: JSON.stringify({ type: 'error', code: 'no_nonce_wanted', message: 'no nonce is wanted', seq: null }) });
+    expect(conn.error).toBeNull();
+    conn.close();
+  });
+});
