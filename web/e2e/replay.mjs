@@ -1,11 +1,12 @@
 // The replay viewer: a deal played vs bots (the bot plays the player's turns), then `/replay/CODE/1` stepped
-// through by buttons, keys, the timeline and autoplay, its log, its result, Verify, the bot's review, Chinese
-// and a phone. And spectators: a public table watched from the lobby's Watch link, live, without a seat.
+// through by buttons, keys, the timeline and autoplay, its log, its result, Verify (with the nonce this page
+// added to the deal), the bot's review, Chinese and a phone. And spectators: a public table watched from the lobby's Watch link, live, without a seat.
 // Usage: DDZ_URL=http://127.0.0.1:8080 node web/e2e/replay.mjs (a server with quick bots:
 // --bot-delay-ms 100 --bot-delay-span-ms 100). Screenshots `replay` and `replay-phone` when DDZ_SCREENSHOTS
 // is set.
 
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { test } from 'node:test';
 import { BASE, PORTRAIT, api, assertLayout, newPage, shot, uniqueName, useBrowser } from './harness.mjs';
 import { axeViolations } from './layout.mjs';
@@ -34,7 +35,8 @@ async function waitForStep(page, n) {
 test('a finished deal replays step by step, and verifies', { timeout: 240_000 }, async () => {
   const page = await newPage();
   await page.goto(BASE);
-  await page.getByTestId('name').fill(uniqueName('Replayer'));
+  const playerName = uniqueName('Replayer');
+  await page.getByTestId('name').fill(playerName);
   await page.getByRole('button', { name: 'Play vs 2 Bots' }).click();
   await page.locator('[data-testid=hand] .card').nth(16).waitFor();
   await page.getByTestId('auto-play').click();
@@ -130,6 +132,30 @@ test('a finished deal replays step by step, and verifies', { timeout: 240_000 },
   await page.getByRole('button', { name: 'Verify the deal' }).click();
   await page.getByTestId('verify-result').filter({ hasText: '✓ Fair: the commitment matches the seed' }).waitFor();
   assert.match(await page.getByTestId('verify').innerText(), new RegExp(record.commitment));
+  // The deal was dealt from the server's seed and this page's nonce (docs/fair-deals.md): the record holds it
+  // by the player's seat and none by the bots', the nonce the page kept is that one, the panel shows each
+  // seat's and says that this browser's went in, and the dealing seed is the SHA-256 of ddz-deal/2.
+  const me = record.seats.indexOf(playerName);
+  const nonces = record.nonces ?? [];
+  assert.match(nonces[me] ?? '', /^[0-9a-f]{64}$/, `the player's nonce is in the record: ${JSON.stringify(record.nonces)}`);
+  nonces.forEach((nonce, seat) => seat === me || assert.equal(nonce, null, `bot seat ${seat} adds no nonce`));
+  const kept = await page.evaluate((c) => sessionStorage.getItem(`ddz.nonce.${c}`), record.commitment);
+  assert.equal(kept, nonces[me], 'the nonce this page sent');
+  assert.equal(await page.getByTestId('own-nonce').innerText(), 'Your nonce went into this deal ✓');
+  assert.deepEqual(
+    await page.getByTestId('nonces').locator('dt').allInnerTexts(),
+    record.seats.map((name, seat) => (seat === me ? `${name} (yours)` : name)),
+  );
+  assert.deepEqual(await page.getByTestId('nonces').locator('dd').allInnerTexts(), nonces.map((n) => n ?? "none: the server's"));
+  const parts = nonces.map((n) => n ?? '-');
+  const dealing = createHash('sha256').update(`ddz-deal/2:${record.seed}:${parts.join(':')}`).digest('hex');
+  await page.getByTestId('dealing-seed').filter({ hasText: dealing }).waitFor();
+  const commands = await page.getByTestId('verify-commands').innerText();
+  for (const line of [
+    `printf 'ddz-fair/1:%s:%s' ${record.seed} ${record.salt} | sha256sum`,
+    `printf 'ddz-deal/2:%s${':%s'.repeat(parts.length)}' ${record.seed} ${parts.join(' ')} | sha256sum`,
+  ])
+    assert.ok(commands.includes(line), `${line} in:\n${commands}`);
   assert.equal(await page.getByTestId('replay-link').getByRole('textbox').inputValue(), `${BASE}/replay/${code}/1`);
 
   // The bot's review of a seat's play, asked for here: the seat with the most mistakes by the server's account
@@ -176,6 +202,7 @@ test('a finished deal replays step by step, and verifies', { timeout: 240_000 },
   await page.getByRole('heading', { level: 1, name: `回放：房间 ${code}，第 1 局` }).waitFor();
   await page.getByRole('button', { name: '验证本局' }).click();
   await page.getByTestId('verify-result').filter({ hasText: '✓ 公平：承诺与种子相符' }).waitFor();
+  await page.getByTestId('own-nonce').filter({ hasText: '你的随机数已计入本局 ✓' }).waitFor();
   await page.keyboard.press('End');
   await page.getByTestId('replay-result').getByRole('heading', { name: /地主赢了！|农民赢了！|没有赢家/ }).waitFor();
   assert.match(await page.getByTestId('replay-log').innerText(), /拿了底牌|叫|不出/);
