@@ -16,6 +16,7 @@ pub(crate) mod clock;
 pub(crate) mod cluster;
 pub(crate) mod domain;
 pub(crate) mod http;
+mod matching;
 mod metrics;
 pub(crate) mod room;
 pub(crate) mod rooms;
@@ -136,6 +137,7 @@ pub async fn start(config: Config) -> Result<Running, Box<dyn std::error::Error 
         cluster = Some((node, subscriptions));
     }
     let restored = rooms.restore().await?;
+    matching::spawn(rooms.clone(), config.timing.match_fill_ms);
     let cluster = cluster.map(|(node, subscriptions)| {
         node.run(&rooms, subscriptions);
         node

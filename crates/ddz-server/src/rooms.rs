@@ -131,6 +131,10 @@ impl Rooms {
         &self.pool
     }
 
+    pub fn timing(&self) -> Timing {
+        self.timing
+    }
+
     pub fn db(&self) -> &Db {
         &self.db
     }
@@ -223,13 +227,20 @@ impl Rooms {
     /// Creates a room and starts its task.
     pub async fn create(&self, rules: Rules, mode: Mode, host: &str) -> DbResult<RoomCode> {
         let code = self.unused_code().await?;
+        self.create_as(code, rules, mode, host).await
+    }
+
+    /// Creates a room under a code from [`Rooms::unused_code`] (quick match claims its players for the
+    /// code before the room exists) and starts its task.
+    pub async fn create_as(&self, code: String, rules: Rules, mode: Mode, host: &str) -> DbResult<RoomCode> {
         self.db.create_room(&code, rules.name(), mode, host, self.clock.now_ms()).await?;
         self.run_new(Room::new(code.clone(), rules, mode, host.to_string())).await?;
         tracing::info!(room = %code, rules = %rules, mode = mode.name(), host, "room created");
         Ok(RoomCode::from(code))
     }
 
-    async fn unused_code(&self) -> DbResult<String> {
+    /// A room code no room has.
+    pub async fn unused_code(&self) -> DbResult<String> {
         loop {
             let code = new_code();
             if self.db.room(&code).await?.is_none() {

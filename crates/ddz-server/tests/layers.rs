@@ -15,6 +15,7 @@ const LAYERS: &[&[&str]] = &[
     &["room"],
     &["rooms"],
     &["cluster"],
+    &["matching"],
     &["http"],
     &["crate"],
 ];

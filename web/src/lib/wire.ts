@@ -186,7 +186,7 @@ export type Review = { seat: number, decisions: Array<Decision>, };
 
 export type RoomCode = string;
 
-export type Mode = "invite" | "public" | "bots" | "challenge";
+export type Mode = "invite" | "public" | "bots" | "challenge" | "quick";
 
 export type Occupant = { "type": "human", name: string, } | { "type": "bot", name: string, level: BotKind, };
 
@@ -221,6 +221,20 @@ nets: Array<number>, best_pot: number,
  * The run has ended (or was abandoned) and its result is on the board.
  */
 over: boolean, };
+
+export type OfferView = { 
+/**
+ * SHA-256 of the server's seed and salt, published before any nonce (`ddz-fair/1`).
+ */
+commitment: string, 
+/**
+ * The seats whose nonces the deal waits for, and whether each seat's came (by seat).
+ */
+awaited: Array<number>, received: Array<boolean>, 
+/**
+ * When the deal is dealt without the nonces still missing (ms since the Unix epoch).
+ */
+deadline: number, };
 
 export type RoomView = { code: string, mode: Mode, 
 /**
@@ -386,6 +400,23 @@ nonces?: Array<string | null>, };
 export type CreateRoom = { name: string, table: TableType, wild: boolean, public: boolean, };
 
 export type PlayVsBots = { name: string, table: TableType, wild: boolean, level: BotKind, };
+
+export type JoinQuickMatch = { name: string, table: TableType, };
+
+export type QuickMatch = { ticket: string, name: string, table: TableType, 
+/**
+ * How long the player has waited (ms).
+ */
+waited_ms: number, 
+/**
+ * While waiting: in how long bots fill the seats nobody came for (ms), and how many wait for this
+ * table type (the player included).
+ */
+fill_in_ms: number, waiting: number, 
+/**
+ * Once matched: the room to enter, and how many bots sit there with the players.
+ */
+room?: RoomCode, bots: number, };
 
 export type StartChallenge = { name: string, kind: ChallengeKind, };
 

@@ -4,5 +4,6 @@
 
 pub mod challenge;
 pub mod hints;
+pub mod matching;
 pub mod room;
 pub mod stats;

@@ -26,18 +26,22 @@ pub enum Mode {
     Bots,
     /// Bot Buster, Bot Bomber or a Bang rally (the room's [`Challenge`] says which).
     Challenge,
+    /// Quick match: strangers of similar rating seated together by the queue, bots in the seats nobody
+    /// came for (`crate::domain::matching`). Not listed in the lobby: its seats are full from the start.
+    Quick,
 }
 
 impl Mode {
-    pub const ALL: [Mode; 4] = [Mode::Invite, Mode::Public, Mode::Bots, Mode::Challenge];
+    pub const ALL: [Mode; 5] = [Mode::Invite, Mode::Public, Mode::Bots, Mode::Challenge, Mode::Quick];
 
-    /// The mode as it is stored and sent (`invite`, `public`, `bots`, `challenge`).
+    /// The mode as it is stored and sent (`invite`, `public`, `bots`, `challenge`, `quick`).
     pub fn name(self) -> &'static str {
         match self {
             Mode::Invite => "invite",
             Mode::Public => "public",
             Mode::Bots => "bots",
             Mode::Challenge => "challenge",
+            Mode::Quick => "quick",
         }
     }
 }

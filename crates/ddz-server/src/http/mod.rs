@@ -15,6 +15,7 @@ mod api;
 mod assets;
 mod common;
 pub mod limit;
+mod quick;
 mod ws;
 
 use common::{AppError, rate_limited};
@@ -56,6 +57,8 @@ pub fn router(state: AppState) -> Router {
     Router::new()
         .route("/api/rooms", post(api::create_room))
         .route("/api/play-vs-bots", post(api::play_vs_bots))
+        .route("/api/quick-match", post(quick::join))
+        .route("/api/quick-match/{ticket}", get(quick::poll).delete(quick::leave))
         .route("/api/lobby", get(api::lobby))
         .route("/api/rooms/{code}", get(api::room_summary))
         .route("/api/rooms/{code}/deals", get(api::room_deals))

@@ -44,6 +44,9 @@ pub struct Timing {
     /// deals without the missing ones: two seconds (a browser answers in one round trip). 0: no wait,
     /// the server's seed alone deals (docs/fair-deals.md).
     pub nonce_ms: u64,
+    /// Quick match: how long the longest-waiting player waits for people before bots fill the empty
+    /// seats: ten seconds.
+    pub match_fill_ms: u64,
 }
 
 impl Default for Timing {
@@ -56,6 +59,7 @@ impl Default for Timing {
             host_away_ms: 120_000,
             idle_ms: 60_000,
             nonce_ms: 2_000,
+            match_fill_ms: 10_000,
         }
     }
 }

@@ -9,8 +9,10 @@
 //! is loaded (a mode or rules value the server does not know is an error, never a default).
 
 mod append;
+mod queue;
 
 pub use append::{Append, Fence};
+pub use queue::Ticket;
 
 use std::future::Future;
 use std::pin::Pin;
@@ -106,6 +108,7 @@ fn migrator(backend: Backend) -> Migrator {
             migration(3, "reviews", include_str!("../../migrations/0003_reviews.sql")),
             migration(4, "one unfinished run", include_str!("../../migrations/0004_one_unfinished_run.sql")),
             migration(5, "room owners", include_str!("../../migrations/0005_room_owners.sql")),
+            migration(8, "match queue", include_str!("../../migrations/0008_match_queue.sql")),
         ],
         Backend::Postgres => vec![
             migration(1, "rooms", include_str!("../../migrations/postgres/0001_rooms.sql")),
@@ -113,6 +116,7 @@ fn migrator(backend: Backend) -> Migrator {
             migration(3, "reviews", include_str!("../../migrations/postgres/0003_reviews.sql")),
             migration(4, "one unfinished run", include_str!("../../migrations/postgres/0004_one_unfinished_run.sql")),
             migration(5, "room owners", include_str!("../../migrations/postgres/0005_room_owners.sql")),
+            migration(8, "match queue", include_str!("../../migrations/postgres/0008_match_queue.sql")),
         ],
     })
 }

@@ -43,6 +43,34 @@ pub struct StartChallenge {
     pub kind: ChallengeKind,
 }
 
+/// `POST /api/quick-match`: join the quick-match queue for `table` (House plays with the Wild, the
+/// others without Wild Rank). A name already waiting gets its own ticket back (another tab).
+#[derive(ts_rs::TS, Clone, Debug, Serialize, Deserialize)]
+pub struct JoinQuickMatch {
+    pub name: String,
+    #[serde(default = "house")]
+    pub table: TableType,
+}
+
+/// A quick-match ticket as its player polls it (`POST /api/quick-match`, `GET /api/quick-match/TICKET`).
+#[derive(ts_rs::TS, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct QuickMatch {
+    pub ticket: String,
+    pub name: String,
+    pub table: TableType,
+    /// How long the player has waited (ms).
+    pub waited_ms: u64,
+    /// While waiting: in how long bots fill the seats nobody came for (ms), and how many wait for this
+    /// table type (the player included).
+    pub fill_in_ms: u64,
+    pub waiting: u32,
+    /// Once matched: the room to enter, and how many bots sit there with the players.
+    #[ts(optional)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub room: Option<RoomCode>,
+    pub bots: u32,
+}
+
 /// The room made for `POST /api/rooms` and `POST /api/play-vs-bots`.
 #[derive(ts_rs::TS, Clone, Debug, Serialize, Deserialize)]
 pub struct RoomCreated {

@@ -9,11 +9,13 @@ use crate::domain::hints::{HintPlay, Position, ReadingsAnswer, Refusal};
 use crate::domain::room::{LogLine, Mode, Occupant, RoomCode};
 use crate::domain::stats::StatLine;
 use crate::wire::http::{
-    ApiError, Board, ChallengeStarted, CreateRoom, DealReview, Health, Hints, Lobby, PlayVsBots, PlayerStats, Rallies,
-    RallyComparison, RallyFairness, Replay, RoomCreated, RoomDeals, StartChallenge,
+    ApiError, Board, ChallengeStarted, CreateRoom, DealReview, Health, Hints, JoinQuickMatch, Lobby, PlayVsBots,
+    PlayerStats, QuickMatch, Rallies, RallyComparison, RallyFairness, Replay, RoomCreated, RoomDeals, StartChallenge,
 };
 
-use crate::wire::protocol::{ChallengeView, ClientAction, Command, ErrorCode, Event, RoomView, SeatView, Summary};
+use crate::wire::protocol::{
+    ChallengeView, ClientAction, Command, ErrorCode, Event, OfferView, RoomView, SeatView, Summary,
+};
 use ddz_bot::BotKind;
 use ddz_bot::review::{Decision, Review};
 use ddz_engine::play::{AttachJson, PlayJson};
@@ -59,6 +61,7 @@ pub fn typescript() -> String {
         decl::<LogLine>(&cfg),
         decl::<ChallengeKind>(&cfg),
         decl::<ChallengeView>(&cfg),
+        decl::<OfferView>(&cfg),
         decl::<RoomView>(&cfg),
         decl::<Summary>(&cfg),
         decl::<ErrorCode>(&cfg),
@@ -81,6 +84,8 @@ pub fn typescript() -> String {
         // The HTTP API's bodies.
         decl::<CreateRoom>(&cfg),
         decl::<PlayVsBots>(&cfg),
+        decl::<JoinQuickMatch>(&cfg),
+        decl::<QuickMatch>(&cfg),
         decl::<StartChallenge>(&cfg),
         decl::<Position>(&cfg),
         decl::<RoomCreated>(&cfg),

@@ -30,6 +30,7 @@ pub const FAST: Timing = Timing {
     idle_ms: 60_000,
     // Deals from the server's seed alone: tests of the players' nonces turn the wait on (tests/nonces.rs).
     nonce_ms: 0,
+    match_fill_ms: 10_000,
 };
 
 /// A fresh database file for one test, `ddz-test-{name}-{pid}.db` in the temporary directory. It stays
@@ -153,10 +154,14 @@ pub async fn http(addr: SocketAddr, method: &str, path: &str, body: Option<serde
     http_text(addr, method, path, Some("application/json"), &body).await
 }
 
-/// A raw HTTP request with any body text, and a content type or none; the answer must still be JSON.
+/// A raw HTTP request with any body text, and a content type or none; the answer must still be JSON, or
+/// empty (`null`: a 204).
 pub async fn http_text(addr: SocketAddr, method: &str, path: &str, content_type: Option<&str>, body: &str) -> Answer {
     let (status, headers, text) = raw_request(addr, method, path, content_type, body).await;
-    let body = serde_json::from_str(&text).unwrap_or_else(|e| panic!("not JSON ({e}): {text}"));
+    let body = match text.as_str() {
+        "" => serde_json::Value::Null,
+        text => serde_json::from_str(text).unwrap_or_else(|e| panic!("not JSON ({e}): {text}")),
+    };
     Answer { status, headers, body }
 }
 

@@ -1,0 +1,63 @@
+//! Quick match over HTTP: join the queue, poll the ticket until it names a room, leave. Every node
+//! answers from the database's queue, so a player may poll any node of a cluster (`crate::matching`).
+
+use axum::Json;
+use axum::extract::State;
+use axum::http::StatusCode;
+
+use super::common::{AppError, AppState, Body, Params, not_found, valid_name};
+use crate::domain::room::RoomCode;
+use crate::matching::START_RATING;
+use crate::store::Ticket;
+use crate::wire::http::{JoinQuickMatch, QuickMatch};
+
+/// `POST /api/quick-match`: the name joins the queue for the table type (or finds its ticket there).
+pub(super) async fn join(
+    State(state): State<AppState>,
+    Body(req): Body<JoinQuickMatch>,
+) -> Result<Json<QuickMatch>, AppError> {
+    let name = valid_name(&req.name)?;
+    let now = state.rooms.now_ms();
+    let ticket = state.rooms.db().join_queue(&name, req.table, START_RATING, now).await?;
+    Ok(Json(answer(&state, ticket, now).await?))
+}
+
+/// `GET /api/quick-match/TICKET`: how the ticket stands (polling it keeps it in the queue).
+pub(super) async fn poll(
+    State(state): State<AppState>,
+    Params(ticket): Params<String>,
+) -> Result<Json<QuickMatch>, AppError> {
+    let now = state.rooms.now_ms();
+    let ticket = state.rooms.db().poll_ticket(&ticket, now).await?.ok_or_else(gone)?;
+    Ok(Json(answer(&state, ticket, now).await?))
+}
+
+/// `DELETE /api/quick-match/TICKET`: leave the queue (a ticket already matched keeps its room).
+pub(super) async fn leave(
+    State(state): State<AppState>,
+    Params(ticket): Params<String>,
+) -> Result<StatusCode, AppError> {
+    if state.rooms.db().leave_queue(&ticket).await? { Ok(StatusCode::NO_CONTENT) } else { Err(gone()) }
+}
+
+fn gone() -> AppError {
+    not_found("no such ticket in the queue: it was left, or not polled for a while; join again")
+}
+
+async fn answer(state: &AppState, ticket: Ticket, now: u64) -> Result<QuickMatch, AppError> {
+    let waited_ms = now.saturating_sub(ticket.joined_at);
+    let waiting = match ticket.room {
+        Some(_) => 0,
+        None => state.rooms.db().waiting_count(ticket.table).await?,
+    };
+    Ok(QuickMatch {
+        waited_ms,
+        fill_in_ms: state.rooms.timing().match_fill_ms.saturating_sub(waited_ms),
+        waiting,
+        room: ticket.room.map(RoomCode::from),
+        bots: ticket.bots,
+        ticket: ticket.ticket,
+        name: ticket.name,
+        table: ticket.table,
+    })
+}

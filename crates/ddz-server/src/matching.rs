@@ -1,0 +1,97 @@
+//! Quick match's clockwork: every node runs a matcher that, a few times a second, reads each table type's
+//! queue from the database, chooses tables with [`crate::domain::matching::match_queue`], claims their
+//! players (all or none; another node may have claimed them first) and sets each table up: a room of
+//! mode [`Mode::Quick`] with the players seated in queue order, bots in the empty seats, and the first
+//! deal offered. The players learn their room by polling their ticket (`GET /api/quick-match/TICKET`).
+
+use std::time::Duration;
+
+use ddz_bot::BotKind;
+use ddz_engine::{Rules, TableType};
+
+use crate::domain::matching::{MatchRules, Table, match_queue};
+use crate::domain::room::{Mode, RoomCode};
+use crate::room::Request;
+use crate::rooms::Rooms;
+use crate::store::StoreError;
+use crate::wire::protocol::Refused;
+
+/// Why a round of matching stopped: the queue could not be read or claimed, or a room refused a step
+/// of its setting up (its players then find an unknown or unstarted room and can queue again).
+#[derive(Debug, thiserror::Error)]
+enum MatchError {
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    #[error(transparent)]
+    Room(#[from] Refused),
+}
+
+/// How often each node looks at the queues.
+const TICK: Duration = Duration::from_millis(250);
+/// A waiting ticket nobody polled for this long (a closed tab) leaves the queue.
+pub const STALE_MS: u64 = 15_000;
+/// A matched ticket is kept this long, for a second tab or a reconnect to find its room.
+const DONE_MS: u64 = 10 * 60_000;
+/// A newcomer's rating, until ratings say more.
+pub const START_RATING: f64 = 1500.0;
+/// The level of the bots that fill a quick-match table.
+const FILL_BOTS: BotKind = BotKind::Normal;
+
+/// The table types quick match offers, each with its standard rules: House with the Wild (as the lobby's
+/// tables), No Shuffle and Two Player without Wild Rank.
+pub fn quick_rules(table: TableType) -> Rules {
+    Rules::of(table, table == TableType::House)
+}
+
+/// Runs the matcher until the server stops.
+pub fn spawn(rooms: Rooms, fill_after_ms: u64) {
+    let stopping = rooms.stopping();
+    tokio::spawn(async move {
+        loop {
+            tokio::select! {
+                _ = stopping.cancelled() => return,
+                _ = tokio::time::sleep(TICK) => {}
+            }
+            for table in [TableType::House, TableType::NoShuffle, TableType::TwoPlayer] {
+                if let Err(e) = match_table(&rooms, table, fill_after_ms).await {
+                    tracing::warn!(?table, error = %e, "quick match could not match the queue");
+                }
+            }
+        }
+    });
+}
+
+/// Matches one table type's queue once.
+async fn match_table(rooms: &Rooms, table: TableType, fill_after_ms: u64) -> Result<(), MatchError> {
+    let now = rooms.now_ms();
+    let queue = rooms.db().queue(table, now.saturating_sub(STALE_MS), now.saturating_sub(DONE_MS)).await?;
+    if queue.is_empty() {
+        return Ok(());
+    }
+    let rules = MatchRules { seats: quick_rules(table).players as usize, fill_after_ms };
+    for found in match_queue(&queue, rules, now) {
+        let code = rooms.unused_code().await?;
+        let tickets = found.players.iter().map(|p| p.ticket.clone()).collect();
+        // Claimed first, so that a player another node seated meanwhile is never seated twice.
+        if rooms.db().claim_tickets(tickets, &code, found.bots).await? {
+            set_up(rooms, code, table, &found).await?;
+        }
+    }
+    Ok(())
+}
+
+/// Creates the matched table's room: the players in queue order, bots in the other seats, the first
+/// deal offered (it waits for the players' nonces as they arrive).
+async fn set_up(rooms: &Rooms, code: String, table: TableType, found: &Table) -> Result<(), MatchError> {
+    let host = &found.players[0].name;
+    let code: RoomCode = rooms.create_as(code, quick_rules(table), Mode::Quick, host).await?;
+    for player in &found.players {
+        rooms.seat(&code, &player.name).await?;
+    }
+    if found.bots > 0 {
+        rooms.request(&code, Request::AddBots { level: FILL_BOTS }).await?;
+    }
+    rooms.request(&code, Request::Start).await?;
+    tracing::info!(room = %code, ?table, players = found.players.len(), bots = found.bots, "quick match seated");
+    Ok(())
+}

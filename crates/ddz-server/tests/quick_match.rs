@@ -1,0 +1,198 @@
+//! Quick match over real HTTP and sockets: the queue seats strangers together, fills with bots after the
+//! wait, and leaving, a closed tab, a second tab and a reconnect do what a player expects.
+
+mod common;
+
+use std::net::SocketAddr;
+use std::time::Duration;
+
+use common::*;
+use ddz_server::protocol::RoomView;
+use ddz_server::{Mode, Occupant, Timing};
+use serde_json::{Value, json};
+
+/// Bots fill after 600 ms, so that a test of the wait stays short.
+const QUICK: Timing = Timing { match_fill_ms: 600, ..FAST };
+
+async fn join(addr: SocketAddr, name: &str, table: &str) -> Value {
+    post(addr, "/api/quick-match", json!({"name": name, "table": table})).await
+}
+
+/// Polls `ticket` (as the page does, a few times a second) until it names a room.
+async fn matched(addr: SocketAddr, ticket: &Value) -> Value {
+    let path = format!("/api/quick-match/{}", ticket["ticket"].as_str().unwrap());
+    for _ in 0..100 {
+        let answer = get(addr, &path).await;
+        if answer["room"].is_string() {
+            return answer;
+        }
+        assert_eq!(answer["waiting"].as_u64().map(|n| n >= 1), Some(true), "{answer}");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    panic!("{ticket} was not matched within 10 s");
+}
+
+fn humans(view: &RoomView) -> Vec<String> {
+    view.seats
+        .iter()
+        .filter_map(|s| match &s.occupant {
+            Some(Occupant::Human { name }) => Some(name.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+#[tokio::test]
+async fn three_players_waiting_for_house_sit_down_together_at_once() {
+    let db = temp_db("quick-three");
+    let running = server(&db, FAST).await;
+    let addr = running.addr;
+    let mut tickets = Vec::new();
+    for name in ["Ann", "Bea", "Cy"] {
+        let ticket = join(addr, name, "house").await;
+        assert_eq!(ticket["name"], name);
+        assert!(ticket["room"].is_null(), "{ticket}");
+        tickets.push(ticket);
+    }
+    let mut rooms = Vec::new();
+    for ticket in &tickets {
+        let answer = matched(addr, ticket).await;
+        assert_eq!(answer["bots"], 0, "three people need no bot");
+        rooms.push(answer["room"].as_str().unwrap().to_string());
+    }
+    assert!(rooms.iter().all(|r| *r == rooms[0]), "one table: {rooms:?}");
+    let mut clients = Vec::new();
+    for name in ["Ann", "Bea", "Cy"] {
+        clients.push(Client::join(addr, &rooms[0], name).await);
+    }
+    let view = clients[0].until(|v| v.deal.is_some()).await;
+    assert_eq!(view.mode, Mode::Quick);
+    let mut seated = humans(&view);
+    seated.sort();
+    assert_eq!(seated, ["Ann", "Bea", "Cy"]);
+    assert!(view.rules.wild, "House quick matches play with the Wild");
+    // A quick-match table is full: it is not offered in the lobby.
+    let lobby = get(addr, "/api/lobby").await;
+    assert!(!lobby.to_string().contains(&rooms[0]), "{lobby}");
+    play_to_end(&mut clients).await;
+    assert!(running.stop().await);
+}
+
+#[tokio::test]
+async fn a_player_alone_gets_bots_after_the_wait_and_is_told() {
+    let db = temp_db("quick-alone");
+    let running = server(&db, QUICK).await;
+    let ticket = join(running.addr, "Ann", "noshuffle").await;
+    assert_eq!(ticket["table"], "no_shuffle");
+    assert!(ticket["fill_in_ms"].as_u64().unwrap() <= 600);
+    let answer = matched(running.addr, &ticket).await;
+    assert_eq!(answer["bots"], 2, "{answer}");
+    let room = answer["room"].as_str().unwrap();
+    let mut ann = Client::join(running.addr, room, "Ann").await;
+    let view = ann.until(|v| v.deal.is_some()).await;
+    assert_eq!(view.mode, Mode::Quick);
+    assert_eq!(humans(&view), ["Ann"]);
+    assert_eq!(view.seats.iter().filter(|s| matches!(s.occupant, Some(Occupant::Bot { .. }))).count(), 2);
+    assert!(!view.rules.wild_rank);
+    assert!(running.stop().await);
+}
+
+#[tokio::test]
+async fn two_player_quick_match_seats_two() {
+    let db = temp_db("quick-two");
+    let running = server(&db, FAST).await;
+    let (ann, bea) = (join(running.addr, "Ann", "two_player").await, join(running.addr, "Bea", "twoplayer").await);
+    let (a, b) = (matched(running.addr, &ann).await, matched(running.addr, &bea).await);
+    assert_eq!(a["room"], b["room"]);
+    let view = Client::join(running.addr, a["room"].as_str().unwrap(), "Ann").await.until(|v| v.deal.is_some()).await;
+    let mut seated = humans(&view);
+    seated.sort();
+    assert_eq!(seated, ["Ann", "Bea"]);
+    assert_eq!(view.seats.len(), 2);
+    assert!(running.stop().await);
+}
+
+#[tokio::test]
+async fn players_of_different_table_types_are_not_matched() {
+    let db = temp_db("quick-tables");
+    let running = server(&db, FAST).await;
+    let tickets = [
+        join(running.addr, "Ann", "house").await,
+        join(running.addr, "Bea", "noshuffle").await,
+        join(running.addr, "Cy", "house").await,
+    ];
+    tokio::time::sleep(Duration::from_millis(800)).await;
+    for ticket in &tickets {
+        let answer = get(running.addr, &format!("/api/quick-match/{}", ticket["ticket"].as_str().unwrap())).await;
+        assert!(answer["room"].is_null(), "nobody has a table of three of one type: {answer}");
+    }
+    let answer = get(running.addr, &format!("/api/quick-match/{}", tickets[0]["ticket"].as_str().unwrap())).await;
+    assert_eq!(answer["waiting"], 2, "Ann and Cy wait for House");
+    assert!(running.stop().await);
+}
+
+#[tokio::test]
+async fn leaving_the_queue_takes_the_ticket_out() {
+    let db = temp_db("quick-leave");
+    let running = server(&db, FAST).await;
+    let ticket = join(running.addr, "Ann", "house").await;
+    let path = format!("/api/quick-match/{}", ticket["ticket"].as_str().unwrap());
+    assert_eq!(http(running.addr, "DELETE", &path, None).await.status, 204);
+    let again = http(running.addr, "GET", &path, None).await;
+    assert_eq!(again.status, 404);
+    assert_eq!(again.body["code"], "not_found", "{}", again.body);
+    assert_eq!(http(running.addr, "DELETE", &path, None).await.status, 404, "left once");
+    let unknown = http(running.addr, "GET", "/api/quick-match/nothing-like-a-ticket", None).await;
+    assert_eq!(unknown.status, 404);
+    assert!(running.stop().await);
+}
+
+#[tokio::test]
+async fn a_second_tab_of_the_same_name_gets_the_same_ticket_and_the_same_room() {
+    let db = temp_db("quick-tabs");
+    let running = server(&db, QUICK).await;
+    let first = join(running.addr, "Ann", "house").await;
+    let second = join(running.addr, "ann", "house").await;
+    assert_eq!(first["ticket"], second["ticket"], "one place in the queue per name");
+    let (a, b) = (matched(running.addr, &first).await, matched(running.addr, &second).await);
+    assert_eq!(a["room"], b["room"]);
+    // Joining again after the match starts a new wait (the last table is over for this player).
+    let third = join(running.addr, "Ann", "house").await;
+    assert_ne!(third["ticket"], first["ticket"]);
+    assert!(third["room"].is_null());
+    assert!(running.stop().await);
+}
+
+#[tokio::test]
+async fn bad_requests_are_refused_clearly() {
+    let db = temp_db("quick-bad");
+    let running = server(&db, FAST).await;
+    let no_name = http(running.addr, "POST", "/api/quick-match", Some(json!({"name": "  ", "table": "house"}))).await;
+    assert_eq!(no_name.status, 400);
+    assert_eq!(no_name.body["code"], "bad_name", "{}", no_name.body);
+    let no_table = http(running.addr, "POST", "/api/quick-match", Some(json!({"name": "Ann", "table": "poker"}))).await;
+    assert_eq!((no_table.status, &no_table.body["code"]), (422, &json!("bad_request")), "{}", no_table.body);
+    assert!(running.stop().await);
+}
+
+#[tokio::test]
+async fn a_ticket_nobody_polls_leaves_the_queue_and_a_restart_keeps_the_others() {
+    let db = temp_db("quick-stale");
+    let start = 1_800_000_000_000;
+    let running = server_at_ms(&db, FAST, start).await;
+    let ann = join(running.addr, "Ann", "house").await;
+    assert!(running.stop().await);
+    // The server comes back 20 s later: Ann's tab was closed all along, so her ticket is gone...
+    let running = server_at_ms(&db, FAST, start + 20_000).await;
+    tokio::time::sleep(Duration::from_millis(600)).await;
+    let path = format!("/api/quick-match/{}", ann["ticket"].as_str().unwrap());
+    assert_eq!(http(running.addr, "GET", &path, None).await.status, 404);
+    // ...while a ticket polled across the restart keeps its place.
+    let bea = join(running.addr, "Bea", "house").await;
+    assert!(running.stop().await);
+    let running = server_at_ms(&db, FAST, start + 21_000).await;
+    let answer = get(running.addr, &format!("/api/quick-match/{}", bea["ticket"].as_str().unwrap())).await;
+    assert_eq!(answer["ticket"], bea["ticket"]);
+    assert!(answer["room"].is_null(), "still waiting: {answer}");
+    assert!(running.stop().await);
+}
