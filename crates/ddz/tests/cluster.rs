@@ -286,3 +286,48 @@ async fn the_players_of_a_node_that_dies_show_disconnected_and_come_back_through
     assert_eq!(back.view.as_ref().and_then(|v| v.you), Some(1), "Bea is back in her seat");
     alice.until(|v| v.seats[1].connected).await;
 }
+
+/// Quick match's queue lives in the database: six players queueing through three nodes at once sit at
+/// exactly two tables of three, nobody at two, whichever node's matcher claimed them; each plays through
+/// the node they queued on.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn quick_match_seats_players_who_queued_on_different_nodes_together_and_nobody_twice() {
+    let (postgres, _nats, nodes) = cluster("quick").await;
+    let names = ["Kim", "Lea", "Max", "Ned", "Oli", "Pia"];
+    let joins = names.iter().enumerate().map(|(i, name)| {
+        let addr = nodes[i % nodes.len()].addr;
+        async move { (addr, post(addr, "/api/quick-match", serde_json::json!({"name": name, "table": "house"})).await) }
+    });
+    let tickets = futures_util::future::join_all(joins).await;
+    let mut rooms = std::collections::BTreeMap::<String, Vec<String>>::new();
+    for (addr, ticket) in &tickets {
+        let path = format!("/api/quick-match/{}", ticket["ticket"].as_str().expect("a ticket"));
+        let since = Instant::now();
+        let answer = loop {
+            let answer = get(*addr, &path).await;
+            if answer["room"].is_string() {
+                break answer;
+            }
+            assert!(since.elapsed() < Duration::from_secs(8), "{} was not matched: {answer}", ticket["name"]);
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        };
+        assert_eq!(answer["bots"], 0, "six players make two full tables");
+        let room = answer["room"].as_str().unwrap().to_string();
+        rooms.entry(room).or_default().push(ticket["name"].as_str().unwrap().to_string());
+    }
+    assert_eq!(rooms.len(), 2, "two tables: {rooms:?}");
+    assert!(rooms.values().all(|players| players.len() == 3), "{rooms:?}");
+    assert_eq!(postgres.query("SELECT count(DISTINCT room) FROM match_queue WHERE room IS NOT NULL"), "2");
+    // Each player enters through the node they queued on; every seat is theirs and the deal reaches all.
+    for (code, players) in &rooms {
+        let mut clients = Vec::new();
+        for name in players {
+            let (addr, _) = tickets.iter().find(|(_, t)| t["name"] == name.as_str()).unwrap();
+            clients.push(Client::join(*addr, code, name).await);
+        }
+        for client in clients.iter_mut() {
+            let view = client.until(|v| v.deal.is_some()).await;
+            assert!(view.you.is_some(), "{} is seated at {code}", client.name);
+        }
+    }
+}
