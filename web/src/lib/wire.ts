@@ -222,6 +222,8 @@ nets: Array<number>, best_pot: number,
  */
 over: boolean, };
 
+export type Chat = "hello" | "good_luck" | "well_played" | "nice_bomb" | "thanks" | "sorry" | "hurry_up" | "oops" | "laugh" | "cry" | "angry" | "thumbs_up";
+
 export type OfferView = { 
 /**
  * SHA-256 of the server's seed and salt, published before any nonce (`ddz-fair/1`).
@@ -279,9 +281,9 @@ export type ErrorCode = "deal_over" | "not_your_turn" | "wrong_phase" | "must_ta
 
 export type ClientAction = { "action": "take" } | { "action": "pass" } | { "action": "bid", bid: number, } | { "action": "call", call: boolean, } | { "action": "rob", rob: boolean, } | { "action": "seen" } | { "action": "play", cards: CardSet, play: Play, };
 
-export type Command = { "type": "hello", room: RoomCode, name: string, token: string | null, } | { "type": "watch", room: RoomCode, } | { "type": "watch_lobby" } | { "type": "sit", seat: number | null, } | { "type": "act", seq: number, action: ClientAction, } | { "type": "add_bot", seat: number, level: BotKind, } | { "type": "start" } | { "type": "set_wild", on: boolean, } | { "type": "auto_play", on: boolean, } | { "type": "close" } | { "type": "nonce", nonce: Seed, } | { "type": "ping" };
+export type Command = { "type": "hello", room: RoomCode, name: string, token: string | null, } | { "type": "watch", room: RoomCode, } | { "type": "watch_lobby" } | { "type": "sit", seat: number | null, } | { "type": "act", seq: number, action: ClientAction, } | { "type": "add_bot", seat: number, level: BotKind, } | { "type": "start" } | { "type": "set_wild", on: boolean, } | { "type": "auto_play", on: boolean, } | { "type": "close" } | { "type": "chat", chat: Chat, } | { "type": "nonce", nonce: Seed, } | { "type": "ping" };
 
-export type Event = { "type": "state", n: number, room: RoomView, } | { "type": "lobby", tables: Array<Summary>, } | { "type": "ack", seq: number, } | { "type": "error", code: ErrorCode, message: string, seq: number | null, } | { "type": "pong" } | { "type": "session", token: string, } | { "type": "replaced" } | { "type": "restarting" };
+export type Event = { "type": "state", n: number, room: RoomView, } | { "type": "lobby", tables: Array<Summary>, } | { "type": "ack", seq: number, } | { "type": "error", code: ErrorCode, message: string, seq: number | null, } | { "type": "pong" } | { "type": "session", token: string, } | { "type": "replaced" } | { "type": "chat", seat: number, chat: Chat, } | { "type": "restarting" };
 
 export type Refusal = { "kind": "nothing_selected" } | { "kind": "not_in_hand" } | { "kind": "not_a_play" } | { "kind": "wild_alone" } | { "kind": "wild_with_both_jokers" } | { "kind": "four_in_a_row" } | { "kind": "two_or_joker_in_run" } | { "kind": "does_not_beat", reading: Reading, prior: Reading, } | { "kind": "not_in_deck" };
 

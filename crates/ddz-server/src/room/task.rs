@@ -23,7 +23,7 @@ use crate::domain::challenge::{rally_closed, rally_expiry_ms, rally_setup, seale
 use crate::domain::room::{Entry, Occupant, Room, RoomError, Stamped, same_name};
 use crate::metrics;
 use crate::store::{Append, Db, Fence, StoreError};
-use crate::wire::protocol::{Command, Deadlines, ErrorCode, Event, Refused, RoomView, Summary};
+use crate::wire::protocol::{CHAT_EVERY_MS, Chat, Command, Deadlines, ErrorCode, Event, Refused, RoomView, Summary};
 use crate::work::Pool;
 
 /// The room clocks.
@@ -122,6 +122,8 @@ pub struct RoomTask {
     thinking: Option<Thinking>,
     /// Another node has taken the room: this task can never store again, and ends.
     fenced: bool,
+    /// When each seat last chatted (ms since the epoch), for the quick-chat pace.
+    chatted_at: HashMap<Seat, u64>,
 }
 
 /// A bot's move in the making: the seat, whether it covers a human who timed out, the entry number it was
@@ -170,6 +172,7 @@ impl RoomTask {
             env,
             thinking: None,
             fenced: false,
+            chatted_at: HashMap::new(),
         }
     }
 
@@ -396,6 +399,7 @@ impl RoomTask {
                 Some(seat) => (self.commit(Entry::AutoPlay { seat, on }).await, None),
             },
             Command::Close => (self.commit(Entry::Close).await, None),
+            Command::Chat { chat } => (self.chat(seat, chat), None),
             Command::Nonce { nonce } => match seat {
                 None => (Err(RoomError::NotSeated.into()), None),
                 Some(seat) => (self.take_nonce(seat, nonce).await, None),
@@ -470,6 +474,21 @@ impl RoomTask {
         (0..self.room.seats.len())
             .filter(|&seat| self.room.seats[seat].as_ref().is_some_and(|o| !o.is_bot()) && !self.room.auto_play[seat])
             .collect()
+    }
+
+    /// A seated player's quick chat, to everyone in the room, at most one every [`CHAT_EVERY_MS`].
+    fn chat(&mut self, seat: Option<Seat>, chat: Chat) -> Result<(), Refused> {
+        let seat = seat.ok_or(RoomError::NotSeated)?;
+        let now = self.clock.now_ms();
+        if self.chatted_at.get(&seat).is_some_and(|&at| now < at + CHAT_EVERY_MS) {
+            return Err(Refused::new(ErrorCode::RateLimited, "one quick-chat message every 3 seconds"));
+        }
+        self.chatted_at.insert(seat, now);
+        let conns: Vec<ConnId> = self.connections.keys().copied().collect();
+        for conn in conns {
+            self.send(conn, Event::Chat { seat, chat });
+        }
+        Ok(())
     }
 
     /// A player's nonce for the offered deal.

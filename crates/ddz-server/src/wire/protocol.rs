@@ -59,6 +59,11 @@ pub enum Command {
     },
     /// Host only: close the room (settles House balances; refunds a deal in progress).
     Close,
+    /// A seated player's quick-chat phrase or emote, shown by their seat to everyone at the table. Preset
+    /// only (no free text, nothing to moderate); one every [`CHAT_EVERY_MS`] per player.
+    Chat {
+        chat: Chat,
+    },
     /// The player's random contribution to the offered deal (`offer` in the room's state): 32 random
     /// bytes as 64 hex digits, sent once per offer (docs/fair-deals.md).
     Nonce {
@@ -83,6 +88,7 @@ impl Command {
             | Command::Act { .. }
             | Command::AutoPlay { .. }
             | Command::Nonce { .. }
+            | Command::Chat { .. }
             | Command::Ping => None,
         }
     }
@@ -147,9 +153,36 @@ pub enum Event {
     },
     /// The same name connected again with its token: this connection is closed (do not reconnect).
     Replaced,
+    /// The player in `seat` said `chat` (quick chat): everyone at the table and watching gets it; it is not
+    /// stored, so a reconnect does not repeat it.
+    Chat {
+        seat: Seat,
+        chat: Chat,
+    },
     /// The server is stopping or restarting: reconnect (with back-off) to the same address.
     Restarting,
 }
+
+/// Quick chat's preset phrases and emotes, worded by each client in its language.
+#[derive(ts_rs::TS, strum::EnumIter, Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Chat {
+    Hello,
+    GoodLuck,
+    WellPlayed,
+    NiceBomb,
+    Thanks,
+    Sorry,
+    HurryUp,
+    Oops,
+    Laugh,
+    Cry,
+    Angry,
+    ThumbsUp,
+}
+
+/// The least time between two quick-chat messages of one player: three seconds.
+pub const CHAT_EVERY_MS: u64 = 3_000;
 
 /// Why a request was refused, as a stable code (`docs/protocol.md` lists them). Built from the engine's
 /// and the room's typed errors; clients word each code in their own language.

@@ -14,7 +14,7 @@ use crate::wire::http::{
 };
 
 use crate::wire::protocol::{
-    ChallengeView, ClientAction, Command, ErrorCode, Event, OfferView, RoomView, SeatView, Summary,
+    ChallengeView, Chat, ClientAction, Command, ErrorCode, Event, OfferView, RoomView, SeatView, Summary,
 };
 use ddz_bot::BotKind;
 use ddz_bot::review::{Decision, Review};
@@ -61,6 +61,7 @@ pub fn typescript() -> String {
         decl::<LogLine>(&cfg),
         decl::<ChallengeKind>(&cfg),
         decl::<ChallengeView>(&cfg),
+        decl::<Chat>(&cfg),
         decl::<OfferView>(&cfg),
         decl::<RoomView>(&cfg),
         decl::<Summary>(&cfg),
