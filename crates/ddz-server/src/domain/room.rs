@@ -39,6 +39,16 @@ impl Mode {
             Mode::Challenge => "challenge",
         }
     }
+
+    /// Whether this mode's finished deals move ratings (docs/ratings.md): public tables, Play vs 2 Bots
+    /// and challenges, where anyone meets whom the server seats; not invite rooms, where friends pick
+    /// each other. A quick-match mode belongs here.
+    pub fn rated(self) -> bool {
+        match self {
+            Mode::Public | Mode::Bots | Mode::Challenge => true,
+            Mode::Invite => false,
+        }
+    }
 }
 
 /// A mode name the server does not know.

@@ -6,11 +6,12 @@ use ts_rs::{Config, TS};
 
 use crate::domain::challenge::{BoardRow, ChallengeKind, RallyResult};
 use crate::domain::hints::{HintPlay, Position, ReadingsAnswer, Refusal};
+use crate::domain::rating::{Family, PlayerRating, RatingPoint, RatingRow};
 use crate::domain::room::{LogLine, Mode, Occupant, RoomCode};
 use crate::domain::stats::StatLine;
 use crate::wire::http::{
     ApiError, Board, ChallengeStarted, CreateRoom, DealReview, Health, Hints, Lobby, PlayVsBots, PlayerStats, Rallies,
-    RallyComparison, RallyFairness, Replay, RoomCreated, RoomDeals, StartChallenge,
+    RallyComparison, RallyFairness, RatingBoard, Replay, RoomCreated, RoomDeals, StartChallenge,
 };
 
 use crate::wire::protocol::{ChallengeView, ClientAction, Command, ErrorCode, Event, RoomView, SeatView, Summary};
@@ -71,6 +72,10 @@ pub fn typescript() -> String {
         decl::<BoardRow>(&cfg),
         decl::<RallyResult>(&cfg),
         decl::<StatLine>(&cfg),
+        decl::<Family>(&cfg),
+        decl::<RatingRow>(&cfg),
+        decl::<RatingPoint>(&cfg),
+        decl::<PlayerRating>(&cfg),
         decl::<TableType>(&cfg),
         decl::<TableRules>(&cfg),
         decl::<Seed>(&cfg),
@@ -91,6 +96,7 @@ pub fn typescript() -> String {
         decl::<DealReview>(&cfg),
         decl::<PlayerStats>(&cfg),
         decl::<Board>(&cfg),
+        decl::<RatingBoard>(&cfg),
         decl::<Rallies>(&cfg),
         decl::<RallyComparison>(&cfg),
         decl::<RallyFairness>(&cfg),
