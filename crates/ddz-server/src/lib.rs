@@ -27,6 +27,7 @@ pub(crate) mod work;
 pub use clock::Clock;
 pub use cluster::ClusterConfig;
 pub use domain::challenge::{Challenge, ChallengeKind};
+pub use domain::rating;
 pub use domain::room::{Mode, Occupant, RoomCode};
 pub use http::Heartbeat;
 pub use http::limit::Rate;

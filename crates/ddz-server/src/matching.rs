@@ -3,6 +3,7 @@
 //! players (all or none; another node may have claimed them first) and sets each table up: a room of
 //! mode [`Mode::Quick`] with the players seated in queue order, bots in the empty seats, and the first
 //! deal offered. The players learn their room by polling their ticket (`GET /api/quick-match/TICKET`).
+//! The bots that fill a table are the level whose measured rating is closest to the players' own.
 
 use std::time::Duration;
 
@@ -10,6 +11,7 @@ use ddz_bot::BotKind;
 use ddz_engine::{Rules, TableType};
 
 use crate::domain::matching::{MatchRules, Table, match_queue};
+use crate::domain::rating::{Family, bot_skill};
 use crate::domain::room::{Mode, RoomCode};
 use crate::room::Request;
 use crate::rooms::Rooms;
@@ -32,10 +34,16 @@ const TICK: Duration = Duration::from_millis(250);
 pub const STALE_MS: u64 = 15_000;
 /// A matched ticket is kept this long, for a second tab or a reconnect to find its room.
 const DONE_MS: u64 = 10 * 60_000;
-/// A newcomer's rating, until ratings say more.
-pub const START_RATING: f64 = 1500.0;
-/// The level of the bots that fill a quick-match table.
-const FILL_BOTS: BotKind = BotKind::Normal;
+/// The levels that may fill a quick-match table (those offered to players).
+const FILL_LEVELS: [BotKind; 3] = [BotKind::Easy, BotKind::Normal, BotKind::Hard];
+
+/// The bot level whose rating in `table`'s family is closest to the players' average.
+pub fn fill_level(table: TableType, players: &Table) -> BotKind {
+    let family = Family::of(table);
+    let average = players.players.iter().map(|p| p.rating).sum::<f64>() / players.players.len().max(1) as f64;
+    let distance = |kind: &BotKind| (f64::from(bot_skill(*kind, family).points()) - average).abs();
+    FILL_LEVELS.into_iter().min_by(|a, b| distance(a).total_cmp(&distance(b))).unwrap_or(BotKind::Normal)
+}
 
 /// The table types quick match offers, each with its standard rules: House with the Wild (as the lobby's
 /// tables), No Shuffle and Two Player without Wild Rank.
@@ -89,9 +97,35 @@ async fn set_up(rooms: &Rooms, code: String, table: TableType, found: &Table) ->
         rooms.seat(&code, &player.name).await?;
     }
     if found.bots > 0 {
-        rooms.request(&code, Request::AddBots { level: FILL_BOTS }).await?;
+        rooms.request(&code, Request::AddBots { level: fill_level(table, found) }).await?;
     }
     rooms.request(&code, Request::Start).await?;
     tracing::info!(room = %code, ?table, players = found.players.len(), bots = found.bots, "quick match seated");
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::domain::matching::Waiting;
+
+    fn table_of(ratings: &[f64]) -> Table {
+        let players = ratings
+            .iter()
+            .enumerate()
+            .map(|(i, &rating)| Waiting { ticket: i.to_string(), name: format!("P{i}"), rating, since: 0 })
+            .collect();
+        Table { players, bots: 3 - ratings.len() }
+    }
+
+    #[test]
+    fn bots_that_fill_a_table_match_the_players_rating() {
+        let family = Family::House;
+        let points = |kind| f64::from(bot_skill(kind, family).points());
+        assert_eq!(fill_level(TableType::House, &table_of(&[points(BotKind::Normal)])), BotKind::Normal);
+        assert_eq!(fill_level(TableType::House, &table_of(&[points(BotKind::Hard) + 200.0])), BotKind::Hard);
+        assert_eq!(fill_level(TableType::House, &table_of(&[points(BotKind::Easy) - 300.0])), BotKind::Easy);
+        let between = (points(BotKind::Easy) + points(BotKind::Hard)) / 2.0;
+        assert_eq!(fill_level(TableType::House, &table_of(&[between - 50.0, between + 50.0])), BotKind::Normal);
+    }
 }

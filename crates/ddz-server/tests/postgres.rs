@@ -1,4 +1,4 @@
-//! The server on PostgreSQL: rooms and their logs, a restart, deals, replays, reviews, stats and boards,
+//! The server on PostgreSQL: rooms and their logs, a restart, deals, replays, reviews, stats, boards and ratings,
 //! and the database's own guarantees (one rally attempt, one unfinished run) when starts race on two
 //! connection pools. The test starts its own PostgreSQL (initdb in a temporary
 //! directory, as the `postgres` user when run as root, which PostgreSQL refuses) on a free port and stops
@@ -7,7 +7,7 @@
 mod common;
 
 use common::services::Postgres;
-use common::{Client, FAST, get, play_some, play_to_end, server_on, three_players};
+use common::{Client, FAST, get, play_some, play_to_end, post, server_on, three_players};
 use ddz_server::protocol::Command as Say;
 use ddz_server::{Challenge, ChallengeKind, ChallengeStart, Db};
 
@@ -41,6 +41,30 @@ async fn deals_stats_boards_replays_and_reviews_are_kept_in_postgres_and_a_resta
     let after = bea.deal().cloned().unwrap();
     assert_eq!((after.hand, after.actions), (before.hand, before.actions), "the same deal, action for action");
     assert_eq!(get(running.addr, "/api/players/bea").await["stats"][0]["deals"], 1, "stats survive too");
+    assert!(running.stop().await, "the server stops in time");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn ratings_and_their_history_are_kept_in_postgres() {
+    let postgres = Postgres::start("ratings");
+    let running = server_on(&postgres.url(), FAST).await;
+    let addr = running.addr;
+    let created = post(addr, "/api/play-vs-bots", serde_json::json!({"name": "Pat", "level": "normal"})).await;
+    let mut pat = Client::join(addr, created["code"].as_str().unwrap(), "Pat").await;
+    play_to_end(std::slice::from_mut(&mut pat)).await;
+    pat.send(&Say::Start).await;
+    pat.until(|v| v.deal.as_ref().is_some_and(|d| d.result.is_none())).await;
+    play_to_end(std::slice::from_mut(&mut pat)).await;
+    let stats = get(addr, "/api/players/pat").await;
+    let house = &stats["ratings"][0];
+    assert_eq!(house["deals"], 2, "{stats}");
+    assert_eq!(house["history"].as_array().map(Vec::len), Some(2));
+    assert_eq!(house["history"][1]["rating"], house["rating"], "the history ends at the rating");
+    let board = get(addr, "/api/ratings/house").await;
+    assert_eq!(board["rows"][0]["name"], "Pat");
+    assert_eq!(board["rows"][0]["rating"], house["rating"]);
+    let seat = pat.view.as_ref().unwrap().seats[0].rating;
+    assert_eq!(seat.map(i64::from), house["rating"].as_i64(), "the seat shows the stored rating");
     assert!(running.stop().await, "the server stops in time");
 }
 

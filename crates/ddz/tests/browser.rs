@@ -3,7 +3,8 @@
 //! table, rooms, languages), `challenges.mjs` (the challenge modes, boards and stats), `screens.mjs` (every
 //! screen size: the hand, the buttons and the text fit; axe-core's contrast and naming checks) and
 //! `replay.mjs` (a finished deal's replay viewer), `typed.mjs` (a deal played by typing, and the screen
-//! reader's announcements).
+//! reader's announcements), `ratings.mjs` (a rating on the seat that moves after a deal, the stats page's
+//! chart, the ratings board).
 //!
 //! Needs Node.js, `npm ci` in `web/`, and Chromium (`.ci/run` installs them); without them it fails.
 
@@ -52,6 +53,13 @@ fn a_finished_deal_replays_in_chromium() {
 #[test]
 fn a_deal_plays_by_typing_in_chromium() {
     run_browser_tests("typed.mjs", &["--bot-delay-ms", "100", "--bot-delay-span-ms", "100"]);
+}
+
+/// A rating on the seat that moves after a deal against bots, on the stats page and the ratings board;
+/// quick bots, as for the replay.
+#[test]
+fn a_rating_moves_after_a_deal_in_chromium() {
+    run_browser_tests("ratings.mjs", &["--bot-delay-ms", "100", "--bot-delay-span-ms", "100"]);
 }
 
 /// Serves a fresh database with `server_args` and runs `web/e2e/{script}` against it.

@@ -5,6 +5,7 @@ import { errorText } from './errors';
 import type {
   Board,
   BoardRow,
+  Family,
   ChallengeKind,
   ChallengeStarted,
   CreateRoom,
@@ -17,13 +18,14 @@ import type {
   Position,
   Rallies,
   RallyComparison,
+  RatingBoard,
+  RatingRow,
   ReadingsAnswer,
   Replay,
   RoomCreated,
   RoomDeals,
   RoomView,
   StartChallenge,
-  StatLine,
   TableType,
 } from './wire';
 
@@ -91,8 +93,14 @@ export function compareRally(date: string, name: string): Promise<RallyCompariso
   return get(`/api/rallies/${date}/compare/${encodeURIComponent(name)}`);
 }
 
-export async function playerStats(name: string): Promise<StatLine[]> {
-  return (await get<PlayerStats>(`/api/players/${encodeURIComponent(name)}`)).stats;
+/** A player's stat lines, and their rating in each table family with its history. */
+export function playerStats(name: string): Promise<PlayerStats> {
+  return get(`/api/players/${encodeURIComponent(name)}`);
+}
+
+/** A table family's ratings board. */
+export async function ratingBoard(family: Family): Promise<RatingRow[]> {
+  return (await get<RatingBoard>(`/api/ratings/${family}`)).rows;
 }
 
 export function readings(pos: Position): Promise<ReadingsAnswer> {

@@ -194,7 +194,12 @@ export type SeatView = { seat: number, occupant: Occupant | null, connected: boo
 /**
  * The player has handed their turns to the bot.
  */
-auto_play: boolean, };
+auto_play: boolean, 
+/**
+ * The occupant's rating in this table's family, in points (docs/ratings.md): a bot's fixed one, a
+ * player's as stored (none before their first rated deal, and none while a rally is sealed).
+ */
+rating: number | null, };
 
 export type LogLine = { "event": "sat", name: string, } | { "event": "bot_sat", name: string, level: BotKind, } | { "event": "deal_started", number: number, rules: TableRules, } | { "event": "timed_out", name: string, } | { "event": "went_out", name: string, } | { "event": "no_winner" } | { "event": "wild_set", host: string, on: boolean, rank: boolean, } | { "event": "auto_play", name: string, on: boolean, } | { "event": "host_changed", from: string, to: string, } | { "event": "closed" } | { "event": "run_over", name: string, net: number, } | { "event": "run_abandoned", name: string, net: number, };
 
@@ -316,6 +321,26 @@ date: string, };
 export type RallyResult = { name: string, net: number, nets: Array<number>, };
 
 export type StatLine = { name: string, table: "house" | "noshuffle" | "twoplayer", public: boolean, deals: number, landlord_deals: number, landlord_wins: number, farmer_deals: number, farmer_wins: number, money: number, points: number, bombs: number, springs: number, };
+
+export type Family = "house" | "noshuffle" | "twoplayer";
+
+export type RatingRow = { rank: number, name: string, 
+/**
+ * The rating in points ([`points`]) and two standard deviations of it.
+ */
+rating: number, uncertainty: number, deals: number, 
+/**
+ * The date of the player's latest rated deal.
+ */
+date: string, };
+
+export type RatingPoint = { 
+/**
+ * When the deal finished (ms since the Unix epoch).
+ */
+at: number, rating: number, };
+
+export type PlayerRating = { family: Family, rating: number, uncertainty: number, deals: number, history: Array<RatingPoint>, };
 
 export type TableType = "house" | "no_shuffle" | "two_player";
 
@@ -452,9 +477,15 @@ export type Replay = { code: string, number: number, seats: Array<string>, recor
 
 export type DealReview = { code: string, number: number, review: Review, };
 
-export type PlayerStats = { name: string, stats: Array<StatLine>, };
+export type PlayerStats = { name: string, stats: Array<StatLine>, 
+/**
+ * The player's rating in each family they have played rated deals in, with its history.
+ */
+ratings: Array<PlayerRating>, };
 
 export type Board = { board: string, date: string | null, rows: Array<BoardRow>, };
+
+export type RatingBoard = { family: Family, rows: Array<RatingRow>, };
 
 export type Rallies = { today: string, dates: Array<string>, };
 

@@ -44,6 +44,16 @@ impl Mode {
             Mode::Quick => "quick",
         }
     }
+
+    /// Whether this mode's finished deals move ratings (docs/ratings.md): public tables, Play vs 2 Bots,
+    /// challenges and quick match, where anyone meets whom the server seats; not invite rooms, where
+    /// friends pick each other.
+    pub fn rated(self) -> bool {
+        match self {
+            Mode::Public | Mode::Bots | Mode::Challenge | Mode::Quick => true,
+            Mode::Invite => false,
+        }
+    }
 }
 
 /// A mode name the server does not know.

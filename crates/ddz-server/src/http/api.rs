@@ -1,4 +1,4 @@
-//! The JSON endpoints: rooms, Play vs 2 Bots, deal records, replays and reviews, stats, boards,
+//! The JSON endpoints: rooms, Play vs 2 Bots, deal records, replays and reviews, stats, boards, ratings,
 //! challenges and rallies, hints and readings.
 
 use axum::Json;
@@ -14,11 +14,12 @@ use super::common::{
     unknown_room, valid_name,
 };
 use crate::domain::challenge::{ChallengeKind, is_date, rally_closed, sealed_rally, utc_date};
+use crate::domain::rating::Family;
 use crate::domain::room::{Mode, RoomCode};
 use crate::room::Request;
 use crate::wire::http::{
     Board, ChallengeStarted, CreateRoom, DealReview, Hints, Lobby, PlayVsBots, PlayerStats, Rallies, RallyComparison,
-    RallyFairness, Replay, RoomCreated, RoomDeals, StartChallenge,
+    RallyFairness, RatingBoard, Replay, RoomCreated, RoomDeals, StartChallenge,
 };
 use crate::wire::protocol::{ErrorCode, Refused};
 
@@ -164,8 +165,21 @@ pub(super) async fn player_stats(
     Params(name): Params<String>,
 ) -> Result<Response, AppError> {
     let name = path_name(&name)?;
-    let lines = state.rooms.db().stats(&name).await?;
-    Ok(Json(PlayerStats { name, stats: lines }).into_response())
+    let db = state.rooms.db();
+    let lines = db.stats(&name).await?;
+    let ratings = db.player_ratings(&name).await?;
+    Ok(Json(PlayerStats { name, stats: lines, ratings }).into_response())
+}
+
+/// A table family's ratings board: `house`, `noshuffle` or `twoplayer`.
+pub(super) async fn rating_board(
+    State(state): State<AppState>,
+    Params(family): Params<String>,
+) -> Result<Response, AppError> {
+    let family = Family::parse(&family)
+        .ok_or_else(|| not_found(format!("no ratings for {family:?} (house, noshuffle, twoplayer)")))?;
+    let rows = state.rooms.db().rating_board(family, 100).await?;
+    Ok(Json(RatingBoard { family, rows }).into_response())
 }
 
 #[derive(Deserialize)]

@@ -66,6 +66,7 @@ pub fn router(state: AppState) -> Router {
         .route("/api/rooms/{code}/deals/{number}/reviews/{seat}", get(api::deal_review))
         .route("/api/players/{name}", get(api::player_stats))
         .route("/api/boards/{board}", get(api::board))
+        .route("/api/ratings/{family}", get(api::rating_board))
         .route("/api/challenges", post(api::start_challenge))
         .route("/api/rallies", get(api::rallies))
         .route("/api/rallies/{date}/compare/{name}", get(api::compare_rally))

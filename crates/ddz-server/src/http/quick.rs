@@ -6,8 +6,8 @@ use axum::extract::State;
 use axum::http::StatusCode;
 
 use super::common::{AppError, AppState, Body, Params, not_found, valid_name};
+use crate::domain::rating::{Family, NEW_PLAYER};
 use crate::domain::room::RoomCode;
-use crate::matching::START_RATING;
 use crate::store::Ticket;
 use crate::wire::http::{JoinQuickMatch, QuickMatch};
 
@@ -18,7 +18,10 @@ pub(super) async fn join(
 ) -> Result<Json<QuickMatch>, AppError> {
     let name = valid_name(&req.name)?;
     let now = state.rooms.now_ms();
-    let ticket = state.rooms.db().join_queue(&name, req.table, START_RATING, now).await?;
+    // Matched by the rating shown on the seat: a newcomer's is the starting one.
+    let rated = state.rooms.db().ratings_of(vec![name.clone()], Family::of(req.table)).await?;
+    let rating = rated.first().map_or(NEW_PLAYER, |(_, skill)| *skill).points();
+    let ticket = state.rooms.db().join_queue(&name, req.table, f64::from(rating), now).await?;
     Ok(Json(answer(&state, ticket, now).await?))
 }
 

@@ -20,6 +20,7 @@ use super::mailbox::{ConnId, Msg, Outbound, Reply, Request};
 use super::registry::Registry;
 use crate::clock::Clock;
 use crate::domain::challenge::{rally_closed, rally_expiry_ms, rally_setup, sealed_rally};
+use crate::domain::rating::{Family, bot_skill};
 use crate::domain::room::{Entry, Occupant, Room, RoomError, Stamped, same_name};
 use crate::metrics;
 use crate::store::{Append, Db, Fence, StoreError};
@@ -124,6 +125,9 @@ pub struct RoomTask {
     fenced: bool,
     /// When each seat last chatted (ms since the epoch), for the quick-chat pace.
     chatted_at: HashMap<Seat, u64>,
+    /// The seated players' ratings in this room's family, in points, by lower-cased name: read when the
+    /// task starts, when a player sits and after every rated deal, and shown on the seats.
+    ratings: HashMap<String, i32>,
 }
 
 /// A bot's move in the making: the seat, whether it covers a human who timed out, the entry number it was
@@ -173,12 +177,14 @@ impl RoomTask {
             thinking: None,
             fenced: false,
             chatted_at: HashMap::new(),
+            ratings: HashMap::new(),
         }
     }
 
     pub async fn run(mut self) {
         metrics::gauge!(metrics::ROOMS).increment(1);
         self.publish_summary();
+        self.refresh_ratings().await;
         let stopping = self.env.stopping.clone();
         loop {
             if self.fenced {
@@ -531,6 +537,8 @@ impl RoomTask {
         let started = std::time::Instant::now();
         let mut append = Append::of(&stamped, &after);
         append.fence = self.env.fence.clone();
+        let ratings_moved = matches!(stamped.entry, Entry::Sit { .. })
+            || append.finished_deal.as_ref().is_some_and(|d| d.rating.is_some());
         if let Err(e) = self.db.append(append).await {
             if matches!(e, StoreError::Fenced(_)) {
                 self.fenced = true;
@@ -549,7 +557,23 @@ impl RoomTask {
         }
         self.store_failures = 0;
         self.room = after;
+        if ratings_moved {
+            self.refresh_ratings().await;
+        }
         Ok(())
+    }
+
+    /// Reads the seated players' ratings (a failure keeps the ones known: the seats show them a while).
+    async fn refresh_ratings(&mut self) {
+        let names: Vec<String> =
+            self.room.seats.iter().flatten().filter(|o| !o.is_bot()).map(|o| o.name().to_string()).collect();
+        if names.is_empty() {
+            return;
+        }
+        match self.db.ratings_of(names, Family::of(self.room.rules().table)).await {
+            Ok(found) => self.ratings = found.into_iter().map(|(key, skill)| (key, skill.points())).collect(),
+            Err(e) => tracing::warn!(room = %self.room.code, error = %e, "could not read the players' ratings"),
+        }
     }
 
     /// Sends everyone the room as it is now, and the lobby its summary.
@@ -578,7 +602,16 @@ impl RoomTask {
             .collect();
         // Everyone connected without a seat: spectators, and named guests who have not sat.
         let watching = self.connections.values().filter(|c| c.seat_in(&self.room).is_none()).count() as u32;
-        RoomView::of(&self.room, seat, &connected, watching, self.deadlines())
+        let mut view = RoomView::of(&self.room, seat, &connected, watching, self.deadlines());
+        let family = Family::of(self.room.rules().table);
+        for seat in &mut view.seats {
+            seat.rating = match &seat.occupant {
+                Some(Occupant::Bot { level, .. }) => Some(bot_skill(*level, family).points()),
+                Some(Occupant::Human { name }) => self.ratings.get(&name.to_lowercase()).copied(),
+                None => None,
+            };
+        }
+        view
     }
 
     fn broadcast(&mut self) {

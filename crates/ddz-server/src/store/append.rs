@@ -4,6 +4,7 @@
 
 use ddz_engine::{Action, DealRecord};
 
+use crate::domain::rating::{RatedDeal, rated_deal};
 use crate::domain::room::{Entry, Room, Stamped};
 use crate::domain::stats::{StatLine, stat_lines};
 
@@ -31,11 +32,13 @@ pub struct RunResult {
     pub nets: String,
 }
 
-/// A finished deal: its number in the room, its replayable record (JSON), and the stats it earns.
+/// A finished deal: its number in the room, its replayable record (JSON), the stats it earns, and who it
+/// rates (the store reads their ratings and writes the new ones in the same transaction).
 pub struct FinishedDeal {
     pub number: u32,
     pub record: String,
     pub stats: Vec<StatLine>,
+    pub rating: Option<RatedDeal>,
 }
 
 impl Append {
@@ -65,6 +68,7 @@ impl Append {
                 number: after.ledger.deals,
                 record: serde_json::to_string(&DealRecord::of(deal, after.names())).expect("records serialise"),
                 stats: stat_lines(deal, after),
+                rating: rated_deal(deal, after),
             }),
             fence: None,
         }

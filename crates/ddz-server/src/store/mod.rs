@@ -28,6 +28,10 @@ use sqlx::{AnyConnection, AnyPool, Executor, FromRow, SqlSafeStr};
 use tokio::sync::{mpsc, oneshot};
 
 use crate::domain::challenge::{BoardRow, Challenge, ChallengeKind, FinishedRun, RallyResult, rank_runs, utc_date};
+use crate::domain::rating::{
+    Family, NEW_PLAYER, PlayerRating, Rated, RatedDeal, RatingPoint, RatingRow, Seated, Skill, bot_skill, rate_deal,
+    role_start,
+};
 use crate::domain::room::{Mode, Stamped};
 use crate::domain::stats::StatLine;
 
@@ -108,6 +112,7 @@ fn migrator(backend: Backend) -> Migrator {
             migration(3, "reviews", include_str!("../../migrations/0003_reviews.sql")),
             migration(4, "one unfinished run", include_str!("../../migrations/0004_one_unfinished_run.sql")),
             migration(5, "room owners", include_str!("../../migrations/0005_room_owners.sql")),
+            migration(7, "ratings", include_str!("../../migrations/0007_ratings.sql")),
             migration(8, "match queue", include_str!("../../migrations/0008_match_queue.sql")),
         ],
         Backend::Postgres => vec![
@@ -116,6 +121,7 @@ fn migrator(backend: Backend) -> Migrator {
             migration(3, "reviews", include_str!("../../migrations/postgres/0003_reviews.sql")),
             migration(4, "one unfinished run", include_str!("../../migrations/postgres/0004_one_unfinished_run.sql")),
             migration(5, "room owners", include_str!("../../migrations/postgres/0005_room_owners.sql")),
+            migration(7, "ratings", include_str!("../../migrations/postgres/0007_ratings.sql")),
             migration(8, "match queue", include_str!("../../migrations/postgres/0008_match_queue.sql")),
         ],
     })
@@ -420,6 +426,22 @@ impl Db {
         self.run(move |s| async move { s.board(&board, limit).await }).await
     }
 
+    /// The stored ratings of `names` in `family`, by lower-cased name (a name with no rated deal is absent).
+    pub async fn ratings_of(&self, names: Vec<String>, family: Family) -> DbResult<Vec<(String, Skill)>> {
+        self.run(move |s| async move { s.ratings_of(&names, family).await }).await
+    }
+
+    /// A family's ratings board.
+    pub async fn rating_board(&self, family: Family, limit: i64) -> DbResult<Vec<RatingRow>> {
+        self.run(move |s| async move { s.rating_board(family, limit).await }).await
+    }
+
+    /// A player's ratings in every family, each with its last [`HISTORY_KEPT`] points.
+    pub async fn player_ratings(&self, name: &str) -> DbResult<Vec<PlayerRating>> {
+        let name = name.to_string();
+        self.run(move |s| async move { s.player_ratings(&name).await }).await
+    }
+
     pub async fn deal_records(&self, code: &str) -> DbResult<Vec<String>> {
         let code = code.to_string();
         self.run(move |s| async move { s.deal_records(&code).await }).await
@@ -694,6 +716,83 @@ impl Store {
         ))
     }
 
+    async fn ratings_of(&self, names: &[String], family: Family) -> DbResult<Vec<(String, Skill)>> {
+        let mut found = Vec::new();
+        for name in names {
+            let key = name.to_lowercase();
+            if let Some(skill) = stored_skill(&self.pool, &key, family).await? {
+                found.push((key, skill));
+            }
+        }
+        Ok(found)
+    }
+
+    /// Ranked by the rating less two standard deviations (in millionths, as stored).
+    async fn rating_board(&self, family: Family, limit: i64) -> DbResult<Vec<RatingRow>> {
+        let rows = sqlx::query_as::<_, RatingLine>(
+            "SELECT name, mu, sigma, deals, last_at FROM ratings WHERE family = $1 \
+             ORDER BY mu - 2 * sigma DESC, deals DESC, name_key LIMIT $2",
+        )
+        .bind(family.name())
+        .bind(limit)
+        .fetch_all(&self.pool)
+        .await?;
+        Ok(rows
+            .into_iter()
+            .enumerate()
+            .map(|(i, r)| {
+                let skill = r.skill();
+                RatingRow {
+                    rank: i + 1,
+                    name: r.name,
+                    rating: skill.points(),
+                    uncertainty: crate::domain::rating::points(2.0 * skill.sigma),
+                    deals: r.deals,
+                    date: utc_date(r.last_at as u64),
+                }
+            })
+            .collect())
+    }
+
+    async fn player_ratings(&self, name: &str) -> DbResult<Vec<PlayerRating>> {
+        let key = name.to_lowercase();
+        let rows = sqlx::query_as::<_, RatingLine>(
+            "SELECT name, family, mu, sigma, deals, last_at FROM ratings WHERE name_key = $1 ORDER BY family",
+        )
+        .bind(&key)
+        .fetch_all(&self.pool)
+        .await?;
+        let mut ratings = Vec::new();
+        for row in rows {
+            let family = Family::parse(&row.family).ok_or_else(|| unknown("rating family", &row.family))?;
+            let mut history: Vec<(i64, i64)> = sqlx::query_as(
+                "SELECT at, mu FROM rating_history WHERE name_key = $1 AND family = $2 \
+                 ORDER BY at DESC, number DESC LIMIT $3",
+            )
+            .bind(&key)
+            .bind(family.name())
+            .bind(HISTORY_KEPT)
+            .fetch_all(&self.pool)
+            .await?;
+            history.reverse();
+            let skill = row.skill();
+            ratings.push(PlayerRating {
+                family,
+                rating: skill.points(),
+                uncertainty: crate::domain::rating::points(2.0 * skill.sigma),
+                deals: row.deals,
+                history: history
+                    .into_iter()
+                    .map(|(at, mu)| RatingPoint {
+                        at: at as u64,
+                        rating: crate::domain::rating::points(from_micro(mu)),
+                    })
+                    .collect(),
+            });
+        }
+        Ok(ratings)
+    }
+
     async fn rally_secret(&self) -> DbResult<ddz_engine::Seed> {
         let fresh = ddz_engine::Seed::random(&mut rand::rng()).to_string();
         sqlx::query("INSERT INTO settings (key, value) VALUES ('rally_secret', $1) ON CONFLICT DO NOTHING")
@@ -880,6 +979,117 @@ struct BoardLine {
     last_at: i64,
 }
 
+/// A `ratings` row (`mu` and `sigma` in millionths; `family` only where the query asks for it).
+#[derive(FromRow)]
+struct RatingLine {
+    name: String,
+    #[sqlx(default)]
+    family: String,
+    mu: i64,
+    sigma: i64,
+    deals: i64,
+    last_at: i64,
+}
+
+impl RatingLine {
+    fn skill(&self) -> Skill {
+        Skill { mu: from_micro(self.mu), sigma: from_micro(self.sigma) }
+    }
+}
+
+/// The most rating points the stats page's chart gets per family.
+pub const HISTORY_KEPT: i64 = 200;
+
+/// Ratings are stored in millionths: integers read the same from every backend.
+fn micro(value: f64) -> i64 {
+    (value * 1e6).round() as i64
+}
+
+fn from_micro(value: i64) -> f64 {
+    value as f64 / 1e6
+}
+
+/// A player's stored rating in `family`, if they have one.
+async fn stored_skill<'c>(
+    executor: impl Executor<'c, Database = sqlx::Any>,
+    key: &str,
+    family: Family,
+) -> DbResult<Option<Skill>> {
+    let row: Option<(i64, i64)> = sqlx::query_as("SELECT mu, sigma FROM ratings WHERE name_key = $1 AND family = $2")
+        .bind(key)
+        .bind(family.name())
+        .fetch_optional(executor)
+        .await?;
+    Ok(row.map(|(mu, sigma)| Skill { mu: from_micro(mu), sigma: from_micro(sigma) }))
+}
+
+/// Rates a finished deal, in its transaction: reads the players' and the role's ratings, works out the new
+/// ones ([`rate_deal`]) and writes them with the history. `mu` is written as a change (`mu + delta`), so
+/// that two nodes rating deals of the same player (or the role) at once both count (cluster mode).
+async fn write_ratings(tx: &mut AnyConnection, at: u64, code: &str, number: u32, deal: &RatedDeal) -> DbResult<()> {
+    let family = deal.family;
+    let role: Option<(i64, i64)> = sqlx::query_as("SELECT mu, sigma FROM rating_roles WHERE family = $1")
+        .bind(family.name())
+        .fetch_optional(&mut *tx)
+        .await?;
+    let role =
+        role.map_or_else(|| role_start(family), |(mu, sigma)| Skill { mu: from_micro(mu), sigma: from_micro(sigma) });
+    let mut rated = Vec::new();
+    for seated in std::iter::once(&deal.landlord).chain(&deal.farmers) {
+        rated.push(match seated {
+            Seated::Player(name) => Rated {
+                skill: stored_skill(&mut *tx, &name.to_lowercase(), family).await?.unwrap_or(NEW_PLAYER),
+                fixed: false,
+            },
+            Seated::Bot(kind) => Rated { skill: bot_skill(*kind, family), fixed: true },
+        });
+    }
+    let after = rate_deal(rated[0], role, &rated[1..], deal.landlord_won);
+    sqlx::query(
+        "INSERT INTO rating_roles (family, mu, sigma, deals) VALUES ($1, $2, $3, 1) \
+         ON CONFLICT (family) DO UPDATE SET mu = rating_roles.mu + $4, sigma = excluded.sigma, \
+         deals = rating_roles.deals + 1",
+    )
+    .bind(family.name())
+    .bind(micro(after.role.mu))
+    .bind(micro(after.role.sigma))
+    .bind(micro(after.role.mu) - micro(role.mu))
+    .execute(&mut *tx)
+    .await?;
+    let seats = std::iter::once(&deal.landlord).chain(&deal.farmers);
+    let new = std::iter::once(after.landlord).chain(after.farmers);
+    for ((seated, before), skill) in seats.zip(&rated).zip(new) {
+        let Seated::Player(name) = seated else { continue };
+        let key = name.to_lowercase();
+        sqlx::query(
+            "INSERT INTO ratings (name_key, name, family, mu, sigma, deals, last_at) VALUES ($1, $2, $3, $4, $5, 1, $6) \
+             ON CONFLICT (name_key, family) DO UPDATE SET name = excluded.name, mu = ratings.mu + $7, \
+             sigma = excluded.sigma, deals = ratings.deals + 1, last_at = excluded.last_at",
+        )
+        .bind(&key)
+        .bind(name)
+        .bind(family.name())
+        .bind(micro(skill.mu))
+        .bind(micro(skill.sigma))
+        .bind(at as i64)
+        .bind(micro(skill.mu) - micro(before.skill.mu))
+        .execute(&mut *tx)
+        .await?;
+        sqlx::query(
+            "INSERT INTO rating_history (name_key, family, at, code, number, mu, sigma) \
+             SELECT name_key, family, $1, $2, $3, mu, sigma FROM ratings WHERE name_key = $4 AND family = $5",
+        )
+        .bind(at as i64)
+        .bind(code)
+        .bind(i64::from(number))
+        .bind(&key)
+        .bind(family.name())
+        .execute(&mut *tx)
+        .await?;
+    }
+    Ok(())
+}
+
 /// A name's earlier run of a challenge.
 #[derive(FromRow)]
 struct EarlierRun {
@@ -1029,6 +1239,9 @@ async fn write_deal_and_room_changes(tx: &mut AnyConnection, append: &Append) ->
             .bind(append.at as i64)
             .execute(&mut *tx)
             .await?;
+        }
+        if let Some(rated) = &deal.rating {
+            write_ratings(tx, append.at, &append.code, deal.number, rated).await?;
         }
     }
     Ok(())

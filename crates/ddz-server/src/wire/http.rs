@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::domain::challenge::{BoardRow, ChallengeKind, RallyResult};
 use crate::domain::hints::HintPlay;
+use crate::domain::rating::{Family, PlayerRating, RatingRow};
 use crate::domain::room::RoomCode;
 use crate::domain::stats::StatLine;
 use crate::wire::protocol::{ErrorCode, Summary};
@@ -120,6 +121,16 @@ pub struct DealReview {
 pub struct PlayerStats {
     pub name: String,
     pub stats: Vec<StatLine>,
+    /// The player's rating in each family they have played rated deals in, with its history.
+    pub ratings: Vec<PlayerRating>,
+}
+
+/// `GET /api/ratings/FAMILY`: the ratings board of a table family, ranked by the rating less two
+/// standard deviations (docs/ratings.md).
+#[derive(ts_rs::TS, Clone, Debug, Serialize)]
+pub struct RatingBoard {
+    pub family: Family,
+    pub rows: Vec<RatingRow>,
 }
 
 /// `GET /api/boards/BOARD`: a board's rows (a rally board's for `date`).

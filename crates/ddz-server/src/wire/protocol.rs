@@ -385,6 +385,10 @@ pub struct SeatView {
     /// The player has handed their turns to the bot.
     #[serde(default)]
     pub auto_play: bool,
+    /// The occupant's rating in this table's family, in points (docs/ratings.md): a bot's fixed one, a
+    /// player's as stored (none before their first rated deal, and none while a rally is sealed).
+    #[serde(default)]
+    pub rating: Option<i32>,
 }
 
 /// The room for one client.
@@ -462,7 +466,7 @@ impl RoomView {
     /// no balances or nets, which would tell how the deals went).
     pub fn sealed(self) -> RoomView {
         RoomView {
-            seats: self.seats.into_iter().map(|seat| SeatView { balance: None, ..seat }).collect(),
+            seats: self.seats.into_iter().map(|seat| SeatView { balance: None, rating: None, ..seat }).collect(),
             deal: None,
             turn_deadline: None,
             deal_deadline: None,
@@ -506,6 +510,7 @@ impl RoomView {
                         || connected.get(s).copied().unwrap_or(false),
                     balance: occupant.as_ref().and_then(|o| room.ledger.balances.get(o.name()).copied()),
                     auto_play: room.auto_play[s],
+                    rating: None,
                 })
                 .collect(),
             deals_played: room.ledger.deals,

@@ -6,11 +6,13 @@ use ts_rs::{Config, TS};
 
 use crate::domain::challenge::{BoardRow, ChallengeKind, RallyResult};
 use crate::domain::hints::{HintPlay, Position, ReadingsAnswer, Refusal};
+use crate::domain::rating::{Family, PlayerRating, RatingPoint, RatingRow};
 use crate::domain::room::{LogLine, Mode, Occupant, RoomCode};
 use crate::domain::stats::StatLine;
 use crate::wire::http::{
     ApiError, Board, ChallengeStarted, CreateRoom, DealReview, Health, Hints, JoinQuickMatch, Lobby, PlayVsBots,
-    PlayerStats, QuickMatch, Rallies, RallyComparison, RallyFairness, Replay, RoomCreated, RoomDeals, StartChallenge,
+    PlayerStats, QuickMatch, Rallies, RallyComparison, RallyFairness, RatingBoard, Replay, RoomCreated, RoomDeals,
+    StartChallenge,
 };
 
 use crate::wire::protocol::{
@@ -75,6 +77,10 @@ pub fn typescript() -> String {
         decl::<BoardRow>(&cfg),
         decl::<RallyResult>(&cfg),
         decl::<StatLine>(&cfg),
+        decl::<Family>(&cfg),
+        decl::<RatingRow>(&cfg),
+        decl::<RatingPoint>(&cfg),
+        decl::<PlayerRating>(&cfg),
         decl::<TableType>(&cfg),
         decl::<TableRules>(&cfg),
         decl::<Seed>(&cfg),
@@ -97,6 +103,7 @@ pub fn typescript() -> String {
         decl::<DealReview>(&cfg),
         decl::<PlayerStats>(&cfg),
         decl::<Board>(&cfg),
+        decl::<RatingBoard>(&cfg),
         decl::<Rallies>(&cfg),
         decl::<RallyComparison>(&cfg),
         decl::<RallyFairness>(&cfg),

@@ -1,0 +1,336 @@
+//! Ratings (docs/ratings.md): a Weng-Lin (OpenSkill) rating per player and table family, updated after
+//! every finished deal at a rated table, from the `skillratings` crate.
+//!
+//! A deal is two teams: the landlord and the *role* (a virtual player standing for the landlord's seat,
+//! one per family, rated from every deal like a player) against the farmers. The role's rating is the
+//! landlord's advantage (or handicap) as the data shows it, never assumed. Bots keep fixed ratings,
+//! measured once in bot-vs-bot arenas ([`bot_skill`]); they take part in every update but never move.
+//! Pure: the store reads the skills, calls [`rate_deal`] and writes the changes.
+
+pub mod simulation;
+
+use ddz_bot::BotKind;
+use ddz_engine::{Deal, TableType};
+use serde::{Deserialize, Serialize};
+use skillratings::Outcomes;
+use skillratings::weng_lin::{WengLinConfig, WengLinRating, weng_lin_two_teams};
+
+use crate::domain::room::{Occupant, Room};
+
+/// The tables that share a rating: each table type, with or without its Wild option.
+#[derive(ts_rs::TS, Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Family {
+    House,
+    NoShuffle,
+    TwoPlayer,
+}
+
+impl Family {
+    pub const ALL: [Family; 3] = [Family::House, Family::NoShuffle, Family::TwoPlayer];
+
+    pub fn of(table: TableType) -> Family {
+        match table {
+            TableType::House => Family::House,
+            TableType::NoShuffle => Family::NoShuffle,
+            TableType::TwoPlayer => Family::TwoPlayer,
+        }
+    }
+
+    /// The family as it is stored and in URLs (`house`, `noshuffle`, `twoplayer`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Family::House => "house",
+            Family::NoShuffle => "noshuffle",
+            Family::TwoPlayer => "twoplayer",
+        }
+    }
+
+    pub fn parse(text: &str) -> Option<Family> {
+        Family::ALL.into_iter().find(|f| f.name() == text)
+    }
+
+    /// The farmers at a deal of this family.
+    pub fn farmers(self) -> usize {
+        match self {
+            Family::TwoPlayer => 1,
+            Family::House | Family::NoShuffle => 2,
+        }
+    }
+}
+
+/// A rating: the skill estimate `mu` and its uncertainty `sigma`, in Weng-Lin's units (a new player
+/// is 25 ± 8.33).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Skill {
+    pub mu: f64,
+    pub sigma: f64,
+}
+
+/// How much a deal's outcome owes to the cards rather than the players: Weng-Lin's β, the skill gap that
+/// makes the stronger side win about two deals in three. Dou Dizhu is luckier than chess (the crate's
+/// default is 25/6); the simulation in docs/ratings.md chose this value.
+pub const BETA: f64 = 25.0 / 6.0;
+
+/// Added to every rated side's variance before a deal (OpenSkill's τ, 25/300), so that ratings keep
+/// following a player who improves instead of freezing after a few thousand deals.
+pub const TAU: f64 = 25.0 / 300.0;
+
+/// A new player's rating.
+pub const NEW_PLAYER: Skill = Skill { mu: 25.0, sigma: 25.0 / 3.0 };
+
+/// Ratings are shown as whole points: 60 per unit of `mu`, so a new player shows 1500.
+pub fn points(mu: f64) -> i32 {
+    (mu * 60.0).round() as i32
+}
+
+impl Skill {
+    /// The rating shown: [`points`] of `mu`.
+    pub fn points(self) -> i32 {
+        points(self.mu)
+    }
+
+    /// The rating the boards rank by: two standard deviations below the estimate, so that a lucky
+    /// newcomer with a few deals does not top a board.
+    pub fn conservative(self) -> f64 {
+        self.mu - 2.0 * self.sigma
+    }
+
+    fn weng_lin(self) -> WengLinRating {
+        WengLinRating { rating: self.mu, uncertainty: self.sigma }
+    }
+
+    fn of(rating: &WengLinRating) -> Skill {
+        Skill { mu: rating.rating, sigma: rating.uncertainty }
+    }
+
+    /// This skill before a deal: its uncertainty grown by [`TAU`].
+    fn drifted(self) -> Skill {
+        Skill { mu: self.mu, sigma: self.sigma.hypot(TAU) }
+    }
+}
+
+/// The role's rating before any deal of the family was rated: even odds for equal players. Team
+/// strength is a sum, so the landlord's side (one player and the role) matches two farmers when the
+/// role is worth one player, and one farmer (Two Player) when it is worth nothing. The arena measures
+/// more ([`ROLE_ANCHORS`]), which is where a new server starts.
+pub fn even_role(family: Family) -> Skill {
+    Skill { mu: NEW_PLAYER.mu * (family.farmers() as f64 - 1.0), sigma: NEW_PLAYER.sigma }
+}
+
+/// The role's rating where a new server starts: measured in the anchoring arenas (docs/ratings.md,
+/// "Bot anchors"), shifted with the bots. Live deals move it from there.
+pub fn role_start(family: Family) -> Skill {
+    let (_, mu, sigma) = ROLE_ANCHORS.iter().copied().find(|(f, _, _)| *f == family).expect("every family");
+    Skill { mu, sigma }
+}
+
+/// The bots' fixed ratings per family, from `ddz ratings anchor --family F --deals 10000 --seed 1`
+/// (docs/ratings.md, 2026-12-04): `mu` after the arena, shifted so that `normal` sits at a new player's
+/// 25, and the arena's `sigma`.
+const BOT_ANCHORS: &[(Family, BotKind, f64, f64)] = &[
+    (Family::House, BotKind::Hard, 26.58, 1.59),
+    (Family::House, BotKind::Normal, 25.00, 1.56),
+    (Family::House, BotKind::Bomber, 21.99, 1.55),
+    (Family::House, BotKind::Easy, 20.90, 1.57),
+    (Family::House, BotKind::Greedy, 15.35, 1.56),
+    (Family::House, BotKind::Random, 5.16, 1.73),
+    (Family::NoShuffle, BotKind::Hard, 29.11, 1.61),
+    (Family::NoShuffle, BotKind::Normal, 25.00, 1.57),
+    (Family::NoShuffle, BotKind::Bomber, 22.38, 1.57),
+    (Family::NoShuffle, BotKind::Easy, 20.71, 1.57),
+    (Family::NoShuffle, BotKind::Greedy, 18.79, 1.58),
+    (Family::NoShuffle, BotKind::Random, 6.77, 1.84),
+    (Family::TwoPlayer, BotKind::Hard, 31.08, 1.71),
+    (Family::TwoPlayer, BotKind::Normal, 25.00, 1.58),
+    (Family::TwoPlayer, BotKind::Bomber, 24.62, 1.57),
+    (Family::TwoPlayer, BotKind::Easy, 19.83, 1.57),
+    (Family::TwoPlayer, BotKind::Greedy, 16.33, 1.64),
+    (Family::TwoPlayer, BotKind::Random, 4.03, 1.92),
+];
+
+/// The role's rating measured with the bots, per family (shifted like them).
+const ROLE_ANCHORS: &[(Family, f64, f64)] =
+    &[(Family::House, 21.85, 1.60), (Family::NoShuffle, 22.40, 1.60), (Family::TwoPlayer, 3.56, 1.59)];
+
+/// A bot's fixed rating in `family`.
+pub fn bot_skill(kind: BotKind, family: Family) -> Skill {
+    let (_, _, mu, sigma) =
+        BOT_ANCHORS.iter().copied().find(|(f, k, _, _)| *f == family && *k == kind).expect("every bot and family");
+    Skill { mu, sigma }
+}
+
+/// One seat's part in a rated deal: its skill before, and whether it moves (bots never do).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Rated {
+    pub skill: Skill,
+    pub fixed: bool,
+}
+
+/// What a deal does to its players' and the role's ratings.
+#[derive(Clone, Debug, PartialEq)]
+pub struct DealRating {
+    pub landlord: Skill,
+    pub role: Skill,
+    /// The farmers in the order given.
+    pub farmers: Vec<Skill>,
+}
+
+/// The ratings after one deal: the landlord's side (the landlord and the role) against the farmers,
+/// `landlord_won` deciding. A fixed seat comes back as it went in.
+pub fn rate_deal(landlord: Rated, role: Skill, farmers: &[Rated], landlord_won: bool) -> DealRating {
+    let before = |r: &Rated| if r.fixed { r.skill } else { r.skill.drifted() };
+    let side = [before(&landlord).weng_lin(), role.drifted().weng_lin()];
+    let others: Vec<WengLinRating> = farmers.iter().map(|f| before(f).weng_lin()).collect();
+    let outcome = if landlord_won { Outcomes::WIN } else { Outcomes::LOSS };
+    let config = WengLinConfig { beta: BETA, ..WengLinConfig::new() };
+    let (side, others) = weng_lin_two_teams(&side, &others, &outcome, &config);
+    let keep = |r: &Rated, new: &WengLinRating| if r.fixed { r.skill } else { Skill::of(new) };
+    DealRating {
+        landlord: keep(&landlord, &side[0]),
+        role: Skill::of(&side[1]),
+        farmers: farmers.iter().zip(&others).map(|(f, new)| keep(f, new)).collect(),
+    }
+}
+
+/// The landlord side's chance of winning, as the ratings see it.
+pub fn landlord_chance(landlord: Skill, role: Skill, farmers: &[Skill]) -> f64 {
+    let side = [landlord.weng_lin(), role.weng_lin()];
+    let others: Vec<WengLinRating> = farmers.iter().map(|f| f.weng_lin()).collect();
+    let config = WengLinConfig { beta: BETA, ..WengLinConfig::new() };
+    skillratings::weng_lin::expected_score_two_teams(&side, &others, &config).0
+}
+
+/// Who sat in a seat of a rated deal.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Seated {
+    Player(String),
+    Bot(BotKind),
+}
+
+/// A finished deal to rate: who was landlord, who were the farmers, who won.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RatedDeal {
+    pub family: Family,
+    pub landlord: Seated,
+    pub farmers: Vec<Seated>,
+    pub landlord_won: bool,
+}
+
+/// The deal to rate, if `deal` (just finished in `room`) moves ratings: a rated room's deal with a
+/// landlord and a winner and at least one person at the table. A deal that ended with no winner (the
+/// deal limit, an abandoned room) moves nothing. Turns the bot played for a player count as theirs.
+pub fn rated_deal(deal: &Deal, room: &Room) -> Option<RatedDeal> {
+    if !room.mode.rated() {
+        return None;
+    }
+    let landlord_won = deal.result()?.landlord_won?;
+    let landlord = deal.landlord()?;
+    let seated = |occupant: &Occupant| match occupant {
+        Occupant::Human { name } => Seated::Player(name.clone()),
+        Occupant::Bot { level, .. } => Seated::Bot(*level),
+    };
+    let seats: Vec<Seated> = room.seats.iter().map(|s| s.as_ref().map(seated)).collect::<Option<_>>()?;
+    if !seats.iter().any(|s| matches!(s, Seated::Player(_))) {
+        return None;
+    }
+    let farmers = seats.iter().enumerate().filter(|(s, _)| *s != landlord).map(|(_, o)| o.clone()).collect();
+    Some(RatedDeal { family: Family::of(deal.rules().table), landlord: seats[landlord].clone(), farmers, landlord_won })
+}
+
+/// A line of a ratings board.
+#[derive(ts_rs::TS, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RatingRow {
+    pub rank: usize,
+    pub name: String,
+    /// The rating in points ([`points`]) and two standard deviations of it.
+    pub rating: i32,
+    pub uncertainty: i32,
+    pub deals: i64,
+    /// The date of the player's latest rated deal.
+    pub date: String,
+}
+
+/// A player's rating in one family, with its history (oldest first).
+#[derive(ts_rs::TS, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PlayerRating {
+    pub family: Family,
+    pub rating: i32,
+    pub uncertainty: i32,
+    pub deals: i64,
+    pub history: Vec<RatingPoint>,
+}
+
+/// A player's rating after one rated deal.
+#[derive(ts_rs::TS, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RatingPoint {
+    /// When the deal finished (ms since the Unix epoch).
+    #[ts(type = "number")]
+    pub at: u64,
+    pub rating: i32,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn player(mu: f64) -> Rated {
+        Rated { skill: Skill { mu, sigma: NEW_PLAYER.sigma }, fixed: false }
+    }
+
+    #[test]
+    fn a_win_raises_the_landlord_and_the_role_and_lowers_the_farmers() {
+        let after = rate_deal(player(25.0), even_role(Family::House), &[player(25.0), player(25.0)], true);
+        assert!(after.landlord.mu > 25.0 && after.role.mu > 25.0);
+        assert!(after.farmers.iter().all(|f| f.mu < 25.0 && f.sigma < NEW_PLAYER.sigma));
+        let lost = rate_deal(player(25.0), even_role(Family::House), &[player(25.0), player(25.0)], false);
+        assert!(lost.landlord.mu < 25.0 && lost.role.mu < 25.0 && lost.farmers[0].mu > 25.0);
+    }
+
+    #[test]
+    fn a_bot_never_moves_and_still_weighs_in() {
+        let bot = Rated { skill: Skill { mu: 35.0, sigma: 1.0 }, fixed: true };
+        let after = rate_deal(player(25.0), even_role(Family::House), &[bot, player(25.0)], true);
+        assert_eq!(after.farmers[0], bot.skill);
+        // Beating a strong bot is worth more than beating an average player.
+        let even = rate_deal(player(25.0), even_role(Family::House), &[player(25.0), player(25.0)], true);
+        assert!(after.landlord.mu > even.landlord.mu);
+    }
+
+    #[test]
+    fn the_even_role_gives_equal_players_even_odds_in_every_family() {
+        for family in Family::ALL {
+            let farmers = vec![NEW_PLAYER; family.farmers()];
+            let chance = landlord_chance(NEW_PLAYER, even_role(family), &farmers);
+            assert!((chance - 0.5).abs() < 1e-9, "{family:?}: {chance}");
+        }
+    }
+
+    #[test]
+    fn two_player_is_one_against_one() {
+        let after = rate_deal(player(25.0), even_role(Family::TwoPlayer), &[player(25.0)], false);
+        assert_eq!(after.farmers.len(), 1);
+        assert!(after.farmers[0].mu > 25.0 && after.role.mu < 0.0);
+    }
+
+    #[test]
+    fn every_bot_has_an_anchor_in_every_family_in_the_order_of_their_strength() {
+        for family in Family::ALL {
+            let order = [BotKind::Hard, BotKind::Normal, BotKind::Easy, BotKind::Greedy, BotKind::Random];
+            let ratings: Vec<f64> = order.iter().map(|&k| bot_skill(k, family).mu).collect();
+            assert!(ratings.windows(2).all(|w| w[0] > w[1]), "{family:?}: {ratings:?}");
+            assert_eq!(bot_skill(BotKind::Normal, family).points(), 1500);
+            assert!(bot_skill(BotKind::Bomber, family).mu > 0.0);
+            assert!(role_start(family).sigma > 0.0);
+        }
+    }
+
+    #[test]
+    fn families_read_back_from_their_names() {
+        for family in Family::ALL {
+            assert_eq!(Family::parse(family.name()), Some(family));
+        }
+        assert_eq!(Family::parse("poker"), None);
+        assert_eq!(points(25.0), 1500);
+    }
+}
