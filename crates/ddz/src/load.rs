@@ -263,7 +263,7 @@ async fn room(index: usize, args: &LoadArgs, totals: &Totals) -> Result<Samples,
         streams.push(stream.map(move |message| (p, message)));
         let mut player =
             Player { sink, view: None, n: 0, seq: 0, due: None, sent: None, acted_at: None, pace: Pace::new() };
-        player.send(&Command::Hello { room: code.as_str().into(), name: name.clone(), token: None }).await?;
+        player.send(&Command::Hello { room: code.as_str().into(), name: name.clone(), token: None, key: None }).await?;
         if p > 0 {
             player.send(&Command::Sit { seat: Some(p) }).await?;
         }

@@ -4,5 +4,6 @@
 
 pub mod challenge;
 pub mod hints;
+pub mod names;
 pub mod room;
 pub mod stats;

@@ -9,8 +9,9 @@ use crate::domain::hints::{HintPlay, Position, ReadingsAnswer, Refusal};
 use crate::domain::room::{LogLine, Mode, Occupant, RoomCode};
 use crate::domain::stats::StatLine;
 use crate::wire::http::{
-    ApiError, Board, ChallengeStarted, CreateRoom, DealReview, Health, Hints, Lobby, PlayVsBots, PlayerStats, Rallies,
-    RallyComparison, RallyFairness, Replay, RoomCreated, RoomDeals, StartChallenge,
+    ApiError, Board, ChallengeStarted, CreateRoom, DealReview, Health, Hints, Lobby, NameSecrets, PlayVsBots,
+    PlayerStats, ProtectName, Rallies, RallyComparison, RallyFairness, RecoverName, Replay, RoomCreated, RoomDeals,
+    StartChallenge,
 };
 
 use crate::wire::protocol::{ChallengeView, ClientAction, Command, ErrorCode, Event, RoomView, SeatView, Summary};
@@ -95,6 +96,9 @@ pub fn typescript() -> String {
         decl::<RallyComparison>(&cfg),
         decl::<RallyFairness>(&cfg),
         decl::<Hints>(&cfg),
+        decl::<ProtectName>(&cfg),
+        decl::<RecoverName>(&cfg),
+        decl::<NameSecrets>(&cfg),
         decl::<ApiError>(&cfg),
         decl::<Health>(&cfg),
     ];
