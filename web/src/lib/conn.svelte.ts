@@ -9,6 +9,7 @@
 
 import { errorText } from './errors';
 import { t } from './i18n.svelte';
+import { forgetKey, nameKey } from './keys.svelte';
 import type { ClientAction, Command, Event, LobbyTable, RoomView } from './types';
 
 function wsUrl(): string {
@@ -66,7 +67,7 @@ class Socket {
 }
 
 /** Refusals of a hello that trying again cannot change. */
-const FINAL: readonly string[] = ['unknown_room', 'bad_name', 'rally_open'];
+const FINAL: readonly string[] = ['unknown_room', 'bad_name', 'rally_open', 'name_protected', 'too_many_guesses'];
 
 function tokenKey(code: string, name: string): string {
   return `ddz-token:${code.toUpperCase()}:${name.toLowerCase()}`;
@@ -110,7 +111,13 @@ export class Connection {
       () =>
         name === null
           ? { type: 'watch', room: code }
-          : { type: 'hello', room: code, name, token: localStorage.getItem(tokenKey(code, name)) },
+          : {
+              type: 'hello',
+              room: code,
+              name,
+              token: localStorage.getItem(tokenKey(code, name)),
+              key: nameKey(name),
+            },
       (msg) => this.receive(msg),
       () => !this.fatal,
     );
@@ -133,6 +140,8 @@ export class Connection {
     } else if (msg.type === 'error') {
       const text = errorText(msg.code, msg.message);
       if (this.status !== 'open' && FINAL.includes(msg.code)) this.fatal = text;
+      // The key was refused: the name was recovered on another device (`lib/api.ts` does the same).
+      if (msg.code === 'name_protected' && this.name !== null) forgetKey(this.name);
       this.error = text;
     }
   }
