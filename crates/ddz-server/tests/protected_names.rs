@@ -1,14 +1,15 @@
 //! Protected names (`docs/names.md`) over real sockets: protecting a name, strangers refused on every
 //! entry point (HTTP and the WebSocket's `hello`), the owner's key accepted, recovery rotating the key,
 //! wrong guesses rate-limited, unprotected names as before, the boards' and stats' marks, and only
-//! digests kept in the database.
+//! digests kept in the database; and the same on PostgreSQL, the database a cluster's nodes share.
 
 mod common;
 
 use std::net::SocketAddr;
 use std::time::Duration;
 
-use common::{Answer, Client, FAST, get, http, post, server, temp_db};
+use common::services::Postgres;
+use common::{Answer, Client, FAST, get, http, post, server, server_on, temp_db};
 use ddz_server::protocol::{Command, ErrorCode, Event};
 use serde_json::json;
 
@@ -93,10 +94,16 @@ async fn strangers_are_refused_a_protected_name_everywhere_and_its_key_proves_it
     let (_, first) = hello(addr, bob.body["code"].as_str().unwrap(), "Bob", None).await;
     assert!(matches!(first, Event::Session { .. }), "{first:?}");
 
-    // Stats and boards mark protected names: a Bot Buster run each, abandoned at once, puts both on the board.
-    assert_eq!(get(addr, "/api/players/ANN").await["protected"], true);
-    assert_eq!(get(addr, "/api/players/Bob").await["protected"], false);
-    for (name, key) in [("Ann", Some(key.as_str())), ("Bob", None)] {
+    assert_marked(addr, [("Ann", Some(key.as_str())), ("Bob", None)]).await;
+    assert!(running.stop().await);
+}
+
+/// Stats and boards mark the protected names among `players` (each with its key, if protected): a Bot
+/// Buster run each, abandoned at once, puts them on the board.
+async fn assert_marked<const N: usize>(addr: SocketAddr, players: [(&str, Option<&str>); N]) {
+    for (name, key) in players {
+        let stats = get(addr, &format!("/api/players/{}", name.to_uppercase())).await;
+        assert_eq!(stats["protected"], key.is_some(), "{name}: {stats}");
         let started = post(addr, "/api/challenges", json!({"name": name, "kind": "buster", "key": key})).await;
         let (mut player, _) = hello(addr, started["code"].as_str().unwrap(), name, key).await;
         player.next_state().await;
@@ -104,12 +111,11 @@ async fn strangers_are_refused_a_protected_name_everywhere_and_its_key_proves_it
         player.until(|v| v.closed).await;
     }
     let board = get(addr, "/api/boards/buster").await;
-    let marked = |name: &str| {
+    for (name, key) in players {
         let rows = board["rows"].as_array().unwrap();
-        rows.iter().find(|row| row["name"] == name).unwrap_or_else(|| panic!("{name} on {board}"))["protected"].clone()
-    };
-    assert_eq!((marked("Ann"), marked("Bob")), (json!(true), json!(false)));
-    assert!(running.stop().await);
+        let row = rows.iter().find(|row| row["name"] == name).unwrap_or_else(|| panic!("{name} on {board}"));
+        assert_eq!(row["protected"], key.is_some(), "{name}: {row}");
+    }
 }
 
 #[tokio::test]
@@ -218,4 +224,24 @@ fn header<'a>(answer: &'a Answer, name: &str) -> &'a str {
         .find_map(|line| line.strip_prefix(&format!("{name}: ")))
         .unwrap_or_else(|| panic!("no {name} in {}", answer.headers))
         .trim()
+}
+
+/// PostgreSQL, the database a cluster's nodes share: its migration, the protect's insert, the recovery's
+/// conditional update, and the boards' marks.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn protected_names_hold_on_postgres() {
+    let postgres = Postgres::start("names");
+    let running = server_on(&postgres.url(), FAST).await;
+    let addr = running.addr;
+    let (old_key, code) = protect(addr, "Ivy").await;
+    let again = http(addr, "POST", "/api/names/protect", Some(json!({"name": "IVY"}))).await;
+    assert_refused(&again, 409, ErrorCode::NameProtected);
+    assert_refused(&play_vs_bots(addr, "ivy", None).await, 403, ErrorCode::NameProtected);
+    let recovered = recover(addr, "Ivy", &code).await;
+    assert_eq!(recovered.status, 200, "{recovered:?}");
+    let key = recovered.body["key"].as_str().unwrap();
+    assert_refused(&play_vs_bots(addr, "Ivy", Some(&old_key)).await, 403, ErrorCode::NameProtected);
+    assert_refused(&recover(addr, "Ivy", &code).await, 403, ErrorCode::WrongRecoveryCode);
+    assert_marked(addr, [("Ivy", Some(key)), ("Jo", None)]).await;
+    assert!(running.stop().await);
 }
