@@ -195,6 +195,20 @@ async fn wrong_keys_are_limited_per_address() {
 }
 
 #[tokio::test]
+async fn an_address_protects_a_few_names_an_hour() {
+    let db = temp_db("protects");
+    let running = server(&db, FAST).await;
+    for n in 1..=5 {
+        protect(running.addr, &format!("Squat{n}")).await;
+    }
+    let sixth = http(running.addr, "POST", "/api/names/protect", Some(json!({"name": "Squat6"}))).await;
+    assert_refused(&sixth, 429, ErrorCode::RateLimited);
+    assert!(header(&sixth, "retry-after").parse::<u64>().unwrap() > 60, "about 12 minutes: {sixth:?}");
+    assert_eq!(get(running.addr, "/api/players/Squat6").await["protected"], false);
+    assert!(running.stop().await);
+}
+
+#[tokio::test]
 async fn the_database_keeps_only_digests_of_the_secrets() {
     let db = temp_db("name-digests");
     let running = server(&db, FAST).await;

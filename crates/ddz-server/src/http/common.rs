@@ -55,6 +55,8 @@ pub struct AppState {
     pub ws_limit: Arc<PerClient>,
     /// Wrong guesses at protected names' keys and recovery codes.
     pub guesses: Arc<Guesses>,
+    /// Names protected, per client address.
+    pub protects: Arc<PerClient>,
     /// The bot's reviews of finished deals: one thread, a few waiting, never the tables' pool.
     pub reviews: Queue,
 }

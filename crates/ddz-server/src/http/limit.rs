@@ -192,6 +192,8 @@ pub struct Guesses {
 pub const GUESSES_PER_NAME: Rate = Rate::new(10.0 / 600.0, 10.0);
 /// Wrong keys and recovery codes from one address: 30 per 10 minutes.
 pub const GUESSES_PER_ADDRESS: Rate = Rate::new(30.0 / 600.0, 30.0);
+/// Names one address may protect: 5 an hour, so that nobody protects every name on the boards at once.
+pub const PROTECTS: Rate = Rate::new(5.0 / 3600.0, 5.0);
 
 impl Guesses {
     pub fn new(per_name: Rate, per_address: Rate) -> Guesses {
@@ -201,14 +203,15 @@ impl Guesses {
     /// Takes a guess at `name`'s recovery code (`name`: its key in lower case) or, without a name, at a
     /// key, from `from` (no address: not counted by address); otherwise how long to wait.
     pub fn take(&self, name: Option<&str>, from: Option<IpAddr>) -> Result<(), Duration> {
-        if let Some(name) = name {
-            self.per_name.check(name.to_string())?;
+        // The address first: an address out of guesses adds no name to the table.
+        if let Some(ip) = from {
+            self.per_address.check(client_key(ip))?;
         }
-        if let Some(ip) = from
-            && let Err(wait) = self.per_address.check(client_key(ip))
+        if let Some(name) = name
+            && let Err(wait) = self.per_name.check(name.to_string())
         {
-            if let Some(name) = name {
-                self.per_name.give_back(&name.to_string());
+            if let Some(ip) = from {
+                self.per_address.give_back(&client_key(ip));
             }
             return Err(wait);
         }
@@ -317,7 +320,10 @@ mod tests {
         // Other names, and keys, from that address still have their tokens: one left.
         guesses.take(None, a).unwrap();
         assert!(guesses.take(Some("bob"), a).is_err(), "the address has made its three wrong guesses");
-        guesses.take(Some("bob"), b).expect("a name refused by address kept its own token");
+        guesses.take(Some("bob"), b).unwrap();
+        guesses.take(Some("bob"), b).expect("a name refused by address kept its own tokens");
+        assert!(guesses.take(Some("ann"), b).is_err());
+        guesses.take(None, b).expect("a guess refused by name kept the address's token");
         tokio::time::advance(Duration::from_secs(60)).await;
         guesses.take(Some("ann"), b).expect("a minute later, one more");
     }

@@ -9,18 +9,23 @@ use axum::extract::State;
 use axum::http::StatusCode;
 use tokio::time::Duration;
 
-use super::common::{AppError, AppState, Body, ClientAddr, not_found, valid_name};
+use super::common::{AppError, AppState, Body, ClientAddr, not_found, rate_limited, valid_name};
 use crate::domain::names::{Secrets, key_digest, name_key, recovery_digest, same_digest};
 use crate::wire::http::{NameSecrets, ProtectName, RecoverName};
 use crate::wire::protocol::ErrorCode;
 
 /// `POST /api/names/protect`: protects a name nobody has protected, answering its key and recovery code
-/// (once: the server keeps only their digests).
+/// (once: the server keeps only their digests). An address protects a few names an hour
+/// ([`super::limit::PROTECTS`]).
 pub(super) async fn protect(
     State(state): State<AppState>,
+    ClientAddr(from): ClientAddr,
     Body(req): Body<ProtectName>,
 ) -> Result<Json<NameSecrets>, AppError> {
     let name = valid_name(&req.name)?;
+    if let Some(ip) = from {
+        state.protects.check(ip).map_err(rate_limited)?;
+    }
     let secrets = Secrets::draw(&mut rand::rng());
     if !state.rooms.db().protect_name(&name, &secrets.digests(), state.rooms.now_ms()).await? {
         let message = format!("{name} is protected already");
@@ -38,13 +43,13 @@ pub(super) async fn recover(
     Body(req): Body<RecoverName>,
 ) -> Result<Json<NameSecrets>, AppError> {
     let name = valid_name(&req.name)?;
-    let key = name_key(&name);
-    state.guesses.take(Some(&key), from).map_err(too_many_guesses)?;
     let db = state.rooms.db();
+    // Only protected names are counted (which names are protected is no secret: the boards say).
     let Some(stored) = db.name_protection(&name).await? else {
-        state.guesses.give_back(Some(&key), from);
         return Err(not_found(format!("{name} is not protected")));
     };
+    let key = name_key(&name);
+    state.guesses.take(Some(&key), from).map_err(too_many_guesses)?;
     let wrong =
         || AppError::new(StatusCode::FORBIDDEN, ErrorCode::WrongRecoveryCode, "that is not the name's recovery code");
     let given = recovery_digest(&req.code).ok_or_else(wrong)?;
