@@ -1,6 +1,7 @@
 // Browser tests of protected names (docs/names.md, issue 37): a name protected in one browser context, a
 // stranger in a second context refused with "This name is protected" (in English and Chinese), the recovery
-// code typed there to take the name over and play, and the first context's key no longer working.
+// code typed there to take the name over and play, the first context's key no longer working, and the lock
+// on the board and the stats page.
 // Usage: DDZ_URL=http://127.0.0.1:8080 node web/e2e/names.mjs
 
 import assert from 'node:assert/strict';
@@ -76,9 +77,17 @@ test('a name protected in one browser is refused to another until recovered ther
   await a.getByRole('button', { name: 'Recover a name on this device' }).waitFor();
   assert.equal(await a.evaluate(() => localStorage.getItem('ddz.keys')), '{}');
 
-  // The stats page marks the name.
+  // A Bot Buster run, abandoned at once, puts the name on its board, marked; so is its stats page.
+  await b.goto(BASE);
+  await b.getByTestId('start-buster').click();
+  await b.locator('[data-testid=hand] .card').nth(16).waitFor({ timeout: 30_000 });
+  await b.getByRole('button', { name: 'Abandon run' }).first().click();
+  await b.getByTestId('run-over').waitFor();
+  await b.goto(`${BASE}/#/boards/buster`);
+  const row = b.getByTestId('board').getByRole('row', { name: new RegExp(name, 'i') });
+  await row.getByRole('img', { name: 'Protected name' }).waitFor();
   await b.goto(`${BASE}/#/stats/${encodeURIComponent(name)}`);
-  await b.getByRole('img', { name: 'Protected name' }).waitFor();
+  await b.getByRole('heading').getByRole('img', { name: 'Protected name' }).waitFor();
   await a.context().close();
   await b.context().close();
 });
