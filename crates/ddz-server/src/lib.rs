@@ -158,6 +158,10 @@ pub async fn start(config: Config) -> Result<Running, Box<dyn std::error::Error 
             http::limit::PerClient::new(config.guards.websockets, http::limit::CLIENTS)
                 .trusting(&config.trusted_proxies),
         ),
+        guesses: Arc::new(http::limit::Guesses::new(http::limit::GUESSES_PER_NAME, http::limit::GUESSES_PER_ADDRESS)),
+        protects: Arc::new(
+            http::limit::PerClient::new(http::limit::PROTECTS, http::limit::CLIENTS).trusting(&config.trusted_proxies),
+        ),
         reviews: work::Queue::new(1, http::REVIEWS_QUEUED),
     };
     let listener = TcpListener::bind(config.addr).await?;

@@ -196,3 +196,20 @@ async fn a_ticket_nobody_polls_leaves_the_queue_and_a_restart_keeps_the_others()
     assert!(answer["room"].is_null(), "still waiting: {answer}");
     assert!(running.stop().await);
 }
+
+#[tokio::test]
+async fn a_protected_name_queues_only_with_its_key() {
+    let db = temp_db("quick-protected");
+    let running = server(&db, FAST).await;
+    let secrets = post(running.addr, "/api/names/protect", json!({"name": "Ann"})).await;
+    let key = secrets["key"].as_str().expect("a key").to_string();
+    let stranger = http(running.addr, "POST", "/api/quick-match", Some(json!({"name": "ann", "table": "house"}))).await;
+    assert_eq!((stranger.status, &stranger.body["code"]), (403, &json!("name_protected")), "{}", stranger.body);
+    let owner = join_with_key(running.addr, "Ann", &key).await;
+    assert_eq!(owner["name"], "Ann");
+    assert!(running.stop().await);
+}
+
+async fn join_with_key(addr: SocketAddr, name: &str, key: &str) -> Value {
+    post(addr, "/api/quick-match", json!({"name": name, "key": key, "table": "house"})).await
+}

@@ -98,9 +98,9 @@ async fn walk_sealed(addr: SocketAddr, code: &str, stage: &str) -> Vec<String> {
     // Over the socket: a spectator, any other name (a bot's included) is refused; the lobby omits it.
     for first in [
         Command::Watch { room: code.into() },
-        Command::Hello { room: code.into(), name: "Otto".into(), token: None },
-        Command::Hello { room: lower.as_str().into(), name: "Otto".into(), token: None },
-        Command::Hello { room: code.into(), name: "Bot Hard".into(), token: None },
+        Command::Hello { room: code.into(), name: "Otto".into(), token: None, key: None },
+        Command::Hello { room: lower.as_str().into(), name: "Otto".into(), token: None, key: None },
+        Command::Hello { room: code.into(), name: "Bot Hard".into(), token: None, key: None },
     ] {
         let (event, raw) = first_answer(addr, &first).await;
         assert!(matches!(&event, Event::Error { code: ErrorCode::RallyOpen, .. }), "{stage}: {first:?}: {event:?}");

@@ -4,7 +4,7 @@
 //! screen size: the hand, the buttons and the text fit; axe-core's contrast and naming checks) and
 //! `replay.mjs` (a finished deal's replay viewer), `typed.mjs` (a deal played by typing, and the screen
 //! reader's announcements), `ratings.mjs` (a rating on the seat that moves after a deal, the stats page's
-//! chart, the ratings board).
+//! chart, the ratings board), `names.mjs` (protected names: protecting, a stranger refused, recovering).
 //!
 //! Needs Node.js, `npm ci` in `web/`, and Chromium (`.ci/run` installs them); without them it fails.
 
@@ -60,6 +60,13 @@ fn a_deal_plays_by_typing_in_chromium() {
 #[test]
 fn a_rating_moves_after_a_deal_in_chromium() {
     run_browser_tests("ratings.mjs", &["--bot-delay-ms", "100", "--bot-delay-span-ms", "100"]);
+}
+
+/// A name protected in one browser context, refused to a stranger in another, recovered there with its
+/// code and played under (`docs/names.md`); quick bots, as for the replay.
+#[test]
+fn a_protected_name_is_refused_to_strangers_and_recovered_in_chromium() {
+    run_browser_tests("names.mjs", &["--bot-delay-ms", "100", "--bot-delay-span-ms", "100"]);
 }
 
 /// Serves a fresh database with `server_args` and runs `web/e2e/{script}` against it.

@@ -2,6 +2,7 @@
 // server's Rust types (`wire.ts`).
 
 import { errorText } from './errors';
+import { forgetKey, nameKey } from './keys.svelte';
 import type {
   Board,
   BoardRow,
@@ -13,14 +14,17 @@ import type {
   DealReview,
   HintPlay,
   Hints,
+  NameSecrets,
   PlayerStats,
   PlayVsBots,
   Position,
+  ProtectName,
   Rallies,
   RallyComparison,
   RatingBoard,
   RatingRow,
   ReadingsAnswer,
+  RecoverName,
   Replay,
   RoomCreated,
   RoomDeals,
@@ -31,6 +35,16 @@ import type {
 
 export type { Position };
 
+/** A refusal from the server, worded in the player's language, with its code. */
+export class ApiError extends Error {
+  constructor(
+    readonly code: string | undefined,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
 async function post<T>(path: string, body: unknown): Promise<T> {
   const res = await fetch(path, {
     method: 'POST',
@@ -38,25 +52,38 @@ async function post<T>(path: string, body: unknown): Promise<T> {
     body: JSON.stringify(body),
   });
   const json = await res.json().catch(() => ({}));
-  if (!res.ok) throw new Error(errorText(json.code, json.message ?? `HTTP ${res.status}`));
+  if (!res.ok) throw new ApiError(json.code, errorText(json.code, json.message ?? `HTTP ${res.status}`));
   return json as T;
+}
+
+/**
+ * A request that acts as `name`, sent with the name's key if this browser keeps one. A key the server refuses
+ * is forgotten: the name was recovered on another device, and only its new code takes it back.
+ */
+async function asName<T>(path: string, body: { name: string; key: string | null }): Promise<T> {
+  try {
+    return await post<T>(path, body);
+  } catch (e) {
+    if (body.key && e instanceof ApiError && e.code === 'name_protected') forgetKey(body.name);
+    throw e;
+  }
 }
 
 async function get<T>(path: string): Promise<T> {
   const res = await fetch(path);
   const json = await res.json().catch(() => ({}));
-  if (!res.ok) throw new Error(errorText(json.code, json.message ?? `HTTP ${res.status}`));
+  if (!res.ok) throw new ApiError(json.code, errorText(json.code, json.message ?? `HTTP ${res.status}`));
   return json as T;
 }
 
 export function playVsBots(name: string, wild: boolean): Promise<RoomCreated> {
-  const body: PlayVsBots = { name, table: 'house', wild, level: 'hard' };
-  return post('/api/play-vs-bots', body);
+  const body: PlayVsBots = { name, key: nameKey(name), table: 'house', wild, level: 'hard' };
+  return asName('/api/play-vs-bots', body);
 }
 
 export function createRoom(name: string, table: TableType, wild: boolean, open = false): Promise<RoomCreated> {
-  const body: CreateRoom = { name, table, wild, public: open };
-  return post('/api/rooms', body);
+  const body: CreateRoom = { name, key: nameKey(name), table, wild, public: open };
+  return asName('/api/rooms', body);
 }
 
 /** A room as a spectator sees it (closed rooms too). */
@@ -76,8 +103,8 @@ export async function roomDeals(code: string): Promise<DealRecord[]> {
 
 /** Starts a Bot Buster or Bot Bomber run or today's rally, or resumes the name's unfinished one. */
 export function startChallenge(name: string, kind: ChallengeKind): Promise<ChallengeStarted> {
-  const body: StartChallenge = { name, kind };
-  return post('/api/challenges', body);
+  const body: StartChallenge = { name, key: nameKey(name), kind };
+  return asName('/api/challenges', body);
 }
 
 export async function board(name: string, date?: string): Promise<BoardRow[]> {
@@ -93,7 +120,7 @@ export function compareRally(date: string, name: string): Promise<RallyCompariso
   return get(`/api/rallies/${date}/compare/${encodeURIComponent(name)}`);
 }
 
-/** A player's stat lines, and their rating in each table family with its history. */
+/** A player's stat lines, whether the name is protected, and their rating in each table family with its history. */
 export function playerStats(name: string): Promise<PlayerStats> {
   return get(`/api/players/${encodeURIComponent(name)}`);
 }
@@ -101,6 +128,18 @@ export function playerStats(name: string): Promise<PlayerStats> {
 /** A table family's ratings board. */
 export async function ratingBoard(family: Family): Promise<RatingRow[]> {
   return (await get<RatingBoard>(`/api/ratings/${family}`)).rows;
+}
+
+/** Protects `name` (docs/names.md): its key, to keep, and its recovery code, to show once. */
+export function protectName(name: string): Promise<NameSecrets> {
+  const body: ProtectName = { name };
+  return post('/api/names/protect', body);
+}
+
+/** A protected name's recovery code for a new key and a new code (the old ones stop working). */
+export function recoverName(name: string, code: string): Promise<NameSecrets> {
+  const body: RecoverName = { name, code };
+  return post('/api/names/recover', body);
 }
 
 export function readings(pos: Position): Promise<ReadingsAnswer> {

@@ -13,6 +13,7 @@
 import { errorText } from './errors';
 import { newNonce, rememberNonce, sentNonce } from './fair';
 import { t } from './i18n.svelte';
+import { forgetKey, nameKey } from './keys.svelte';
 import type { ClientAction, Command, Event, LobbyTable, RoomView } from './types';
 
 function wsUrl(): string {
@@ -70,7 +71,7 @@ class Socket {
 }
 
 /** Refusals of a hello that trying again cannot change. */
-const FINAL: readonly string[] = ['unknown_room', 'bad_name', 'rally_open'];
+const FINAL: readonly string[] = ['unknown_room', 'bad_name', 'rally_open', 'name_protected', 'too_many_guesses'];
 
 function tokenKey(code: string, name: string): string {
   return `ddz-token:${code.toUpperCase()}:${name.toLowerCase()}`;
@@ -118,7 +119,13 @@ export class Connection {
         this.nonceSentFor = null;
         return name === null
           ? { type: 'watch', room: code }
-          : { type: 'hello', room: code, name, token: localStorage.getItem(tokenKey(code, name)) };
+          : {
+              type: 'hello',
+              room: code,
+              name,
+              token: localStorage.getItem(tokenKey(code, name)),
+              key: nameKey(name),
+            };
       },
       (msg) => this.receive(msg),
       () => !this.fatal,
@@ -145,6 +152,8 @@ export class Connection {
       if (msg.code === 'no_nonce_wanted') return;
       const text = errorText(msg.code, msg.message);
       if (this.status !== 'open' && FINAL.includes(msg.code)) this.fatal = text;
+      // The key was refused: the name was recovered on another device (`lib/api.ts` does the same).
+      if (msg.code === 'name_protected' && this.name !== null) forgetKey(this.name);
       this.error = text;
     }
   }

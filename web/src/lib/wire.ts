@@ -282,11 +282,11 @@ actions_from?: number | null, };
 
 export type Summary = { code: string, mode: Mode, rules: TableRules, seats: Array<string | null>, deals_played: number, in_deal: boolean, closed: boolean, };
 
-export type ErrorCode = "deal_over" | "not_your_turn" | "wrong_phase" | "must_take" | "bad_bid" | "bid_too_low" | "declined_cannot_rob" | "already_seen" | "not_in_hand" | "cards_do_not_match" | "not_that_reading" | "does_not_beat" | "cannot_pass_on_lead" | "no_cards" | "wild_alone" | "wild_with_both_jokers" | "four_in_a_row" | "two_or_joker_in_run" | "not_in_deck" | "not_a_play" | "room_closed" | "seat_taken" | "no_such_seat" | "room_full" | "already_seated" | "not_host" | "deal_in_progress" | "seats_empty" | "no_deal" | "not_seated" | "run_over" | "challenge_rules" | "challenge_seats" | "challenge_auto_play" | "no_nonce_wanted" | "dealing" | "unknown_room" | "name_taken" | "bad_name" | "bad_message" | "already_in_room" | "frame_too_large" | "rate_limited" | "busy" | "server_full" | "bad_request" | "hand_too_large" | "not_found" | "rally_played" | "spectator" | "rally_open" | "too_many_watching" | "internal";
+export type ErrorCode = "deal_over" | "not_your_turn" | "wrong_phase" | "must_take" | "bad_bid" | "bid_too_low" | "declined_cannot_rob" | "already_seen" | "not_in_hand" | "cards_do_not_match" | "not_that_reading" | "does_not_beat" | "cannot_pass_on_lead" | "no_cards" | "wild_alone" | "wild_with_both_jokers" | "four_in_a_row" | "two_or_joker_in_run" | "not_in_deck" | "not_a_play" | "room_closed" | "seat_taken" | "no_such_seat" | "room_full" | "already_seated" | "not_host" | "deal_in_progress" | "seats_empty" | "no_deal" | "not_seated" | "run_over" | "challenge_rules" | "challenge_seats" | "challenge_auto_play" | "no_nonce_wanted" | "dealing" | "unknown_room" | "name_taken" | "bad_name" | "bad_message" | "already_in_room" | "frame_too_large" | "rate_limited" | "busy" | "server_full" | "bad_request" | "hand_too_large" | "not_found" | "rally_played" | "spectator" | "rally_open" | "too_many_watching" | "name_protected" | "wrong_recovery_code" | "too_many_guesses" | "internal";
 
 export type ClientAction = { "action": "take" } | { "action": "pass" } | { "action": "bid", bid: number, } | { "action": "call", call: boolean, } | { "action": "rob", rob: boolean, } | { "action": "seen" } | { "action": "play", cards: CardSet, play: Play, };
 
-export type Command = { "type": "hello", room: RoomCode, name: string, token: string | null, } | { "type": "watch", room: RoomCode, } | { "type": "watch_lobby" } | { "type": "sit", seat: number | null, } | { "type": "act", seq: number, action: ClientAction, } | { "type": "add_bot", seat: number, level: BotKind, } | { "type": "start" } | { "type": "set_wild", on: boolean, } | { "type": "auto_play", on: boolean, } | { "type": "close" } | { "type": "chat", chat: Chat, } | { "type": "nonce", nonce: Seed, } | { "type": "ping" };
+export type Command = { "type": "hello", room: RoomCode, name: string, token: string | null, key: string | null, } | { "type": "watch", room: RoomCode, } | { "type": "watch_lobby" } | { "type": "sit", seat: number | null, } | { "type": "act", seq: number, action: ClientAction, } | { "type": "add_bot", seat: number, level: BotKind, } | { "type": "start" } | { "type": "set_wild", on: boolean, } | { "type": "auto_play", on: boolean, } | { "type": "close" } | { "type": "chat", chat: Chat, } | { "type": "nonce", nonce: Seed, } | { "type": "ping" };
 
 export type Event = { "type": "state", n: number, room: RoomView, } | { "type": "lobby", tables: Array<Summary>, } | { "type": "ack", seq: number, } | { "type": "error", code: ErrorCode, message: string, seq: number | null, } | { "type": "pong" } | { "type": "session", token: string, } | { "type": "replaced" } | { "type": "chat", seat: number, chat: Chat, } | { "type": "restarting" };
 
@@ -316,7 +316,12 @@ export type BoardRow = { rank: number, name: string, score: number, deals: numbe
 /**
  * The date of the result (`2026-11-29`, UTC).
  */
-date: string, };
+date: string, 
+/**
+ * The name is protected (`docs/names.md`): only its key's holder plays under it. Marked by whoever
+ * answers with the board (the names' protection is no part of a result).
+ */
+protected: boolean, };
 
 export type RallyResult = { name: string, net: number, nets: Array<number>, };
 
@@ -424,11 +429,23 @@ salt?: Seed,
  */
 nonces?: Array<string | null>, };
 
-export type CreateRoom = { name: string, table: TableType, wild: boolean, public: boolean, };
+export type CreateRoom = { name: string, 
+/**
+ * The name's key, if it is protected (`docs/names.md`).
+ */
+key: string | null, table: TableType, wild: boolean, public: boolean, };
 
-export type PlayVsBots = { name: string, table: TableType, wild: boolean, level: BotKind, };
+export type PlayVsBots = { name: string, 
+/**
+ * The name's key, if it is protected (`docs/names.md`).
+ */
+key: string | null, table: TableType, wild: boolean, level: BotKind, };
 
-export type JoinQuickMatch = { name: string, table: TableType, };
+export type JoinQuickMatch = { name: string, 
+/**
+ * The name's key, if it is protected (`docs/names.md`).
+ */
+key: string | null, table: TableType, };
 
 export type QuickMatch = { ticket: string, name: string, table: TableType, 
 /**
@@ -445,7 +462,11 @@ fill_in_ms: number, waiting: number,
  */
 room?: RoomCode, bots: number, };
 
-export type StartChallenge = { name: string, kind: ChallengeKind, };
+export type StartChallenge = { name: string, 
+/**
+ * The name's key, if it is protected (`docs/names.md`).
+ */
+key: string | null, kind: ChallengeKind, };
 
 export type Position = { 
 /**
@@ -477,7 +498,11 @@ export type Replay = { code: string, number: number, seats: Array<string>, recor
 
 export type DealReview = { code: string, number: number, review: Review, };
 
-export type PlayerStats = { name: string, stats: Array<StatLine>, 
+export type PlayerStats = { name: string, 
+/**
+ * The name is protected (`docs/names.md`).
+ */
+protected: boolean, stats: Array<StatLine>, 
 /**
  * The player's rating in each family they have played rated deals in, with its history.
  */
@@ -498,6 +523,12 @@ export type Hints = { plays: Array<HintPlay>,
  * More plays than the server answers with were left off.
  */
 truncated: boolean, };
+
+export type ProtectName = { name: string, };
+
+export type RecoverName = { name: string, code: string, };
+
+export type NameSecrets = { name: string, key: string, recovery: string, };
 
 export type ApiError = { code: ErrorCode, message: string, };
 

@@ -198,6 +198,9 @@ pub struct BoardRow {
     pub deals: i64,
     /// The date of the result (`2026-11-29`, UTC).
     pub date: String,
+    /// The name is protected (`docs/names.md`): only its key's holder plays under it. Marked by whoever
+    /// answers with the board (the names' protection is no part of a result).
+    pub protected: bool,
 }
 
 /// The most rows a board shows.
@@ -232,6 +235,7 @@ pub fn rank_runs(kind: ChallengeKind, runs: &[FinishedRun]) -> Vec<BoardRow> {
             score: score(run),
             deals: run.deals,
             date: utc_date(run.finished_at),
+            protected: false,
         });
     }
     rows

@@ -5,6 +5,7 @@
 pub mod challenge;
 pub mod hints;
 pub mod matching;
+pub mod names;
 pub mod rating;
 pub mod room;
 pub mod stats;

@@ -10,10 +10,12 @@ use ddz_engine::{DealRecord, Fairness, Rules};
 use serde::Deserialize;
 
 use super::common::{
-    AppError, AppState, Body, MAX_ANSWERS, MAX_HAND, Params, Queried, bad, busy, internal, not_found, path_name,
-    unknown_room, valid_name,
+    AppError, AppState, Body, ClientAddr, MAX_ANSWERS, MAX_HAND, Params, Queried, bad, busy, internal, not_found,
+    path_name, unknown_room,
 };
+use super::names::proven_name;
 use crate::domain::challenge::{ChallengeKind, is_date, rally_closed, sealed_rally, utc_date};
+use crate::domain::names::name_key;
 use crate::domain::rating::Family;
 use crate::domain::room::{Mode, RoomCode};
 use crate::room::Request;
@@ -25,9 +27,10 @@ use crate::wire::protocol::{ErrorCode, Refused};
 
 pub(super) async fn create_room(
     State(state): State<AppState>,
+    ClientAddr(from): ClientAddr,
     Body(req): Body<CreateRoom>,
 ) -> Result<Json<RoomCreated>, AppError> {
-    let name = valid_name(&req.name)?;
+    let name = proven_name(&state, &req.name, req.key.as_deref(), from).await?;
     // Public lobby tables always play House with the Wild, so that the lobby board compares.
     let (rules, mode) =
         if req.public { (Rules::house(true), Mode::Public) } else { (Rules::of(req.table, req.wild), Mode::Invite) };
@@ -39,9 +42,10 @@ pub(super) async fn create_room(
 /// Play vs 2 Bots: a room with the player seated, bots in the other seats, and the first deal dealt.
 pub(super) async fn play_vs_bots(
     State(state): State<AppState>,
+    ClientAddr(from): ClientAddr,
     Body(req): Body<PlayVsBots>,
 ) -> Result<Json<RoomCreated>, AppError> {
-    let name = valid_name(&req.name)?;
+    let name = proven_name(&state, &req.name, req.key.as_deref(), from).await?;
     let rules = Rules::of(req.table, req.wild);
     let code = state.rooms.create(rules, Mode::Bots, &name).await?;
     state.rooms.seat(&code, &name).await?;
@@ -168,7 +172,8 @@ pub(super) async fn player_stats(
     let db = state.rooms.db();
     let lines = db.stats(&name).await?;
     let ratings = db.player_ratings(&name).await?;
-    Ok(Json(PlayerStats { name, stats: lines, ratings }).into_response())
+    let protected = db.name_protection(&name).await?.is_some();
+    Ok(Json(PlayerStats { name, protected, stats: lines, ratings }).into_response())
 }
 
 /// A table family's ratings board: `house`, `noshuffle` or `twoplayer`.
@@ -195,7 +200,7 @@ pub(super) async fn board(
     Queried(query): Queried<BoardQuery>,
 ) -> Result<Response, AppError> {
     let db = state.rooms.db();
-    let (rows, date) = match ChallengeKind::parse(&board) {
+    let (mut rows, date) = match ChallengeKind::parse(&board) {
         Some(ChallengeKind::Rally) => {
             let date = rally_date(&state, query.date)?;
             (db.challenge_board(ChallengeKind::Rally, Some(date.clone())).await?, Some(date))
@@ -208,6 +213,11 @@ pub(super) async fn board(
             None,
         ),
     };
+    let names: Vec<String> = rows.iter().map(|row| row.name.clone()).collect();
+    let protected = db.protected_among(&names).await?;
+    for row in &mut rows {
+        row.protected = protected.contains(&name_key(&row.name));
+    }
     Ok(Json(Board { board, date, rows }).into_response())
 }
 
@@ -223,9 +233,10 @@ fn rally_date(state: &AppState, date: Option<String>) -> Result<String, AppError
 /// Starts a Bot Buster or Bot Bomber run or today's Bang rally, or resumes the name's unfinished one.
 pub(super) async fn start_challenge(
     State(state): State<AppState>,
+    ClientAddr(from): ClientAddr,
     Body(req): Body<StartChallenge>,
 ) -> Result<Json<ChallengeStarted>, AppError> {
-    let name = valid_name(&req.name)?;
+    let name = proven_name(&state, &req.name, req.key.as_deref(), from).await?;
     match state.rooms.start_challenge(req.kind, &name).await {
         Ok(Some((code, resumed))) => Ok(Json(ChallengeStarted { code, resumed })),
         Ok(None) => Err(AppError::new(

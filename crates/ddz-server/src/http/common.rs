@@ -1,20 +1,23 @@
 //! What every handler shares: the server's state, the limits on requests, the JSON errors and the
 //! extractors that refuse in their shape, and the check of a player's name.
 
+use std::convert::Infallible;
+use std::net::{IpAddr, SocketAddr};
 use std::sync::Arc;
 use std::sync::atomic::AtomicU64;
 
 use axum::Json;
 use axum::extract::rejection::{JsonRejection, PathRejection, QueryRejection};
 use axum::extract::ws::rejection::WebSocketUpgradeRejection;
-use axum::extract::{FromRequest, FromRequestParts};
+use axum::extract::{ConnectInfo, FromRequest, FromRequestParts};
+use axum::http::request::Parts;
 use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use tokio::sync::Semaphore;
 use tokio::time::Duration;
 use tokio_util::task::TaskTracker;
 
-use super::limit::{PerClient, Rate};
+use super::limit::{Guesses, PerClient, Rate};
 use crate::cluster::Cluster;
 use crate::rooms::Rooms;
 use crate::store::StoreError;
@@ -50,6 +53,10 @@ pub struct AppState {
     /// Per client address: API requests, and new WebSocket connections.
     pub api_limit: Arc<PerClient>,
     pub ws_limit: Arc<PerClient>,
+    /// Wrong guesses at protected names' keys and recovery codes.
+    pub guesses: Arc<Guesses>,
+    /// Names protected, per client address.
+    pub protects: Arc<PerClient>,
     /// The bot's reviews of finished deals: one thread, a few waiting, never the tables' pool.
     pub reviews: Queue,
 }
@@ -77,6 +84,16 @@ pub struct AppError {
 impl AppError {
     pub fn new(status: StatusCode, code: ErrorCode, message: impl Into<String>) -> AppError {
         AppError { status, refused: Refused::new(code, message), retry_after: None }
+    }
+
+    /// The same refusal, answered with `Retry-After`.
+    pub fn retry_after(self, wait: Duration) -> AppError {
+        AppError { retry_after: Some(wait), ..self }
+    }
+
+    /// The refusal alone, for a WebSocket's `error` event.
+    pub fn refused(self) -> Refused {
+        self.refused
     }
 }
 
@@ -142,7 +159,8 @@ impl From<Refused> for AppError {
             ErrorCode::Internal => StatusCode::INTERNAL_SERVER_ERROR,
             ErrorCode::Busy => StatusCode::SERVICE_UNAVAILABLE,
             ErrorCode::UnknownRoom | ErrorCode::NotFound => StatusCode::NOT_FOUND,
-            ErrorCode::RallyOpen => StatusCode::FORBIDDEN,
+            ErrorCode::RallyOpen | ErrorCode::NameProtected | ErrorCode::WrongRecoveryCode => StatusCode::FORBIDDEN,
+            ErrorCode::TooManyGuesses => StatusCode::TOO_MANY_REQUESTS,
             _ => StatusCode::BAD_REQUEST,
         };
         AppError { status, refused, retry_after: None }
@@ -169,9 +187,20 @@ pub(super) fn unknown_room(code: &str) -> AppError {
 
 pub(super) fn rate_limited(wait: Duration) -> AppError {
     let message = format!("too many requests: try again in {:.1} s", wait.as_secs_f64());
-    AppError {
-        retry_after: Some(wait),
-        ..AppError::new(StatusCode::TOO_MANY_REQUESTS, ErrorCode::RateLimited, message)
+    AppError::new(StatusCode::TOO_MANY_REQUESTS, ErrorCode::RateLimited, message).retry_after(wait)
+}
+
+/// The address a request comes from, as the per-address limits count it (behind a trusted balancer, the
+/// address it forwards); `None` for a router served without connect info.
+pub(super) struct ClientAddr(pub(super) Option<IpAddr>);
+
+impl FromRequestParts<AppState> for ClientAddr {
+    type Rejection = Infallible;
+
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<ClientAddr, Infallible> {
+        let peer = parts.extensions.get::<ConnectInfo<SocketAddr>>().map(|info| info.0.ip());
+        let forwarded_for = parts.headers.get("x-forwarded-for").and_then(|v| v.to_str().ok());
+        Ok(ClientAddr(peer.map(|peer| state.api_limit.client(peer, forwarded_for))))
     }
 }
 

@@ -1,11 +1,13 @@
-//! Token buckets: one per WebSocket connection for its commands, and one per client address for HTTP
-//! API requests and for new WebSocket connections.
+//! Token buckets: one per WebSocket connection for its commands, one per client address for HTTP API
+//! requests and for new WebSocket connections, and one per name and per address for wrong guesses at
+//! protected names' secrets ([`Guesses`]).
 //!
 //! The per-address map is bounded: buckets that have refilled completely say nothing a fresh bucket would
 //! not, so they are swept out when the map is full; if it is still full, new addresses are refused until
 //! some refill (an attack from that many addresses at once should not grow the server's memory).
 
 use std::collections::HashMap;
+use std::hash::Hash;
 use std::net::IpAddr;
 use std::sync::Mutex;
 
@@ -57,20 +59,77 @@ impl Bucket {
     }
 }
 
-/// A token bucket per client address (IPv6 addresses by their /64, which one client usually holds whole).
+/// A token bucket per key, in a bounded table (see the module's notes).
 #[derive(Debug)]
-pub struct PerClient {
+struct Keyed<K> {
     rate: Rate,
     capacity: usize,
-    buckets: Mutex<Buckets>,
-    /// Balancers whose `X-Forwarded-For` names the client (`--trusted-proxies`).
-    trusted: Vec<IpAddr>,
+    buckets: Mutex<Buckets<K>>,
 }
 
 #[derive(Debug)]
-struct Buckets {
-    map: HashMap<IpAddr, Bucket>,
+struct Buckets<K> {
+    map: HashMap<K, Bucket>,
     swept: Option<Instant>,
+}
+
+impl<K: Hash + Eq> Keyed<K> {
+    fn new(rate: Rate, capacity: usize) -> Keyed<K> {
+        let buckets = Mutex::new(Buckets { map: HashMap::new(), swept: None });
+        Keyed { rate, capacity: capacity.max(1), buckets }
+    }
+
+    /// Takes a token for `key`; otherwise how long to wait.
+    fn check(&self, key: K) -> Result<(), Duration> {
+        let mut buckets = self.buckets.lock().expect("rate limit lock");
+        if let Some(bucket) = buckets.map.get_mut(&key) {
+            return bucket.take(self.rate);
+        }
+        if buckets.map.len() >= self.capacity {
+            self.sweep(&mut buckets);
+            if buckets.map.len() >= self.capacity {
+                tracing::warn!(keys = buckets.map.len(), "rate limit table full: refusing a new key");
+                return Err(Duration::from_secs(1));
+            }
+        }
+        let mut bucket = Bucket::full(self.rate);
+        let taken = bucket.take(self.rate);
+        buckets.map.insert(key, bucket);
+        taken
+    }
+
+    /// Puts back a token taken for `key` (its bucket never holds more than a full one).
+    fn give_back(&self, key: &K) {
+        if let Some(bucket) = self.buckets.lock().expect("rate limit lock").map.get_mut(key) {
+            bucket.tokens = (bucket.tokens + 1.0).min(self.rate.burst);
+        }
+    }
+
+    /// Keys tracked now (for tests).
+    #[cfg(test)]
+    fn len(&self) -> usize {
+        self.buckets.lock().expect("rate limit lock").map.len()
+    }
+
+    /// Drops the buckets that have refilled (at most once a second: a full table of busy clients must not
+    /// make every new key pay for a scan).
+    fn sweep(&self, buckets: &mut Buckets<K>) {
+        let now = Instant::now();
+        if buckets.swept.is_some_and(|at| now.duration_since(at) < Duration::from_secs(1)) {
+            return;
+        }
+        buckets.swept = Some(now);
+        let idle = self.rate.refill_time();
+        buckets.map.retain(|_, bucket| now.duration_since(bucket.at) < idle);
+    }
+}
+
+/// A token bucket per client address (IPv6 addresses by their /64, which one client usually holds whole).
+#[derive(Debug)]
+pub struct PerClient {
+    buckets: Keyed<IpAddr>,
+    /// Balancers whose `X-Forwarded-For` names the client (`--trusted-proxies`).
+    trusted: Vec<IpAddr>,
 }
 
 /// Addresses tracked at once, by default.
@@ -78,8 +137,7 @@ pub const CLIENTS: usize = 50_000;
 
 impl PerClient {
     pub fn new(rate: Rate, capacity: usize) -> PerClient {
-        let buckets = Mutex::new(Buckets { map: HashMap::new(), swept: None });
-        PerClient { rate, capacity: capacity.max(1), buckets, trusted: Vec::new() }
+        PerClient { buckets: Keyed::new(rate, capacity), trusted: Vec::new() }
     }
 
     /// The same limit, counting requests that come through one of `proxies` by the address their
@@ -110,40 +168,64 @@ impl PerClient {
 
     /// Takes a token for `ip`; otherwise how long to wait.
     pub fn check(&self, ip: IpAddr) -> Result<(), Duration> {
-        let key = client_key(ip);
-        let mut buckets = self.buckets.lock().expect("rate limit lock");
-        if let Some(bucket) = buckets.map.get_mut(&key) {
-            return bucket.take(self.rate);
-        }
-        if buckets.map.len() >= self.capacity {
-            self.sweep(&mut buckets);
-            if buckets.map.len() >= self.capacity {
-                tracing::warn!(clients = buckets.map.len(), "rate limit table full: refusing a new address");
-                return Err(Duration::from_secs(1));
-            }
-        }
-        let mut bucket = Bucket::full(self.rate);
-        let taken = bucket.take(self.rate);
-        buckets.map.insert(key, bucket);
-        taken
+        self.buckets.check(client_key(ip))
     }
 
     /// Addresses tracked now (for tests).
     #[cfg(test)]
     fn len(&self) -> usize {
-        self.buckets.lock().expect("rate limit lock").map.len()
+        self.buckets.len()
+    }
+}
+
+/// Wrong guesses at protected names' secrets (`docs/names.md`): recovery codes count per name and per
+/// client address, keys per address only (a key is 256 random bits, and counting wrong keys per name
+/// would let anyone lock the owner out by sending some). A guess takes its tokens before it is checked
+/// and a right one gives them back, so that guesses sent all at once cannot outrun the count.
+#[derive(Debug)]
+pub struct Guesses {
+    per_name: Keyed<String>,
+    per_address: Keyed<IpAddr>,
+}
+
+/// Wrong recovery codes for one name: 10 per 10 minutes.
+pub const GUESSES_PER_NAME: Rate = Rate::new(10.0 / 600.0, 10.0);
+/// Wrong keys and recovery codes from one address: 30 per 10 minutes.
+pub const GUESSES_PER_ADDRESS: Rate = Rate::new(30.0 / 600.0, 30.0);
+/// Names one address may protect: 5 an hour, so that nobody protects every name on the boards at once.
+pub const PROTECTS: Rate = Rate::new(5.0 / 3600.0, 5.0);
+
+impl Guesses {
+    pub fn new(per_name: Rate, per_address: Rate) -> Guesses {
+        Guesses { per_name: Keyed::new(per_name, CLIENTS), per_address: Keyed::new(per_address, CLIENTS) }
     }
 
-    /// Drops the buckets that have refilled (at most once a second: a full table of busy clients must not
-    /// make every new address pay for a scan).
-    fn sweep(&self, buckets: &mut Buckets) {
-        let now = Instant::now();
-        if buckets.swept.is_some_and(|at| now.duration_since(at) < Duration::from_secs(1)) {
-            return;
+    /// Takes a guess at `name`'s recovery code (`name`: its key in lower case) or, without a name, at a
+    /// key, from `from` (no address: not counted by address); otherwise how long to wait.
+    pub fn take(&self, name: Option<&str>, from: Option<IpAddr>) -> Result<(), Duration> {
+        // The address first: an address out of guesses adds no name to the table.
+        if let Some(ip) = from {
+            self.per_address.check(client_key(ip))?;
         }
-        buckets.swept = Some(now);
-        let idle = self.rate.refill_time();
-        buckets.map.retain(|_, bucket| now.duration_since(bucket.at) < idle);
+        if let Some(name) = name
+            && let Err(wait) = self.per_name.check(name.to_string())
+        {
+            if let Some(ip) = from {
+                self.per_address.give_back(&client_key(ip));
+            }
+            return Err(wait);
+        }
+        Ok(())
+    }
+
+    /// A guess was right: its tokens go back.
+    pub fn give_back(&self, name: Option<&str>, from: Option<IpAddr>) {
+        if let Some(name) = name {
+            self.per_name.give_back(&name.to_string());
+        }
+        if let Some(ip) = from {
+            self.per_address.give_back(&client_key(ip));
+        }
     }
 }
 
@@ -219,5 +301,30 @@ mod tests {
         tokio::time::advance(Duration::from_secs(2)).await;
         assert!(limit.check(ip("10.0.0.4")).is_ok(), "refilled buckets were swept out");
         assert_eq!(limit.len(), 1);
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn wrong_guesses_count_per_name_and_per_address_and_right_ones_do_not() {
+        let guesses = Guesses::new(Rate::new(1.0 / 60.0, 2.0), Rate::new(1.0 / 60.0, 3.0));
+        let (a, b) = (Some(ip("10.0.0.1")), Some(ip("10.0.0.2")));
+        // Right guesses give their tokens back: any number of them.
+        for _ in 0..10 {
+            guesses.take(Some("ann"), a).unwrap();
+            guesses.give_back(Some("ann"), a);
+        }
+        // Two wrong codes for Ann from one address, a third from another: her name is out.
+        guesses.take(Some("ann"), a).unwrap();
+        guesses.take(Some("ann"), a).unwrap();
+        let wait = guesses.take(Some("ann"), b).unwrap_err();
+        assert_eq!(wait, Duration::from_secs(60));
+        // Other names, and keys, from that address still have their tokens: one left.
+        guesses.take(None, a).unwrap();
+        assert!(guesses.take(Some("bob"), a).is_err(), "the address has made its three wrong guesses");
+        guesses.take(Some("bob"), b).unwrap();
+        guesses.take(Some("bob"), b).expect("a name refused by address kept its own tokens");
+        assert!(guesses.take(Some("ann"), b).is_err());
+        guesses.take(None, b).expect("a guess refused by name kept the address's token");
+        tokio::time::advance(Duration::from_secs(60)).await;
+        guesses.take(Some("ann"), b).expect("a minute later, one more");
     }
 }

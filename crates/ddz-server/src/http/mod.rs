@@ -6,6 +6,9 @@
 //! (`crate::Guards`). Hints and readings run on the bounded [`crate::work::Pool`] and refuse hands larger
 //! than [`MAX_HAND`].
 //!
+//! Protected names (`names`, `docs/names.md`): every request that acts as a name proves its key if the
+//! name is protected.
+//!
 //! Sessions: the server pings every client ([`Heartbeat`]) and drops one it has not heard from for too
 //! long (a half-open socket after a phone changed networks), so the seat shows disconnected. A `hello`
 //! with the name's resume token replaces the name's old connection at once. When the server stops, every
@@ -15,6 +18,7 @@ mod api;
 mod assets;
 mod common;
 pub mod limit;
+mod names;
 mod quick;
 mod ws;
 
@@ -73,6 +77,8 @@ pub fn router(state: AppState) -> Router {
         .route("/api/rallies/{date}/fairness", get(api::rally_fairness))
         .route("/api/readings", post(api::selection_readings))
         .route("/api/hints", post(api::hints))
+        .route("/api/names/protect", post(names::protect))
+        .route("/api/names/recover", post(names::recover))
         .route_layer(from_fn_with_state(state.api_limit.clone(), per_client))
         .route("/ws", get(ws::websocket).route_layer(from_fn_with_state(state.ws_limit.clone(), per_client)))
         .route("/healthz", get(healthz))

@@ -5,7 +5,8 @@ use axum::Json;
 use axum::extract::State;
 use axum::http::StatusCode;
 
-use super::common::{AppError, AppState, Body, Params, not_found, valid_name};
+use super::common::{AppError, AppState, Body, ClientAddr, Params, not_found};
+use super::names::proven_name;
 use crate::domain::rating::{Family, NEW_PLAYER};
 use crate::domain::room::RoomCode;
 use crate::store::Ticket;
@@ -14,9 +15,11 @@ use crate::wire::http::{JoinQuickMatch, QuickMatch};
 /// `POST /api/quick-match`: the name joins the queue for the table type (or finds its ticket there).
 pub(super) async fn join(
     State(state): State<AppState>,
+    ClientAddr(from): ClientAddr,
     Body(req): Body<JoinQuickMatch>,
 ) -> Result<Json<QuickMatch>, AppError> {
-    let name = valid_name(&req.name)?;
+    // A protected name queues only from its owner's browser, as it sits anywhere else.
+    let name = proven_name(&state, &req.name, req.key.as_deref(), from).await?;
     let now = state.rooms.now_ms();
     // Matched by the rating shown on the seat: a newcomer's is the starting one.
     let rated = state.rooms.db().ratings_of(vec![name.clone()], Family::of(req.table)).await?;

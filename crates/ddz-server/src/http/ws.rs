@@ -1,6 +1,7 @@
 //! One WebSocket per client: a `hello` (or `watch`, `watch_lobby`) first, then commands to its room and
 //! events back, with the heartbeat, the per-connection rate limit and the restart notice.
 
+use std::net::IpAddr;
 use std::sync::atomic::Ordering;
 
 use axum::extract::State;
@@ -12,13 +13,15 @@ use futures_util::{SinkExt, StreamExt};
 use tokio::sync::mpsc;
 use tokio::time::{Duration, Instant};
 
-use super::common::{AppError, AppState, COMMANDS, MAX_FRAME, READ_BUFFER, valid_name};
+use super::common::{AppError, AppState, COMMANDS, ClientAddr, MAX_FRAME, READ_BUFFER};
 use super::limit::Bucket;
+use super::names::proven_name;
 use crate::room::{ConnId, Msg, Outbound};
 use crate::wire::protocol::{Command, ErrorCode, Event, Refused};
 
 pub(super) async fn websocket(
     State(state): State<AppState>,
+    ClientAddr(from): ClientAddr,
     upgrade: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
 ) -> Response {
     let upgrade = match upgrade {
@@ -36,7 +39,7 @@ pub(super) async fn websocket(
             clients.track_future(async move {
                 let conn = state.next_conn.fetch_add(1, Ordering::Relaxed);
                 crate::metrics::gauge!(crate::metrics::CONNECTIONS).increment(1);
-                client(socket, state, conn).await;
+                client(socket, state, conn, from).await;
                 crate::metrics::gauge!(crate::metrics::CONNECTIONS).decrement(1);
                 drop(permit);
             })
@@ -86,8 +89,8 @@ async fn watch_lobby(mut socket: WebSocket, state: &AppState) {
 }
 
 /// One client: a `hello` first, then commands to its room and events back.
-async fn client(mut socket: WebSocket, state: AppState, conn: ConnId) {
-    let (inbox, out_rx) = match hello(&mut socket, &state, conn).await {
+async fn client(mut socket: WebSocket, state: AppState, conn: ConnId, from: Option<IpAddr>) {
+    let (inbox, out_rx) = match hello(&mut socket, &state, conn, from).await {
         Ok(Hello::Room(inbox, out_rx)) => (inbox, out_rx),
         Ok(Hello::Lobby) => return watch_lobby(socket, &state).await,
         Err(refused) => {
@@ -100,7 +103,7 @@ async fn client(mut socket: WebSocket, state: AppState, conn: ConnId) {
     let _ = inbox.send(Msg::Disconnect { conn }).await;
 }
 
-async fn hello(socket: &mut WebSocket, state: &AppState, conn: ConnId) -> Result<Hello, Refused> {
+async fn hello(socket: &mut WebSocket, state: &AppState, conn: ConnId, from: Option<IpAddr>) -> Result<Hello, Refused> {
     let refuse = |message: &str| Refused::new(ErrorCode::BadMessage, message);
     let stopping = state.rooms.stopping();
     let first = tokio::select! {
@@ -113,7 +116,10 @@ async fn hello(socket: &mut WebSocket, state: &AppState, conn: ConnId) -> Result
         Ok(_) | Err(_) => return Err(refuse("no hello")),
     };
     let (room, name, token) = match serde_json::from_str::<Command>(&text) {
-        Ok(Command::Hello { room, name, token }) => (room, Some(valid_name(&name)?), token),
+        Ok(Command::Hello { room, name, token, key }) => {
+            let name = proven_name(state, &name, key.as_deref(), from).await.map_err(AppError::refused)?;
+            (room, Some(name), token)
+        }
         Ok(Command::Watch { room }) => (room, None, None),
         Ok(Command::WatchLobby) => return Ok(Hello::Lobby),
         _ => return Err(refuse("the first message must be a hello with a room and a name, watch, or watch_lobby")),

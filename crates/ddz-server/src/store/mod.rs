@@ -14,6 +14,7 @@ mod queue;
 pub use append::{Append, Fence};
 pub use queue::Ticket;
 
+use std::collections::HashSet;
 use std::future::Future;
 use std::pin::Pin;
 use std::str::FromStr;
@@ -28,6 +29,7 @@ use sqlx::{AnyConnection, AnyPool, Executor, FromRow, SqlSafeStr};
 use tokio::sync::{mpsc, oneshot};
 
 use crate::domain::challenge::{BoardRow, Challenge, ChallengeKind, FinishedRun, RallyResult, rank_runs, utc_date};
+use crate::domain::names::{self, Digests};
 use crate::domain::rating::{
     Family, NEW_PLAYER, PlayerRating, Rated, RatedDeal, RatingPoint, RatingRow, Seated, Skill, bot_skill, rate_deal,
     role_start,
@@ -112,6 +114,7 @@ fn migrator(backend: Backend) -> Migrator {
             migration(3, "reviews", include_str!("../../migrations/0003_reviews.sql")),
             migration(4, "one unfinished run", include_str!("../../migrations/0004_one_unfinished_run.sql")),
             migration(5, "room owners", include_str!("../../migrations/0005_room_owners.sql")),
+            migration(6, "protected names", include_str!("../../migrations/0006_protected_names.sql")),
             migration(7, "ratings", include_str!("../../migrations/0007_ratings.sql")),
             migration(8, "match queue", include_str!("../../migrations/0008_match_queue.sql")),
         ],
@@ -121,6 +124,7 @@ fn migrator(backend: Backend) -> Migrator {
             migration(3, "reviews", include_str!("../../migrations/postgres/0003_reviews.sql")),
             migration(4, "one unfinished run", include_str!("../../migrations/postgres/0004_one_unfinished_run.sql")),
             migration(5, "room owners", include_str!("../../migrations/postgres/0005_room_owners.sql")),
+            migration(6, "protected names", include_str!("../../migrations/postgres/0006_protected_names.sql")),
             migration(7, "ratings", include_str!("../../migrations/postgres/0007_ratings.sql")),
             migration(8, "match queue", include_str!("../../migrations/postgres/0008_match_queue.sql")),
         ],
@@ -531,6 +535,86 @@ impl Db {
         let (date, name) = (date.to_string(), name.to_string());
         self.run(move |s| async move { s.rally_results(&date, &name).await }).await
     }
+
+    /// The digests of `name`'s secrets if it is protected (`docs/names.md`). Always read from the database,
+    /// so that every node of a cluster sees a protect or a recovery at once.
+    pub async fn name_protection(&self, name: &str) -> DbResult<Option<Digests>> {
+        let name_key = names::name_key(name);
+        self.run(move |s| async move {
+            let row: Option<(String, String)> =
+                sqlx::query_as("SELECT key_digest, recovery_digest FROM protected_names WHERE name_key = $1")
+                    .bind(&name_key)
+                    .fetch_optional(&s.pool)
+                    .await?;
+            Ok::<_, StoreError>(row.map(|(key, recovery)| Digests { key, recovery }))
+        })
+        .await
+    }
+
+    /// Protects `name` with `digests`; `false` if it was protected already (the first one stays).
+    pub async fn protect_name(&self, name: &str, digests: &Digests, at: u64) -> DbResult<bool> {
+        let (name, digests) = (name.to_string(), digests.clone());
+        self.run(move |s| async move {
+            let inserted = sqlx::query(
+                "INSERT INTO protected_names (name_key, name, key_digest, recovery_digest, protected_at, changed_at) \
+                 VALUES ($1, $2, $3, $4, $5, $5) ON CONFLICT (name_key) DO NOTHING",
+            )
+            .bind(names::name_key(&name))
+            .bind(&name)
+            .bind(&digests.key)
+            .bind(&digests.recovery)
+            .bind(at as i64)
+            .execute(&s.pool)
+            .await?;
+            Ok::<_, StoreError>(inserted.rows_affected() == 1)
+        })
+        .await
+    }
+
+    /// Replaces `name`'s secrets with `digests` if its recovery digest is still `recovered` (a recovery
+    /// that raced another one loses: `false`).
+    pub async fn replace_name_secrets(
+        &self,
+        name: &str,
+        recovered: &str,
+        digests: &Digests,
+        at: u64,
+    ) -> DbResult<bool> {
+        let (name_key, recovered, digests) = (names::name_key(name), recovered.to_string(), digests.clone());
+        self.run(move |s| async move {
+            let replaced = sqlx::query(
+                "UPDATE protected_names SET key_digest = $1, recovery_digest = $2, changed_at = $3 \
+                 WHERE name_key = $4 AND recovery_digest = $5",
+            )
+            .bind(&digests.key)
+            .bind(&digests.recovery)
+            .bind(at as i64)
+            .bind(&name_key)
+            .bind(&recovered)
+            .execute(&s.pool)
+            .await?;
+            Ok::<_, StoreError>(replaced.rows_affected() == 1)
+        })
+        .await
+    }
+
+    /// Which of `names` are protected, as name keys (lower case).
+    pub async fn protected_among(&self, players: &[String]) -> DbResult<HashSet<String>> {
+        let keys: Vec<String> = players.iter().map(|name| names::name_key(name)).collect();
+        if keys.is_empty() {
+            return Ok(HashSet::new());
+        }
+        self.run(move |s| async move {
+            let places: Vec<String> = (1..=keys.len()).map(|i| format!("${i}")).collect();
+            let sql = format!("SELECT name_key FROM protected_names WHERE name_key IN ({})", places.join(", "));
+            let mut query = sqlx::query_scalar::<_, String>(sqlx::AssertSqlSafe(sql));
+            for key in &keys {
+                query = query.bind(key);
+            }
+            Ok::<_, StoreError>(query.fetch_all(&s.pool).await?.into_iter().collect())
+        })
+        .await
+    }
 }
 
 impl Store {
@@ -711,6 +795,7 @@ impl Store {
                         0 => String::new(),
                         at => utc_date(at as u64),
                     },
+                    protected: false,
                 })
                 .collect(),
         ))

@@ -18,6 +18,9 @@ use crate::wire::protocol::{ErrorCode, Summary};
 #[derive(ts_rs::TS, Clone, Debug, Serialize, Deserialize)]
 pub struct CreateRoom {
     pub name: String,
+    /// The name's key, if it is protected (`docs/names.md`).
+    #[serde(default)]
+    pub key: Option<String>,
     pub table: TableType,
     #[serde(default = "yes")]
     pub wild: bool,
@@ -29,6 +32,9 @@ pub struct CreateRoom {
 #[derive(ts_rs::TS, Clone, Debug, Serialize, Deserialize)]
 pub struct PlayVsBots {
     pub name: String,
+    /// The name's key, if it is protected (`docs/names.md`).
+    #[serde(default)]
+    pub key: Option<String>,
     #[serde(default = "house")]
     pub table: TableType,
     #[serde(default = "yes")]
@@ -41,6 +47,9 @@ pub struct PlayVsBots {
 #[derive(ts_rs::TS, Clone, Debug, Serialize, Deserialize)]
 pub struct StartChallenge {
     pub name: String,
+    /// The name's key, if it is protected (`docs/names.md`).
+    #[serde(default)]
+    pub key: Option<String>,
     pub kind: ChallengeKind,
 }
 
@@ -49,6 +58,9 @@ pub struct StartChallenge {
 #[derive(ts_rs::TS, Clone, Debug, Serialize, Deserialize)]
 pub struct JoinQuickMatch {
     pub name: String,
+    /// The name's key, if it is protected (`docs/names.md`).
+    #[serde(default)]
+    pub key: Option<String>,
     #[serde(default = "house")]
     pub table: TableType,
 }
@@ -120,6 +132,8 @@ pub struct DealReview {
 #[derive(ts_rs::TS, Clone, Debug, Serialize)]
 pub struct PlayerStats {
     pub name: String,
+    /// The name is protected (`docs/names.md`).
+    pub protected: bool,
     pub stats: Vec<StatLine>,
     /// The player's rating in each family they have played rated deals in, with its history.
     pub ratings: Vec<PlayerRating>,
@@ -171,6 +185,29 @@ pub struct Hints {
     pub plays: Vec<HintPlay>,
     /// More plays than the server answers with were left off.
     pub truncated: bool,
+}
+
+/// `POST /api/names/protect`: protect a name that nobody has protected yet.
+#[derive(ts_rs::TS, Clone, Debug, Serialize, Deserialize)]
+pub struct ProtectName {
+    pub name: String,
+}
+
+/// `POST /api/names/recover`: a protected name's recovery code, for a new key (and a new code).
+#[derive(ts_rs::TS, Clone, Debug, Serialize, Deserialize)]
+pub struct RecoverName {
+    pub name: String,
+    pub code: String,
+}
+
+/// A protected name's secrets, answered once by `POST /api/names/protect` and `POST /api/names/recover`:
+/// the browser keeps `key` and sends it with every request that acts as the name; the player writes
+/// `recovery` down. The server keeps neither, only their digests.
+#[derive(ts_rs::TS, Clone, Debug, Serialize, Deserialize)]
+pub struct NameSecrets {
+    pub name: String,
+    pub key: String,
+    pub recovery: String,
 }
 
 /// Every refusal: a stable code and a message in English.

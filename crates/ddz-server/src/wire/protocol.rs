@@ -19,11 +19,14 @@ use crate::domain::room::{LogLine, Mode, Occupant, Room, RoomCode, RoomError};
 pub enum Command {
     /// Enter a room as `name` (case-insensitive). `token` is the resume token the server gave this name
     /// in this room (the `session` event): with it, a new connection replaces the name's old one at once.
+    /// `key` proves a protected name (`docs/names.md`); without the right one it is refused `name_protected`.
     Hello {
         room: RoomCode,
         name: String,
         #[serde(default)]
         token: Option<String>,
+        #[serde(default)]
+        key: Option<String>,
     },
     /// Instead of `hello`: watch room `room` as a spectator, without a name. A spectator sees what
     /// everyone sees and can never take a seat (every command but `ping` is refused with `spectator`).
@@ -250,6 +253,13 @@ pub enum ErrorCode {
     RallyOpen,
     /// The room has as many spectators as it takes ([`crate::Guards::spectators`]).
     TooManyWatching,
+    /// The name is protected and the request did not prove its key (or asked to protect it again).
+    NameProtected,
+    /// A recovery code that is not the name's.
+    WrongRecoveryCode,
+    /// Too many wrong keys or recovery codes lately, for this name or from this address: wait
+    /// (`Retry-After`).
+    TooManyGuesses,
     /// Something on the server's side (the database, a stopped room task); the message says what.
     Internal,
 }

@@ -10,9 +10,9 @@ use crate::domain::rating::{Family, PlayerRating, RatingPoint, RatingRow};
 use crate::domain::room::{LogLine, Mode, Occupant, RoomCode};
 use crate::domain::stats::StatLine;
 use crate::wire::http::{
-    ApiError, Board, ChallengeStarted, CreateRoom, DealReview, Health, Hints, JoinQuickMatch, Lobby, PlayVsBots,
-    PlayerStats, QuickMatch, Rallies, RallyComparison, RallyFairness, RatingBoard, Replay, RoomCreated, RoomDeals,
-    StartChallenge,
+    ApiError, Board, ChallengeStarted, CreateRoom, DealReview, Health, Hints, JoinQuickMatch, Lobby, NameSecrets,
+    PlayVsBots, PlayerStats, ProtectName, QuickMatch, Rallies, RallyComparison, RallyFairness, RatingBoard,
+    RecoverName, Replay, RoomCreated, RoomDeals, StartChallenge,
 };
 
 use crate::wire::protocol::{
@@ -108,6 +108,9 @@ pub fn typescript() -> String {
         decl::<RallyComparison>(&cfg),
         decl::<RallyFairness>(&cfg),
         decl::<Hints>(&cfg),
+        decl::<ProtectName>(&cfg),
+        decl::<RecoverName>(&cfg),
+        decl::<NameSecrets>(&cfg),
         decl::<ApiError>(&cfg),
         decl::<Health>(&cfg),
     ];

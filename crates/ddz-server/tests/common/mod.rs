@@ -252,7 +252,7 @@ impl Client {
     pub async fn connect_with_token(addr: SocketAddr, room: &str, name: &str, token: Option<String>) -> Client {
         let (ws, _) = tokio_tungstenite::connect_async(format!("ws://{addr}/ws")).await.expect("websocket");
         let mut client = Client::over(ws, name);
-        client.send(&Command::Hello { room: room.into(), name: name.into(), token }).await;
+        client.send(&Command::Hello { room: room.into(), name: name.into(), token, key: None }).await;
         client
     }
 
