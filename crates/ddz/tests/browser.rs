@@ -3,7 +3,8 @@
 //! table, rooms, languages), `challenges.mjs` (the challenge modes, boards and stats), `screens.mjs` (every
 //! screen size: the hand, the buttons and the text fit; axe-core's contrast and naming checks) and
 //! `replay.mjs` (a finished deal's replay viewer), `typed.mjs` (a deal played by typing, and the screen
-//! reader's announcements).
+//! reader's announcements), `quick.mjs` (quick match: the waiting page, bots filling the seats, strangers
+//! seated together, Cancel).
 //!
 //! Needs Node.js, `npm ci` in `web/`, and Chromium (`.ci/run` installs them); without them it fails.
 
@@ -52,6 +53,13 @@ fn a_finished_deal_replays_in_chromium() {
 #[test]
 fn a_deal_plays_by_typing_in_chromium() {
     run_browser_tests("typed.mjs", &["--bot-delay-ms", "100", "--bot-delay-span-ms", "100"]);
+}
+
+/// Quick match from the home screen: a player alone seated with two bots after the server's 10 s wait (there
+/// is no flag to shorten it), three players seated together, a reload, a lost ticket and Cancel; quick bots.
+#[test]
+fn quick_match_seats_players_in_chromium() {
+    run_browser_tests("quick.mjs", &["--bot-delay-ms", "100", "--bot-delay-span-ms", "100"]);
 }
 
 /// Serves a fresh database with `server_args` and runs `web/e2e/{script}` against it.
