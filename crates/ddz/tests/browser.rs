@@ -4,7 +4,8 @@
 //! screen size: the hand, the buttons and the text fit; axe-core's contrast and naming checks) and
 //! `replay.mjs` (a finished deal's replay viewer), `typed.mjs` (a deal played by typing, and the screen
 //! reader's announcements), `ratings.mjs` (a rating on the seat that moves after a deal, the stats page's
-//! chart, the ratings board), `names.mjs` (protected names: protecting, a stranger refused, recovering).
+//! chart, the ratings board), `names.mjs` (protected names: protecting, a stranger refused, recovering),
+//! `quick.mjs` (quick match: the waiting page, bots filling the seats, strangers seated together, Cancel).
 //!
 //! Needs Node.js, `npm ci` in `web/`, and Chromium (`.ci/run` installs them); without them it fails.
 
@@ -67,6 +68,13 @@ fn a_rating_moves_after_a_deal_in_chromium() {
 #[test]
 fn a_protected_name_is_refused_to_strangers_and_recovered_in_chromium() {
     run_browser_tests("names.mjs", &["--bot-delay-ms", "100", "--bot-delay-span-ms", "100"]);
+}
+
+/// Quick match from the home screen: a player alone seated with two bots after the server's 10 s wait (there
+/// is no flag to shorten it), three players seated together, a reload, a lost ticket and Cancel; quick bots.
+#[test]
+fn quick_match_seats_players_in_chromium() {
+    run_browser_tests("quick.mjs", &["--bot-delay-ms", "100", "--bot-delay-span-ms", "100"]);
 }
 
 /// Serves a fresh database with `server_args` and runs `web/e2e/{script}` against it.

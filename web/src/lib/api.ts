@@ -14,11 +14,13 @@ import type {
   DealReview,
   HintPlay,
   Hints,
+  JoinQuickMatch,
   NameSecrets,
   PlayerStats,
   PlayVsBots,
   Position,
   ProtectName,
+  QuickMatch,
   Rallies,
   RallyComparison,
   RatingBoard,
@@ -35,25 +37,31 @@ import type {
 
 export type { Position };
 
-/** A refusal from the server, worded in the player's language, with its code. */
+/** A refused request: the server's error in the player's language, with the HTTP status and error code. */
 export class ApiError extends Error {
-  constructor(
-    readonly code: string | undefined,
-    message: string,
-  ) {
+  readonly status: number;
+  readonly code: string | undefined;
+  constructor(status: number, code: string | undefined, message: string) {
     super(message);
+    this.status = status;
+    this.code = code;
   }
 }
 
-async function post<T>(path: string, body: unknown): Promise<T> {
-  const res = await fetch(path, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify(body),
-  });
+async function send<T>(path: string, init?: RequestInit): Promise<T> {
+  const res = await fetch(path, init);
+  if (res.status === 204) return undefined as T;
   const json = await res.json().catch(() => ({}));
-  if (!res.ok) throw new ApiError(json.code, errorText(json.code, json.message ?? `HTTP ${res.status}`));
+  if (!res.ok) throw new ApiError(res.status, json.code, errorText(json.code, json.message ?? `HTTP ${res.status}`));
   return json as T;
+}
+
+function post<T>(path: string, body: unknown): Promise<T> {
+  return send(path, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+}
+
+function get<T>(path: string): Promise<T> {
+  return send(path);
 }
 
 /**
@@ -69,13 +77,6 @@ async function asName<T>(path: string, body: { name: string; key: string | null 
   }
 }
 
-async function get<T>(path: string): Promise<T> {
-  const res = await fetch(path);
-  const json = await res.json().catch(() => ({}));
-  if (!res.ok) throw new ApiError(json.code, errorText(json.code, json.message ?? `HTTP ${res.status}`));
-  return json as T;
-}
-
 export function playVsBots(name: string, wild: boolean): Promise<RoomCreated> {
   const body: PlayVsBots = { name, key: nameKey(name), table: 'house', wild, level: 'hard' };
   return asName('/api/play-vs-bots', body);
@@ -84,6 +85,33 @@ export function playVsBots(name: string, wild: boolean): Promise<RoomCreated> {
 export function createRoom(name: string, table: TableType, wild: boolean, open = false): Promise<RoomCreated> {
   const body: CreateRoom = { name, key: nameKey(name), table, wild, public: open };
   return asName('/api/rooms', body);
+}
+
+/** Quick match: joins the queue for a table type (a name already waiting gets its own ticket back). */
+export function joinQuickMatch(name: string, table: TableType): Promise<QuickMatch> {
+  const body: JoinQuickMatch = { name, key: nameKey(name), table };
+  return asName('/api/quick-match', body);
+}
+
+/** How a quick-match ticket stands (polling keeps it in the queue); null once it is gone (left or expired). */
+export async function pollQuickMatch(ticket: string): Promise<QuickMatch | null> {
+  try {
+    return await get<QuickMatch>(`/api/quick-match/${encodeURIComponent(ticket)}`);
+  } catch (e) {
+    if (e instanceof ApiError && e.status === 404) return null;
+    throw e;
+  }
+}
+
+/** Leaves the quick-match queue; false where the ticket was no longer waiting (left, expired or matched). */
+export async function leaveQuickMatch(ticket: string): Promise<boolean> {
+  try {
+    await send(`/api/quick-match/${encodeURIComponent(ticket)}`, { method: 'DELETE' });
+    return true;
+  } catch (e) {
+    if (e instanceof ApiError && e.status === 404) return false;
+    throw e;
+  }
 }
 
 /** A room as a spectator sees it (closed rooms too). */

@@ -1,7 +1,8 @@
 // The client's addresses, built and read in one place: a room (`/?room=CODE`, the invite link; `#/room/CODE`
 // is still read), a room watched without a name (`/watch/CODE`), a finished deal's replay (`/replay/CODE/N`, a real path: the server serves the page for
 // any path outside /api), the boards (`#/boards/KIND`) and a player's stats (`#/stats/NAME`). The server and
-// the browser tests use these addresses: they must not change.
+// the browser tests use these addresses: they must not change. Quick match's waiting page is `#/quick` (the
+// ticket it waits on is in sessionStorage, `lib/quick.ts`).
 
 /** What an address shows. */
 export type Address =
@@ -10,7 +11,8 @@ export type Address =
   | { view: 'watch'; code: string }
   | { view: 'replay'; code: string; deal: number }
   | { view: 'boards'; board: string }
-  | { view: 'stats'; player: string };
+  | { view: 'stats'; player: string }
+  | { view: 'quick' };
 
 /** The current address: a watched room, a replay, a boards or stats page (their hash may follow a room's
  * query), then a room. */
@@ -23,6 +25,7 @@ export function currentAddress(): Address {
   if (boards) return { view: 'boards', board: boards[1] ?? 'overall' };
   const stats = location.hash.match(/^#\/stats\/(.+)$/);
   if (stats) return { view: 'stats', player: decodeURIComponent(stats[1]) };
+  if (/^#\/quick\/?$/.test(location.hash)) return { view: 'quick' };
   const query = new URLSearchParams(location.search).get('room');
   const hash = location.hash.match(/^#\/room\/([A-Za-z0-9]+)/)?.[1];
   const code = (query ?? hash)?.toUpperCase();
@@ -30,6 +33,9 @@ export function currentAddress(): Address {
 }
 
 export const HOME_PATH = '/';
+
+/** Quick match's waiting page. */
+export const QUICK_PATH = '/#/quick';
 
 /** A room's address on this site; `roomLink` is the same, whole, to share. */
 export function roomPath(code: string): string {
