@@ -150,7 +150,7 @@ enum RatingsCommand {
         /// Players rated fixed at their true strength, as bots are.
         #[arg(long, default_value_t = 5)]
         anchors: usize,
-        #[arg(long, default_value_t = 100_000)]
+        #[arg(long, default_value_t = 100_000, value_parser = clap::value_parser!(u32).range(1..))]
         deals: u32,
         /// The deviation of the players' strengths around 25.
         #[arg(long, default_value_t = 3.0)]
@@ -166,7 +166,7 @@ enum RatingsCommand {
     Anchor {
         #[arg(long, default_value = "house", value_parser = parse_family)]
         family: ddz_server::rating::Family,
-        #[arg(long, default_value_t = 3000)]
+        #[arg(long, default_value_t = 3000, value_parser = clap::value_parser!(u32).range(1..))]
         deals: u32,
         #[arg(long, default_value_t = 1)]
         seed: u64,

@@ -24,6 +24,9 @@ pub fn simulate_ratings(args: SimulateArgs) -> Result<(), String> {
     if args.players < args.family.farmers() + 1 + args.anchors {
         return Err("too few players for a table beside the anchors".into());
     }
+    if !(args.landlord_wins > 0.0 && args.landlord_wins < 1.0) {
+        return Err("--landlord-wins is a chance between 0 and 1 (0.5: no advantage)".into());
+    }
     let checkpoints: Vec<u32> =
         [100, 300, 1_000, 3_000, 10_000, 30_000, 100_000, 300_000].into_iter().filter(|&c| c < args.deals).collect();
     let setup = Setup {

@@ -190,6 +190,34 @@ fn simulate_reports_points_tables_in_points_and_house_in_dollars() {
 }
 
 #[test]
+fn ratings_simulate_reports_the_order_recovered_and_refuses_what_it_cannot_simulate() {
+    let out = run(&["ratings", "simulate", "--players", "40", "--deals", "4000", "--seed", "3"], "");
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    let last = stdout.lines().last().expect("a line per checkpoint");
+    let columns: Vec<&str> = last.split('|').map(str::trim).collect();
+    assert_eq!(columns[1], "4000", "{stdout}");
+    let rank_correlation: f64 = columns[3].parse().expect("a correlation");
+    assert!(rank_correlation > 0.8, "{stdout}");
+    for bad in [&["--family", "poker"][..], &["--landlord-wins", "1.5"], &["--players", "3"], &["--deals", "0"]] {
+        let out = run(&[&["ratings", "simulate"][..], bad].concat(), "");
+        assert!(!out.status.success(), "{bad:?} is refused");
+        assert!(!text(&out.stderr).is_empty());
+    }
+}
+
+#[test]
+fn ratings_anchor_rates_every_bot_kind() {
+    let out = run(&["ratings", "anchor", "--family", "twoplayer", "--deals", "30", "--threads", "1"], "");
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    for kind in ["hard", "normal", "easy", "greedy", "random", "bomber", "role"] {
+        assert!(stdout.contains(&format!("| {kind} |")), "{kind} in {stdout}");
+    }
+    assert!(stdout.contains("| normal | 25.00 |"), "normal is the anchor: {stdout}");
+}
+
+#[test]
 fn simulate_names_the_wild_rank_option_and_bounds_the_deals() {
     let out = run(&["simulate", "--table", "house", "--wild-rank", "--deals", "1"], "");
     assert!(!out.status.success());
