@@ -46,6 +46,11 @@ async fn a_deal_against_bots_moves_the_players_rating_on_the_seat_the_stats_and_
     assert_eq!(board["rows"][0]["name"], "Rita");
     assert_eq!(board["rows"][0]["rating"], rating);
     assert_eq!(board["rows"].as_array().unwrap().len(), 1, "bots are not on the board");
+    assert_eq!(board["rows"][0]["protected"], false);
+    // Once Rita protects her name the ratings board marks it, as the other boards do.
+    post(running.addr, "/api/names/protect", json!({"name": "Rita"})).await;
+    let board = get(running.addr, "/api/ratings/house").await;
+    assert_eq!(board["rows"][0]["protected"], true);
 
     // A second deal moves it again, and the history keeps both.
     rita.send(&Command::Start).await;

@@ -337,7 +337,11 @@ rating: number, uncertainty: number, deals: number,
 /**
  * The date of the player's latest rated deal.
  */
-date: string, };
+date: string, 
+/**
+ * The name is protected (`docs/names.md`): the board marks it.
+ */
+protected: boolean, };
 
 export type RatingPoint = { 
 /**

@@ -183,7 +183,12 @@ pub(super) async fn rating_board(
 ) -> Result<Response, AppError> {
     let family = Family::parse(&family)
         .ok_or_else(|| not_found(format!("no ratings for {family:?} (house, noshuffle, twoplayer)")))?;
-    let rows = state.rooms.db().rating_board(family, 100).await?;
+    let mut rows = state.rooms.db().rating_board(family, 100).await?;
+    let names: Vec<String> = rows.iter().map(|row| row.name.clone()).collect();
+    let protected = state.rooms.db().protected_among(&names).await?;
+    for row in &mut rows {
+        row.protected = protected.contains(&name_key(&row.name));
+    }
     Ok(Json(RatingBoard { family, rows }).into_response())
 }
 

@@ -834,6 +834,7 @@ impl Store {
                     uncertainty: crate::domain::rating::points(2.0 * skill.sigma),
                     deals: r.deals,
                     date: utc_date(r.last_at as u64),
+                    protected: false,
                 }
             })
             .collect())

@@ -249,6 +249,8 @@ pub struct RatingRow {
     pub deals: i64,
     /// The date of the player's latest rated deal.
     pub date: String,
+    /// The name is protected (`docs/names.md`): the board marks it.
+    pub protected: bool,
 }
 
 /// A player's rating in one family, with its history (oldest first).
