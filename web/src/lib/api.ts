@@ -2,6 +2,7 @@
 // server's Rust types (`wire.ts`).
 
 import { errorText } from './errors';
+import { t } from './i18n.svelte';
 import type {
   Board,
   BoardRow,
@@ -29,8 +30,17 @@ import type {
 
 export type { Position };
 
+/** `fetch`, with a failure to reach the server worded for the player, never the browser's own message. */
+async function request(path: string, init?: RequestInit): Promise<Response> {
+  try {
+    return await fetch(path, init);
+  } catch {
+    throw new Error(t(navigator.onLine ? 'serverUnreachable' : 'networkOffline'));
+  }
+}
+
 async function post<T>(path: string, body: unknown): Promise<T> {
-  const res = await fetch(path, {
+  const res = await request(path, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json' },
     body: JSON.stringify(body),
@@ -41,7 +51,7 @@ async function post<T>(path: string, body: unknown): Promise<T> {
 }
 
 async function get<T>(path: string): Promise<T> {
-  const res = await fetch(path);
+  const res = await request(path);
   const json = await res.json().catch(() => ({}));
   if (!res.ok) throw new Error(errorText(json.code, json.message ?? `HTTP ${res.status}`));
   return json as T;

@@ -24,6 +24,7 @@ export type {
   RallyComparison,
   RallyResult,
   Reading,
+  ReadingsAnswer,
   Replay,
   ReplayStep,
   Refusal,
