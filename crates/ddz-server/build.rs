@@ -72,7 +72,9 @@ fn build_wasm(root: &Path) {
         .args(["build", "--release", "-p", "ddz-wasm", "--target", TARGET, "--target-dir"])
         .arg(root.join("target/wasm"))
         .current_dir(root)
-        // The outer build's flags are for the host (coverage, a CPU), not for the browser.
+        // The outer build's flags are for the host (coverage, a CPU), not for the browser, and its
+        // workspace wrapper (clippy-driver under `cargo clippy`) is for checking, not for building.
+        .env_remove("RUSTC_WORKSPACE_WRAPPER")
         .env_remove("RUSTFLAGS")
         .env_remove("CARGO_ENCODED_RUSTFLAGS")
         .env_remove("CARGO_BUILD_TARGET")
