@@ -35,7 +35,7 @@ if [ "$node_major" -lt 20 ]; then
 fi
 
 # The rules engine runs in the page too, compiled to WebAssembly: Rust's standard library for that target.
-if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
+if command -v rustup >/dev/null && ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
   echo "adding the Rust target the page's engine is built for: wasm32-unknown-unknown"
   rustup target add wasm32-unknown-unknown
 fi
