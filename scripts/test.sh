@@ -3,8 +3,9 @@
 #
 # The browser tests drive Debian's Chromium (with CJK fonts for the Chinese UI); the PostgreSQL and
 # cluster tests start their own PostgreSQL and nats-server from Debian's packages; the client's type check,
-# unit tests and build need Node.js 20+ and its npm packages. As root this installs what is missing with
-# apt-get; otherwise it names exactly what to install and stops before running anything.
+# unit tests and build need Node.js 20+ and its npm packages, and the engine in the page Rust's
+# wasm32-unknown-unknown target (added with rustup). As root this installs what is missing with apt-get;
+# otherwise it names exactly what to install and stops before running anything.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -33,8 +34,18 @@ if [ "$node_major" -lt 20 ]; then
   exit 2
 fi
 
-# The client: its npm packages as locked, its type check (svelte-check with tsc) and its unit tests.
-(cd web && npm ci --no-audit --no-fund && npm run check && npm test)
+# The rules engine runs in the page too, compiled to WebAssembly: Rust's standard library for that target.
+if command -v rustup >/dev/null && ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
+  echo "adding the Rust target the page's engine is built for: wasm32-unknown-unknown"
+  rustup target add wasm32-unknown-unknown
+fi
+
+# The client: its npm packages as locked; then the build (the server's build.rs builds the engine's
+# WebAssembly into web/src/lib/engine/ddz.wasm, which the client's unit tests load, and the client); then
+# its type check (svelte-check with tsc) and its unit tests.
+(cd web && npm ci --no-audit --no-fund)
+cargo build --release
+(cd web && npm run check && npm test)
 
 # The Rust workspace: the engine, the bots, the server (SQLite, PostgreSQL, the cluster with NATS), the
 # binary and the browser tests in Chromium. build.rs builds the client it embeds.

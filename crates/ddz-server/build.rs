@@ -1,7 +1,10 @@
 //! Builds the browser client (`web/`) into `web/dist`, which `server.rs` embeds with rust-embed.
 //!
-//! Runs `npm ci` (only when `web/node_modules` is missing) and `npm run build` when a source file is
-//! newer than `web/dist/index.html`. With `DDZ_SKIP_WEB=1` nothing is built; if there is no build yet,
+//! First the rules engine for the page: `crates/ddz-wasm` for `wasm32-unknown-unknown` (adding the target
+//! with rustup if it is missing), in its own target directory `target/wasm` (this build holds the lock
+//! of the outer one), copied to `web/src/lib/engine/ddz.wasm` when its bytes changed. Then runs `npm ci`
+//! (only when `web/node_modules` is missing) and `npm run build` when a source file is newer than
+//! `web/dist/index.html`. With `DDZ_SKIP_WEB=1` nothing is built; if there is no build yet,
 //! a placeholder page is written so that the server still compiles.
 
 use std::path::{Path, PathBuf};
@@ -16,6 +19,9 @@ fn main() {
     let web = manifest.join("../../web");
     let dist_index = web.join("dist/index.html");
     println!("cargo:rerun-if-env-changed=DDZ_SKIP_WEB");
+    for wasm_source in ["crates/ddz-engine/src", "crates/ddz-engine/Cargo.toml", "crates/ddz-wasm", "Cargo.lock"] {
+        println!("cargo:rerun-if-changed={}", manifest.join("../..").join(wasm_source).display());
+    }
     let sources: Vec<PathBuf> = ["src", "public", "index.html", "package.json", "package-lock.json", "vite.config.ts"]
         .iter()
         .map(|p| web.join(p))
@@ -30,6 +36,7 @@ fn main() {
         }
         return;
     }
+    build_wasm(&manifest.join("../.."));
     let built = std::fs::read_to_string(&dist_index).ok().filter(|html| !html.contains(PLACEHOLDER));
     let sources_at = sources.iter().map(|s| newest(s)).max().unwrap_or(SystemTime::UNIX_EPOCH);
     if built.is_some() && sources_at <= modified(&dist_index) {
@@ -42,6 +49,51 @@ fn main() {
     // Date the build by its newest source, not by now: cargo reruns this script when a tracked file is
     // newer than the script's start, and the build itself should not count as a change.
     set_modified(&dist_index, sources_at);
+}
+
+/// The page's engine: `crates/ddz-wasm` built for the browser and put where Vite bundles it.
+fn build_wasm(root: &Path) {
+    const TARGET: &str = "wasm32-unknown-unknown";
+    let rustc = std::env::var("RUSTC").unwrap_or_else(|_| "rustc".into());
+    let sysroot = Command::new(&rustc).args(["--print", "sysroot"]).output().expect("run rustc --print sysroot");
+    let sysroot = PathBuf::from(String::from_utf8_lossy(&sysroot.stdout).trim());
+    if !sysroot.join("lib/rustlib").join(TARGET).exists() {
+        eprintln!("the Rust standard library for {TARGET} is missing: running rustup target add {TARGET}");
+        let status = Command::new("rustup")
+            .args(["target", "add", TARGET])
+            .stdout(Stdio::from(std::io::stderr()))
+            .status()
+            .unwrap_or_else(|e| panic!("could not run rustup ({e}): add the {TARGET} target, or set DDZ_SKIP_WEB=1"));
+        assert!(status.success(), "rustup target add {TARGET} failed ({status})");
+    }
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    eprintln!("building crates/ddz-wasm for {TARGET}");
+    let status = Command::new(cargo)
+        .args(["build", "--release", "-p", "ddz-wasm", "--target", TARGET, "--target-dir"])
+        .arg(root.join("target/wasm"))
+        .current_dir(root)
+        // The outer build's flags are for the host (coverage, a CPU), not for the browser, and its
+        // workspace wrapper (clippy-driver under `cargo clippy`) is for checking, not for building.
+        .env_remove("RUSTC_WORKSPACE_WRAPPER")
+        .env_remove("RUSTFLAGS")
+        .env_remove("CARGO_ENCODED_RUSTFLAGS")
+        .env_remove("CARGO_BUILD_TARGET")
+        // Small: no debug info, one unit optimised as a whole.
+        .env("CARGO_PROFILE_RELEASE_DEBUG", "false")
+        .env("CARGO_PROFILE_RELEASE_STRIP", "true")
+        .env("CARGO_PROFILE_RELEASE_LTO", "true")
+        .env("CARGO_PROFILE_RELEASE_CODEGEN_UNITS", "1")
+        .stdout(Stdio::from(std::io::stderr()))
+        .status()
+        .expect("run cargo for crates/ddz-wasm");
+    assert!(status.success(), "building crates/ddz-wasm for {TARGET} failed ({status})");
+    let built = std::fs::read(root.join("target/wasm").join(TARGET).join("release/ddz_wasm.wasm"))
+        .expect("cargo built ddz_wasm.wasm");
+    let bundled = root.join("web/src/lib/engine/ddz.wasm");
+    // Written only when it changed: a new file is a new web build.
+    if std::fs::read(&bundled).ok().as_ref() != Some(&built) {
+        std::fs::write(&bundled, built).expect("write web/src/lib/engine/ddz.wasm");
+    }
 }
 
 fn set_modified(path: &Path, time: SystemTime) {

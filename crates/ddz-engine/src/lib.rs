@@ -7,6 +7,7 @@ pub mod card;
 pub mod consistency;
 pub mod deal;
 pub mod fair;
+pub mod hints;
 pub mod ledger;
 pub mod movegen;
 pub mod play;

@@ -6,6 +6,7 @@
 //! reader's announcements), `ratings.mjs` (a rating on the seat that moves after a deal, the stats page's
 //! chart, the ratings board), `names.mjs` (protected names: protecting, a stranger refused, recovering),
 //! `quick.mjs` (quick match: the waiting page, bots filling the seats, strangers seated together, Cancel).
+//! `offline.mjs` (the engine in the page, and a turn played through a network cut).
 //!
 //! Needs Node.js, `npm ci` in `web/`, and Chromium (`.ci/run` installs them); without them it fails.
 
@@ -77,6 +78,13 @@ fn quick_match_seats_players_in_chromium() {
     run_browser_tests("quick.mjs", &["--bot-delay-ms", "100", "--bot-delay-span-ms", "100"]);
 }
 
+/// The engine in the page: selections, Hint and Play with no request for readings or hints, Play enabled
+/// within a frame, and a turn played through a network cut (the banner in both languages); quick bots.
+#[test]
+fn a_turn_plays_through_a_network_cut_in_chromium() {
+    run_browser_tests("offline.mjs", &["--bot-delay-ms", "100", "--bot-delay-span-ms", "100"]);
+}
+
 /// Serves a fresh database with `server_args` and runs `web/e2e/{script}` against it.
 fn run_browser_tests(script: &str, server_args: &[&str]) {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
@@ -113,7 +121,10 @@ fn run_browser_tests(script: &str, server_args: &[&str]) {
     let text = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
     assert!(out.status.success(), "the browser tests in {script} failed ({}):\n{text}", out.status);
     // The measurements, for whoever runs with --nocapture.
-    for line in text.lines().filter(|l| l.contains("FIRST_RENDER_MS") || l.contains("deal done")) {
+    for line in text
+        .lines()
+        .filter(|l| l.contains("FIRST_RENDER_MS") || l.contains("deal done") || l.contains("to Play enabled"))
+    {
         println!("{}", line.trim());
     }
     for suffix in ["", "-wal", "-shm"] {

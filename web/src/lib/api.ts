@@ -3,6 +3,7 @@
 
 import { errorText } from './errors';
 import { forgetKey, nameKey } from './keys.svelte';
+import { t } from './i18n.svelte';
 import type {
   Board,
   BoardRow,
@@ -48,8 +49,17 @@ export class ApiError extends Error {
   }
 }
 
+/** `fetch`, with a failure to reach the server worded for the player, never the browser's own message. */
+async function request(path: string, init?: RequestInit): Promise<Response> {
+  try {
+    return await fetch(path, init);
+  } catch {
+    throw new Error(t(navigator.onLine ? 'serverUnreachable' : 'networkOffline'));
+  }
+}
+
 async function send<T>(path: string, init?: RequestInit): Promise<T> {
-  const res = await fetch(path, init);
+  const res = await request(path, init);
   if (res.status === 204) return undefined as T;
   const json = await res.json().catch(() => ({}));
   if (!res.ok) throw new ApiError(res.status, json.code, errorText(json.code, json.message ?? `HTTP ${res.status}`));

@@ -2,7 +2,9 @@
 // watcher, both on `Socket`, the one place that opens a socket, parses the server's messages and reconnects.
 //
 // A socket comes back after every recoverable loss (a network change, a server restart, the old socket still
-// counted as connected): it waits 0.3 s, doubling up to 5 s, and never gives up. The resume token the server
+// counted as connected): it waits 0.3 s, doubling up to 5 s, and never gives up. When the browser says it went
+// offline the socket is dropped at once (it may otherwise sit silent without closing) and no new one is tried
+// until the browser is online again, which reconnects at once. The resume token the server
 // gives on each hello is kept per room and name, so that a new connection replaces one the server has not yet
 // noticed is dead. A room's connection stops only when the room or the name is refused for good, or when the
 // same name connected again elsewhere.
@@ -36,10 +38,29 @@ class Socket {
     private readonly onMessage: (msg: Event) => void,
     private readonly mayRetry: () => boolean = () => true,
   ) {
+    addEventListener('offline', this.wentOffline);
+    addEventListener('online', this.cameOnline);
     this.open();
   }
 
+  private readonly wentOffline = () => {
+    const ws = this.ws;
+    this.ws = null;
+    ws?.close();
+    this.status = 'closed';
+  };
+
+  private readonly cameOnline = () => {
+    if (this.stopped || this.status === 'open' || !this.mayRetry()) return;
+    this.retry = 0;
+    const ws = this.ws;
+    this.ws = null;
+    ws?.close();
+    this.open();
+  };
+
   private open() {
+    if (!navigator.onLine) return this.wentOffline();
     this.status = 'connecting';
     const ws = new WebSocket(wsUrl());
     this.ws = ws;
@@ -66,6 +87,8 @@ class Socket {
 
   close() {
     this.stopped = true;
+    removeEventListener('offline', this.wentOffline);
+    removeEventListener('online', this.cameOnline);
     this.ws?.close();
   }
 }

@@ -27,6 +27,7 @@ export type {
   RallyResult,
   RatingRow,
   Reading,
+  ReadingsAnswer,
   Replay,
   ReplayStep,
   Refusal,

@@ -1,9 +1,9 @@
 //! The game around the engine, pure: a room as a fold over its entries, the challenges and their boards,
-//! what a finished deal adds to a player's stats and ratings, and the hints and readings of a position. No I/O, no
-//! clock, no tasks: everything above builds on these.
+//! what a finished deal adds to a player's stats and ratings, who sits with whom in quick match, protected
+//! names' secrets. No I/O, no clock, no tasks: everything above builds on these. (The hints and readings of
+//! a position are the engine's, `ddz_engine::hints`, shared with the page's WebAssembly.)
 
 pub mod challenge;
-pub mod hints;
 pub mod matching;
 pub mod names;
 pub mod rating;

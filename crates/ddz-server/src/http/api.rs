@@ -6,12 +6,13 @@ use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use ddz_bot::review::{REVIEW_BUDGET, Review};
+use ddz_engine::hints::{Position, hints_answer, readings_answer};
 use ddz_engine::{DealRecord, Fairness, Rules};
 use serde::Deserialize;
 
 use super::common::{
-    AppError, AppState, Body, ClientAddr, MAX_ANSWERS, MAX_HAND, Params, Queried, bad, busy, internal, not_found,
-    path_name, unknown_room,
+    AppError, AppState, Body, ClientAddr, MAX_HAND, Params, Queried, bad, busy, internal, not_found, path_name,
+    unknown_room,
 };
 use super::names::proven_name;
 use crate::domain::challenge::{ChallengeKind, is_date, rally_closed, sealed_rally, utc_date};
@@ -20,7 +21,7 @@ use crate::domain::rating::Family;
 use crate::domain::room::{Mode, RoomCode};
 use crate::room::Request;
 use crate::wire::http::{
-    Board, ChallengeStarted, CreateRoom, DealReview, Hints, Lobby, PlayVsBots, PlayerStats, Rallies, RallyComparison,
+    Board, ChallengeStarted, CreateRoom, DealReview, Lobby, PlayVsBots, PlayerStats, Rallies, RallyComparison,
     RallyFairness, RatingBoard, Replay, RoomCreated, RoomDeals, StartChallenge,
 };
 use crate::wire::protocol::{ErrorCode, Refused};
@@ -308,46 +309,30 @@ pub(super) async fn compare_rally(
     Ok(Json(RallyComparison { date, you, best }).into_response())
 }
 
-/// The readings a selection of cards may be played as now (`crate::domain::hints`), on the work pool.
+/// The readings a selection of cards may be played as now (`ddz_engine::hints`), on the work pool.
 pub(super) async fn selection_readings(
     State(state): State<AppState>,
     Body(position): Body<serde_json::Value>,
 ) -> Result<Response, AppError> {
     let position = parse_position(position)?;
-    let mut answer = state
-        .rooms
-        .pool()
-        .try_run(move || crate::domain::hints::selection_readings(&position))
-        .await
-        .map_err(|_| busy())?
-        .map_err(bad)?;
-    answer.truncated = answer.readings.len() > MAX_ANSWERS;
-    answer.readings.truncate(MAX_ANSWERS);
+    let answer =
+        state.rooms.pool().try_run(move || readings_answer(&position)).await.map_err(|_| busy())?.map_err(bad)?;
     Ok(Json(answer).into_response())
 }
 
-/// Every legal play from a hand now (`crate::domain::hints`), for the client's Hint button, on the work pool.
+/// Every legal play from a hand now (`ddz_engine::hints`), for the client's Hint button, on the work pool.
 pub(super) async fn hints(
     State(state): State<AppState>,
     Body(position): Body<serde_json::Value>,
 ) -> Result<Response, AppError> {
     let position = parse_position(position)?;
-    let mut plays = state
-        .rooms
-        .pool()
-        .try_run(move || crate::domain::hints::hints(&position))
-        .await
-        .map_err(|_| busy())?
-        .map_err(bad)?;
-    let truncated = plays.len() > MAX_ANSWERS;
-    plays.truncate(MAX_ANSWERS);
-    Ok(Json(Hints { plays, truncated }).into_response())
+    let answer = state.rooms.pool().try_run(move || hints_answer(&position)).await.map_err(|_| busy())?.map_err(bad)?;
+    Ok(Json(answer).into_response())
 }
 
 /// A position with a hand no larger than a real one, or a 400 with the reason as JSON.
-fn parse_position(json: serde_json::Value) -> Result<crate::domain::hints::Position, AppError> {
-    let position: crate::domain::hints::Position =
-        serde_json::from_value(json).map_err(|e| bad(format!("bad position: {e}")))?;
+fn parse_position(json: serde_json::Value) -> Result<Position, AppError> {
+    let position: Position = serde_json::from_value(json).map_err(|e| bad(format!("bad position: {e}")))?;
     let largest = position.hand.len().max(position.cards.len());
     if largest > MAX_HAND {
         let message = format!("{largest} cards: no hand at any table holds more than {MAX_HAND}");

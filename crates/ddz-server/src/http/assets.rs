@@ -19,6 +19,8 @@ fn content_type(path: &str) -> &'static str {
         Some("ico") => "image/x-icon",
         Some("webp") => "image/webp",
         Some("woff2") => "font/woff2",
+        // `WebAssembly.instantiateStreaming` needs this type.
+        Some("wasm") => "application/wasm",
         Some("txt") => "text/plain; charset=utf-8",
         _ => "application/octet-stream",
     }

@@ -32,9 +32,6 @@ pub const COMMANDS: Rate = Rate::new(10.0, 20.0);
 /// The largest hand at any table: the House landlord's 17 + 4 middle cards with the Wild. `/api/hints`
 /// and `/api/readings` refuse larger ones.
 pub const MAX_HAND: usize = 21;
-/// The most plays `/api/hints` and readings `/api/readings` answer with (the engine's order, the rest
-/// left off and `truncated` set).
-pub const MAX_ANSWERS: usize = 200;
 /// Reviews waiting or running at once; one more is answered `busy`.
 pub const REVIEWS_QUEUED: usize = 8;
 /// The longest player name, in characters.

@@ -7,7 +7,6 @@ use ddz_engine::{DealRecord, Fairness, ReplayStep, TableType};
 use serde::{Deserialize, Serialize};
 
 use crate::domain::challenge::{BoardRow, ChallengeKind, RallyResult};
-use crate::domain::hints::HintPlay;
 use crate::domain::rating::{Family, PlayerRating, RatingRow};
 use crate::domain::room::RoomCode;
 use crate::domain::stats::StatLine;
@@ -177,14 +176,6 @@ pub struct RallyFairness {
     pub commitment: String,
     pub closed: bool,
     pub deals: Vec<Fairness>,
-}
-
-/// `POST /api/hints`: every legal play from the hand now, in the engine's order.
-#[derive(ts_rs::TS, Debug, Serialize)]
-pub struct Hints {
-    pub plays: Vec<HintPlay>,
-    /// More plays than the server answers with were left off.
-    pub truncated: bool,
 }
 
 /// `POST /api/names/protect`: protect a name that nobody has protected yet.

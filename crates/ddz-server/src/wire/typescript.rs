@@ -5,12 +5,11 @@
 use ts_rs::{Config, TS};
 
 use crate::domain::challenge::{BoardRow, ChallengeKind, RallyResult};
-use crate::domain::hints::{HintPlay, Position, ReadingsAnswer, Refusal};
 use crate::domain::rating::{Family, PlayerRating, RatingPoint, RatingRow};
 use crate::domain::room::{LogLine, Mode, Occupant, RoomCode};
 use crate::domain::stats::StatLine;
 use crate::wire::http::{
-    ApiError, Board, ChallengeStarted, CreateRoom, DealReview, Health, Hints, JoinQuickMatch, Lobby, NameSecrets,
+    ApiError, Board, ChallengeStarted, CreateRoom, DealReview, Health, JoinQuickMatch, Lobby, NameSecrets,
     PlayVsBots, PlayerStats, ProtectName, QuickMatch, Rallies, RallyComparison, RallyFairness, RatingBoard,
     RecoverName, Replay, RoomCreated, RoomDeals, StartChallenge,
 };
@@ -20,6 +19,7 @@ use crate::wire::protocol::{
 };
 use ddz_bot::BotKind;
 use ddz_bot::review::{Decision, Review};
+use ddz_engine::hints::{HintPlay, Hints, Position, ReadingsAnswer, Refusal};
 use ddz_engine::play::{AttachJson, PlayJson};
 use ddz_engine::{
     Action, Auction, Card, CardSet, DealRecord, DealResult, DealSetup, DealView, Dealing, End, Fairness, Kind,

@@ -1,17 +1,19 @@
-// The cards the player has selected and what they may be played as: the readings the server finds for the
-// selection (`POST /api/readings`), the one chosen, the reason when they are no play, and the Hint's plays
-// (`POST /api/hints`). Play and Pass send the turn; a typed play (`components/table/TypedPlay.svelte`) goes the
-// same way.
+// The cards the player has selected and what they may be played as: the selection's readings, the one chosen,
+// the reason when they are no play, and the Hint's plays, all from the engine in the page (`../engine/engine`)
+// in the frame of the tap. Play and Pass send the turn; a typed play (`components/table/TypedPlay.svelte`) goes
+// the same way. While the connection is down the player still selects and reads; a play or pass made then is
+// held, and sent when the table is back if it is still that turn.
 
-import { flushSync } from 'svelte';
-import { hints as fetchHints, readings as fetchReadings, type Position } from '../api';
+import { flushSync, untrack } from 'svelte';
+import type { Position } from '../api';
+import { hintsOf, readingsOf } from '../engine/engine';
 import { refusalText } from '../reading';
-import type { Card, HintPlay, Reading } from '../types';
+import type { Card, ClientAction, HintPlay, Reading, ReadingsAnswer } from '../types';
 import type { TableState } from './table.svelte';
 
 /** What the selection reads of the table, and the way it sends the turn. */
 export type SelectionTable = Pick<TableState, 'deal' | 'room' | 'hand' | 'playing' | 'prior'> & {
-  conn: Pick<TableState['conn'], 'act'>;
+  conn: Pick<TableState['conn'], 'act' | 'status'>;
 };
 
 function sameReading(a: Reading, b: Reading): boolean {
@@ -50,6 +52,8 @@ export class Selection {
   private playWhenRead = false;
   /** Counts requests for readings, so that an answer to an earlier selection is dropped. */
   private token = 0;
+  /** A play or pass made while the connection was down, with the turn it was made in. */
+  held = $state.raw<{ turn: string; action: ClientAction } | null>(null);
 
   constructor(private readonly table: SelectionTable) {
     // Selected cards that left the hand (played, or a new deal) leave the selection.
@@ -69,19 +73,40 @@ export class Selection {
       const mine = ++this.token;
       this.playWhenRead = false;
       if (!pos || !table.playing || cards.length === 0) return;
-      fetchReadings({ ...pos, cards })
-        .then((answer) => {
-          if (mine !== this.token) return;
-          this.options = answer.readings;
-          this.reason = refusalText(answer.refusal, answer.error);
-          const want = this.wantReading;
-          const i = want ? answer.readings.findIndex((r) => sameReading(r, want)) : -1;
-          this.chosen = Math.max(0, i);
-          // A typed Enter plays once the readings are in, unless there are several to choose from.
-          if (this.playWhenRead && (this.options.length === 1 || i >= 0)) this.play();
-          this.playWhenRead = false;
-        })
-        .catch((e) => mine === this.token && (this.reason = (e as Error).message));
+      const show = (answer: ReadingsAnswer) => {
+        if (mine !== this.token) return;
+        this.options = answer.readings;
+        this.reason = refusalText(answer.refusal, answer.error);
+        const want = this.wantReading;
+        const i = want ? answer.readings.findIndex((r) => sameReading(r, want)) : -1;
+        this.chosen = Math.max(0, i);
+        // A typed Enter plays once the readings are in, unless there are several to choose from.
+        if (this.playWhenRead && (this.options.length === 1 || i >= 0)) this.play();
+        this.playWhenRead = false;
+      };
+      const fail = (e: unknown) => mine === this.token && (this.reason = (e as Error).message);
+      // From the engine the answer is here at once, and shown in this task's microtasks (before the next
+      // frame); only the HTTP fallback makes it wait. Shown outside the effect, which it must not retrigger.
+      let answer: ReadingsAnswer | Promise<ReadingsAnswer>;
+      try {
+        answer = readingsOf({ ...pos, cards });
+      } catch (e) {
+        answer = Promise.reject(e);
+      }
+      Promise.resolve(answer).then(show, fail);
+    });
+
+    // The table is back: a held play goes if its turn is still on, else it is dropped.
+    $effect(() => {
+      const held = this.held;
+      if (!held || table.conn.status !== 'open') return;
+      untrack(() => {
+        this.held = null;
+        if (held.turn !== this.turn || !table.playing) return;
+        table.conn.act(held.action);
+        this.selected = [];
+        this.wantReading = null;
+      });
     });
   }
 
@@ -95,15 +120,18 @@ export class Selection {
   setCard(card: string, on: boolean) {
     if (this.selected.includes(card) === on) return;
     this.wantReading = null;
+    this.held = null;
     this.selected = on ? [...this.selected, card] : this.selected.filter((c) => c !== card);
   }
 
   clear() {
+    this.held = null;
     this.selected = [];
   }
 
   /** Unselects the card selected last. */
   dropLast() {
+    this.held = null;
     this.selected = this.selected.slice(0, -1);
   }
 
@@ -118,7 +146,14 @@ export class Selection {
     if (!pos) return;
     const turn = this.turn;
     if (this.hints?.turn !== turn) {
-      const plays = await fetchHints(pos).catch(() => []);
+      let plays: HintPlay[];
+      try {
+        plays = await hintsOf(pos);
+      } catch (e) {
+        // Only the HTTP fallback fails so: say why, and ask again at the next press.
+        this.reason = (e as Error).message;
+        return;
+      }
       // The turn went on while the hints were on their way: they fit a position that is gone.
       if (this.turn !== turn) return;
       this.hints = { turn, plays, shown: -1 };
@@ -127,6 +162,7 @@ export class Selection {
     if (hints.plays.length === 0) return;
     hints.shown = (hints.shown + 1) % hints.plays.length;
     const h = hints.plays[hints.shown];
+    this.held = null;
     this.wantReading = h;
     this.selected = [...h.cards];
   }
@@ -137,7 +173,8 @@ export class Selection {
       this.playWhenRead = this.selected.length > 0 && !this.reason;
       return;
     }
-    this.table.conn.act({ action: 'play', cards: this.selected, play: reading });
+    // Held while the connection is down: the selection stays in view until it goes.
+    if (!this.send({ action: 'play', cards: this.selected, play: reading })) return;
     this.selected = [];
     this.wantReading = null;
   }
@@ -158,7 +195,16 @@ export class Selection {
   }
 
   pass() {
-    this.table.conn.act({ action: 'pass' });
-    this.selected = [];
+    if (this.send({ action: 'pass' })) this.selected = [];
+  }
+
+  /** Sends the action now, or holds it until the connection is back (false). */
+  private send(action: ClientAction): boolean {
+    if (this.table.conn.status === 'open') {
+      this.table.conn.act(action);
+      return true;
+    }
+    this.held = { turn: this.turn, action };
+    return false;
   }
 }

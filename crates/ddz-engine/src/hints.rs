@@ -1,14 +1,18 @@
-//! `POST /api/readings` and `POST /api/hints`: the browser client asks the engine what a selection of
-//! cards may be played as, and which plays a hand has, so that it never reimplements the rules.
+//! The readings of a selection and the legal plays of a hand, as the browser client asks for them:
+//! `POST /api/readings` and `POST /api/hints` on the server, and the same functions compiled to
+//! WebAssembly in the page (`crates/ddz-wasm`), so that both answer from one implementation and the
+//! client never reimplements the rules.
 //!
 //! A position is `{"rules", "wild_rank", "hand", "prior"}` as for `ddz moves` (`docs/moves.md`), with
-//! the hand as cards; `/api/readings` also takes the selected `cards`.
+//! the hand as cards; readings also take the selected `cards`. [`readings_answer`] and [`hints_answer`]
+//! give the exact bodies the endpoints answer with.
 
-use ddz_engine::{Card, CardSet, Play, PlayError, PlayJson, Rank, Rules, legal_plays_vec, readings};
+use crate::{Card, CardSet, Play, PlayError, PlayJson, Rank, Rules, legal_plays_vec, readings};
 use serde::{Deserialize, Serialize};
 
 /// A position from the client's own deal view (`POST /api/readings`, `POST /api/hints`).
-#[derive(ts_rs::TS, Debug, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[derive(Debug, Serialize, Deserialize)]
 pub struct Position {
     /// The table's rules, as `DealView.rules` names them (`house`, `noshuffle-wildrank`, ...).
     pub rules: Rules,
@@ -18,7 +22,7 @@ pub struct Position {
     pub hand: Vec<Card>,
     /// `/api/readings`: the selected cards.
     #[serde(default)]
-    #[ts(as = "Option<Vec<Card>>", optional)]
+    #[cfg_attr(feature = "ts", ts(as = "Option<Vec<Card>>", optional))]
     pub cards: Vec<Card>,
     /// The play to beat; absent or null on a free lead.
     #[serde(default)]
@@ -26,7 +30,8 @@ pub struct Position {
 }
 
 /// A legal play: its reading and the concrete cards from the hand.
-#[derive(ts_rs::TS, Debug, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[derive(Debug, Serialize)]
 pub struct HintPlay {
     #[serde(flatten)]
     pub reading: PlayJson,
@@ -35,23 +40,38 @@ pub struct HintPlay {
 
 /// The answer to `/api/readings`: the readings the selection may be played as now, or why none (in
 /// English, and as a `refusal` a client can word in its own language).
-#[derive(ts_rs::TS, Debug, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[derive(Debug, Serialize)]
 pub struct ReadingsAnswer {
     pub readings: Vec<PlayJson>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[ts(optional)]
+    #[cfg_attr(feature = "ts", ts(optional))]
     pub error: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[ts(optional)]
+    #[cfg_attr(feature = "ts", ts(optional))]
     pub refusal: Option<Refusal>,
     /// More readings than the server answers with were left off.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
-    #[ts(as = "Option<bool>", optional)]
+    #[cfg_attr(feature = "ts", ts(as = "Option<bool>", optional))]
     pub truncated: bool,
 }
 
+/// The answer to `/api/hints`: every legal play from the hand now, in the engine's order.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[derive(Debug, Serialize)]
+pub struct Hints {
+    pub plays: Vec<HintPlay>,
+    /// More plays than the server answers with were left off.
+    pub truncated: bool,
+}
+
+/// The most plays [`hints_answer`] and readings [`readings_answer`] answer with (the engine's order, the
+/// rest left off and `truncated` set): a House hand with the Wild can have thousands.
+pub const MAX_ANSWERS: usize = 200;
+
 /// Why a selection cannot be played now.
-#[derive(ts_rs::TS, Debug, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[derive(Debug, Serialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Refusal {
     NothingSelected,
@@ -145,6 +165,22 @@ pub fn selection_readings(position: &Position) -> Result<ReadingsAnswer, String>
         };
     }
     Ok(ReadingsAnswer { readings: legal, error: None, refusal: None, truncated: false })
+}
+
+/// [`selection_readings`] as `/api/readings` answers it: at most [`MAX_ANSWERS`] readings.
+pub fn readings_answer(position: &Position) -> Result<ReadingsAnswer, String> {
+    let mut answer = selection_readings(position)?;
+    answer.truncated = answer.readings.len() > MAX_ANSWERS;
+    answer.readings.truncate(MAX_ANSWERS);
+    Ok(answer)
+}
+
+/// [`hints`] as `/api/hints` answers it: at most [`MAX_ANSWERS`] plays.
+pub fn hints_answer(position: &Position) -> Result<Hints, String> {
+    let mut plays = hints(position)?;
+    let truncated = plays.len() > MAX_ANSWERS;
+    plays.truncate(MAX_ANSWERS);
+    Ok(Hints { plays, truncated })
 }
 
 #[cfg(test)]

@@ -1,0 +1,83 @@
+// The rules engine in the page: `crates/ddz-wasm`, the server's own readings and hints compiled to WebAssembly
+// (`ddz.wasm`, built by the server's build.rs), so that a tap, Hint and a typed play are answered in the same
+// frame, on any network, offline too. The server stays authoritative: it checks every play it is sent.
+//
+// The module takes and gives JSON across its linear memory: `alloc` room for the position, `readings` or `hints`
+// answer a packed pointer and length of the body `POST /api/readings` or `POST /api/hints` would answer, which
+// `dealloc` frees. Should the module fail to load, the answers come from those endpoints instead.
+
+import { hints as fetchHints, readings as fetchReadings } from '../api';
+import type { HintPlay, Hints, Position, ReadingsAnswer } from '../wire';
+import wasmUrl from './ddz.wasm?url';
+
+/** The module's exports (`crates/ddz-wasm/src/lib.rs`). */
+type Exports = {
+  memory: WebAssembly.Memory;
+  alloc(len: number): number;
+  dealloc(ptr: number, len: number): void;
+  readings(ptr: number, len: number): bigint;
+  hints(ptr: number, len: number): bigint;
+};
+
+/** The engine's answers to a position, synchronously. */
+export type Engine = {
+  readings(pos: Position): ReadingsAnswer;
+  hints(pos: Position): Hints;
+};
+
+/** The engine over an instantiated module. A malformed position throws with the engine's reason. */
+export function engineOf(instance: WebAssembly.Instance): Engine {
+  const wasm = instance.exports as unknown as Exports;
+  const encoder = new TextEncoder();
+  const decoder = new TextDecoder();
+  function call<T>(exported: 'readings' | 'hints', pos: Position): T {
+    const input = encoder.encode(JSON.stringify(pos));
+    const ptr = wasm.alloc(input.length);
+    new Uint8Array(wasm.memory.buffer, ptr, input.length).set(input);
+    const packed = wasm[exported](ptr, input.length);
+    const [at, len] = [Number(packed >> 32n), Number(packed & 0xffffffffn)];
+    const body = JSON.parse(decoder.decode(new Uint8Array(wasm.memory.buffer, at, len)));
+    wasm.dealloc(at, len);
+    if (typeof body.message === 'string') throw new Error(body.message);
+    return body as T;
+  }
+  return { readings: (pos) => call('readings', pos), hints: (pos) => call('hints', pos) };
+}
+
+/** Instantiates the module from its bytes (the unit tests read them from disk). */
+export async function engineFromBytes(bytes: BufferSource): Promise<Engine> {
+  return engineOf((await WebAssembly.instantiate(bytes)).instance);
+}
+
+async function fetchEngine(): Promise<Engine> {
+  // Streaming compiles while the bytes arrive; a server that names the type otherwise gets the plain way.
+  try {
+    return engineOf((await WebAssembly.instantiateStreaming(fetch(wasmUrl))).instance);
+  } catch {
+    return engineFromBytes(await (await fetch(wasmUrl)).arrayBuffer());
+  }
+}
+
+let loaded: Engine | null = null;
+let loading: Promise<Engine | null> | null = null;
+
+/** Loads the module once (the table starts it as it opens); null if it cannot be loaded. */
+export function loadEngine(): Promise<Engine | null> {
+  loading ??= fetchEngine().then(
+    (engine) => (loaded = engine),
+    () => null,
+  );
+  return loading;
+}
+
+/** The readings of `pos.cards`: at once from the engine, or from the server while it loads or if it failed. */
+export function readingsOf(pos: Position): ReadingsAnswer | Promise<ReadingsAnswer> {
+  if (loaded) return loaded.readings(pos);
+  return loadEngine().then((engine) => (engine ? engine.readings(pos) : fetchReadings(pos)));
+}
+
+/** Every legal play from `pos.hand`, the same way. */
+export function hintsOf(pos: Position): HintPlay[] | Promise<HintPlay[]> {
+  if (loaded) return loaded.hints(pos).plays;
+  return loadEngine().then((engine) => (engine ? engine.hints(pos).plays : fetchHints(pos)));
+}
