@@ -9,9 +9,9 @@ use crate::domain::rating::{Family, PlayerRating, RatingPoint, RatingRow};
 use crate::domain::room::{LogLine, Mode, Occupant, RoomCode};
 use crate::domain::stats::StatLine;
 use crate::wire::http::{
-    ApiError, Board, ChallengeStarted, CreateRoom, DealReview, Health, JoinQuickMatch, Lobby, NameSecrets,
-    PlayVsBots, PlayerStats, ProtectName, QuickMatch, Rallies, RallyComparison, RallyFairness, RatingBoard,
-    RecoverName, Replay, RoomCreated, RoomDeals, StartChallenge,
+    ApiError, Board, ChallengeStarted, CreateRoom, DealReview, Health, JoinQuickMatch, Lobby, NameSecrets, PlayVsBots,
+    PlayerStats, ProtectName, QuickMatch, Rallies, RallyComparison, RallyFairness, RatingBoard, RecoverName, Replay,
+    RoomCreated, RoomDeals, StartChallenge,
 };
 
 use crate::wire::protocol::{
