@@ -7,7 +7,9 @@
 //! the hand as cards; readings also take the selected `cards`. [`readings_answer`] and [`hints_answer`]
 //! give the exact bodies the endpoints answer with.
 
-use crate::{Card, CardSet, Play, PlayError, PlayJson, Rank, Rules, legal_plays_vec, readings};
+use crate::card::WILD_SLOT;
+use crate::play::Kind;
+use crate::{Card, CardSet, Counts, Play, PlayError, PlayJson, Rank, Rules, legal_plays_vec, readings};
 use serde::{Deserialize, Serialize};
 
 /// A position from the client's own deal view (`POST /api/readings`, `POST /api/hints`).
@@ -56,7 +58,7 @@ pub struct ReadingsAnswer {
     pub truncated: bool,
 }
 
-/// The answer to `/api/hints`: every legal play from the hand now, in the engine's order.
+/// The answer to `/api/hints`: every legal play from the hand now, in the order Hint proposes them ([`hint_cost`]).
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Debug, Serialize)]
 pub struct Hints {
@@ -118,13 +120,36 @@ fn resolve_position(position: &Position) -> Result<(Rules, CardSet, Option<Play>
 /// malformed position.
 pub fn hints(position: &Position) -> Result<Vec<HintPlay>, String> {
     let (rules, hand, prior) = resolve_position(position)?;
-    Ok(legal_plays_vec(&rules, hand.counts(), prior.as_ref())
+    let mut plays = legal_plays_vec(&rules, hand.counts(), prior.as_ref());
+    // Stable: plays that cost the same keep the engine's order.
+    plays.sort_by_key(|play| hint_cost(play, hand.counts(), prior.is_none()));
+    Ok(plays
         .iter()
         .map(|play| HintPlay {
             reading: PlayJson::from(play),
             cards: hand.pick(play.cards).expect("generated plays come from the hand"),
         })
         .collect())
+}
+
+/// How much a play costs the hand, for the order Hint proposes plays in (cheapest first): a bomb or
+/// the rocket last; then plays that keep the hand's pairs, triples and fours whole (and the two jokers
+/// together) before plays that split them; then plays that spend fewer wild cards; then, on a free lead,
+/// the longest play first (it sheds the most), and on a follow the lowest answer first.
+fn hint_cost(play: &Play, hand: Counts, lead: bool) -> (bool, u32, u32, u32, Rank) {
+    let bomb = matches!(play.shape.kind, Kind::Bomb | Kind::Rocket);
+    let used = play.cards;
+    let split_groups = (0..WILD_SLOT)
+        .filter(|&slot| {
+            let (taken, held) = (used.get(slot), hand.get(slot));
+            taken > 0 && taken < held && held >= 2
+        })
+        .count() as u32;
+    let jokers = [Rank::BLACK_JOKER.index(), Rank::RED_JOKER.index()];
+    let split_rocket = !bomb && jokers.iter().all(|&j| hand.get(j) == 1) && jokers.iter().any(|&j| used.get(j) == 1);
+    let wilds = u32::from(used.wild()) + play.wild_as.total();
+    let length = if lead { u32::MAX - used.total() } else { 0 };
+    (bomb, split_groups + u32::from(split_rocket), wilds, length, play.main)
 }
 
 /// The readings of exactly the selected cards that may be played now: those that beat the prior, or
@@ -210,6 +235,53 @@ mod tests {
         assert_eq!(answer.error.as_deref(), Some("pair of 3s does not beat pair of 5s"));
         let Some(Refusal::DoesNotBeat { reading, prior }) = answer.refusal else { panic!("{answer:?}") };
         assert_eq!((reading.main, prior.main), ("3".parse().unwrap(), "5".parse().unwrap()));
+    }
+
+    /// The cards of the first `n` hints, as the player would see them proposed in turn.
+    fn first_hints(json: serde_json::Value, n: usize) -> Vec<String> {
+        let plays = hints(&position(json)).unwrap();
+        plays.iter().take(n).map(|p| p.cards.to_string()).collect()
+    }
+
+    #[test]
+    fn hint_on_a_lead_proposes_whole_combinations_first_longest_first_never_a_broken_pair() {
+        // Two 3s, a straight 4-8, a pair of 9s, two kings: the old order offered a lone 3 first.
+        let hand = ["3S", "3H", "4C", "5D", "6S", "7H", "8C", "9S", "9H", "KD", "KC"];
+        let first = first_hints(serde_json::json!({"rules": "house", "hand": hand}), 6);
+        let plays = hints(&position(serde_json::json!({"rules": "house", "hand": hand}))).unwrap();
+        assert!(first.iter().all(|cards| cards != "3S" && cards != "3H"), "never a lone 3 first: {first:?}");
+        assert_eq!(plays[0].cards.len(), 5, "the longest whole play first: {first:?}");
+        let proposed_before_singles: Vec<_> = plays.iter().take_while(|p| p.cards.len() > 1).collect();
+        assert!(!proposed_before_singles.is_empty());
+        // No early proposal splits a pair while a whole play is left.
+        let pairs = ["3", "9", "K"];
+        for play in plays.iter().take(6) {
+            for rank in pairs {
+                let taken = play.cards.iter().filter(|c| c.to_string().starts_with(rank)).count();
+                assert!(taken != 1, "{} splits the {rank}s early: {first:?}", play.cards);
+            }
+        }
+    }
+
+    #[test]
+    fn hint_on_a_follow_proposes_the_cheapest_answer_first_and_a_bomb_last() {
+        let prior = serde_json::json!({"type":"single","main":"5","length":1,"attach":"none","ranks":"5"});
+        let hand = ["6S", "7H", "7D", "JC", "2S", "4S", "4H", "4D", "4C"];
+        let plays = hints(&position(serde_json::json!({"rules": "house", "hand": hand, "prior": prior}))).unwrap();
+        let shown: Vec<String> = plays.iter().map(|p| p.cards.to_string()).collect();
+        assert_eq!(shown.first().map(String::as_str), Some("6S"), "{shown:?}");
+        assert_eq!(plays.last().map(|p| p.reading.kind), Some(Kind::Bomb), "{shown:?}");
+        let seven = shown.iter().position(|c| c.starts_with('7')).unwrap();
+        let jack = shown.iter().position(|c| c == "JC").unwrap();
+        assert!(jack < seven, "a lone jack before breaking the 7s: {shown:?}");
+    }
+
+    #[test]
+    fn hint_keeps_the_jokers_together_before_it_splits_the_rocket() {
+        let prior = serde_json::json!({"type":"single","main":"A","length":1,"attach":"none","ranks":"A"});
+        let hand = ["2S", "BJ", "RJ"];
+        let plays = hints(&position(serde_json::json!({"rules": "house", "hand": hand, "prior": prior}))).unwrap();
+        assert_eq!(plays[0].cards.to_string(), "2S");
     }
 
     #[test]

@@ -100,9 +100,10 @@ async fn hints_list_every_legal_play_with_cards_from_the_hand() {
     assert_eq!(
         summary,
         [
-            ("single 3".to_string(), json!(["3S"])),
-            ("single 4".to_string(), json!(["4C"])),
+            // Hint's order on a lead: the pair whole first, the single that splits nothing, the split last.
             ("pair of 3s".to_string(), json!(["3S", "3H"])),
+            ("single 4".to_string(), json!(["4C"])),
+            ("single 3".to_string(), json!(["3S"])),
         ]
     );
     let follow = post(
