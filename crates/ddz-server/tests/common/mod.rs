@@ -484,16 +484,14 @@ pub async fn play_some(clients: &mut [Client], rounds: usize) {
             catch_up(clients).await;
             continue;
         };
-        let before = client.n;
         client.act().await;
         let answer = |e: &Event| matches!(e, Event::Ack { .. } | Event::Error { .. });
         if let event @ Event::Error { .. } = client.event_within(Duration::from_secs(20), answer).await {
             panic!("{}'s action was refused: {event:?}", client.name);
         }
-        // The ack comes before the state the action caused.
-        while client.n <= before {
-            client.next_state().await;
-        }
+        // The ack comes just before the state the action caused: states read while waiting for the ack
+        // (a bot's moves) came before it, so only the next state has this client's action in it.
+        client.next_state().await;
         catch_up(clients).await;
     }
 }
