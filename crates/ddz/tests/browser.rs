@@ -5,7 +5,8 @@
 //! `replay.mjs` (a finished deal's replay viewer), `typed.mjs` (a deal played by typing, and the screen
 //! reader's announcements), `ratings.mjs` (a rating on the seat that moves after a deal, the stats page's
 //! chart, the ratings board), `names.mjs` (protected names: protecting, a stranger refused, recovering),
-//! `quick.mjs` (quick match: the waiting page, bots filling the seats, strangers seated together, Cancel).
+//! `quick.mjs` (quick match: the waiting page, bots filling the seats, strangers seated together, Cancel),
+//! `feel.mjs` (motion, sounds and spoken calls, quick chat).
 //!
 //! Needs Node.js, `npm ci` in `web/`, and Chromium (`.ci/run` installs them); without them it fails.
 
@@ -75,6 +76,14 @@ fn a_protected_name_is_refused_to_strangers_and_recovered_in_chromium() {
 #[test]
 fn quick_match_seats_players_in_chromium() {
     run_browser_tests("quick.mjs", &["--bot-delay-ms", "100", "--bot-delay-span-ms", "100"]);
+}
+
+/// The table's feel: motion at five screen sizes and none under reduced motion, sounds and spoken calls per
+/// event, the sound switch at the table, quick chat and its mute; bots slow enough that each of their actions
+/// comes in a state of its own (so each is heard and seen).
+#[test]
+fn the_table_moves_sounds_and_chats_in_chromium() {
+    run_browser_tests("feel.mjs", &["--bot-delay-ms", "300", "--bot-delay-span-ms", "100"]);
 }
 
 /// Serves a fresh database with `server_args` and runs `web/e2e/{script}` against it.
