@@ -40,11 +40,21 @@ export function actionSound(action: Action): SoundKind | null {
 
 type Voice = 'en' | 'zh';
 
+const RANK_WORDS_EN: Record<string, string> = {
+  T: '10',
+  J: 'Jack',
+  Q: 'Queen',
+  K: 'King',
+  A: 'Ace',
+  BJ: 'Black Joker',
+  RJ: 'Red Joker',
+  W: 'Wild',
+};
+const RANK_WORDS_ZH: Record<string, string> = { T: '10', '2': '二', BJ: '小王', RJ: '大王', W: '百搭' };
+
 /** A rank as a caller says it. */
 function rankWord(rank: string, voice: Voice): string {
-  const en: Record<string, string> = { T: '10', J: 'Jack', Q: 'Queen', K: 'King', A: 'Ace', BJ: 'Black Joker', RJ: 'Red Joker', W: 'Wild' };
-  const zh: Record<string, string> = { T: '10', J: 'J', Q: 'Q', K: 'K', A: 'A', '2': '二', BJ: '小王', RJ: '大王', W: '百搭' };
-  return (voice === 'en' ? en : zh)[rank] ?? rank;
+  return (voice === 'en' ? RANK_WORDS_EN : RANK_WORDS_ZH)[rank] ?? rank;
 }
 
 /** What a caller says for a play: the rank of a single or a pair, else the play's name (as Happy Dou Dizhu does). */

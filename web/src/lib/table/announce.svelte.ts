@@ -1,8 +1,9 @@
 // What the table tells the player outside the page's content: a sound when the turn comes to them, one for
 // every action (play, pass, bomb, rocket, airplane; `lib/feel.ts` says which) with its spoken call, ticks in
-// the clock's last seconds, the deal's end (spring, win or loss), the tab's title while the table waits for them (Home sets it back), and for screen readers
-// a polite live region (`Spoken`, in `pages/Table.svelte`) that says every seat's action, who is the landlord, the
-// player's turn and the deal's result, in the player's language.
+// the clock's last seconds, the deal's end (spring, win or loss), the tab's title while the table waits for
+// them (Home sets it back), and for screen readers a polite live region (`Spoken`, in `pages/Table.svelte`)
+// that says every seat's action, who is the landlord, the player's turn and the deal's result, in the
+// player's language.
 
 import { actionSound, actionSpeech } from '../feel';
 import { i18n, language, t } from '../i18n.svelte';
