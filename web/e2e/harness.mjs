@@ -48,12 +48,26 @@ export function useBrowser() {
   });
 }
 
-export async function newPage(viewport = { width: 1280, height: 800 }) {
+/**
+ * A page in a new browser context. Its system asks for reduced motion unless `motion` (the table's animations
+ * then never leave a card mid-flight under a layout check); `feel.mjs` tests the animations themselves.
+ */
+export async function newPage(viewport = { width: 1280, height: 800 }, { motion = false } = {}) {
   // Phones come with a touch screen.
   const touch = isPhone(viewport);
-  const context = await browser.newContext({ viewport, locale: 'en-US', hasTouch: touch, isMobile: touch });
-  // Count the tones the client plays (its sound is WebAudio oscillators).
+  const context = await browser.newContext({
+    viewport,
+    locale: 'en-US',
+    hasTouch: touch,
+    isMobile: touch,
+    reducedMotion: motion ? 'no-preference' : 'reduce',
+  });
+  // Count the tones the client plays (its sound is WebAudio oscillators), and keep the client's own logs of
+  // the sounds by kind, the spoken calls and the animations run (`lib/sound.svelte.ts`).
   await context.addInitScript(() => {
+    window.__sounds = [];
+    window.__spoken = [];
+    window.__motions = [];
     window.__tones = 0;
     const create = AudioContext.prototype.createOscillator;
     AudioContext.prototype.createOscillator = function () {

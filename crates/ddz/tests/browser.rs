@@ -5,8 +5,9 @@
 //! `replay.mjs` (a finished deal's replay viewer), `typed.mjs` (a deal played by typing, and the screen
 //! reader's announcements), `ratings.mjs` (a rating on the seat that moves after a deal, the stats page's
 //! chart, the ratings board), `names.mjs` (protected names: protecting, a stranger refused, recovering),
-//! `quick.mjs` (quick match: the waiting page, bots filling the seats, strangers seated together, Cancel).
-//! `offline.mjs` (the engine in the page, and a turn played through a network cut).
+//! `quick.mjs` (quick match: the waiting page, bots filling the seats, strangers seated together, Cancel),
+//! `offline.mjs` (the engine in the page, and a turn played through a network cut), `feel.mjs` (motion,
+//! sounds and spoken calls, quick chat).
 //!
 //! Needs Node.js, `npm ci` in `web/`, and Chromium (`.ci/run` installs them); without them it fails.
 
@@ -83,6 +84,14 @@ fn quick_match_seats_players_in_chromium() {
 #[test]
 fn a_turn_plays_through_a_network_cut_in_chromium() {
     run_browser_tests("offline.mjs", &["--bot-delay-ms", "100", "--bot-delay-span-ms", "100"]);
+}
+
+/// The table's feel: motion at five screen sizes and none under reduced motion, sounds and spoken calls per
+/// event, the sound switch at the table, quick chat and its mute; bots slow enough that each of their actions
+/// comes in a state of its own (so each is heard and seen).
+#[test]
+fn the_table_moves_sounds_and_chats_in_chromium() {
+    run_browser_tests("feel.mjs", &["--bot-delay-ms", "300", "--bot-delay-span-ms", "100"]);
 }
 
 /// Serves a fresh database with `server_args` and runs `web/e2e/{script}` against it.

@@ -16,7 +16,7 @@ import { errorText } from './errors';
 import { newNonce, rememberNonce, sentNonce } from './fair';
 import { t } from './i18n.svelte';
 import { forgetKey, nameKey } from './keys.svelte';
-import type { ClientAction, Command, Event, LobbyTable, RoomView } from './types';
+import type { Chat, ClientAction, Command, Event, LobbyTable, RoomView } from './types';
 
 function wsUrl(): string {
   return `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws`;
@@ -127,6 +127,8 @@ export class Connection {
   fatal = $state<string | null>(null);
   private sitOnJoin: boolean;
   private socket: Socket;
+  /** Called with each quick chat said in the room (the server keeps none: they are not replayed). */
+  onChat: ((seat: number, chat: Chat) => void) | null = null;
   /** The commitment of the offered deal whose nonce this connection sent: each offer gets one per connection. */
   private nonceSentFor: string | null = null;
 
@@ -170,6 +172,8 @@ export class Connection {
       if (this.sitOnJoin && msg.room.you === null && !msg.room.closed) this.send({ type: 'sit', seat: null });
       this.sitOnJoin = false;
       this.addNonce(msg.room);
+    } else if (msg.type === 'chat') {
+      this.onChat?.(msg.seat, msg.chat);
     } else if (msg.type === 'error') {
       // A nonce that came after the deal stopped waiting (or crossed a reconnection): nothing for the player.
       if (msg.code === 'no_nonce_wanted') return;

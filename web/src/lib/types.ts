@@ -6,6 +6,7 @@ export type {
   Auction,
   BoardRow,
   Card,
+  Chat,
   ChallengeKind,
   ChallengeView,
   ClientAction,

@@ -199,7 +199,7 @@ const words = {
   logClosed: 'The host closed the room',
   logRunOver: 'The run is over: {name} finished {net}',
   logRunAbandoned: '{name} abandoned the run at {net}',
-  sound: 'Sound: a beep on your turn and for each play',
+  sound: 'Sound: your turn, plays, passes and bombs',
   toBeat: 'To beat',
   unseen: 'Not seen yet',
   unseenCount: '{rank}: {n} not seen',
@@ -343,6 +343,17 @@ const words = {
   ownNonceMissing:
     '⚠ This browser sent a nonce for this deal, but the record does not hold it: it came after the wait, or the server left it out.',
   downloadRecord: 'Download the record (JSON)',
+  effectBomb: 'Bomb!',
+  effectRocket: 'Rocket!',
+  effectAirplane: 'Airplane!',
+  effectSpring: 'Spring!',
+  soundSettings: 'Sound',
+  volume: 'Volume',
+  voice: 'Spoken calls (the browser’s voice)',
+  motion: 'Animations',
+  chat: 'Chat',
+  chatPhrases: 'Quick chat',
+  chatMute: 'Mute {name}',
 };
 
 /** The dictionary's shape: each language has every key English has. */

@@ -197,7 +197,7 @@ const words: Words = {
   logClosed: '房主关闭了房间',
   logRunOver: '挑战结束：{name} 成绩 {net}',
   logRunAbandoned: '{name} 放弃了挑战，成绩 {net}',
-  sound: '声音：轮到你和每次出牌时提示',
+  sound: '声音：轮到你、出牌、不要和炸弹时提示',
   toBeat: '要压的牌',
   unseen: '未出现的牌',
   unseenCount: '{rank}：还有 {n} 张未出现',
@@ -340,6 +340,17 @@ const words: Words = {
   ownNonceIncluded: '你的随机数已计入本局 ✓',
   ownNonceMissing: '⚠ 此浏览器为本局发送了随机数，但记录中没有：它来得太晚，或服务器没有计入。',
   downloadRecord: '下载牌局记录（JSON）',
+  effectBomb: '炸弹！',
+  effectRocket: '王炸！',
+  effectAirplane: '飞机！',
+  effectSpring: '春天！',
+  soundSettings: '声音',
+  volume: '音量',
+  voice: '语音报牌（浏览器语音）',
+  motion: '动画',
+  chat: '聊天',
+  chatPhrases: '快捷聊天',
+  chatMute: '屏蔽 {name}',
 };
 
 const LEVELS: Record<string, string> = {

@@ -1,10 +1,13 @@
-// What the table tells the player outside the page's content: a beep when the turn comes to them, a short one
-// for every play, the tab's title while the table waits for them (Home sets it back), and for screen readers
-// a polite live region (`Spoken`, in `pages/Table.svelte`) that says every seat's action, who is the landlord, the
-// player's turn and the deal's result, in the player's language.
+// What the table tells the player outside the page's content: a sound when the turn comes to them, one for
+// every action (play, pass, bomb, rocket, airplane; `lib/feel.ts` says which) with its spoken call, ticks in
+// the clock's last seconds, the deal's end (spring, win or loss), the tab's title while the table waits for
+// them (Home sets it back), and for screen readers a polite live region (`Spoken`, in `pages/Table.svelte`)
+// that says every seat's action, who is the landlord, the player's turn and the deal's result, in the
+// player's language.
 
-import { t } from '../i18n.svelte';
-import { beep } from '../sound.svelte';
+import { actionSound, actionSpeech } from '../feel';
+import { i18n, language, t } from '../i18n.svelte';
+import { playSound, speak } from '../sound.svelte';
 import { actionText, outcomeText } from '../story';
 import type { TableState } from './table.svelte';
 
@@ -23,16 +26,46 @@ export class Spoken {
 export function announce(table: TableState): Spoken {
   const spoken = new Spoken();
   let wasMyTurn = false;
-  let playsHeard = -1;
+  let actionsHeard = -1;
+  /** Null until the room's first state: a result already there then is old news. */
+  let resultHeard: boolean | null = null;
   $effect(() => {
     const turn = table.myTurn && !table.mustSee;
-    if (turn && !wasMyTurn) beep('turn');
+    if (turn && !wasMyTurn) playSound('turn');
     wasMyTurn = turn;
   });
   $effect(() => {
-    const plays = (table.deal?.actions ?? []).filter((a) => a.action === 'play').length;
-    if (playsHeard >= 0 && plays > playsHeard) beep('play');
-    playsHeard = plays;
+    const actions = table.deal?.actions ?? [];
+    // Several actions in one state (a reconnection, quick bots): only the latest is heard.
+    const latest = actions.slice(Math.max(0, actionsHeard)).reverse().find((a) => actionSound(a) !== null);
+    if (actionsHeard >= 0 && actions.length > actionsHeard && latest) {
+      playSound(actionSound(latest)!);
+      const call = actionSpeech(latest, i18n.lang === 'zh' ? 'zh' : 'en');
+      if (call) speak(call, language().tag);
+    }
+    actionsHeard = actions.length;
+  });
+  $effect(() => {
+    if (!table.room) return;
+    const result = table.deal?.result;
+    if (result && resultHeard === false) {
+      const score = table.me === null ? null : result.score[table.me];
+      if (result.spring) playSound('spring');
+      if (score !== null) setTimeout(() => playSound(score >= 0 ? 'win' : 'loss'), result.spring ? 450 : 0);
+    }
+    resultHeard = !!result;
+  });
+  // The clock's last five seconds of the player's turn tick.
+  $effect(() => {
+    const deadline = table.room?.turn_deadline;
+    if (!deadline || !table.myTurn) return;
+    let ticked = Infinity;
+    const timer = setInterval(() => {
+      const left = Math.ceil((deadline - Date.now()) / 1000);
+      if (left <= 5 && left >= 1 && left < ticked) playSound('clock');
+      ticked = Math.min(ticked, left);
+    }, 200);
+    return () => clearInterval(timer);
   });
   $effect(() => {
     document.title = table.myTurn ? t('turnTitle') : t('title');

@@ -1,13 +1,18 @@
 // One room as this client sees it: the connection, and what the table's parts read from the room's state.
 
 import { sortHand } from '../cards';
+import { CHATS, ChatState } from '../chat.svelte';
 import { Connection } from '../conn.svelte';
 import { money } from '../format';
-import { language, t, tn } from '../i18n.svelte';
+import { i18n, language, t, tn } from '../i18n.svelte';
+import { playSound, speak } from '../sound.svelte';
 import { tableRules } from '../tables';
+import type { LastMove } from '../types';
 
 export class TableState {
   readonly conn: Connection;
+  /** The room's quick chat: the bubbles by the seats, sending, muting. */
+  readonly chat: ChatState;
   // `$derived.by` where a field reads `conn` or `name`: the constructor sets them after the fields.
   readonly room = $derived.by(() => this.conn.room);
   readonly deal = $derived(this.room?.deal ?? null);
@@ -45,6 +50,14 @@ export class TableState {
     sit: boolean,
   ) {
     this.conn = new Connection(code, name, sit);
+    this.chat = new ChatState(
+      this.conn,
+      (seat) => this.room?.seats[seat]?.occupant?.name ?? null,
+      (chat) => {
+        playSound('chat');
+        speak(CHATS[chat][i18n.lang === 'zh' ? 'zh' : 'en'], language().tag);
+      },
+    );
   }
 
   /** A player's name as shown: bots' names ("Bot Hard 2") in the player's language. */
@@ -61,6 +74,14 @@ export class TableState {
   /** A score or balance: dollars at House, points elsewhere. */
   scoreText(n: number): string {
     return this.house ? money(n) : tn('pts', n);
+  }
+
+  /** A seat's last move as shown beside it: not the play to beat, which only the middle shows. */
+  shownMove(seat: number): LastMove | null {
+    const move = this.lastMoves[seat];
+    const trick = this.deal?.trick;
+    if (move?.move === 'played' && move.in_trick && trick?.seat === seat && !this.dealOver) return null;
+    return move;
   }
 
   /** Confirms first where closing ends a deal or a run. */
