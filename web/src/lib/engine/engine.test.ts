@@ -33,9 +33,10 @@ describe('the engine in the page', () => {
     expect(answer.refusal?.kind).toBe('does_not_beat');
   });
 
-  it('lists every legal play, the cards from the hand', () => {
+  it("lists every legal play, the cards from the hand, in Hint's order", () => {
     const { plays, truncated } = engine.hints(at({ hand: ['3S', '3H', '4C'] }));
-    expect(plays.map((p) => p.cards)).toEqual([['3S'], ['4C'], ['3S', '3H']]);
+    // On a lead: the pair whole first, then the single that splits nothing, the split pair last.
+    expect(plays.map((p) => p.cards)).toEqual([['3S', '3H'], ['4C'], ['3S']]);
     expect(truncated).toBe(false);
   });
 
