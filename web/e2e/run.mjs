@@ -334,7 +334,8 @@ describe('the web client', { concurrency: 4 }, () => {
         assert.equal(deal.landlord, await robbed.evaluate(() => Number(document.querySelector('.seat.me').dataset.seat)));
         await page.getByTestId('deal-score').filter({ hasText: 'Deal score 2 pts (auction 2 × ' }).waitFor();
         // The allowance is 1 card plus 1 per rob.
-        await page.getByTestId('allowance').filter({ hasText: 'Allowance 2' }).waitFor();
+        // On a phone it waits behind the top bar's More.
+        await page.getByTestId('allowance').filter({ hasText: 'Allowance 2' }).waitFor({ state: 'attached' });
         await shot(page, 'twoplayer');
         shotTaken = true;
         return false;
