@@ -1,7 +1,8 @@
 // What a person would notice on a screen, measured in the page: a card of the hand without a visible strip
 // that takes a tap, a button covered by something else, text that overlaps other text, a page wider than the
-// screen, a deal's end whose hands or last trick are cut off (`layoutProblems`), and what axe-core finds about
-// contrast and unnamed controls (`axeViolations`).
+// screen, a phone's top bar of more than one row, the middle or bottom cards cut off, a deal's end whose hands,
+// last trick or lines of the amount explained are cut off, a table's column outside its panel
+// (`layoutProblems`), and what axe-core finds about contrast and unnamed controls (`axeViolations`).
 
 import { fileURLToPath } from 'node:url';
 
@@ -85,7 +86,7 @@ export function layoutProblems(page) {
 
     // Text and pictures that must not overlap: under an open dialog only the dialog's own.
     const LABELS = [
-      '.topbar > *', '.counter-box h2', '.counter li', '.seat .nameplate', '.seat .name', '.badge', '.balance', '.count',
+      '.topbar > *', '.topbar .more > *', '.counter-box h2', '.counter li', '.seat .nameplate', '.seat .name', '.badge', '.balance', '.count',
       '.played .say', '.played .reading', '.played .mini-cards', '.trick', '.bottom', '.middle .status', '.middle .invite',
       '.controls .prompt button', '.tools summary', '.notes > *', '.hand',
       '.result h2', '.result .big', '.result td', '.result li', '.result button', '.challenge-bar > *',
@@ -118,14 +119,43 @@ export function layoutProblems(page) {
         if (x > 1 && y > 1) problems.push(`${describe(a)} overlaps ${describe(b)}`);
       }
 
-    // A deal's end fits the screen: every hand face up and every seat's last move in full view, unscrolled.
+    /** Whether the whole of an element is on the screen, not cut by a box that scrolls or clips it. */
+    const inFullView = (el) => {
+      const r = rect(el);
+      const s = shown(el);
+      return inViewport(r) && s.left <= r.left + 0.5 && s.top <= r.top + 0.5 && s.right >= r.right - 0.5 && s.bottom >= r.bottom - 0.5;
+    };
+    // A deal's end fits the screen: every hand face up, every seat's last move and every line of the amount
+    // explained in full view, unscrolled.
     if (document.querySelector('.result.story'))
-      for (const el of document.querySelectorAll('.hand-end, .played')) {
-        const r = rect(el);
-        const s = shown(el);
-        if (!inViewport(r) || s.left > r.left + 0.5 || s.top > r.top + 0.5 || s.right < r.right - 0.5 || s.bottom < r.bottom - 0.5)
-          problems.push(`${describe(el)} is cut off at the deal's end`);
-      }
+      for (const el of document.querySelectorAll('.hand-end, .played, .result.story .score-lines li'))
+        if (!inFullView(el)) problems.push(`${describe(el)} is cut off at the deal's end`);
+
+    // The middle or bottom cards (face down in the auction) are never under the controls or off the felt.
+    for (const el of [...document.querySelectorAll('.middle .bottom .mini-cards')].filter(visible))
+      if (!inFullView(el)) problems.push(`the ${describe(el.closest('.bottom'))} cards are cut off`);
+    // The row's last card is the one no other card of it covers.
+    for (const el of [...document.querySelectorAll('.middle .bottom .card:last-child')].filter(visible)) {
+      const r = rect(el);
+      const missed = hits(el, r.left + r.width / 2, r.top + r.height / 2);
+      if (missed) problems.push(`a middle or bottom card lies under ${missed}`);
+    }
+
+    // A phone's top bar is one row: everything in it starts on the first row, and it stays low.
+    const bar = document.querySelector('.topbar');
+    if (bar && width < 900) {
+      const items = [...bar.children].filter(visible);
+      const firstRowEnds = Math.min(...items.map((el) => rect(el).bottom));
+      for (const el of items) if (rect(el).top >= firstRowEnds - 1) problems.push(`${describe(el)} wraps to a second row of the top bar`);
+      if (rect(bar).height > 48) problems.push(`the top bar is ${rect(bar).height.toFixed(0)}px high on a phone`);
+    }
+
+    // A table's columns stay inside its panel (the boards' Date column spilled past it on a phone).
+    for (const cell of [...document.querySelectorAll('.panel th, .panel td')].filter(visible)) {
+      const panel = rect(cell.closest('.panel'));
+      const r = rect(cell);
+      if (r.right > panel.right + 0.5 || r.left < panel.left - 0.5) problems.push(`${describe(cell)} spills past its panel`);
+    }
     return problems;
   });
 }

@@ -4,6 +4,7 @@
 
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { axeViolations } from './layout.mjs';
 import {
   BASE,
   SMALL_PHONE,
@@ -82,9 +83,35 @@ describe('the web client', { concurrency: 4 }, () => {
     // A row in words: the table type and option, who sits, the free seats, and whether a deal is on.
     assert.match(await row.innerText(), new RegExp(`^${code}\\s+House · Wild on\\s+Lobbyist\\d+ · 2 seats free\\s+Waiting\\s+Watch\\s+Sit$`));
     assert.equal(await row.getByRole('button', { name: 'Sit' }).isEnabled(), true);
+    // Its Watch link reads well on the felt (the browser's blue was 1.36:1).
+    assert.deepEqual(await axeViolations(page), []);
     await row.scrollIntoViewIfNeeded();
     await shot(page, 'lobby');
     await page.context().close();
+  });
+
+  test('the host of a public table fills its empty seats with Normal bots and deals', async () => {
+    const host = await newPage();
+    await host.goto(BASE);
+    await host.getByTestId('name').fill(uniqueName('Opener'));
+    await host.getByRole('button', { name: 'Open a public table' }).click();
+    await host.getByTestId('invite').waitFor();
+    await host.getByLabel('Normal').check();
+    await host.getByText('Normal: plans its hand and keeps control.').waitFor();
+    await host.getByTestId('fill-bots').click();
+    await host.getByRole('button', { name: 'Deal the first hand' }).click();
+    await host.locator('[data-testid=hand] .card').nth(16).waitFor();
+    const room = await publicView(host);
+    assert.equal(room.mode, 'public');
+    assert.notEqual(room.deal, null, 'the deal began');
+    assert.deepEqual(
+      room.seats.slice(1).map((s) => [s.occupant.type, s.occupant.level]),
+      [
+        ['bot', 'normal'],
+        ['bot', 'normal'],
+      ],
+    );
+    await host.context().close();
   });
 
   test('an invite link asks only for a name and seats the guest; on a phone a touch slide selects', async () => {
@@ -307,7 +334,8 @@ describe('the web client', { concurrency: 4 }, () => {
         assert.equal(deal.landlord, await robbed.evaluate(() => Number(document.querySelector('.seat.me').dataset.seat)));
         await page.getByTestId('deal-score').filter({ hasText: 'Deal score 2 pts (auction 2 × ' }).waitFor();
         // The allowance is 1 card plus 1 per rob.
-        await page.getByTestId('allowance').filter({ hasText: 'Allowance 2' }).waitFor();
+        // On a phone it waits behind the top bar's More.
+        await page.getByTestId('allowance').filter({ hasText: 'Allowance 2' }).waitFor({ state: 'attached' });
         await shot(page, 'twoplayer');
         shotTaken = true;
         return false;

@@ -13,6 +13,12 @@ import { axeViolations } from './layout.mjs';
 import {
   BASE,
   SCREENS,
+  PHONE,
+  PORTRAIT,
+  SMALL_PHONE,
+  inviteRoom,
+  playDeal,
+  publicView,
   assertLayout,
   button,
   handCards,
@@ -70,7 +76,16 @@ async function firstTurn(page) {
   const hand = await handCards(page);
   assert.equal(hand.length, 21, 'the landlord holds 17 cards and the 4 middle cards');
   assert.equal(await page.title(), '● Your turn — Dou Dizhu');
+  // A phone shows the counter's title behind More.
+  const more = button(page, 'More');
+  const behindMore = await more.isVisible();
+  if (behindMore) await tap(page, more);
   await page.getByRole('heading', { name: 'Not seen yet' }).waitFor();
+  if (behindMore) {
+    await tap(page, more);
+    // The keys of the turn work again once the menu's button lets the focus go.
+    await page.evaluate(() => document.activeElement.blur());
+  }
   await assertAxe(page, 'the table');
   for (const card of [hand[0], hand[10], hand.at(-1)]) await tapCard(page, card);
   assert.deepEqual((await selectedCards(page)).sort(), [hand[0], hand[10], hand.at(-1)].sort(), 'a tap selects the card it lands on');
@@ -181,4 +196,54 @@ describe('every screen', { concurrency: 3 }, () => {
       await page.context().close();
     });
   }
+});
+
+// Two Player on a phone: the host fills the empty seat with a bot from the waiting room, and the deal plays
+// through with every screen checked: the face-down bottom cards in the auction in full view (the controls
+// covered them on a phone held sideways), a one-row top bar, and at the end every line of the amount
+// explained in view (the result showed 3 of 5).
+describe('Two Player on every phone', { concurrency: 3 }, () => {
+  for (const screen of [SMALL_PHONE, PORTRAIT, PHONE]) {
+    const size = `${screen.width}x${screen.height}`;
+    test(`a Two Player deal against a bot at ${size}`, { timeout: 300_000 }, async () => {
+      const [host] = await inviteRoom('twoplayer', 0, [screen]);
+      await assertLayout(host, 'the waiting room');
+      await assertAxe(host, 'the waiting room');
+      // On a phone the rules wait behind More; the chip says the option is off, not only its name.
+      await tap(host, button(host, 'More'));
+      assert.match(await host.getByTestId('rules-chip').innerText(), /^Two Player · Wild Rank (on|off)$/);
+      await tap(host, button(host, 'More'));
+      await host.getByTestId('rules-chip').waitFor({ state: 'hidden' });
+      await host.getByLabel('Normal').check();
+      await tap(host, host.getByTestId('fill-bots'));
+      await tap(host, button(host, 'Deal the first hand'));
+      await playDeal([host], { timeout: 240_000 });
+      await host.waitForTimeout(300); // the result's first frame
+      assert.ok((await host.getByTestId('score-lines').locator('li').count()) >= 2, 'the auction and the share, at least');
+      await assertLayout(host, 'the result');
+      await assertAxe(host, 'the result');
+      await shot(host, `twoplayer-${size}-result`);
+      // The longest explanation (robs, bombs, a spring, the allowance, the share) still shows whole.
+      await host.evaluate(() => {
+        const lines = document.querySelector('[data-testid=score-lines]');
+        while (lines.children.length < 6) lines.append(lines.lastElementChild.cloneNode(true));
+      });
+      await assertLayout(host, 'the longest result');
+      const seats = (await publicView(host)).seats;
+      assert.equal(seats[1].occupant.level, 'normal');
+      await host.context().close();
+    });
+  }
+});
+
+// The boards on a phone held upright: long names wrap, and every column (the date last) stays in the panel.
+test('the boards fit a phone held upright', async () => {
+  const page = await newPage(PORTRAIT);
+  const row = (rank) => ({ rank, name: `AVeryLongPlayerName${rank}xx`, score: 123456, deals: 1234, date: '2026-11-29', protected: false });
+  await page.route('**/api/boards/overall', (route) => route.fulfill({ json: { board: 'overall', date: null, rows: [1, 2, 3].map(row) } }));
+  await page.goto(`${BASE}/#/boards/overall`);
+  await page.getByText('AVeryLongPlayerName3xx').waitFor();
+  await assertLayout(page, 'the overall board');
+  await assertAxe(page, 'the overall board');
+  await page.context().close();
 });

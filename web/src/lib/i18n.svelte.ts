@@ -22,6 +22,15 @@ export function language(): Language {
   return LANGUAGES[i18n.lang];
 }
 
+/**
+ * A name in the player's language where the server gave it to a bot (`Bot Hard 2`); other names as they are.
+ * Replays and boards keep only the names, so the bot's level is read from its name.
+ */
+export function shownName(name: string): string {
+  const level = name.match(/^Bot (Random|Greedy|Easy|Normal|Hard|Bomber)(?: \d+)?$/)?.[1];
+  return level ? language().botName(name, level.toLowerCase()) : name;
+}
+
 export function setLang(lang: Lang) {
   i18n.lang = lang;
   localStorage.setItem('ddz.lang', lang);

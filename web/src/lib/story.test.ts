@@ -97,7 +97,7 @@ describe('scoreLineTexts', () => {
       ),
     ).toEqual([
       'Ante: landlord $2, each tenant $1',
-      "Bo's bomb doubled the ante: landlord $4, each tenant $2",
+      "Bo's bomb: the landlord pays $4 more, each tenant $2 more",
       "Cy's last-card rocket collects nothing",
       'Cy took the $12 pot',
     ]);
@@ -175,7 +175,7 @@ describe('scoreLineTexts', () => {
         ],
         { actions },
       ),
-    ).toEqual(['底注：地主 $2，每位农民 $1', 'Cy 的王炸使底注翻倍：地主 $4，每位农民 $2']);
+    ).toEqual(['底注：地主 $2，每位农民 $1', 'Cy 的王炸：地主再付 $4，每位农民再付 $2']);
   });
 });
 

@@ -28,9 +28,9 @@ export function optionOn(rules: TableRules): boolean {
   return rules.table === 'house' ? rules.wild : rules.wild_rank;
 }
 
-/** A room's rules in words: `House · Wild on`, `No Shuffle · Wild Rank`. */
+/** A room's rules in words, the option always on or off: `House · Wild on`, `No Shuffle · Wild Rank off`. */
 export function rulesLabel(rules: TableRules): string {
   const name = tableName(rules.table);
   if (rules.table === 'house') return `${name} · ${rules.wild ? t('wildOn') : t('wildOff')}`;
-  return rules.wild_rank ? `${name} · ${t('wildRankOption')}` : name;
+  return `${name} · ${rules.wild_rank ? t('wildRankOn') : t('wildRankOff')}`;
 }

@@ -8,6 +8,7 @@ import { i18n, language, t, tn } from '../i18n.svelte';
 import { playSound, speak } from '../sound.svelte';
 import { tableRules } from '../tables';
 import type { LastMove } from '../types';
+import type { BotKind } from '../wire';
 
 export class TableState {
   readonly conn: Connection;
@@ -32,6 +33,8 @@ export class TableState {
   /** This player's turn to play (not to bid or say Seen): the selection, Play, Pass and Hint work. */
   readonly playing = $derived(this.myTurn && this.deal?.phase === 'play');
   readonly openSeats = $derived(this.room ? this.room.seats.filter((s) => !s.occupant).length : 0);
+  /** The level of the bots the host adds, one seat at a time or every empty seat at once. */
+  botLevel = $state<BotKind>('hard');
   /** Seats around the table from this client's point of view: [me, next (left), the one after (right)]. */
   readonly order = $derived(Array.from({ length: this.players }, (_, i) => ((this.me ?? 0) + i) % this.players));
   /** What each seat did last, shown beside it (the server's `last_moves`). */
@@ -64,6 +67,16 @@ export class TableState {
   shownName(name: string): string {
     const occupant = this.room?.seats.find((s) => s.occupant?.name === name)?.occupant;
     return occupant?.type === 'bot' ? language().botName(name, occupant.level) : name;
+  }
+
+  /** The host seats a bot of the chosen level. */
+  addBot(seat: number) {
+    this.conn.send({ type: 'add_bot', seat, level: this.botLevel });
+  }
+
+  /** The host seats a bot of the chosen level at every empty seat. */
+  fillWithBots() {
+    for (const s of this.room?.seats ?? []) if (!s.occupant) this.addBot(s.seat);
   }
 
   seatName(seat: number): string {
