@@ -129,14 +129,14 @@ test('reduced motion: nothing animates; the sound switch and volume at the table
   await page.getByTestId('volume').fill('0.3');
   assert.equal(await page.evaluate(() => localStorage.getItem('ddz.volume')), '0.3');
   await page.getByLabel(/Sound:/).uncheck();
-  assert.equal(await page.getByTestId('sound-button').innerText(), '🔇');
+  assert.equal(await page.getByTestId('sound-button').getAttribute('data-sound'), 'off');
   await tap(page, page.getByTestId('sound-button'));
   const heard = (await logOf(page, '__sounds')).length;
   const plays = await myPlays(page);
   await playUntil(page, async () => (await myPlays(page)) > plays);
   assert.equal((await logOf(page, '__sounds')).length, heard, 'no sound once it is off');
   await page.reload();
-  await page.getByTestId('sound-button').filter({ hasText: '🔇' }).waitFor();
+  await page.locator('[data-testid=sound-button][data-sound=off]').waitFor();
   await page.context().close();
 });
 
