@@ -13,7 +13,7 @@ use ddz_engine::{Rules, TableType};
 use crate::domain::matching::{MatchRules, Table, match_queue};
 use crate::domain::rating::{Family, bot_skill};
 use crate::domain::room::{Mode, RoomCode};
-use crate::room::Request;
+use crate::room::{Request, retry_pause_ms};
 use crate::rooms::Rooms;
 use crate::store::StoreError;
 use crate::wire::protocol::Refused;
@@ -51,20 +51,31 @@ pub fn quick_rules(table: TableType) -> Rules {
     Rules::of(table, table == TableType::House)
 }
 
-/// Runs the matcher until the server stops.
+/// Runs the matcher until the server stops. While the database fails it backs off as the rooms' clocks do
+/// (250 ms doubling to 10 s), so that an outage is not met with a dozen queries a second.
 pub fn spawn(rooms: Rooms, fill_after_ms: u64) {
     let stopping = rooms.stopping();
     tokio::spawn(async move {
+        let mut failures = 0;
         loop {
+            let pause = if failures == 0 { TICK } else { Duration::from_millis(retry_pause_ms(failures)) };
             tokio::select! {
                 _ = stopping.cancelled() => return,
-                _ = tokio::time::sleep(TICK) => {}
+                _ = tokio::time::sleep(pause) => {}
             }
+            let mut stored = true;
             for table in [TableType::House, TableType::NoShuffle, TableType::TwoPlayer] {
-                if let Err(e) = match_table(&rooms, table, fill_after_ms).await {
-                    tracing::warn!(?table, error = %e, "quick match could not match the queue");
+                match match_table(&rooms, table, fill_after_ms).await {
+                    Ok(()) => {}
+                    Err(MatchError::Store(e)) => {
+                        tracing::warn!(?table, error = %e, "quick match could not read or claim the queue");
+                        stored = false;
+                        break;
+                    }
+                    Err(e) => tracing::warn!(?table, error = %e, "quick match could not set a table up"),
                 }
             }
+            failures = if stored { 0 } else { failures + 1 };
         }
     });
 }

@@ -22,9 +22,13 @@ struct Table {
     events: mpsc::Receiver<Outbound>,
 }
 
+/// The clocks as in play, except that deals start from the server's seed alone (the wait for the players'
+/// nonces has its own tests, in tests/nonces.rs).
+const CLOCKS: Timing = Timing { nonce_ms: 0, ..Timing::DEFAULT };
+
 /// A room with Alice (connected over a channel), Bea and Cy seated; the first deal started.
 async fn table(name: &str, rules: Rules) -> Table {
-    timed_table(name, rules, Timing::default()).await
+    timed_table(name, rules, CLOCKS).await
 }
 
 async fn timed_table(name: &str, rules: Rules, timing: Timing) -> Table {
@@ -113,7 +117,7 @@ async fn a_timed_out_turn_is_played_by_the_bot_after_40_seconds() {
 #[tokio::test(start_paused = true)]
 async fn bots_act_after_half_a_second_to_a_second_and_a_half() {
     let db = Db::open(&format!("sqlite://{}", temp_db("bot-delay").display())).await.unwrap();
-    let rooms = Rooms::new(db, Clock::starting_at(5_000_000), Timing::default());
+    let rooms = Rooms::new(db, Clock::starting_at(5_000_000), CLOCKS);
     let code = rooms.create(Rules::house(true), Mode::Bots, "Alice").await.unwrap();
     rooms.request(&code, Request::AddBots { level: ddz_bot::BotKind::Normal }).await.unwrap();
     rooms.request(&code, Request::Start).await.unwrap();
@@ -132,7 +136,7 @@ async fn no_shuffle_and_two_player_deals_end_with_no_winner_at_five_minutes() {
     for (name, rules) in [("limit-ns", Rules::no_shuffle(false)), ("limit-tp", Rules::two_player(true))] {
         // Slow players (a ten-minute turn clock here, so no bot plays for them): at five minutes the deal
         // ends with no winner.
-        let timing = Timing { turn_ms: 600_000, ..Timing::default() };
+        let timing = Timing { turn_ms: 600_000, ..CLOCKS };
         let t = timed_table(name, rules, timing).await;
         let view = t.view().await;
         assert_eq!(view.deal_deadline, Some(1_000_000 + 300_000));
@@ -163,7 +167,7 @@ async fn house_deals_have_no_deal_limit() {
 
 #[tokio::test(start_paused = true)]
 async fn a_host_away_for_two_minutes_between_deals_hands_the_role_to_a_connected_player() {
-    let (rooms, code) = seated_room("host-away", Rules::house(true), Timing::default(), 9_000_000).await;
+    let (rooms, code) = seated_room("host-away", Rules::house(true), CLOCKS, 9_000_000).await;
     // Alice (the host) leaves; Bea is connected.
     let _bea_events = connect(&rooms, &code, 1, "Bea").await;
     let _alice_events = connect(&rooms, &code, 2, "Alice").await;
@@ -207,7 +211,7 @@ async fn an_unfinished_rally_expires_an_hour_after_its_day_and_counts_as_abandon
     use ddz_server::ChallengeKind;
     let db = Db::open(&format!("sqlite://{}", temp_db("rally-expiry").display())).await.unwrap();
     // 2026-11-29 23:30 UTC.
-    let rooms = Rooms::new(db.clone(), Clock::starting_at(1_795_995_000_000), Timing::default());
+    let rooms = Rooms::new(db.clone(), Clock::starting_at(1_795_995_000_000), CLOCKS);
     let (code, resumed) = rooms.start_challenge(ChallengeKind::Rally, "Ann").await.unwrap().unwrap();
     assert!(!resumed);
     let view = rooms.view(&code).await.unwrap();
@@ -232,7 +236,7 @@ async fn an_unfinished_rally_expires_an_hour_after_its_day_and_counts_as_abandon
 
 #[tokio::test(start_paused = true)]
 async fn the_host_role_never_changes_hands_during_a_deal() {
-    let (rooms, code) = seated_room("host-in-deal", Rules::house(true), Timing::default(), 7_000_000).await;
+    let (rooms, code) = seated_room("host-in-deal", Rules::house(true), CLOCKS, 7_000_000).await;
     let _bea_events = connect(&rooms, &code, 1, "Bea").await;
     rooms.request(&code, Request::Start).await.unwrap();
     // Alice is away for five minutes, but the deal is still being played (the bot covers 40-second turns).

@@ -50,24 +50,29 @@ pub struct Timing {
     pub match_fill_ms: u64,
 }
 
+impl Timing {
+    /// The clocks as players meet them.
+    pub const DEFAULT: Timing = Timing {
+        turn_ms: 40_000,
+        deal_limit_ms: 5 * 60_000,
+        bot_min_ms: 500,
+        bot_span_ms: 1000,
+        host_away_ms: 120_000,
+        idle_ms: 60_000,
+        nonce_ms: 2_000,
+        match_fill_ms: 10_000,
+    };
+}
+
 impl Default for Timing {
     fn default() -> Self {
-        Timing {
-            turn_ms: 40_000,
-            deal_limit_ms: 5 * 60_000,
-            bot_min_ms: 500,
-            bot_span_ms: 1000,
-            host_away_ms: 120_000,
-            idle_ms: 60_000,
-            nonce_ms: 2_000,
-            match_fill_ms: 10_000,
-        }
+        Timing::DEFAULT
     }
 }
 
 /// After `failures` stores in a row failed, wait this long before the clock tries again: 250 ms,
-/// doubling, at most 10 s.
-fn retry_pause_ms(failures: u32) -> u64 {
+/// doubling, at most 10 s. The quick-match matcher backs off the same way.
+pub(crate) fn retry_pause_ms(failures: u32) -> u64 {
     (250u64 << failures.saturating_sub(1).min(6)).min(10_000)
 }
 
