@@ -1,8 +1,9 @@
 // The table's feel (issue 39): the motion (the deal, plays travelling to the middle, the trick clearing, the
 // bottom cards turned over, the effects) at every screen size, none of it under reduced motion; the sounds and
-// spoken calls per event, and the sound switch at the table, remembered; quick chat: a bubble by the speaker
-// for the other player and a spectator, the rate limit, mute remembered. The client writes what it played,
-// said and animated into `window.__sounds`, `__spoken` and `__motions`, which the harness's pages define.
+// spoken calls per event, the turn clock's ticks in its last five seconds, and the sound switch at the table,
+// remembered; quick chat: a bubble by the speaker for the other player and a spectator, the rate limit, mute
+// remembered. The client writes what it played, said and animated into `window.__sounds`, `__spoken` and
+// `__motions`, which the harness's pages define.
 // Usage: DDZ_URL=http://127.0.0.1:8080 node web/e2e/feel.mjs (a server with bots slow enough that each of
 // their actions comes in its own state: --bot-delay-ms 300 --bot-delay-span-ms 100).
 
@@ -112,6 +113,25 @@ test('a whole deal: a sound and a spoken call per event, the effects, the trick 
   if (deal.result.spring) assert.ok(sounds.includes('spring') && motions.includes('spring'), 'the spring is heard and seen');
   await settled(page);
   await assertLayout(page, 'the result with motion');
+  await page.context().close();
+});
+
+test("the turn clock's last five seconds tick, once a second", { timeout: 150_000 }, async () => {
+  const page = await newPage(LAPTOP);
+  await playBots(page);
+  // The player's first turn (an answer in the auction, or Seen): left to run out, with nothing pressed.
+  const deadline = Date.now() + 60_000;
+  while ((await probe(page)).buttons.length === 0) {
+    assert.ok(Date.now() < deadline, 'a turn comes');
+    await sleep(100);
+  }
+  const ticks = async () => (await logOf(page, '__sounds')).filter((kind) => kind === 'clock').length;
+  assert.equal(await ticks(), 0, 'no tick with most of the turn left');
+  // 40 s a turn: the ticks start 35 s in; the server plays the turn when it runs out, and the ticks stop.
+  await page.waitForFunction(() => window.__sounds.filter((kind) => kind === 'clock').length >= 3, null, { timeout: 60_000 });
+  await sleep(6_000);
+  const heard = await ticks();
+  assert.ok(heard >= 3 && heard <= 5, `one tick a second in the last five: ${heard}`);
   await page.context().close();
 });
 
