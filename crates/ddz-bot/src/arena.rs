@@ -35,7 +35,7 @@ impl Contestant {
             Some(command) => Ok(Contestant::External(command.to_string())),
             None if text == RLCARD_RULE => Ok(Contestant::RlcardRule),
             None => text.parse().map(Contestant::Ours).map_err(|_| {
-                BotError(format!("unknown contestant {text:?} (random, greedy, easy, normal, hard, bomber, {RLCARD_RULE}, or exec:COMMAND)"))
+                BotError(format!("unknown contestant {text:?} (random, greedy, beginner, easy, normal, hard, bomber, {RLCARD_RULE}, or exec:COMMAND)"))
             }),
         }
     }

@@ -5,6 +5,7 @@
 //!
 //! - `random`: uniform over the legal choices (a baseline);
 //! - `greedy`: always the smallest legal play, passing only when nothing beats (a baseline);
+//! - `beginner`: the rules and a new player's habits, nothing more ([`beginner`]): the ladder's first rung;
 //! - `easy`: the hand-planning player, half the time; greedy the other half;
 //! - `normal`: the hand-planning player ([`policy`]): fewest plays left, control kept, table sense;
 //! - `hard`: `normal`'s best candidates, chosen between by determinized rollouts ([`search`]);
@@ -13,6 +14,7 @@
 //! Decisions are deterministic given the bot's seed (which the server derives from the deal's seed).
 
 pub mod arena;
+pub mod beginner;
 pub mod inference;
 pub mod plan;
 pub mod policy;
@@ -50,6 +52,7 @@ pub struct BotError(pub String);
 pub enum BotKind {
     Random,
     Greedy,
+    Beginner,
     Easy,
     Normal,
     Hard,
@@ -57,13 +60,21 @@ pub enum BotKind {
 }
 
 impl BotKind {
-    pub const ALL: [BotKind; 6] =
-        [BotKind::Random, BotKind::Greedy, BotKind::Easy, BotKind::Normal, BotKind::Hard, BotKind::Bomber];
+    pub const ALL: [BotKind; 7] = [
+        BotKind::Random,
+        BotKind::Greedy,
+        BotKind::Beginner,
+        BotKind::Easy,
+        BotKind::Normal,
+        BotKind::Hard,
+        BotKind::Bomber,
+    ];
 
     pub fn name(self) -> &'static str {
         match self {
             BotKind::Random => "random",
             BotKind::Greedy => "greedy",
+            BotKind::Beginner => "beginner",
             BotKind::Easy => "easy",
             BotKind::Normal => "normal",
             BotKind::Hard => "hard",
@@ -81,10 +92,9 @@ impl fmt::Display for BotKind {
 impl FromStr for BotKind {
     type Err = BotError;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        BotKind::ALL
-            .into_iter()
-            .find(|k| k.name() == s)
-            .ok_or_else(|| BotError(format!("unknown bot {s:?} (random, greedy, easy, normal, hard, bomber)")))
+        BotKind::ALL.into_iter().find(|k| k.name() == s).ok_or_else(|| {
+            BotError(format!("unknown bot {s:?} (random, greedy, beginner, easy, normal, hard, bomber)"))
+        })
     }
 }
 
@@ -121,6 +131,7 @@ impl Bot {
         match self.kind {
             BotKind::Random => self.rng.random_range(0..choices.len()),
             BotKind::Greedy => policy::greedy(choices),
+            BotKind::Beginner => beginner::choose(&table, choices, &mut self.rng),
             BotKind::Easy if self.rng.random_bool(0.5) => policy::greedy(choices),
             BotKind::Easy | BotKind::Normal => policy::choose(&table, choices, &mut self.eval, false),
             BotKind::Bomber => policy::choose(&table, choices, &mut self.eval, true),

@@ -35,7 +35,7 @@ pub const STALE_MS: u64 = 15_000;
 /// A matched ticket is kept this long, for a second tab or a reconnect to find its room.
 const DONE_MS: u64 = 10 * 60_000;
 /// The levels that may fill a quick-match table (those offered to players).
-const FILL_LEVELS: [BotKind; 3] = [BotKind::Easy, BotKind::Normal, BotKind::Hard];
+const FILL_LEVELS: [BotKind; 4] = [BotKind::Beginner, BotKind::Easy, BotKind::Normal, BotKind::Hard];
 
 /// The bot level whose rating in `table`'s family is closest to the players' average.
 pub fn fill_level(table: TableType, players: &Table) -> BotKind {
@@ -135,7 +135,8 @@ mod tests {
         let points = |kind| f64::from(bot_skill(kind, family).points());
         assert_eq!(fill_level(TableType::House, &table_of(&[points(BotKind::Normal)])), BotKind::Normal);
         assert_eq!(fill_level(TableType::House, &table_of(&[points(BotKind::Hard) + 200.0])), BotKind::Hard);
-        assert_eq!(fill_level(TableType::House, &table_of(&[points(BotKind::Easy) - 300.0])), BotKind::Easy);
+        assert_eq!(fill_level(TableType::House, &table_of(&[points(BotKind::Easy)])), BotKind::Easy);
+        assert_eq!(fill_level(TableType::House, &table_of(&[points(BotKind::Beginner) - 300.0])), BotKind::Beginner);
         let between = (points(BotKind::Easy) + points(BotKind::Hard)) / 2.0;
         assert_eq!(fill_level(TableType::House, &table_of(&[between - 50.0, between + 50.0])), BotKind::Normal);
     }

@@ -80,7 +80,7 @@ pub struct AnchorArgs {
 }
 
 /// The bots a table can seat (`random` and `greedy` are arena baselines; every kind is rated).
-const KINDS: [BotKind; 6] = BotKind::ALL;
+const KINDS: [BotKind; 7] = BotKind::ALL;
 
 /// Plays `deals` deals of the family's table between bots of different kinds, drawn at random per deal,
 /// bidding for the landlord as they do at a table, and rates them all (none fixed) deal by deal.

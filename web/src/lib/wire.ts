@@ -157,7 +157,7 @@ export type ReplayStep = { view: DealView, hands: Array<CardSet>, bottom: CardSe
 
 export type Payment = { from: string, to: string, amount: number, };
 
-export type BotKind = "random" | "greedy" | "easy" | "normal" | "hard" | "bomber";
+export type BotKind = "random" | "greedy" | "beginner" | "easy" | "normal" | "hard" | "bomber";
 
 export type Decision = { 
 /**

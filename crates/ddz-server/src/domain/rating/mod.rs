@@ -129,29 +129,32 @@ pub fn role_start(family: Family) -> Skill {
 /// (docs/ratings.md, 2026-12-04): `mu` after the arena, shifted so that `normal` sits at a new player's
 /// 25, and the arena's `sigma`.
 const BOT_ANCHORS: &[(Family, BotKind, f64, f64)] = &[
-    (Family::House, BotKind::Hard, 26.58, 1.59),
-    (Family::House, BotKind::Normal, 25.00, 1.56),
-    (Family::House, BotKind::Bomber, 21.99, 1.55),
-    (Family::House, BotKind::Easy, 20.90, 1.57),
-    (Family::House, BotKind::Greedy, 15.35, 1.56),
-    (Family::House, BotKind::Random, 5.16, 1.73),
-    (Family::NoShuffle, BotKind::Hard, 29.11, 1.61),
-    (Family::NoShuffle, BotKind::Normal, 25.00, 1.57),
-    (Family::NoShuffle, BotKind::Bomber, 22.38, 1.57),
-    (Family::NoShuffle, BotKind::Easy, 20.71, 1.57),
-    (Family::NoShuffle, BotKind::Greedy, 18.79, 1.58),
-    (Family::NoShuffle, BotKind::Random, 6.77, 1.84),
-    (Family::TwoPlayer, BotKind::Hard, 31.08, 1.71),
-    (Family::TwoPlayer, BotKind::Normal, 25.00, 1.58),
-    (Family::TwoPlayer, BotKind::Bomber, 24.62, 1.57),
-    (Family::TwoPlayer, BotKind::Easy, 19.83, 1.57),
-    (Family::TwoPlayer, BotKind::Greedy, 16.33, 1.64),
-    (Family::TwoPlayer, BotKind::Random, 4.03, 1.92),
+    (Family::House, BotKind::Hard, 28.34, 1.55),
+    (Family::House, BotKind::Normal, 25.00, 1.53),
+    (Family::House, BotKind::Bomber, 24.07, 1.51),
+    (Family::House, BotKind::Easy, 20.12, 1.51),
+    (Family::House, BotKind::Beginner, 17.55, 1.51),
+    (Family::House, BotKind::Greedy, 15.75, 1.51),
+    (Family::House, BotKind::Random, 10.19, 1.59),
+    (Family::NoShuffle, BotKind::Hard, 27.01, 1.53),
+    (Family::NoShuffle, BotKind::Normal, 25.00, 1.53),
+    (Family::NoShuffle, BotKind::Bomber, 23.85, 1.53),
+    (Family::NoShuffle, BotKind::Easy, 18.77, 1.52),
+    (Family::NoShuffle, BotKind::Greedy, 18.54, 1.51),
+    (Family::NoShuffle, BotKind::Beginner, 16.10, 1.51),
+    (Family::NoShuffle, BotKind::Random, 9.70, 1.62),
+    (Family::TwoPlayer, BotKind::Hard, 26.13, 1.69),
+    (Family::TwoPlayer, BotKind::Normal, 25.00, 1.59),
+    (Family::TwoPlayer, BotKind::Bomber, 21.17, 1.55),
+    (Family::TwoPlayer, BotKind::Easy, 16.18, 1.58),
+    (Family::TwoPlayer, BotKind::Greedy, 12.69, 1.61),
+    (Family::TwoPlayer, BotKind::Beginner, 10.20, 1.49),
+    (Family::TwoPlayer, BotKind::Random, 0.63, 1.84),
 ];
 
 /// The role's rating measured with the bots, per family (shifted like them).
 const ROLE_ANCHORS: &[(Family, f64, f64)] =
-    &[(Family::House, 21.85, 1.60), (Family::NoShuffle, 22.40, 1.60), (Family::TwoPlayer, 3.56, 1.59)];
+    &[(Family::House, 22.64, 1.53), (Family::NoShuffle, 22.80, 1.53), (Family::TwoPlayer, 2.94, 1.56)];
 
 /// A bot's fixed rating in `family`.
 pub fn bot_skill(kind: BotKind, family: Family) -> Skill {
@@ -318,9 +321,13 @@ mod tests {
     #[test]
     fn every_bot_has_an_anchor_in_every_family_in_the_order_of_their_strength() {
         for family in Family::ALL {
-            let order = [BotKind::Hard, BotKind::Normal, BotKind::Easy, BotKind::Greedy, BotKind::Random];
-            let ratings: Vec<f64> = order.iter().map(|&k| bot_skill(k, family).mu).collect();
-            assert!(ratings.windows(2).all(|w| w[0] > w[1]), "{family:?}: {ratings:?}");
+            // The ladder players choose from, and the baselines below `easy`.
+            let ladder = [BotKind::Hard, BotKind::Normal, BotKind::Easy, BotKind::Beginner, BotKind::Random];
+            let baselines = [BotKind::Easy, BotKind::Greedy, BotKind::Random];
+            for order in [&ladder[..], &baselines[..]] {
+                let ratings: Vec<f64> = order.iter().map(|&k| bot_skill(k, family).mu).collect();
+                assert!(ratings.windows(2).all(|w| w[0] > w[1]), "{family:?}: {order:?} {ratings:?}");
+            }
             assert_eq!(bot_skill(BotKind::Normal, family).points(), 1500);
             assert!(bot_skill(BotKind::Bomber, family).mu > 0.0);
             assert!(role_start(family).sigma > 0.0);
