@@ -1,6 +1,6 @@
 // Browser tests of ratings (docs/ratings.md): the bots' fixed ratings on their seats, the player's rating on
 // their seat once a deal against bots is over (moved from where a new player starts), the same rating with its
-// chart on the stats page, and the player on the ratings board.
+// chart on the stats page, and the player on the ratings board; Play vs Bots at each level of the ladder.
 // Usage: DDZ_URL=http://127.0.0.1:8080 node web/e2e/ratings.mjs (quicker bots: `ddz serve --bot-delay-ms 100`).
 
 import assert from 'node:assert/strict';
@@ -9,7 +9,10 @@ import { BASE, newPage, playDeal, shot, useBrowser } from './harness.mjs';
 
 useBrowser();
 
-/** The rating shown on a seat's name panel (`★1595`), or null when it shows none. */
+/** The bots' House ratings as measured (`BOT_ANCHORS` in crates/ddz-server/src/domain/rating/mod.rs). */
+const HOUSE_ANCHORS = { beginner: 1053, easy: 1207, normal: 1500, hard: 1700 };
+
+/** The rating shown on a seat's name panel (`★1700`), or null when it shows none. */
 async function seatRating(page, seat) {
   const badge = page.getByTestId(`rating-${seat}`);
   if ((await badge.count()) === 0) return null;
@@ -23,11 +26,12 @@ test('a deal against bots moves the rating on the seat, the stats page and the b
   const page = await newPage();
   await page.goto(BASE);
   await page.getByTestId('name').fill(name);
+  await page.getByTestId('bot-level').selectOption('hard');
   await page.getByRole('button', { name: 'Play vs 2 Bots' }).click();
   await page.locator('[data-testid=hand] .card').nth(16).waitFor({ timeout: 60_000 });
   // The hard bots' fixed House rating; none yet for a player with no rated deal.
-  assert.equal(await seatRating(page, 1), 1595);
-  assert.equal(await seatRating(page, 2), 1595);
+  assert.equal(await seatRating(page, 1), HOUSE_ANCHORS.hard);
+  assert.equal(await seatRating(page, 2), HOUSE_ANCHORS.hard);
   assert.equal(await seatRating(page, 0), null);
 
   await playDeal([page]);
@@ -51,5 +55,26 @@ test('a deal against bots moves the rating on the seat, the stats page and the b
   await row.waitFor();
   assert.match(await row.innerText(), new RegExp(`^1\\s+${name}\\s+${rating} ± \\d+\\s+1\\s+\\d{4}-`));
   await shot(page, 'rating-board');
+  await page.context().close();
+});
+
+test('Play vs Bots seats the chosen level of the ladder, with its measured rating; the choice is remembered', { timeout: 120_000 }, async () => {
+  const page = await newPage();
+  await page.goto(BASE);
+  const level = page.getByTestId('bot-level');
+  assert.equal(await level.inputValue(), 'normal', 'a new player meets Normal first');
+  assert.deepEqual(await level.locator('option').allInnerTexts(), ['Beginner', 'Easy', 'Normal', 'Hard'], 'weakest first');
+  for (const [value, about] of [['beginner', /^Beginner: /], ['hard', /^Hard: /], ['easy', /^Easy: /]]) {
+    await level.selectOption(value);
+    assert.match(await page.getByTestId('bot-level-about').innerText(), about);
+  }
+  await level.selectOption('beginner');
+  await page.getByTestId('name').fill('Ladder Lee');
+  await page.getByRole('button', { name: 'Play vs 2 Bots' }).click();
+  await page.locator('[data-testid=hand] .card').nth(16).waitFor({ timeout: 60_000 });
+  assert.deepEqual((await page.locator('.seat .name').allInnerTexts()).filter((n) => n.startsWith('Bot')), ['Bot Beginner', 'Bot Beginner 2']);
+  assert.equal(await seatRating(page, 1), HOUSE_ANCHORS.beginner);
+  await page.goto(BASE);
+  assert.equal(await page.getByTestId('bot-level').inputValue(), 'beginner', 'remembered');
   await page.context().close();
 });

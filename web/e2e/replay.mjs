@@ -208,8 +208,8 @@ test('a finished deal replays step by step, and verifies', { timeout: 240_000 },
   assert.match(await page.getByTestId('replay-log').innerText(), /拿了底牌|叫|不出/);
   // The bots are named as at the table, not `Bot Hard 2`.
   const seatNames = (await page.locator('.replay-seat .name').allInnerTexts()).join(' ');
-  assert.match(seatNames, /困难机器人 2/);
-  assert.doesNotMatch(seatNames + (await page.getByTestId('replay-log').innerText()), /Bot Hard/);
+  assert.match(seatNames, /(新手|简单|普通|困难)机器人 2/);
+  assert.doesNotMatch(seatNames + (await page.getByTestId('replay-log').innerText()), /Bot (Beginner|Easy|Normal|Hard)/);
   await page.getByRole('button', { name: 'English' }).click();
   await page.getByRole('heading', { level: 1, name: `Replay: room ${code}, deal 1` }).waitFor();
 

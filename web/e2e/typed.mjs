@@ -196,7 +196,7 @@ test('a deal played by typing alone, told by the live region', { timeout: 300_00
   const lines = await heard(page);
   const text = lines.join('\n');
   assert.ok(lines.includes('Your turn'), text);
-  assert.ok(lines.some((l) => /^Bot Hard( 2)?(: .+| passed| took the middle cards)$/.test(l)), `a bot's action:\n${text}`);
+  assert.ok(lines.some((l) => /^Bot (Beginner|Easy|Normal|Hard)( 2)?(: .+| passed| took the middle cards)$/.test(l)), `a bot's action:\n${text}`);
   assert.ok(lines.some((l) => l.startsWith(`${name}: `) || l.startsWith(`${name} bombed: `)), `the player's play:\n${text}`);
   // The player takes whenever offered, after the page came: then it was said.
   if (view.landlord === seat) assert.ok(lines.includes(`${name} took the middle cards`), `the landlord:\n${text}`);

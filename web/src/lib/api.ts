@@ -7,6 +7,7 @@ import { t } from './i18n.svelte';
 import type {
   Board,
   BoardRow,
+  BotKind,
   Family,
   ChallengeKind,
   ChallengeStarted,
@@ -87,8 +88,8 @@ async function asName<T>(path: string, body: { name: string; key: string | null 
   }
 }
 
-export function playVsBots(name: string, wild: boolean): Promise<RoomCreated> {
-  const body: PlayVsBots = { name, key: nameKey(name), table: 'house', wild, level: 'hard' };
+export function playVsBots(name: string, wild: boolean, level: BotKind): Promise<RoomCreated> {
+  const body: PlayVsBots = { name, key: nameKey(name), table: 'house', wild, level };
   return asName('/api/play-vs-bots', body);
 }
 

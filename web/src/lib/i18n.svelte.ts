@@ -27,7 +27,7 @@ export function language(): Language {
  * Replays and boards keep only the names, so the bot's level is read from its name.
  */
 export function shownName(name: string): string {
-  const level = name.match(/^Bot (Random|Greedy|Easy|Normal|Hard|Bomber)(?: \d+)?$/)?.[1];
+  const level = name.match(/^Bot (Random|Greedy|Beginner|Easy|Normal|Hard|Bomber)(?: \d+)?$/)?.[1];
   return level ? language().botName(name, level.toLowerCase()) : name;
 }
 

@@ -5,6 +5,7 @@ import { CHATS, ChatState } from '../chat.svelte';
 import { Connection } from '../conn.svelte';
 import { money } from '../format';
 import { i18n, language, t, tn } from '../i18n.svelte';
+import { rememberedLevel } from '../levels';
 import { playSound, speak } from '../sound.svelte';
 import { tableRules } from '../tables';
 import type { LastMove } from '../types';
@@ -33,8 +34,9 @@ export class TableState {
   /** This player's turn to play (not to bid or say Seen): the selection, Play, Pass and Hint work. */
   readonly playing = $derived(this.myTurn && this.deal?.phase === 'play');
   readonly openSeats = $derived(this.room ? this.room.seats.filter((s) => !s.occupant).length : 0);
-  /** The level of the bots the host adds, one seat at a time or every empty seat at once. */
-  botLevel = $state<BotKind>('hard');
+  /** The level of the bots the host adds, one seat at a time or every empty seat at once: at first the one
+   * this browser last chose for Play vs Bots. */
+  botLevel = $state<BotKind>(rememberedLevel());
   /** Seats around the table from this client's point of view: [me, next (left), the one after (right)]. */
   readonly order = $derived(Array.from({ length: this.players }, (_, i) => ((this.me ?? 0) + i) % this.players));
   /** What each seat did last, shown beside it (the server's `last_moves`). */
