@@ -306,6 +306,40 @@ async fn a_repeated_action_is_applied_once() {
     assert!(running.stop().await, "the server stops in time");
 }
 
+/// A client that missed a state (its next one continues from actions it never got) asks for the room again
+/// with `sync`: the answer is the whole room, every action of the deal from the first, and the states after
+/// it continue from there. A spectator may ask too.
+#[tokio::test]
+async fn sync_sends_the_whole_room_again_and_states_continue_from_it() {
+    let db = temp_db("sync");
+    let running = server(&db, FAST).await;
+    let (code, mut clients) = three_players(running.addr, "house").await;
+    start_deal(&mut clients).await;
+    play_some(&mut clients, 2).await;
+    for client in clients.iter_mut() {
+        client.sync().await;
+    }
+    let turn = (0..3).find(|&seat| clients[seat].my_turn()).expect("someone's turn");
+    let known = clients[turn].deal().unwrap().actions.len();
+    assert!(known > 0);
+    clients[turn].send(&Command::Sync).await;
+    let whole = clients[turn].event_within(Duration::from_secs(5), |e| matches!(e, Event::State { .. })).await;
+    let Event::State { room, .. } = whole else { unreachable!() };
+    assert_eq!(room.actions_from, None, "a snapshot, not a continuation");
+    assert_eq!(room.deal.as_ref().unwrap().actions.len(), known, "every action of the deal");
+    // The next state continues from the snapshot.
+    clients[turn].act().await;
+    let next = clients[turn].event_within(Duration::from_secs(5), |e| matches!(e, Event::State { .. })).await;
+    let Event::State { room, .. } = next else { unreachable!() };
+    assert_eq!(room.actions_from, Some(known));
+    let mut watcher = Client::watch(running.addr, &code).await;
+    watcher.send(&Command::Sync).await;
+    let whole = watcher.event_within(Duration::from_secs(5), |e| matches!(e, Event::State { .. })).await;
+    let Event::State { room, .. } = whole else { unreachable!() };
+    assert_eq!(room.actions_from, None, "a spectator's snapshot");
+    assert!(running.stop().await, "the server stops in time");
+}
+
 /// The numbers are stored with the actions: a resend after a restart (the ack lost with the old server)
 /// is answered, not applied again, and not refused as out of turn.
 #[tokio::test]

@@ -102,13 +102,17 @@ function tokenKey(code: string, name: string): string {
 
 /**
  * A state that continues this connection's previous one carries only the deal's new actions, after the
- * first `actions_from` the client already has: put the list back together.
+ * first `actions_from` the client already has: put the list back together. `null` where the client cannot:
+ * a state between never arrived (it has fewer actions than the server counts), or its last state is of
+ * another deal. It then keeps what it has and asks for the whole room again (`sync`).
  */
-function continuing(room: RoomView, previous: RoomView | null): RoomView {
+export function continuing(room: RoomView, previous: RoomView | null): RoomView | null {
   const from = room.actions_from;
   if (from == null || !room.deal) return room;
-  const known = previous?.deal?.actions.slice(0, from) ?? [];
-  return { ...room, actions_from: undefined, deal: { ...room.deal, actions: known.concat(room.deal.actions) } };
+  const known = previous?.deal;
+  if (!known || known.actions.length < from || known.fairness?.commitment !== room.deal.fairness?.commitment) return null;
+  const actions = known.actions.slice(0, from).concat(room.deal.actions);
+  return { ...room, actions_from: undefined, deal: { ...room.deal, actions } };
 }
 
 let lastSeq = 0;
@@ -131,6 +135,8 @@ export class Connection {
   onChat: ((seat: number, chat: Chat) => void) | null = null;
   /** The commitment of the offered deal whose nonce this connection sent: each offer gets one per connection. */
   private nonceSentFor: string | null = null;
+  /** A `sync` was sent for a gap in the states, and the whole room has not come back yet. */
+  private syncing = false;
 
   constructor(
     readonly code: string,
@@ -140,8 +146,10 @@ export class Connection {
     this.sitOnJoin = sit;
     this.socket = new Socket(
       () => {
-        // A new connection: the server's next state says whether the nonce sent on the old one arrived.
+        // A new connection: the server's next state says whether the nonce sent on the old one arrived,
+        // and is the whole room.
         this.nonceSentFor = null;
+        this.syncing = false;
         return name === null
           ? { type: 'watch', room: code }
           : {
@@ -167,8 +175,15 @@ export class Connection {
     } else if (msg.type === 'replaced') {
       this.fatal = t('replaced');
     } else if (msg.type === 'state') {
-      this.room = continuing(msg.room, this.room);
       this.socket.answered();
+      const room = continuing(msg.room, this.room);
+      if (room === null) {
+        if (!this.syncing) this.socket.send({ type: 'sync' });
+        this.syncing = true;
+        return;
+      }
+      this.syncing = false;
+      this.room = room;
       if (this.sitOnJoin && msg.room.you === null && !msg.room.closed) this.send({ type: 'sit', seat: null });
       this.sitOnJoin = false;
       this.addNonce(msg.room);

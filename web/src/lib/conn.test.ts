@@ -1,6 +1,7 @@
 // @vitest-environment happy-dom
 // A room's connection adds the player's nonce to an offered deal: once per offer, never as a spectator, and on
 // a new connection only where the server says it never arrived (the same nonce, kept by commitment).
+// It puts continued states back together, and asks for the whole room (`sync`) where a state never arrived.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Connection } from './conn.svelte';
 import { sentNonce } from './fair';
@@ -114,6 +115,62 @@ describe("a seated player's nonce", () => {
     ws.open();
     ws.onmessage?.({ data: JSON.stringify({ type: 'error', code: 'no_nonce_wanted', message: 'no nonce is wanted', seq: null }) });
     expect(conn.error).toBeNull();
+    conn.close();
+  });
+});
+
+describe('a gap in the states', () => {
+  /** A deal's view with `n` actions (passes stand in for any action) under the deal's commitment. */
+  const deal = (n: number, commitment = COMMITMENT, from: number | null = null) => ({
+    actions_from: from,
+    deal: {
+      actions: Array.from({ length: n }, (_, i) => ({ action: 'pass', seat: i % 3 })),
+      fairness: { commitment },
+    },
+  });
+  const syncs = (ws: FakeSocket) => ws.sent.filter((c) => c.type === 'sync').length;
+  const actions = (conn: Connection) => conn.room?.deal?.actions.length;
+
+  it('continues the deal from the actions the client has', () => {
+    const conn = new Connection('ABCD', 'Ann');
+    const ws = FakeSocket.all[0];
+    ws.open();
+    ws.state(deal(3) as unknown as Partial<RoomView>);
+    ws.state(deal(2, COMMITMENT, 3) as unknown as Partial<RoomView>);
+    expect(actions(conn)).toBe(5);
+    expect(syncs(ws)).toBe(0);
+    conn.close();
+  });
+
+  it('asks for the whole room once when a state never arrived, and keeps its last state until it comes', () => {
+    const conn = new Connection('ABCD', 'Ann');
+    const ws = FakeSocket.all[0];
+    ws.open();
+    ws.state(deal(3) as unknown as Partial<RoomView>);
+    // The state that brought actions 4 and 5 was lost: the next continues from 5.
+    ws.state(deal(1, COMMITMENT, 5) as unknown as Partial<RoomView>);
+    ws.state(deal(1, COMMITMENT, 6) as unknown as Partial<RoomView>);
+    expect(actions(conn)).toBe(3);
+    expect(syncs(ws)).toBe(1);
+    ws.state(deal(7) as unknown as Partial<RoomView>);
+    expect(actions(conn)).toBe(7);
+    ws.state(deal(1, COMMITMENT, 7) as unknown as Partial<RoomView>);
+    expect(actions(conn)).toBe(8);
+    // A later gap asks again.
+    ws.state(deal(1, COMMITMENT, 9) as unknown as Partial<RoomView>);
+    expect(syncs(ws)).toBe(2);
+    conn.close();
+  });
+
+  it('asks for the whole room when a continued state is of a deal whose start never arrived', () => {
+    const conn = new Connection('ABCD', 'Ann');
+    const ws = FakeSocket.all[0];
+    ws.open();
+    ws.state(deal(40) as unknown as Partial<RoomView>);
+    ws.state(deal(1, 'cd'.repeat(32), 2) as unknown as Partial<RoomView>);
+    expect(actions(conn)).toBe(40);
+    expect(conn.room?.deal?.fairness?.commitment).toBe(COMMITMENT);
+    expect(syncs(ws)).toBe(1);
     conn.close();
   });
 });

@@ -348,6 +348,7 @@ impl RoomTask {
             // A spectator only watches (and measures its round trip).
             match command {
                 Command::Ping => self.send(conn, Event::Pong),
+                Command::Sync => self.resync(conn),
                 command => {
                     let seq = match command {
                         Command::Act { seq, .. } => Some(seq),
@@ -373,6 +374,10 @@ impl RoomTask {
             }
             Command::Ping => {
                 self.send(conn, Event::Pong);
+                return;
+            }
+            Command::Sync => {
+                self.resync(conn);
                 return;
             }
             Command::Sit { seat: wanted } => {
@@ -627,22 +632,35 @@ impl RoomTask {
         // One view per seat (and one for everyone without a seat, however many watch), cloned per connection.
         let mut views: HashMap<Option<Seat>, RoomView> = HashMap::new();
         for (conn, seat, sent) in conns {
-            let mut view = views.entry(seat).or_insert_with(|| self.view_for(seat)).clone();
-            if let Some(deal) = view.deal.as_mut() {
-                let total = deal.actions.len();
-                if let Some((entry, from)) = sent
-                    && entry == deal_entry
-                    && from <= total
-                {
-                    deal.actions.drain(..from);
-                    view.actions_from = Some(from);
-                }
-                if let Some(connection) = self.connections.get_mut(&conn) {
-                    connection.sent_actions = Some((deal_entry, total));
-                }
-            }
-            self.send(conn, Event::State { n, room: Box::new(view) });
+            let view = views.entry(seat).or_insert_with(|| self.view_for(seat)).clone();
+            self.send_state(conn, n, view, sent.filter(|(entry, _)| *entry == deal_entry));
         }
+    }
+
+    /// Sends `view` to one connection as a `state`: only the actions after those it was sent before in
+    /// this deal (`sent`), or all of them; and notes what it now has.
+    fn send_state(&mut self, conn: ConnId, n: u64, mut view: RoomView, sent: Option<SentActions>) {
+        let deal_entry = self.room.deal_entry;
+        if let Some(deal) = view.deal.as_mut() {
+            let total = deal.actions.len();
+            if let Some((_, from)) = sent
+                && from <= total
+            {
+                deal.actions.drain(..from);
+                view.actions_from = Some(from);
+            }
+            if let Some(connection) = self.connections.get_mut(&conn) {
+                connection.sent_actions = Some((deal_entry, total));
+            }
+        }
+        self.send(conn, Event::State { n, room: Box::new(view) });
+    }
+
+    /// A client that found a gap in its states (`Command::Sync`) gets the whole room again.
+    fn resync(&mut self, conn: ConnId) {
+        let Some(seat) = self.connections.get(&conn).map(|c| c.seat_in(&self.room)) else { return };
+        let view = self.view_for(seat);
+        self.send_state(conn, self.room.last, view, None);
     }
 
     fn publish_summary(&self) {

@@ -73,6 +73,9 @@ pub enum Command {
         nonce: Nonce,
     },
     Ping,
+    /// The client's states have a gap (a `state` continued from actions it never received, or from
+    /// another deal): the next `state` to this connection carries the whole room again.
+    Sync,
 }
 
 impl Command {
@@ -92,7 +95,8 @@ impl Command {
             | Command::AutoPlay { .. }
             | Command::Nonce { .. }
             | Command::Chat { .. }
-            | Command::Ping => None,
+            | Command::Ping
+            | Command::Sync => None,
         }
     }
 }
