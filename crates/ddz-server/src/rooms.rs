@@ -343,21 +343,22 @@ impl Rooms {
         Err(room_stopped())
     }
 
-    /// Connects client `conn` to room `code` as `name` (`None`: a spectator), loading the room and trying
-    /// again if its task retired as the message reached it: the room's inbox, the connection's events, and
-    /// the name's resume token.
+    /// Connects client `conn` to room `code` as `name` (`None`: a spectator), whose hello was read at
+    /// `opened_ms`, loading the room and trying again if its task retired as the message reached it: the
+    /// room's inbox, the connection's events, and the name's resume token.
     pub async fn connect(
         &self,
         code: &RoomCode,
         conn: ConnId,
         name: Option<String>,
         token: Option<String>,
+        opened_ms: u64,
     ) -> Result<(mpsc::Sender<Msg>, mpsc::Receiver<Outbound>, Option<String>), Refused> {
         for _ in 0..3 {
             let inbox = self.inbox(code).await.map_err(stored)?.ok_or_else(|| no_room(code))?;
             let (out, events) = mpsc::channel(OUTBOX);
             let (name, token) = (name.clone(), token.clone());
-            if let Some(joined) = ask(&inbox, |reply| Msg::Connect { conn, name, token, out, reply }).await {
+            if let Some(joined) = ask(&inbox, |reply| Msg::Connect { conn, name, token, opened_ms, out, reply }).await {
                 return joined.map(|token| (inbox, events, token));
             }
         }

@@ -56,7 +56,7 @@ async fn connect(rooms: &Rooms, code: &RoomCode, conn: u64, name: &str) -> mpsc:
     let (out, events) = mpsc::channel(4096);
     let (reply, answer) = oneshot::channel();
     let inbox = rooms.inbox(code).await.unwrap().unwrap();
-    inbox.send(Msg::Connect { conn, name: Some(name.into()), token: None, out, reply }).await.unwrap();
+    inbox.send(Msg::Connect { conn, name: Some(name.into()), token: None, opened_ms: 0, out, reply }).await.unwrap();
     answer.await.unwrap().unwrap();
     events
 }

@@ -10,7 +10,9 @@ use common::*;
 use ddz_server::Heartbeat;
 use ddz_server::Timing;
 use ddz_server::protocol::{ErrorCode, Event};
+use ddz_server::{Msg, Outbound, RoomCode};
 use serde_json::json;
+use tokio::sync::{mpsc, oneshot};
 
 const QUICK_HEARTBEAT: Heartbeat =
     Heartbeat { every: Duration::from_millis(100), silent_after: Duration::from_millis(400) };
@@ -79,6 +81,50 @@ async fn a_resume_token_replaces_the_names_old_connection_at_once() {
     assert_eq!(second.token.as_deref(), Some(token.as_str()), "the token stays the same");
     let events = first.events_until_closed(Duration::from_secs(5)).await;
     assert_eq!(events.last(), Some(&Event::Replaced), "the old connection hears it was replaced, then closes");
+    assert!(running.stop().await);
+}
+
+/// A name's connections are ordered by when their hello was read, not by when their connect reaches the
+/// room: a resume that arrives late (an abandoned socket's, retried by a proxy through a failover) is
+/// refused as `superseded` and the newer connection stays; a newer one still replaces the older at once.
+#[tokio::test]
+async fn a_late_connect_of_an_older_socket_never_displaces_a_newer_one() {
+    let db = temp_db("superseded");
+    let running = server(&db, FAST).await;
+    let code = RoomCode::from(invite_room(running.addr, "Ann", "house").await);
+    let connect = |conn: u64, token: Option<String>, opened_ms: u64| {
+        let rooms = running.rooms.clone();
+        let code = code.clone();
+        async move {
+            let inbox = rooms.inbox(&code).await.unwrap().unwrap();
+            let (out, events) = mpsc::channel(64);
+            let (reply, answer) = oneshot::channel();
+            let name = Some("Ann".to_string());
+            inbox.send(Msg::Connect { conn, name, token, opened_ms, out, reply }).await.unwrap();
+            (answer.await.unwrap(), events)
+        }
+    };
+    let (first, _first_events) = connect(1_000_001, None, 5_000).await;
+    let token = first.unwrap();
+    let (newer, mut newer_events) = connect(1_000_002, token.clone(), 9_000).await;
+    assert!(newer.is_ok(), "a newer socket with the token takes over");
+    let (late, _) = connect(1_000_003, token.clone(), 7_000).await;
+    assert_eq!(late.unwrap_err().code, ErrorCode::Superseded, "the late connect of an older socket");
+    // The newer connection is still the name's: it hears the room, and was never told it was replaced.
+    while let Ok(event) = newer_events.try_recv() {
+        assert!(!matches!(event, Outbound::Event(Event::Replaced)), "the newer connection is not replaced");
+    }
+    let (newest, _) = connect(1_000_004, token, 12_000).await;
+    assert!(newest.is_ok());
+    let replaced = tokio::time::timeout(Duration::from_secs(5), async {
+        while let Some(event) = newer_events.recv().await {
+            if matches!(event, Outbound::Event(Event::Replaced)) {
+                return true;
+            }
+        }
+        false
+    });
+    assert!(replaced.await.unwrap(), "a newer socket still replaces the older at once");
     assert!(running.stop().await);
 }
 

@@ -65,7 +65,8 @@ class Socket {
     const ws = new WebSocket(wsUrl());
     this.ws = ws;
     ws.onopen = () => ws.send(JSON.stringify(this.greeting()));
-    ws.onmessage = (e) => this.onMessage(JSON.parse(e.data));
+    // A socket this client has moved on from (a `replaced` it was sent is not about the current one).
+    ws.onmessage = (e) => this.ws === ws && this.onMessage(JSON.parse(e.data));
     ws.onclose = () => {
       if (this.ws !== ws) return;
       this.status = 'closed';
@@ -94,7 +95,14 @@ class Socket {
 }
 
 /** Refusals of a hello that trying again cannot change. */
-const FINAL: readonly string[] = ['unknown_room', 'bad_name', 'rally_open', 'name_protected', 'too_many_guesses'];
+const FINAL: readonly string[] = [
+  'unknown_room',
+  'bad_name',
+  'rally_open',
+  'name_protected',
+  'too_many_guesses',
+  'superseded',
+];
 
 function tokenKey(code: string, name: string): string {
   return `ddz-token:${code.toUpperCase()}:${name.toLowerCase()}`;

@@ -87,7 +87,7 @@ struct Route {
 #[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 enum ToOwner {
-    Connect { room: String, node: String, conn: ConnId, name: Option<String>, token: Option<String> },
+    Connect { room: String, node: String, conn: ConnId, name: Option<String>, token: Option<String>, opened_ms: u64 },
     Disconnect { room: String, node: String, conn: ConnId },
     Command { room: String, node: String, conn: ConnId, command: Command },
     Request { room: String, request: Request },
@@ -377,11 +377,11 @@ impl Cluster {
         stopping: CancellationToken,
     ) -> Option<Answer> {
         match request {
-            ToOwner::Connect { node, conn, name, token, .. } => {
+            ToOwner::Connect { node, conn, name, token, opened_ms, .. } => {
                 let guest = self.inner.next_guest.fetch_add(1, Ordering::Relaxed);
                 let (out, events) = mpsc::channel(OUTBOX);
                 let (reply, joined) = oneshot::channel();
-                inbox.send(Msg::Connect { conn: guest, name, token, out, reply }).await.ok()?;
+                inbox.send(Msg::Connect { conn: guest, name, token, opened_ms, out, reply }).await.ok()?;
                 let joined = joined.await.ok()?;
                 if joined.is_ok() {
                     let earlier = self.guests().insert((node.clone(), conn), (room.to_string(), guest));
@@ -523,6 +523,8 @@ fn subject_token(name: &str) -> String {
 struct Attached {
     name: Option<String>,
     token: Option<String>,
+    /// When this node read the socket's hello: the owner orders a name's connections by it.
+    opened_ms: u64,
 }
 
 /// Where a room in use on this node sends its messages: to the room's owner.
@@ -587,7 +589,7 @@ impl Proxy {
         let room = self.code.clone();
         let node = self.cluster.inner.id.clone();
         match msg {
-            Msg::Connect { conn, name, token, out, reply } => {
+            Msg::Connect { conn, name, token, opened_ms, out, reply } => {
                 // The route first: the owner sends the state at once, maybe before its answer arrives.
                 let owner = match self.owner().await {
                     Ok(owner) => owner,
@@ -597,14 +599,15 @@ impl Proxy {
                     }
                 };
                 self.cluster.inner.routes.lock().expect("routes lock").insert(conn, Route { owner, out });
-                let request = ToOwner::Connect { room, node, conn, name: name.clone(), token: token.clone() };
+                let request =
+                    ToOwner::Connect { room, node, conn, name: name.clone(), token: token.clone(), opened_ms };
                 let joined = self.call(request).await.and_then(|answer| match answer {
                     Answer::Joined { token } => Ok(token),
                     other => Err(unexpected(other)),
                 });
                 match &joined {
                     Ok(token) => {
-                        self.attached.insert(conn, Attached { name, token: token.clone() });
+                        self.attached.insert(conn, Attached { name, token: token.clone(), opened_ms });
                     }
                     Err(_) => {
                         self.cluster.inner.routes.lock().expect("routes lock").remove(&conn);
@@ -703,6 +706,7 @@ impl Proxy {
                 conn,
                 name: attached.name.clone(),
                 token: attached.token.clone(),
+                opened_ms: attached.opened_ms,
             };
             if let Some(route) = self.cluster.inner.routes.lock().expect("routes lock").get_mut(&conn) {
                 route.owner = owner.to_string();

@@ -124,7 +124,8 @@ async fn hello(socket: &mut WebSocket, state: &AppState, conn: ConnId, from: Opt
         Ok(Command::WatchLobby) => return Ok(Hello::Lobby),
         _ => return Err(refuse("the first message must be a hello with a room and a name, watch, or watch_lobby")),
     };
-    let (inbox, events, token) = state.rooms.connect(&room, conn, name, token).await?;
+    let opened_ms = state.rooms.now_ms();
+    let (inbox, events, token) = state.rooms.connect(&room, conn, name, token, opened_ms).await?;
     if let Some(token) = token {
         send(socket, &Event::Session { token }).await;
     }

@@ -45,11 +45,15 @@ impl From<Event> for Outbound {
 /// and other nodes. The cluster forwards the same [`Request`]s and [`Reply`]s between nodes.
 pub enum Msg {
     /// A client enters: as `name`, or with `None` as a spectator. A name already connected is refused,
-    /// unless `token` is the name's resume token: then the new connection replaces the old one at once.
+    /// unless `token` is the name's resume token: then the new connection replaces the old one at once,
+    /// if it is the newer one. Connections of a name are ordered by `opened_ms`, when the serving node
+    /// read the socket's hello, not by arrival: a connect retried late (an abandoned socket's, relayed
+    /// after a failover) never displaces a newer live connection.
     Connect {
         conn: ConnId,
         name: Option<String>,
         token: Option<String>,
+        opened_ms: u64,
         out: mpsc::Sender<Outbound>,
         /// The name's resume token (none for a spectator).
         reply: oneshot::Sender<Result<Option<String>, Refused>>,

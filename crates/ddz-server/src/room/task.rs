@@ -97,6 +97,8 @@ struct Connection {
     /// `None`: a spectator, who watches without a name and can never take a seat.
     name: Option<String>,
     out: mpsc::Sender<Outbound>,
+    /// When the serving node read the socket's hello ([`Msg::Connect`]).
+    opened_ms: u64,
     /// The deal (its starting entry) and how many of its actions this client has been sent: later
     /// states send only the actions after those (the rest of the view is small).
     sent_actions: Option<SentActions>,
@@ -243,7 +245,7 @@ impl RoomTask {
 
     async fn handle(&mut self, msg: Msg) {
         match msg {
-            Msg::Connect { conn, name: None, token: _, out, reply } => {
+            Msg::Connect { conn, name: None, token: _, opened_ms, out, reply } => {
                 if let Some(date) = self.sealed_rally() {
                     let _ = reply.send(Err(Refused::rally_open(date)));
                     return;
@@ -257,11 +259,11 @@ impl RoomTask {
                     let _ = reply.send(Err(refused));
                     return;
                 }
-                self.connections.insert(conn, Connection { name: None, out, sent_actions: None });
+                self.connections.insert(conn, Connection { name: None, out, opened_ms, sent_actions: None });
                 let _ = reply.send(Ok(None));
                 self.broadcast();
             }
-            Msg::Connect { conn, name: Some(name), token, out, reply } => {
+            Msg::Connect { conn, name: Some(name), token, opened_ms, out, reply } => {
                 // A sealed rally seats only its player: any other name would watch its deals.
                 if let Some(date) = self.sealed_rally()
                     && !self.room.is_host(&name)
@@ -284,6 +286,14 @@ impl RoomTask {
                     let _ = reply.send(Err(refused));
                     return;
                 }
+                if others.iter().any(|id| self.connections.get(id).is_some_and(|c| c.opened_ms > opened_ms)) {
+                    let refused = Refused::new(
+                        ErrorCode::Superseded,
+                        format!("{name} connected to this room again since; this connection is the older one"),
+                    );
+                    let _ = reply.send(Err(refused));
+                    return;
+                }
                 // The same player again (a new network, a reloaded page): the old connection goes at once.
                 for old in others {
                     if let Some(old) = self.connections.remove(&old) {
@@ -291,7 +301,7 @@ impl RoomTask {
                     }
                 }
                 let token = self.tokens.entry(key).or_insert_with(new_token).clone();
-                self.connections.insert(conn, Connection { name: Some(name), out, sent_actions: None });
+                self.connections.insert(conn, Connection { name: Some(name), out, opened_ms, sent_actions: None });
                 let _ = reply.send(Ok(Some(token)));
                 self.note_host_presence();
                 self.broadcast();

@@ -240,6 +240,8 @@ pub enum ErrorCode {
     // Connections and requests.
     UnknownRoom,
     NameTaken,
+    /// The name connected to the room again from a newer socket: this, the older one, is not let in.
+    Superseded,
     BadName,
     BadMessage,
     AlreadyInRoom,

@@ -440,6 +440,7 @@ export const en: Language = {
     dealing: 'The next deal is being dealt.',
     unknown_room: 'There is no such room.',
     name_taken: 'That name is already connected to this room.',
+    superseded: 'You joined this table again from another tab or device; this one has stopped.',
     bad_name: 'A name is 1 to 24 characters, without control or invisible characters.',
     bad_message: 'The server did not understand that message.',
     already_in_room: 'You are already in the room.',

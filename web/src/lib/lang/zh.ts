@@ -446,6 +446,7 @@ export const zh: Language = {
     dealing: '下一局正在发牌。',
     unknown_room: '没有这个房间。',
     name_taken: '这个名字已经在房间里连接着。',
+    superseded: '你已在另一个标签页或设备上重新加入此牌桌，这里已停止。',
     bad_name: '名字须为 1 到 24 个字符，不能含控制字符或不可见字符。',
     bad_message: '服务器无法理解这条消息。',
     already_in_room: '你已经在房间里了。',
