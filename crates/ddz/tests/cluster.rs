@@ -331,3 +331,40 @@ async fn quick_match_seats_players_who_queued_on_different_nodes_together_and_no
         }
     }
 }
+
+/// A NATS blip does not empty the balancer: every node sees it at once, so each stays ready while NATS is
+/// down (saying it is reconnecting) for its first 10 s, and is plainly ready again once NATS is back.
+#[tokio::test]
+async fn a_nats_blip_keeps_a_node_in_the_balancer() {
+    let postgres = Postgres::start("nats-blip");
+    let mut nats = Nats::start();
+    let node = Node::spawn("n1", &postgres, &nats).ready().await;
+    let readiness = |addr| async move { get_status(addr, "/readyz").await };
+    nats.stop();
+    let deadline = Instant::now() + Duration::from_secs(8);
+    loop {
+        let (status, body) = readiness(node.addr).await;
+        assert_eq!(status, 200, "ready through the blip: {body}");
+        if body.contains("NATS reconnecting") {
+            break;
+        }
+        assert!(Instant::now() < deadline, "the node notices NATS is down: {body}");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    nats.restart();
+    let deadline = Instant::now() + Duration::from_secs(20);
+    loop {
+        let (status, body) = readiness(node.addr).await;
+        assert_eq!(status, 200, "{body}");
+        if !body.contains("reconnecting") {
+            break;
+        }
+        assert!(Instant::now() < deadline, "the node reconnects to NATS: {body}");
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    // And it serves rooms again, through NATS.
+    let code = invite_room(node.addr, "Blip Ann", "house").await;
+    let ann = Client::join(node.addr, &code, "Blip Ann").await;
+    assert_eq!(ann.view.as_ref().and_then(|v| v.you), Some(0));
+}
+

@@ -72,6 +72,8 @@ struct Inner {
     /// connection number its task knows them by.
     guests: Mutex<HashMap<(String, ConnId), (String, ConnId)>>,
     next_guest: AtomicU64,
+    /// When readiness first found NATS down (ms on the room clock), 0 while it is up.
+    nats_down_since: AtomicU64,
     /// Summaries for every node's lobby, published in the order the rooms change.
     summaries: mpsc::UnboundedSender<Summary>,
 }
@@ -80,6 +82,18 @@ struct Inner {
 struct Route {
     owner: String,
     out: mpsc::Sender<Outbound>,
+}
+
+/// How long a node stays ready while NATS is down: 10 s.
+pub const NATS_GRACE_MS: u64 = 10_000;
+
+/// NATS as readiness sees it ([`Cluster::nats`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NatsHealth {
+    Up,
+    /// Down for less than [`NATS_GRACE_MS`]: still ready, and says so.
+    Blip,
+    Down,
 }
 
 /// A message for a room's owner, on `ddz.node.<owner>`: a [`Msg`] with the serving node's connection
@@ -208,6 +222,7 @@ impl Cluster {
             routes: Mutex::default(),
             guests: Mutex::default(),
             next_guest: AtomicU64::new(FIRST_GUEST),
+            nats_down_since: AtomicU64::new(0),
             summaries,
         };
         Ok((Cluster { inner: Arc::new(inner) }, subscriptions))
@@ -218,9 +233,26 @@ impl Cluster {
         &self.inner.id
     }
 
-    /// Whether the NATS connection is up (part of readiness).
+    /// Whether the NATS connection is up.
     pub fn connected(&self) -> bool {
         self.inner.nats.connection_state() == async_nats::connection::State::Connected
+    }
+
+    /// The node's part of readiness: NATS up; or down for less than [`NATS_GRACE_MS`], a blip that
+    /// NATS's own reconnection rides out (the rooms' requests retry meanwhile). Every node sees the same
+    /// blip at once, so failing readiness at the first sign of it would take every node out of the
+    /// balancer and close every player's socket for nothing.
+    pub fn nats(&self) -> NatsHealth {
+        if self.connected() {
+            self.inner.nats_down_since.store(0, Ordering::Relaxed);
+            return NatsHealth::Up;
+        }
+        let now = self.inner.clock.now_ms().max(1);
+        let since = match self.inner.nats_down_since.compare_exchange(0, now, Ordering::Relaxed, Ordering::Relaxed) {
+            Ok(_) => now,
+            Err(since) => since,
+        };
+        if now - since < NATS_GRACE_MS { NatsHealth::Blip } else { NatsHealth::Down }
     }
 
     /// Starts serving: the gateway for the rooms this node owns, the routes of its clients' events, the

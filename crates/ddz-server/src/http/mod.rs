@@ -39,6 +39,7 @@ use tokio::time::Duration;
 use tower_http::compression::CompressionLayer;
 
 use self::limit::PerClient;
+use crate::cluster::NatsHealth;
 use crate::wire::http::Health;
 use crate::wire::protocol::ErrorCode;
 
@@ -102,12 +103,17 @@ async fn healthz() -> Json<Health> {
 }
 
 /// Readiness: the database answers (within two seconds); 503 otherwise, so a balancer sends players
-/// elsewhere.
+/// elsewhere. A cluster node also needs NATS, to reach the rooms other nodes own, but rides out a blip
+/// (`Cluster::nats`): "ready (NATS reconnecting)" for its first 10 s.
 async fn readyz(State(state): State<AppState>) -> Response {
     let message = match tokio::time::timeout(Duration::from_secs(2), state.rooms.db().ping()).await {
-        // A cluster node also needs NATS, to reach the rooms other nodes own.
-        Ok(Ok(())) if state.cluster.as_ref().is_some_and(|c| !c.connected()) => "NATS is unreachable",
-        Ok(Ok(())) => return Json(Health { status: "ready".into() }).into_response(),
+        Ok(Ok(())) => match state.cluster.as_ref().map(|c| c.nats()) {
+            None | Some(NatsHealth::Up) => return Json(Health { status: "ready".into() }).into_response(),
+            Some(NatsHealth::Blip) => {
+                return Json(Health { status: "ready (NATS reconnecting)".into() }).into_response();
+            }
+            Some(NatsHealth::Down) => "NATS is unreachable",
+        },
         Ok(Err(e)) => {
             tracing::warn!(error = %e, "not ready: the database refused a query");
             "the database is unreachable"

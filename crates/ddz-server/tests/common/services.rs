@@ -116,7 +116,10 @@ pub struct Nats {
 
 impl Nats {
     pub fn start() -> Nats {
-        let port = free_port();
+        Nats::start_on(free_port())
+    }
+
+    fn start_on(port: u16) -> Nats {
         let program = ["/usr/sbin/nats-server", "/usr/bin/nats-server"]
             .into_iter()
             .find(|p| Path::new(p).exists())
@@ -139,6 +142,17 @@ impl Nats {
         let _ = nats.child.kill();
         let _ = nats.child.wait();
         panic!("nats-server did not listen on {port}");
+    }
+
+    /// An outage: the server is killed; [`Nats::restart`] brings it back on the same port.
+    pub fn stop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+
+    pub fn restart(&mut self) {
+        self.stop();
+        *self = Nats::start_on(self.port);
     }
 
     pub fn url(&self) -> String {
