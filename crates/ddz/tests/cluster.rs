@@ -367,4 +367,3 @@ async fn a_nats_blip_keeps_a_node_in_the_balancer() {
     let ann = Client::join(node.addr, &code, "Blip Ann").await;
     assert_eq!(ann.view.as_ref().and_then(|v| v.you), Some(0));
 }
-
