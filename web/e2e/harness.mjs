@@ -153,7 +153,7 @@ export async function inviteRoom(table, guests, viewports = []) {
   const host = await newPage(viewports[0]);
   await host.goto(BASE);
   await host.getByTestId('name').fill(uniqueName('Host'));
-  await host.getByRole('combobox').selectOption({ label: TABLE_NAMES[table] });
+  await host.getByTestId('invite-table').selectOption({ label: TABLE_NAMES[table] });
   await host.getByRole('button', { name: 'Create invite room' }).click();
   const link = await host.getByLabel('Invite link').inputValue();
   await host.getByRole('button', { name: 'Enter room' }).click();
