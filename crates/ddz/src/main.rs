@@ -141,26 +141,7 @@ enum Command {
 enum RatingsCommand {
     /// Players of known strength play deals drawn from a known model; prints how close their ratings come
     /// (rank correlation, spread, the role's estimate) as the deals go by.
-    Simulate {
-        /// house, noshuffle or twoplayer.
-        #[arg(long, default_value = "house", value_parser = parse_family)]
-        family: ddz_server::rating::Family,
-        #[arg(long, default_value_t = 200)]
-        players: usize,
-        /// Players rated fixed at their true strength, as bots are.
-        #[arg(long, default_value_t = 5)]
-        anchors: usize,
-        #[arg(long, default_value_t = 100_000, value_parser = clap::value_parser!(u32).range(1..))]
-        deals: u32,
-        /// The deviation of the players' strengths around 25.
-        #[arg(long, default_value_t = 3.0)]
-        strength_sd: f64,
-        /// How often the landlord wins between equal players.
-        #[arg(long, default_value_t = 0.42)]
-        landlord_wins: f64,
-        #[arg(long, default_value_t = 1)]
-        seed: u64,
-    },
+    Simulate(ratings::SimulateArgs),
     /// Bots of every kind play each other (drawn at random per deal, bidding as at a table) and are rated;
     /// prints the anchored ratings.
     Anchor {
@@ -176,7 +157,7 @@ enum RatingsCommand {
     },
 }
 
-fn parse_family(text: &str) -> Result<ddz_server::rating::Family, String> {
+pub(crate) fn parse_family(text: &str) -> Result<ddz_server::rating::Family, String> {
     ddz_server::rating::Family::parse(text)
         .ok_or_else(|| format!("no table family {text:?} (house, noshuffle, twoplayer)"))
 }
@@ -327,23 +308,7 @@ fn main() -> ExitCode {
             arena::arena(arena::ArenaArgs { table, wild_rank, research, auction, a, b, deals, seed, threads })
         }
         Command::Bot { level, seed } => arena::bot(&level, seed),
-        Command::Ratings(RatingsCommand::Simulate {
-            family,
-            players,
-            anchors,
-            deals,
-            strength_sd,
-            landlord_wins,
-            seed,
-        }) => ratings::simulate_ratings(ratings::SimulateArgs {
-            family,
-            players,
-            anchors,
-            deals,
-            strength_sd,
-            landlord_wins,
-            seed,
-        }),
+        Command::Ratings(RatingsCommand::Simulate(args)) => ratings::simulate_ratings(args),
         Command::Ratings(RatingsCommand::Anchor { family, deals, seed, threads }) => {
             let threads = threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
             ratings::anchor(ratings::AnchorArgs { family, deals, seed, threads })

@@ -10,13 +10,26 @@ use ddz_server::rating::{Family, NEW_PLAYER, Rated, Skill, even_role, points, ra
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
+/// `ddz ratings simulate`'s arguments.
+#[derive(clap::Args)]
 pub struct SimulateArgs {
+    /// house, noshuffle or twoplayer.
+    #[arg(long, default_value = "house", value_parser = crate::parse_family)]
     pub family: Family,
+    #[arg(long, default_value_t = 200)]
     pub players: usize,
+    /// Players rated fixed at their true strength, as bots are.
+    #[arg(long, default_value_t = 5)]
     pub anchors: usize,
+    #[arg(long, default_value_t = 100_000, value_parser = clap::value_parser!(u32).range(1..))]
     pub deals: u32,
+    /// The deviation of the players' strengths around 25.
+    #[arg(long, default_value_t = 3.0)]
     pub strength_sd: f64,
+    /// How often the landlord wins between equal players.
+    #[arg(long, default_value_t = 0.42)]
     pub landlord_wins: f64,
+    #[arg(long, default_value_t = 1)]
     pub seed: u64,
 }
 
