@@ -342,7 +342,12 @@ async fn room(index: usize, args: &LoadArgs, totals: &Totals) -> Result<Samples,
                 totals.state_bytes.fetch_add(text.len() as u64, Ordering::Relaxed);
                 let player = &mut players[p];
                 player.n = n;
-                player.view = Some(room.continuing(player.view.as_ref()));
+                let Some(view) = room.continuing(player.view.as_ref()) else {
+                    // A state was lost on the way (a cluster's NATS restarting): ask for the whole room.
+                    player.send(&Command::Sync).await?;
+                    continue;
+                };
+                player.view = Some(view);
                 if player.acted_at.is_some_and(|at| n > at) {
                     player.acted_at = None;
                 }

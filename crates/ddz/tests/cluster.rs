@@ -11,7 +11,7 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use common::services::{Nats, Postgres, free_port};
-use common::{Client, check_hidden_information, get, get_status, invite_room, play_some, play_to_end, post};
+use common::{Client, catch_up, check_hidden_information, get, get_status, invite_room, play_some, play_to_end, post};
 use ddz_server::protocol::{Command as Say, Event};
 
 const DDZ: &str = env!("CARGO_BIN_EXE_ddz");
@@ -366,4 +366,54 @@ async fn a_nats_blip_keeps_a_node_in_the_balancer() {
     let code = invite_room(node.addr, "Blip Ann", "house").await;
     let ann = Client::join(node.addr, &code, "Blip Ann").await;
     assert_eq!(ann.view.as_ref().and_then(|v| v.you), Some(0));
+}
+
+/// A room's owner that stops answering (SIGSTOP: hung, or killed before anyone noticed) holds its players
+/// on other nodes for little more than its lease: each request to it gives up in a fraction of the lease,
+/// and the room is taken once the lease runs out. Woken again, the old owner is fenced: it stores nothing
+/// more for the room, and the deal goes on from the new owner with nothing lost or doubled.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_silent_owner_is_given_up_soon_after_its_lease_and_fenced_when_it_wakes() {
+    let (postgres, _nats, nodes) = cluster("silent").await;
+    let code = invite_room(nodes[0].addr, "Alice", "noshuffle").await;
+    assert_eq!(owner_of(&postgres, &nodes, &code), Some(0));
+    let mut clients = vec![Client::join(nodes[1].addr, &code, "Alice").await];
+    for name in ["Bea", "Cy"] {
+        let mut client = Client::join(nodes[2].addr, &code, name).await;
+        client.send(&Say::Sit { seat: None }).await;
+        client.until(|v| v.you.is_some()).await;
+        clients.push(client);
+    }
+    clients[0].until(|v| v.seats.iter().all(|s| s.occupant.is_some() && s.connected)).await;
+    clients[0].send(&Say::Start).await;
+    play_some(&mut clients, 6).await;
+    let before = clients[0].deal().unwrap().actions.clone();
+
+    let pid = nodes[0].child.id().to_string();
+    assert!(Command::new("kill").args(["-STOP", &pid]).status().unwrap().success());
+    let paused_at = Instant::now();
+    // Alice asks for the room again: the answer comes from the new owner once the lease ran out.
+    clients[0].send(&Say::Sync).await;
+    // (The new owner's resume token comes first.)
+    clients[0].event_within(Duration::from_secs(10), |e| matches!(e, Event::State { .. })).await;
+    let waited = paused_at.elapsed();
+    let new_owner = owner_of(&postgres, &nodes, &code).expect("a live owner");
+    assert_ne!(new_owner, 0, "the silent node no longer owns the room");
+    // Each request to the silent owner gives up after a quarter of the lease, not a fixed 5 s.
+    assert!(
+        waited < Duration::from_millis(2 * LEASE_MS),
+        "Alice waited {waited:?} for a room whose owner went silent (lease {LEASE_MS} ms)"
+    );
+
+    assert!(Command::new("kill").args(["-CONT", &pid]).status().unwrap().success());
+    catch_up(&mut clients).await;
+    play_to_end(&mut clients).await;
+    let deal = clients[0].deal().unwrap().clone();
+    assert_eq!(deal.actions[..before.len()], before[..], "the deal went on from where it was");
+    let record = get(nodes[new_owner].addr, &format!("/api/rooms/{code}/deals/1")).await;
+    let stored: Vec<ddz_engine::Action> = serde_json::from_value(record["record"]["actions"].clone()).unwrap();
+    assert_eq!(stored, deal.actions, "the record is the deal the players saw, each action once");
+    let owner_now = owner_of(&postgres, &nodes, &code);
+    assert_eq!(owner_now, Some(new_owner), "the woken node did not take its room back");
+    println!("a silent owner's player waited {waited:?} for the room (lease {LEASE_MS} ms)");
 }

@@ -199,7 +199,7 @@ impl Cluster {
         let id = format!("{}-{suffix:08x}", subject_token(&config.name));
         let nats = async_nats::ConnectOptions::new()
             .name(format!("ddz {id}"))
-            .request_timeout(Some(Duration::from_secs(5)))
+            .request_timeout(Some(request_timeout(config.lease)))
             .connect(&config.nats)
             .await?;
         let lease_ms = config.lease.as_millis() as u64;
@@ -534,6 +534,14 @@ impl Placement for Cluster {
         };
         tasks.spawn(proxy.run());
     }
+}
+
+/// How long a request to a room's owner waits for its answer: well under the lease, since an owner that
+/// does not answer (hung, or killed before anyone noticed) holds up every client of its rooms on other
+/// nodes. The proxy then asks again, of whichever node the database names, and takes the room itself once
+/// the silent owner's lease has run out. A live owner answers in milliseconds, even at saturation.
+fn request_timeout(lease: Duration) -> Duration {
+    (lease / 4).clamp(Duration::from_millis(250), Duration::from_secs(2))
 }
 
 /// Runs `work` until the server stops.

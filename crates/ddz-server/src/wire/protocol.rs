@@ -497,14 +497,19 @@ impl RoomView {
     }
 
     /// This state with its deal's actions made whole again from `previous`, the last state the same
-    /// connection got (what a client does with a continuing `state`).
-    pub fn continuing(mut self, previous: Option<&RoomView>) -> RoomView {
-        if let (Some(from), Some(deal)) = (self.actions_from.take(), self.deal.as_mut()) {
-            let known =
-                previous.and_then(|p| p.deal.as_ref()).map_or(&[][..], |d| &d.actions[..from.min(d.actions.len())]);
-            deal.actions.splice(0..0, known.iter().cloned());
+    /// connection got (what a client does with a continuing `state`); `None` when `previous` does not
+    /// reach where this one continues from (a state was lost on the way, or it was of another deal): the
+    /// client then asks for the whole room with `sync` rather than show a deal with actions missing.
+    pub fn continuing(mut self, previous: Option<&RoomView>) -> Option<RoomView> {
+        let (Some(from), Some(deal)) = (self.actions_from.take(), self.deal.as_mut()) else { return Some(self) };
+        let known = previous.and_then(|p| p.deal.as_ref())?;
+        if known.actions.len() < from
+            || known.fairness.as_ref().map(|f| &f.commitment) != deal.fairness.as_ref().map(|f| &f.commitment)
+        {
+            return None;
         }
-        self
+        deal.actions.splice(0..0, known.actions[..from].iter().cloned());
+        Some(self)
     }
 
     /// The room as `seat` sees it (`None`: a spectator). The deal goes through the engine's view.

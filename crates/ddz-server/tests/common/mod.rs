@@ -214,6 +214,9 @@ pub struct Client {
     pub token: Option<String>,
     /// The server closed the socket (or it broke).
     pub closed: bool,
+    /// States that continued from further on than this client's view reached (one was lost on the way):
+    /// not applied; the client should `sync`.
+    pub gaps: usize,
     seq: u64,
     /// The least time between two actions: long runs stay under the server's 10 messages a second.
     pub pace: Duration,
@@ -267,6 +270,7 @@ impl Client {
             errors: Vec::new(),
             token: None,
             closed: false,
+            gaps: 0,
             // Action numbers rise across reconnects and restarts, as the protocol asks (the server keeps the
             // last one it stored): the clock's milliseconds, as the web client's.
             seq: std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_millis() as u64,
@@ -319,7 +323,11 @@ impl Client {
                     match &event {
                         Event::State { n, room } => {
                             self.n = *n;
-                            self.view = Some((**room).clone().continuing(self.view.as_ref()));
+                            match (**room).clone().continuing(self.view.as_ref()) {
+                                Some(view) => self.view = Some(view),
+                                // A state lost on the way: the view stays as it was until a `sync`.
+                                None => self.gaps += 1,
+                            }
                         }
                         Event::Error { message, .. } => self.errors.push(message.clone()),
                         Event::Session { token } => self.token = Some(token.clone()),
@@ -543,7 +551,8 @@ pub fn check_hidden_information(clients: &[Client]) {
             let Ok(Event::State { n, room }) = serde_json::from_str::<Event>(message) else {
                 continue;
             };
-            let room = room.continuing(previous.as_ref());
+            // A continuation after a lost state was not applied by the client either: skip it.
+            let Some(room) = room.continuing(previous.as_ref()) else { continue };
             previous = Some(room.clone());
             let Some(deal) = room.deal else { continue };
             let hand = deal.hand.unwrap_or_default();
