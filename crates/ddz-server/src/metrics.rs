@@ -15,6 +15,8 @@
 //! | `ddz_cluster_rooms_fenced_total` | counter | cluster mode: room tasks ended because another node took the room |
 //! | `ddz_cluster_request_seconds` | histogram | cluster mode: a proxy's request to a room's owner, answered |
 //! | `ddz_cluster_request_failures_total` | counter | cluster mode: requests to an owner that got no answer |
+//! | `ddz_cluster_nats_reconnects_total` | counter | cluster mode: times NATS came back after it was lost |
+//! | `ddz_cluster_rooms_unreachable` | gauge | cluster mode: rooms this node's clients use whose owner is not answering (waiting for it, or for the room to move) |
 
 use std::sync::OnceLock;
 
@@ -34,9 +36,12 @@ pub(crate) const ROOMS_TAKEN: &str = "ddz_cluster_rooms_taken_total";
 pub(crate) const ROOMS_FENCED: &str = "ddz_cluster_rooms_fenced_total";
 pub(crate) const REQUEST_SECONDS: &str = "ddz_cluster_request_seconds";
 pub(crate) const REQUEST_FAILURES: &str = "ddz_cluster_request_failures_total";
+pub(crate) const NATS_RECONNECTS: &str = "ddz_cluster_nats_reconnects_total";
+pub(crate) const ROOMS_UNREACHABLE: &str = "ddz_cluster_rooms_unreachable";
 
 /// The counters, registered at zero when the recorder is installed.
-const COUNTERS: [&str; 6] = [ENTRIES, ACTIONS, STORE_FAILURES, ROOMS_TAKEN, ROOMS_FENCED, REQUEST_FAILURES];
+const COUNTERS: [&str; 7] =
+    [ENTRIES, ACTIONS, STORE_FAILURES, ROOMS_TAKEN, ROOMS_FENCED, REQUEST_FAILURES, NATS_RECONNECTS];
 
 /// Histogram buckets in seconds: from half a millisecond to ten seconds.
 const BUCKETS: &[f64] = &[0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 10.0];
@@ -58,7 +63,7 @@ pub(crate) fn handle() -> &'static PrometheusHandle {
         for counter in COUNTERS {
             counter!(counter).increment(0);
         }
-        for gauge in [ROOMS, CONNECTIONS] {
+        for gauge in [ROOMS, CONNECTIONS, ROOMS_UNREACHABLE] {
             gauge!(gauge).increment(0.0);
         }
         handle

@@ -5,100 +5,15 @@
 
 #[path = "../../ddz-server/tests/common/mod.rs"]
 mod common;
+mod nodes;
 
-use std::net::SocketAddr;
-use std::process::{Child, Command, Stdio};
+use std::process::Command;
 use std::time::{Duration, Instant};
 
-use common::services::{Nats, Postgres, free_port};
+use common::services::{Nats, Postgres};
 use common::{Client, catch_up, check_hidden_information, get, get_status, invite_room, play_some, play_to_end, post};
 use ddz_server::protocol::{Command as Say, Event};
-
-const DDZ: &str = env!("CARGO_BIN_EXE_ddz");
-
-/// A room of a node that dies moves within the lease; the test's nodes hold 1.5 s leases.
-const LEASE_MS: u64 = 1500;
-
-/// One `ddz serve` process of the cluster, killed when dropped.
-struct Node {
-    name: String,
-    addr: SocketAddr,
-    child: Child,
-}
-
-impl Node {
-    fn spawn(name: &str, postgres: &Postgres, nats: &Nats) -> Node {
-        let addr: SocketAddr = format!("127.0.0.1:{}", free_port()).parse().unwrap();
-        let log = std::fs::File::create(Node::log_path(name, addr)).expect("a log file");
-        let child = Command::new(DDZ)
-            .args(["serve", "--addr", &addr.to_string(), "--database", &postgres.url(), "--nats", &nats.url()])
-            .args(["--node", name, "--lease-ms", &LEASE_MS.to_string(), "--bot-delay-ms", "1"])
-            .args(["--bot-delay-span-ms", "5", "--api-rate", "1000", "--api-burst", "1000"])
-            .args(["--ws-rate", "1000", "--ws-burst", "1000"])
-            .env("RUST_LOG", "info,tower_http=warn")
-            .stdout(Stdio::null())
-            .stderr(log)
-            .spawn()
-            .expect("ddz serve starts");
-        Node { name: name.to_string(), addr, child }
-    }
-
-    fn log_path(name: &str, addr: SocketAddr) -> std::path::PathBuf {
-        std::env::temp_dir().join(format!("ddz-cluster-{name}-{}.log", addr.port()))
-    }
-
-    async fn ready(self) -> Node {
-        for _ in 0..200 {
-            if get_status_quietly(self.addr, "/readyz").await == Some(200) {
-                return self;
-            }
-            tokio::time::sleep(Duration::from_millis(100)).await;
-        }
-        panic!("node {} did not become ready", self.name);
-    }
-
-    /// SIGKILL: no goodbye, no lease given back.
-    fn kill(&mut self) {
-        self.child.kill().expect("the node is killed");
-        let _ = self.child.wait();
-    }
-}
-
-impl Drop for Node {
-    /// Kills the node; its log stays only if the test failed.
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-        if !std::thread::panicking() {
-            let _ = std::fs::remove_file(Node::log_path(&self.name, self.addr));
-        }
-    }
-}
-
-/// The status of a GET, or `None` while nothing listens.
-async fn get_status_quietly(addr: SocketAddr, path: &str) -> Option<u16> {
-    tokio::net::TcpStream::connect(addr).await.ok()?;
-    Some(get_status(addr, path).await.0)
-}
-
-/// PostgreSQL, NATS and three nodes (the first alone, so that it migrates the database).
-async fn cluster(name: &str) -> (Postgres, Nats, Vec<Node>) {
-    let postgres = Postgres::start(name);
-    let nats = Nats::start();
-    let first = Node::spawn("n1", &postgres, &nats).ready().await;
-    let (second, third) = (Node::spawn("n2", &postgres, &nats), Node::spawn("n3", &postgres, &nats));
-    let nodes = vec![first, second.ready().await, third.ready().await];
-    (postgres, nats, nodes)
-}
-
-/// The node that owns room `code` now, by its index in `nodes`.
-fn owner_of(postgres: &Postgres, nodes: &[Node], code: &str) -> Option<usize> {
-    let owner = postgres.query(&format!(
-        "SELECT node FROM room_owners WHERE code = '{code}' AND node IN \
-         (SELECT id FROM nodes WHERE expires_at > (extract(epoch from now()) * 1000)::bigint)"
-    ));
-    nodes.iter().position(|n| owner.starts_with(&format!("{}-", n.name)))
-}
+use nodes::{LEASE_MS, Node, cluster, owner_of};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_deal_played_from_three_nodes_goes_on_when_its_owner_is_killed_and_keeps_every_acknowledged_action() {
@@ -389,8 +304,7 @@ async fn a_silent_owner_is_given_up_soon_after_its_lease_and_fenced_when_it_wake
     play_some(&mut clients, 6).await;
     let before = clients[0].deal().unwrap().actions.clone();
 
-    let pid = nodes[0].child.id().to_string();
-    assert!(Command::new("kill").args(["-STOP", &pid]).status().unwrap().success());
+    nodes[0].signal("STOP");
     let paused_at = Instant::now();
     // Alice asks for the room again: the answer comes from the new owner once the lease ran out.
     clients[0].send(&Say::Sync).await;
@@ -405,7 +319,7 @@ async fn a_silent_owner_is_given_up_soon_after_its_lease_and_fenced_when_it_wake
         "Alice waited {waited:?} for a room whose owner went silent (lease {LEASE_MS} ms)"
     );
 
-    assert!(Command::new("kill").args(["-CONT", &pid]).status().unwrap().success());
+    nodes[0].signal("CONT");
     catch_up(&mut clients).await;
     play_to_end(&mut clients).await;
     let deal = clients[0].deal().unwrap().clone();

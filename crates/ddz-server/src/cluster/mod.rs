@@ -74,6 +74,9 @@ struct Inner {
     next_guest: AtomicU64,
     /// When readiness first found NATS down (ms on the room clock), 0 while it is up.
     nats_down_since: AtomicU64,
+    /// How many times NATS has connected: proxies resend their clients the whole room after each
+    /// reconnection, since events sent while it was away may be lost.
+    reconnections: tokio::sync::watch::Receiver<u64>,
     /// Summaries for every node's lobby, published in the order the rooms change.
     summaries: mpsc::UnboundedSender<Summary>,
 }
@@ -157,13 +160,18 @@ struct Routed {
     owner: String,
     conn: ConnId,
     last: bool,
+    /// An `ack` or `error`: the answer to a command, which changes no view. It reaches the client even
+    /// from an owner the room has just moved away from (an action refused because the room moved), where
+    /// a state from that owner would be older than the new owner's.
+    answer: bool,
     json: Option<String>,
 }
 
 impl Routed {
     fn encode(&self) -> Vec<u8> {
         let json = self.json.as_deref().unwrap_or_default();
-        format!("{}\n{}\n{}\n{json}", self.owner, self.conn, u8::from(self.last)).into_bytes()
+        let flags = u8::from(self.last) | u8::from(self.answer) << 1;
+        format!("{}\n{}\n{flags}\n{json}", self.owner, self.conn).into_bytes()
     }
 
     fn decode(payload: &[u8]) -> Option<Routed> {
@@ -171,9 +179,9 @@ impl Routed {
         let mut parts = text.splitn(4, '\n');
         let owner = parts.next()?.to_string();
         let conn = parts.next()?.parse().ok()?;
-        let last = parts.next()? == "1";
+        let flags: u8 = parts.next()?.parse().ok()?;
         let json = parts.next().filter(|j| !j.is_empty()).map(str::to_string);
-        Some(Routed { owner, conn, last, json })
+        Some(Routed { owner, conn, last: flags & 1 != 0, answer: flags & 2 != 0, json })
     }
 }
 
@@ -197,8 +205,19 @@ impl Cluster {
     ) -> Result<(Cluster, Subscriptions), Box<dyn std::error::Error + Send + Sync>> {
         let suffix: u32 = rand::random();
         let id = format!("{}-{suffix:08x}", subject_token(&config.name));
+        let (reconnected, reconnections) = tokio::sync::watch::channel(0u64);
         let nats = async_nats::ConnectOptions::new()
             .name(format!("ddz {id}"))
+            .event_callback(move |event| {
+                if let async_nats::Event::Connected = event {
+                    // The first is the connection itself; each later one is NATS coming back.
+                    reconnected.send_modify(|connections| *connections += 1);
+                    if *reconnected.borrow() > 1 {
+                        metrics::counter!(metrics::NATS_RECONNECTS).increment(1);
+                    }
+                }
+                std::future::ready(())
+            })
             .request_timeout(Some(request_timeout(config.lease)))
             .connect(&config.nats)
             .await?;
@@ -223,6 +242,7 @@ impl Cluster {
             guests: Mutex::default(),
             next_guest: AtomicU64::new(FIRST_GUEST),
             nats_down_since: AtomicU64::new(0),
+            reconnections,
             summaries,
         };
         Ok((Cluster { inner: Arc::new(inner) }, subscriptions))
@@ -410,6 +430,13 @@ impl Cluster {
     ) -> Option<Answer> {
         match request {
             ToOwner::Connect { node, conn, name, token, opened_ms, .. } => {
+                // The same connection attached again (its node lost track of this owner: NATS came back,
+                // or a request found it unattached): the earlier attachment goes first and quietly, or
+                // the room would take it for another tab and tell the player they were replaced.
+                let earlier = self.guests().remove(&(node.clone(), conn));
+                if let Some((_, earlier)) = earlier {
+                    inbox.send(Msg::Disconnect { conn: earlier }).await.ok()?;
+                }
                 let guest = self.inner.next_guest.fetch_add(1, Ordering::Relaxed);
                 let (out, events) = mpsc::channel(OUTBOX);
                 let (reply, joined) = oneshot::channel();
@@ -418,6 +445,7 @@ impl Cluster {
                 if joined.is_ok() {
                     let earlier = self.guests().insert((node.clone(), conn), (room.to_string(), guest));
                     if let Some((_, earlier)) = earlier {
+                        // Attached twice at once: the later attachment stands.
                         let _ = inbox.send(Msg::Disconnect { conn: earlier }).await;
                     }
                     tokio::spawn(self.clone().relay(events, node, conn, guest, stopping));
@@ -460,8 +488,9 @@ impl Cluster {
         let subject = format!("ddz.events.{node}");
         let owner = self.inner.id.clone();
         while let Some(outbound) = events.recv().await {
+            let answer = matches!(outbound, Outbound::Event(Event::Ack { .. } | Event::Error { .. }));
             let (json, last) = outbound.into_json();
-            let routed = Routed { owner: owner.clone(), conn, last, json: Some(json) };
+            let routed = Routed { owner: owner.clone(), conn, last, answer, json: Some(json) };
             if self.inner.nats.publish(subject.clone(), routed.encode().into()).await.is_err() {
                 break;
             }
@@ -470,7 +499,7 @@ impl Cluster {
         let ours = self.guests().get(&key).is_some_and(|(_, g)| *g == guest);
         if ours && !stopping.is_cancelled() {
             self.guests().remove(&key);
-            let routed = Routed { owner, conn, last: false, json: None };
+            let routed = Routed { owner, conn, last: false, answer: false, json: None };
             let _ = self.inner.nats.publish(subject, routed.encode().into()).await;
         }
     }
@@ -478,7 +507,9 @@ impl Cluster {
     /// Serving side: an event from a room's owner to one of this node's clients.
     fn route(&self, routed: Routed) {
         let mut routes = self.inner.routes.lock().expect("routes lock");
-        let Some(route) = routes.get(&routed.conn).filter(|r| r.owner == routed.owner) else { return };
+        let Some(route) = routes.get(&routed.conn).filter(|r| r.owner == routed.owner || routed.answer) else {
+            return;
+        };
         match routed.json {
             Some(text) => {
                 if route.out.try_send(Outbound::Json { text, last: routed.last }).is_err() {
@@ -590,6 +621,8 @@ impl Proxy {
             return;
         };
         let stopping = self.env.stopping.clone();
+        let mut reconnections = self.cluster.inner.reconnections.clone();
+        reconnections.mark_unchanged();
         loop {
             let idle = self.attached.is_empty().then(|| Instant::now() + Duration::from_millis(self.env.idle_ms));
             tokio::select! {
@@ -597,6 +630,11 @@ impl Proxy {
                 _ = stopping.cancelled() => {
                     self.registry.remove(&self.code, self.task);
                     break;
+                }
+                Ok(()) = reconnections.changed() => {
+                    if !self.attached.is_empty() {
+                        self.resync().await;
+                    }
                 }
                 moved = moves.next() => {
                     let Some(moved) = moved else { break };
@@ -668,7 +706,11 @@ impl Proxy {
                 if let Err(refused) = self.call(ToOwner::Command { room, node, conn, command }).await {
                     // The owner could not be reached in time: the client reconnects and gets a snapshot.
                     tracing::warn!(room = %self.code, error = %refused, "dropping a client whose room cannot be reached");
-                    self.cluster.inner.routes.lock().expect("routes lock").remove(&conn);
+                    if let Some(route) = self.cluster.inner.routes.lock().expect("routes lock").remove(&conn) {
+                        // Closed, so that the client reconnects now rather than wait on a room that
+                        // will never write to this socket again.
+                        let _ = route.out.try_send(Event::Restarting.into());
+                    }
                     self.attached.remove(&conn);
                 }
             }
@@ -682,10 +724,26 @@ impl Proxy {
         }
     }
 
+    /// NATS is back: events for this node's clients sent while it was away may be lost (a `state`, the
+    /// start of a deal), and so may a move. The owner is found afresh and sends each client the whole room,
+    /// as if the client had asked (`sync`), so that nobody waits on an event that never came.
+    async fn resync(&mut self) {
+        self.owner = None;
+        let (room, node) = (self.code.clone(), self.cluster.inner.id.clone());
+        let conns: Vec<ConnId> = self.attached.keys().copied().collect();
+        for conn in conns {
+            let sync = ToOwner::Command { room: room.clone(), node: node.clone(), conn, command: Command::Sync };
+            if let Err(refused) = self.call(sync).await {
+                tracing::warn!(room = %self.code, error = %refused, "could not resend a client its room after NATS came back");
+            }
+        }
+    }
+
     /// Asks the room's owner, finding it again (and attaching this node's connections to it) as long as it
     /// takes a room to move from a node that died: twice the lease time and a little more.
     async fn call(&mut self, request: ToOwner) -> Result<Answer, Refused> {
         let give_up = Instant::now() + Duration::from_millis(2 * self.cluster.inner.lease_ms + 2_000);
+        let mut unreachable = None;
         loop {
             let owner = self.owner().await?;
             if let ToOwner::Connect { conn, .. } = &request
@@ -700,7 +758,11 @@ impl Proxy {
                     return Err(Refused::new(ErrorCode::UnknownRoom, format!("there is no room {}", self.code)));
                 }
                 Some(Answer::Unattached) => self.attached_to = None,
-                Some(Answer::NotOwner) | None => self.owner = None,
+                Some(Answer::NotOwner) => self.owner = None,
+                None => {
+                    self.owner = None;
+                    unreachable.get_or_insert_with(Unreachable::start);
+                }
                 Some(answer) => return Ok(answer),
             }
             if Instant::now() >= give_up {
@@ -778,6 +840,23 @@ impl Proxy {
     }
 }
 
+/// A room whose owner does not answer, counted in `ddz_cluster_rooms_unreachable` for as long as a proxy
+/// waits for it (or for the room to move).
+struct Unreachable;
+
+impl Unreachable {
+    fn start() -> Unreachable {
+        metrics::gauge!(metrics::ROOMS_UNREACHABLE).increment(1.0);
+        Unreachable
+    }
+}
+
+impl Drop for Unreachable {
+    fn drop(&mut self) {
+        metrics::gauge!(metrics::ROOMS_UNREACHABLE).decrement(1.0);
+    }
+}
+
 fn internal(message: String) -> Refused {
     Refused::new(ErrorCode::Internal, message)
 }
@@ -795,18 +874,23 @@ mod tests {
     #[test]
     fn a_routed_event_reaches_the_serving_node_as_the_json_its_client_reads() {
         let json = serde_json::to_string(&Event::Ack { seq: 7 }).unwrap();
-        let routed =
-            Routed { owner: "n1-0000abcd".into(), conn: FIRST_GUEST + 3, last: false, json: Some(json.clone()) };
+        let owner = "n1-0000abcd".to_string();
+        let routed = Routed { owner, conn: FIRST_GUEST + 3, last: false, answer: true, json: Some(json.clone()) };
         let read = Routed::decode(&routed.encode()).unwrap();
-        assert_eq!((read.owner.as_str(), read.conn, read.last), ("n1-0000abcd", FIRST_GUEST + 3, false));
+        assert_eq!(
+            (read.owner.as_str(), read.conn, read.last, read.answer),
+            ("n1-0000abcd", FIRST_GUEST + 3, false, true)
+        );
         assert_eq!(read.json.as_deref(), Some(json.as_str()));
         // An event may hold new lines of its own: only the first three split.
-        let multiline =
-            Routed { owner: "n2".into(), conn: 1, last: true, json: Some("{\n\"type\":\"replaced\"\n}".into()) };
-        assert_eq!(Routed::decode(&multiline.encode()).unwrap().json, multiline.json);
-        let closed = Routed { owner: "n2".into(), conn: 1, last: false, json: None };
+        let text = Some("{\n\"type\":\"replaced\"\n}".to_string());
+        let multiline = Routed { owner: "n2".into(), conn: 1, last: true, answer: false, json: text };
+        let read = Routed::decode(&multiline.encode()).unwrap();
+        assert_eq!((read.json, read.last, read.answer), (multiline.json, true, false));
+        let closed = Routed { owner: "n2".into(), conn: 1, last: false, answer: false, json: None };
         assert_eq!(Routed::decode(&closed.encode()).unwrap().json, None, "the room let the connection go");
         assert!(Routed::decode(b"n2\nnot a number\n0\n{}").is_none());
+        assert!(Routed::decode(b"n2\n1\nyes\n{}").is_none(), "flags are a number");
     }
 
     #[test]

@@ -617,6 +617,12 @@ impl Db {
     }
 }
 
+/// How long a PostgreSQL session may sit inside a transaction without a statement before the server ends
+/// it: a node's transactions take milliseconds, so one idle for a second has stalled.
+const STALLED_TRANSACTION_MS: u64 = 1_000;
+/// The longest a statement waits for another session's lock before it fails (and is retried).
+const LOCK_WAIT_MS: u64 = 2_000;
+
 impl Store {
     async fn open(url: &str) -> DbResult<Store> {
         sqlx::any::install_default_drivers();
@@ -646,7 +652,26 @@ impl Store {
                     .connect_with(AnyConnectOptions::from_str(&url)?)
                     .await?
             }
-            Backend::Postgres => AnyPoolOptions::new().max_connections(8).connect(url).await?,
+            Backend::Postgres => {
+                AnyPoolOptions::new()
+                    .max_connections(8)
+                    .after_connect(|conn, _| {
+                        Box::pin(async move {
+                            // A node that stalls inside a transaction (paused, swapping, or hung) would hold
+                            // its rows' locks for as long as it stalls, and every node that takes its rooms
+                            // after the lease would wait on them: PostgreSQL ends such a session instead.
+                            // Nothing waits on a lock for longer than a lease either.
+                            conn.execute(sqlx::AssertSqlSafe(format!(
+                                "SET idle_in_transaction_session_timeout = {STALLED_TRANSACTION_MS}; \
+                                 SET lock_timeout = {LOCK_WAIT_MS}"
+                            )))
+                            .await
+                            .map(|_| ())
+                        })
+                    })
+                    .connect(url)
+                    .await?
+            }
         };
         migrator(backend).run(&pool).await.map_err(|e| StoreError::Unavailable(e.into()))?;
         Ok(Store { pool })

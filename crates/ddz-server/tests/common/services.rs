@@ -1,6 +1,7 @@
 //! The services a cluster needs, each started by a test on a free port in a temporary directory and stopped
-//! when dropped: PostgreSQL (initdb, as the `postgres` user when root, which PostgreSQL refuses) and NATS.
-//! `.ci/run` installs the `postgresql` and `nats-server` packages.
+//! when dropped: PostgreSQL (initdb, as the `postgres` user when root, which PostgreSQL refuses), NATS and
+//! HAProxy (with `deploy/haproxy.cfg`, the balancer operators run). `.ci/run` installs the `postgresql`,
+//! `nats-server` and `haproxy` packages.
 
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
@@ -30,21 +31,39 @@ impl Postgres {
             "UTF8",
             "--no-sync",
         ]));
-        let port = free_port();
-        let options = format!("-p {port} -k {} -c listen_addresses=127.0.0.1 -c fsync=off", dir.display());
-        run(as_postgres(&bin.join("pg_ctl"))
-            .arg("-D")
-            .arg(&data)
-            .arg("-l")
-            .arg(dir.join("log"))
-            .args(["-w", "-o", &options, "start"]));
-        let postgres = Postgres { dir, bin, port };
-        run(as_postgres(&postgres.bin.join("createdb")).args(["-h", "127.0.0.1", "-p", &port.to_string()]).arg("ddz"));
+        let postgres = Postgres { dir, bin, port: free_port() };
+        postgres.start_server();
+        run(as_postgres(&postgres.bin.join("createdb"))
+            .args(["-h", "127.0.0.1", "-p", &postgres.port.to_string()])
+            .arg("ddz"));
         postgres
     }
 
     pub fn url(&self) -> String {
         format!("postgres://postgres@127.0.0.1:{}/ddz", self.port)
+    }
+
+    fn start_server(&self) {
+        let options = format!("-p {} -k {} -c listen_addresses=127.0.0.1 -c fsync=off", self.port, self.dir.display());
+        run(as_postgres(&self.bin.join("pg_ctl"))
+            .arg("-D")
+            .arg(self.dir.join("data"))
+            .arg("-l")
+            .arg(self.dir.join("log"))
+            .args(["-w", "-o", &options, "start"]));
+    }
+
+    /// An outage: the server stops at once (every connection cut, as a crash or failover would), stays
+    /// down for `down`, and starts again on the same port with the same data.
+    pub fn restart(&self, down: std::time::Duration) {
+        run(as_postgres(&self.bin.join("pg_ctl")).arg("-D").arg(self.dir.join("data")).args([
+            "-m",
+            "immediate",
+            "-w",
+            "stop",
+        ]));
+        std::thread::sleep(down);
+        self.start_server();
     }
 }
 
@@ -161,6 +180,48 @@ impl Nats {
 }
 
 impl Drop for Nats {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// HAProxy in front of three nodes, with the deployment's own configuration (`deploy/haproxy.cfg`: health
+/// checks on `/readyz`, sessions of a node marked down closed), stopped when dropped.
+pub struct Haproxy {
+    child: Child,
+    pub addr: std::net::SocketAddr,
+}
+
+impl Haproxy {
+    pub fn start(nodes: [std::net::SocketAddr; 3], log: &Path) -> Haproxy {
+        let config = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../deploy/haproxy.cfg");
+        let addr: std::net::SocketAddr = format!("127.0.0.1:{}", free_port()).parse().unwrap();
+        let child = Command::new("haproxy")
+            .args(["-db", "-f"])
+            .arg(&config)
+            .env("DDZ_LB_BIND", addr.to_string())
+            .env("DDZ_LB_STATS", format!("127.0.0.1:{}", free_port()))
+            .env("DDZ_NODE1", nodes[0].to_string())
+            .env("DDZ_NODE2", nodes[1].to_string())
+            .env("DDZ_NODE3", nodes[2].to_string())
+            .stdout(std::fs::File::create(log).expect("a log file"))
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("haproxy is not installed: apt-get install haproxy (.ci/run does)");
+        let mut haproxy = Haproxy { child, addr };
+        for _ in 0..100 {
+            if std::net::TcpStream::connect(addr).is_ok() {
+                return haproxy;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        }
+        let _ = haproxy.child.kill();
+        panic!("haproxy did not listen on {addr}");
+    }
+}
+
+impl Drop for Haproxy {
     fn drop(&mut self) {
         let _ = self.child.kill();
         let _ = self.child.wait();
