@@ -193,10 +193,13 @@ async fn player(
         if quiet > STALLED {
             let waiting = client.deal().map(|d| d.waiting_for.clone());
             account.stalled = Some(format!(
-                "room {} stalled: nobody saw it change for {quiet:?} ({name} holds state {} waiting for {waiting:?}, pending {:?}, {} sockets)",
+                "room {} stalled at {:?}: nobody saw it change for {quiet:?} ({name} in seat {:?} holds state {} waiting for {waiting:?}, pending {:?}, stale {:?}, {} sockets)",
                 room.code,
+                epoch.elapsed(),
+                client.view.as_ref().and_then(|v| v.you),
                 client.n,
                 pending.as_ref().map(|p| p.seq),
+                stale.map(|at| at.elapsed()),
                 socket
             ));
             room.done.store(true, Ordering::SeqCst);
@@ -334,8 +337,7 @@ async fn run_schedule(
                     nodes[i].signal("CONT");
                 } else {
                     tokio::time::sleep(Duration::from_millis(500)).await;
-                    let (name, addr) = (nodes[i].name.clone(), nodes[i].addr);
-                    nodes[i] = Node::spawn_at(&name, addr, postgres, nats);
+                    nodes[i].restart(postgres, nats);
                 }
             }
             Fault::NatsRestart => {

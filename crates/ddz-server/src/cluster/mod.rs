@@ -193,6 +193,9 @@ pub struct Subscriptions {
     summaries: mpsc::UnboundedReceiver<Summary>,
 }
 
+/// How soon a proxy tries again to attach its connections to a room's new owner that did not answer.
+const REATTACH_EVERY: Duration = Duration::from_millis(250);
+
 /// Other nodes' connection numbers at an owner start here, apart from its own clients' numbers.
 const FIRST_GUEST: ConnId = 1 << 48;
 
@@ -358,15 +361,19 @@ impl Cluster {
     }
 
     async fn forget_guests_of_dead_nodes(&self, rooms: &Rooms, live: &HashSet<String>) {
-        let gone: Vec<(String, ConnId)> = {
+        let gone: Vec<((String, ConnId), (String, ConnId))> = {
             let mut guests = self.inner.guests.lock().expect("guests lock");
             let dead: Vec<(String, ConnId)> = guests.keys().filter(|(node, _)| !live.contains(node)).cloned().collect();
-            dead.iter().filter_map(|key| guests.remove(key)).collect()
+            dead.into_iter().filter_map(|key| guests.remove(&key).map(|guest| (key, guest))).collect()
         };
-        for (room, guest) in gone {
+        for ((node, conn), (room, guest)) in gone {
             if let Some(inbox) = rooms.running_inbox(&room) {
                 let _ = inbox.send(Msg::Disconnect { conn: guest }).await;
             }
+            // A node whose lease only looked run out (the database was away a while) is still serving the
+            // client: told the room let it go, it closes the socket, and the client reconnects.
+            let routed = Routed { owner: self.inner.id.clone(), conn, last: false, answer: false, json: None };
+            let _ = self.inner.nats.publish(format!("ddz.events.{node}"), routed.encode().into()).await;
         }
     }
 
@@ -518,7 +525,11 @@ impl Cluster {
                 }
             }
             None => {
-                routes.remove(&routed.conn);
+                // The room let the connection go (its task ended: the room moved on, or it stopped): the
+                // socket is closed, so that the client reconnects rather than listen to nothing.
+                if let Some(route) = routes.remove(&routed.conn) {
+                    let _ = route.out.try_send(Event::Restarting.into());
+                }
             }
         }
     }
@@ -649,6 +660,11 @@ impl Proxy {
                     Some(msg) => self.handle(msg).await,
                     None => break,
                 },
+                // Connections left unattached by a move whose new owner did not answer yet: without
+                // this they would hear nothing until their client next sent something.
+                _ = tokio::time::sleep(REATTACH_EVERY), if !self.attached.is_empty() && self.attached_to.is_none() => {
+                    let _ = self.owner().await;
+                }
                 _ = sleep_until(idle), if idle.is_some() => {
                     if self.registry.retire(&self.code, self.task, &self.inbox) {
                         break;
@@ -829,13 +845,17 @@ impl Proxy {
                     self.attached.remove(&conn);
                     self.cluster.inner.routes.lock().expect("routes lock").remove(&conn);
                 }
-                // Not there yet: found again on the next call or move.
-                Some(Answer::NotOwner) | Some(Answer::Unattached) | None => {
+                // Not there yet (or not answering): found again and attached shortly (`run`), or on the
+                // next call or move.
+                answer @ (Some(Answer::NotOwner) | Some(Answer::Unattached) | None) => {
+                    tracing::debug!(room = %self.code, owner, ?answer, "could not attach connections to the room's owner");
                     self.owner = None;
+                    self.attached_to = None;
                     return;
                 }
             }
         }
+        tracing::debug!(room = %self.code, owner, connections = self.attached.len(), "attached to the room's owner");
         self.attached_to = Some(owner.to_string());
     }
 }

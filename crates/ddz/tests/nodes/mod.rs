@@ -1,6 +1,6 @@
 //! `ddz serve` processes of a test cluster, on one PostgreSQL and one NATS: started on free ports, signalled
 //! as an operator's machine would be (SIGKILL, SIGTERM, SIGSTOP and SIGCONT), restarted on the same address,
-//! and killed when dropped. Each node's log is kept only if the test failed.
+//! and killed when dropped. Each node's log is kept only if the test failed (or `DDZ_KEEP_LOGS` is set).
 
 #![allow(dead_code)]
 
@@ -29,21 +29,9 @@ impl Node {
         Node::spawn_at(name, addr, postgres, nats)
     }
 
-    /// A node on `addr`: a node restarted where the balancer expects it.
+    /// A node on `addr`.
     pub fn spawn_at(name: &str, addr: SocketAddr, postgres: &Postgres, nats: &Nats) -> Node {
-        let log =
-            std::fs::OpenOptions::new().create(true).append(true).open(Node::log_path(name, addr)).expect("a log file");
-        let child = Command::new(DDZ)
-            .args(["serve", "--addr", &addr.to_string(), "--database", &postgres.url(), "--nats", &nats.url()])
-            .args(["--node", name, "--lease-ms", &LEASE_MS.to_string(), "--bot-delay-ms", "1"])
-            .args(["--bot-delay-span-ms", "5", "--api-rate", "1000", "--api-burst", "1000"])
-            .args(["--ws-rate", "1000", "--ws-burst", "1000", "--trusted-proxies", "127.0.0.1"])
-            .env("RUST_LOG", "info,tower_http=warn")
-            .stdout(Stdio::null())
-            .stderr(log)
-            .spawn()
-            .expect("ddz serve starts");
-        Node { name: name.to_string(), addr, child }
+        Node { name: name.to_string(), addr, child: serve(name, addr, postgres, nats) }
     }
 
     pub fn log_path(name: &str, addr: SocketAddr) -> std::path::PathBuf {
@@ -66,6 +54,12 @@ impl Node {
         let _ = self.child.wait();
     }
 
+    /// Starts the node again where it was (after it was killed or stopped), logging to the same file.
+    pub fn restart(&mut self, postgres: &Postgres, nats: &Nats) {
+        let _ = self.child.wait();
+        self.child = serve(&self.name, self.addr, postgres, nats);
+    }
+
     /// Sends `signal` (`TERM`, `STOP`, `CONT`) to the node's process.
     pub fn signal(&self, signal: &str) {
         let sent = Command::new("kill").arg(format!("-{signal}")).arg(self.child.id().to_string()).status();
@@ -78,10 +72,26 @@ impl Drop for Node {
     fn drop(&mut self) {
         let _ = self.child.kill();
         let _ = self.child.wait();
-        if !std::thread::panicking() {
+        if !std::thread::panicking() && std::env::var_os("DDZ_KEEP_LOGS").is_none() {
             let _ = std::fs::remove_file(Node::log_path(&self.name, self.addr));
         }
     }
+}
+
+/// `ddz serve` in cluster mode on `addr`, its log appended to the node's file.
+fn serve(name: &str, addr: SocketAddr, postgres: &Postgres, nats: &Nats) -> Child {
+    let log =
+        std::fs::OpenOptions::new().create(true).append(true).open(Node::log_path(name, addr)).expect("a log file");
+    Command::new(DDZ)
+        .args(["serve", "--addr", &addr.to_string(), "--database", &postgres.url(), "--nats", &nats.url()])
+        .args(["--node", name, "--lease-ms", &LEASE_MS.to_string(), "--bot-delay-ms", "1"])
+        .args(["--bot-delay-span-ms", "5", "--api-rate", "1000", "--api-burst", "1000"])
+        .args(["--ws-rate", "1000", "--ws-burst", "1000", "--trusted-proxies", "127.0.0.1"])
+        .env("RUST_LOG", "info,tower_http=warn,ddz_server::cluster=debug")
+        .stdout(Stdio::null())
+        .stderr(log)
+        .spawn()
+        .expect("ddz serve starts")
 }
 
 /// The status of a GET, or `None` while nothing listens.
