@@ -70,6 +70,8 @@ pub struct ProxyEnv {
     pub stopping: CancellationToken,
     pub idle_ms: u64,
     pub tasks: TaskTracker,
+    /// This node's rooms: a proxy whose room this node owns hands it messages directly, not over NATS.
+    pub rooms: Rooms,
 }
 
 /// Where a room runs, as its would-be owner sees it (cluster mode).
@@ -325,7 +327,12 @@ impl Rooms {
             Ok(new) => new,
             Err(running) => return Ok(Some(running)),
         };
-        let env = ProxyEnv { stopping: self.stopping.clone(), idle_ms: self.timing.idle_ms, tasks: self.tasks.clone() };
+        let env = ProxyEnv {
+            stopping: self.stopping.clone(),
+            idle_ms: self.timing.idle_ms,
+            tasks: self.tasks.clone(),
+            rooms: self.clone(),
+        };
         placement.spawn_proxy(code, rx, self.proxies.clone(), task, env);
         Ok(Some(tx))
     }

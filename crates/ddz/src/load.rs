@@ -36,6 +36,9 @@ pub struct LoadArgs {
     pub ramp_s: u64,
     /// Rooms of two players and a bot (else three players).
     pub bots: bool,
+    /// Every player of a room connects to the node that made it (its owner), as a balancer that routes
+    /// by room would send them; else a room's players are spread over the nodes.
+    pub routed: bool,
 }
 
 /// Parses `1000..4000` or `0` (saturation).
@@ -252,7 +255,7 @@ async fn room(index: usize, args: &LoadArgs, totals: &Totals) -> Result<Samples,
     let mut players = Vec::new();
     let mut streams = Vec::new();
     for (p, name) in names.iter().enumerate() {
-        let server = args.servers[(index + p) % args.servers.len()];
+        let server = if args.routed { server } else { args.servers[(index + p) % args.servers.len()] };
         let (socket, _) = {
             // Room states are about 2 KiB: tungstenite zeroes its read buffer (128 KiB by default) before
             // every read, and a buffer of two states' size was the cheapest in a saturation run.

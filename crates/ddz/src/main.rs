@@ -106,6 +106,10 @@ enum Command {
         /// Rooms of three players instead of two players and a bot.
         #[arg(long)]
         no_bots: bool,
+        /// A cluster's rooms as a balancer routing by room serves them: every player of a room on the node
+        /// that made (and so owns) it, instead of spread over the nodes.
+        #[arg(long)]
+        routed: bool,
     },
     /// The ratings model (docs/ratings.md): `simulate` it against players of known strength, or `anchor`
     /// the bots' fixed ratings in a bot-vs-bot arena.
@@ -313,8 +317,8 @@ fn main() -> ExitCode {
             let threads = threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
             ratings::anchor(ratings::AnchorArgs { family, deals, seed, threads })
         }
-        Command::Load { server, players, deals, think_ms, ramp_s, no_bots } => {
-            load::load(load::LoadArgs { servers: server, players, deals, think_ms, ramp_s, bots: !no_bots })
+        Command::Load { server, players, deals, think_ms, ramp_s, no_bots, routed } => {
+            load::load(load::LoadArgs { servers: server, players, deals, think_ms, ramp_s, bots: !no_bots, routed })
         }
     };
     match result {

@@ -9,7 +9,8 @@
 //! Any node accepts any client. On each node a room in use has a *proxy* task where a single server has
 //! the room's task: it takes the same messages ([`Msg`]) from the node's client loops and HTTP handlers
 //! and forwards them to the owner over NATS request/reply. The owner's gateway hands them to the room task
-//! and relays each connection's events back to the node that serves it. Views are built only by the owner,
+//! and relays each connection's events back to the node that serves it (without NATS when that is the owner
+//! itself: a proxy of an owned room asks the gateway in-process). Views are built only by the owner,
 //! per seat, from the engine's view, as always: hidden cards never travel to a node for a client who may
 //! not see them.
 //!
@@ -401,12 +402,16 @@ impl Cluster {
         let _ = tokio::time::timeout(Duration::from_secs(1), announce).await;
     }
 
-    /// Owner side: one request from a proxy.
+    /// Owner side: one request from another node's proxy.
     async fn answer(&self, rooms: &Rooms, payload: &[u8]) -> Answer {
-        let request = match serde_json::from_slice::<ToOwner>(payload) {
-            Ok(request) => request,
-            Err(e) => return Answer::Refused { code: ErrorCode::BadMessage, message: e.to_string() },
-        };
+        match serde_json::from_slice::<ToOwner>(payload) {
+            Ok(request) => self.answer_request(rooms, request).await,
+            Err(e) => Answer::Refused { code: ErrorCode::BadMessage, message: e.to_string() },
+        }
+    }
+
+    /// Owner side: one request from a proxy, of this node or another.
+    async fn answer_request(&self, rooms: &Rooms, request: ToOwner) -> Answer {
         let room = request.room().to_string();
         // A task that retires as a message reaches it drops the message: the room is loaded again.
         for _ in 0..3 {
@@ -494,11 +499,15 @@ impl Cluster {
     ) {
         let subject = format!("ddz.events.{node}");
         let owner = self.inner.id.clone();
+        let local = node == owner;
         while let Some(outbound) = events.recv().await {
             let answer = matches!(outbound, Outbound::Event(Event::Ack { .. } | Event::Error { .. }));
             let (json, last) = outbound.into_json();
             let routed = Routed { owner: owner.clone(), conn, last, answer, json: Some(json) };
-            if self.inner.nats.publish(subject.clone(), routed.encode().into()).await.is_err() {
+            if local {
+                // The client is this node's own: its event goes straight to its socket.
+                self.route(routed);
+            } else if self.inner.nats.publish(subject.clone(), routed.encode().into()).await.is_err() {
                 break;
             }
         }
@@ -507,7 +516,11 @@ impl Cluster {
         if ours && !stopping.is_cancelled() {
             self.guests().remove(&key);
             let routed = Routed { owner, conn, last: false, answer: false, json: None };
-            let _ = self.inner.nats.publish(subject, routed.encode().into()).await;
+            if local {
+                self.route(routed);
+            } else {
+                let _ = self.inner.nats.publish(subject, routed.encode().into()).await;
+            }
         }
     }
 
@@ -715,7 +728,7 @@ impl Proxy {
                     && let Some(owner) = self.attached_to.clone()
                 {
                     // One try: an owner that is gone has forgotten the connection anyway.
-                    let _ = self.cluster.request(&owner, &ToOwner::Disconnect { room, node, conn }).await;
+                    let _ = self.ask(&owner, &ToOwner::Disconnect { room, node, conn }).await;
                 }
             }
             Msg::Command { conn, command } => {
@@ -738,6 +751,15 @@ impl Proxy {
                 let _ = reply.send(replied);
             }
         }
+    }
+
+    /// Asks the room's owner: this node's own room task directly (no NATS, no JSON), or another node over
+    /// NATS. `None` when no answer came.
+    async fn ask(&self, owner: &str, request: &ToOwner) -> Option<Answer> {
+        if owner == self.cluster.inner.id {
+            return Some(self.cluster.answer_request(&self.env.rooms, request.clone()).await);
+        }
+        self.cluster.request(owner, request).await
     }
 
     /// NATS is back: events for this node's clients sent while it was away may be lost (a `state`, the
@@ -768,7 +790,7 @@ impl Proxy {
                 // The state that answers a connection comes from whichever owner takes it.
                 route.owner = owner.clone();
             }
-            match self.cluster.request(&owner, &request).await {
+            match self.ask(&owner, &request).await {
                 Some(Answer::Refused { code, message }) => return Err(Refused::new(code, message)),
                 Some(Answer::NoRoom) => {
                     return Err(Refused::new(ErrorCode::UnknownRoom, format!("there is no room {}", self.code)));
@@ -829,7 +851,7 @@ impl Proxy {
             if let Some(route) = self.cluster.inner.routes.lock().expect("routes lock").get_mut(&conn) {
                 route.owner = owner.to_string();
             }
-            match self.cluster.request(owner, &request).await {
+            match self.ask(owner, &request).await {
                 Some(Answer::Joined { token }) => {
                     if let Some(token) = token.clone()
                         && let Some(route) = self.cluster.inner.routes.lock().expect("routes lock").get(&conn)

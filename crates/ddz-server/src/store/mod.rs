@@ -710,9 +710,7 @@ impl Store {
             return insert_log_lines(&self.pool, appends).await;
         }
         let mut tx = self.pool.begin().await?;
-        for append in appends {
-            check_fence(&mut tx, append).await?;
-        }
+        check_fences(&mut tx, appends).await?;
         insert_log_lines(&mut *tx, appends).await?;
         for append in appends {
             write_deal_and_room_changes(&mut tx, append).await?;
@@ -1257,16 +1255,33 @@ async fn write_batches(store: Store, mut pending: mpsc::UnboundedReceiver<(Appen
 
 /// Fails with [`Fenced`] unless the writer still owns the room (cluster mode), locking the owner row until
 /// the commit: a node taking the room over waits for this append, and then reads a log that has it.
-async fn check_fence(tx: &mut AnyConnection, append: &Append) -> DbResult<()> {
-    let Some(fence) = &append.fence else { return Ok(()) };
-    let held = sqlx::query("UPDATE room_owners SET fence = fence WHERE code = $1 AND node = $2 AND fence = $3")
-        .bind(&append.code)
-        .bind(&fence.node)
-        .bind(fence.number)
-        .execute(&mut *tx)
-        .await?;
-    if held.rows_affected() != 1 {
-        return Err(StoreError::Fenced(append.code.clone()));
+/// Cluster mode: every room of the batch is still this node's, by its fencing number: one statement for
+/// the whole batch (a group commit holds entries of many rooms). A batch with a room taken since fails as a
+/// whole; its entries are then tried one by one, and only that room's are refused.
+async fn check_fences(tx: &mut AnyConnection, appends: &[Append]) -> DbResult<()> {
+    let mut fences: Vec<(&str, &Fence)> =
+        appends.iter().filter_map(|a| Some((a.code.as_str(), a.fence.as_ref()?))).collect();
+    fences.sort_by(|a, b| a.0.cmp(b.0).then(a.1.number.cmp(&b.1.number)).then(a.1.node.cmp(&b.1.node)));
+    fences.dedup_by(|a, b| a.0 == b.0 && a.1 == b.1);
+    if fences.is_empty() {
+        return Ok(());
+    }
+    let rows: Vec<String> =
+        (0..fences.len()).map(|i| format!("(${}, ${}, ${})", 3 * i + 1, 3 * i + 2, 3 * i + 3)).collect();
+    let sql = format!("UPDATE room_owners SET fence = fence WHERE (code, node, fence) IN ({})", rows.join(", "));
+    // Safe: the statement is built from placeholders only; the values are bound.
+    let mut query = sqlx::query(sqlx::AssertSqlSafe(sql));
+    for (code, fence) in &fences {
+        query = query.bind(*code).bind(&fence.node).bind(fence.number);
+    }
+    let held = query.execute(&mut *tx).await?;
+    if held.rows_affected() != fences.len() as u64 {
+        let code = fences.first().map(|(code, _)| code.to_string()).unwrap_or_default();
+        return Err(StoreError::Fenced(if fences.len() == 1 {
+            code
+        } else {
+            format!("{code} or another room of the batch")
+        }));
     }
     Ok(())
 }
@@ -1384,6 +1399,30 @@ mod tests {
             finished_run: None,
             fence: Some(Fence { node: node.into(), number }),
         }
+    }
+
+    #[tokio::test]
+    async fn a_batch_with_a_room_taken_since_stores_the_other_rooms_entries_and_refuses_only_that_rooms() {
+        let db = Db::open("sqlite::memory:").await.unwrap();
+        db.join_cluster("a", "a", 0, 1_000).await.unwrap();
+        db.join_cluster("b", "b", 0, 5_000).await.unwrap();
+        for code in ["KEPT", "FENCED"] {
+            db.create_room(code, "house", Mode::Invite, "Ann", 1).await.unwrap();
+            assert_eq!(db.take_room(code, "a", 10).await.unwrap(), Some(1));
+        }
+        // a's lease runs out and b takes one of its two rooms; a appends to both at once.
+        assert_eq!(db.take_room("FENCED", "b", 2_000).await.unwrap(), Some(2));
+        let kept = Append { code: "KEPT".into(), ..fenced_append(1, "a", 1) };
+        let (kept, fenced) = tokio::join!(db.append(kept), db.append(fenced_append(1, "a", 1)));
+        kept.unwrap();
+        assert!(matches!(fenced.unwrap_err(), StoreError::Fenced(code) if code == "FENCED"));
+        let stored = db
+            .run(|s| async move {
+                sqlx::query_scalar::<_, String>("SELECT code FROM room_log ORDER BY code").fetch_all(&s.pool).await
+            })
+            .await
+            .unwrap();
+        assert_eq!(stored, ["KEPT"], "only the room still held got its entry");
     }
 
     #[tokio::test]
