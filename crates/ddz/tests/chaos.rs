@@ -37,8 +37,9 @@ const ROOMS: usize = 6;
 const MIN_DEALS: u32 = 2;
 /// A client's think time between its actions, at most (drawn from the seed).
 const THINK_MS: u64 = 120;
-/// An action unanswered for this long, while a later state still waits for it, looks lost to a player, who
-/// acts again (its answer may still come: a room's proxy delivers it once the room has moved).
+/// An action unanswered for this long, while the table still waits for it, looks lost to a player, who acts
+/// again (its answer may still come: a room's proxy delivers it once the room has moved). Counted and
+/// printed as "action unanswered": an action sent as NATS restarts can get no answer at all (docs/scaling.md).
 const LOST: Duration = Duration::from_secs(3);
 /// A room in which nobody has seen anything happen for this long has stalled: an event was lost and nothing
 /// replaced it (the turn clocks, far longer, would hide it).
@@ -87,8 +88,6 @@ struct Pending {
     deal: u32,
     at: Vec<usize>,
     sent: Instant,
-    /// States received since it was sent.
-    states_after: usize,
 }
 
 /// Where an action sent now may stand in the deal: next, or, while several seats act at once (saying they
@@ -175,12 +174,7 @@ async fn player(
                     pending = None;
                 }
             }
-            Received::Event(Event::State { .. }) => {
-                stale = None;
-                if let Some(p) = pending.as_mut() {
-                    p.states_after += 1;
-                }
-            }
+            Received::Event(Event::State { .. }) => stale = None,
             Received::Event(Event::Replaced) => *account.errors.entry("replaced".into()).or_default() += 1,
             Received::Event(_) => {}
         }
@@ -229,10 +223,9 @@ async fn player(
             client.try_send(&Command::Nonce { nonce: ddz_engine::Seed::random(&mut rng) }).await;
         }
         let my_turn = client.my_turn();
-        // No answer, and a state since that still waits for this seat where the action was sent: to the
-        // player it looks lost, and they act again.
+        // No answer for a while, and the table still waits for this seat where the action was sent: to the
+        // player it looks lost, and they act again (the web client lets them: it keeps no pending action).
         if let Some(p) = &pending
-            && p.states_after > 0
             && p.sent.elapsed() > LOST
             && my_turn
             && view.deal.as_ref().is_some_and(|d| p.deal == deal_number(&view) && p.at.contains(&d.actions.len()))
@@ -249,7 +242,6 @@ async fn player(
                     // Taken already (then answered `ack` again, and it stands where it was sent), or not.
                     p.at.extend(places(deal));
                     p.sent = Instant::now();
-                    p.states_after = 0;
                     account.resent += 1;
                     client.try_send(&Command::Act { seq: p.seq, action: p.action.clone() }).await;
                 }
@@ -268,7 +260,6 @@ async fn player(
                 deal: deal_number(&view),
                 at: places(deal).collect(),
                 sent: Instant::now(),
-                states_after: 0,
             });
             client.try_send(&Command::Act { seq, action }).await;
             next_act = Instant::now() + Duration::from_millis(rng.random_range(0..THINK_MS));
