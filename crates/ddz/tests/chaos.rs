@@ -223,12 +223,11 @@ async fn player(
             client.try_send(&Command::Nonce { nonce: ddz_engine::Seed::random(&mut rng) }).await;
         }
         let my_turn = client.my_turn();
-        // No answer for a while, and the table still waits for this seat where the action was sent: to the
-        // player it looks lost, and they act again (the web client lets them: it keeps no pending action).
+        // No answer for a while, and the table waits for this seat: to the player the action looks lost,
+        // and they act again (the web client lets them: it keeps no pending action).
         if let Some(p) = &pending
             && p.sent.elapsed() > LOST
             && my_turn
-            && view.deal.as_ref().is_some_and(|d| p.deal == deal_number(&view) && p.at.contains(&d.actions.len()))
         {
             *account.errors.entry("action unanswered (acted again)".into()).or_default() += 1;
             // Its answer may still come (the proxy delivers it once the room has moved): kept for that.

@@ -117,7 +117,7 @@ fn the_image_runtime_is_ready_and_serves_every_metric_the_dashboard_and_alerts_u
     let port = free_port();
     let mut server = Command::new(DDZ);
     server.current_dir(&data).env_clear().env("PATH", std::env::var("PATH").unwrap_or_default());
-    for line in dockerfile.lines().filter(|l| l.contains("DDZ_")) {
+    for line in dockerfile.lines().filter(|l| l.contains("DDZ_") && !l.trim_start().starts_with('#')) {
         let setting = line.trim_start_matches("ENV").trim().trim_end_matches('\\').trim();
         let (key, value) = setting.split_once('=').expect("ENV KEY=value");
         let value =

@@ -88,6 +88,14 @@ struct Route {
     out: mpsc::Sender<Outbound>,
 }
 
+impl Route {
+    /// Closes the client's socket (`restarting`: it reconnects at once), for a route this node drops while
+    /// the socket is open: nothing would ever be written to it again.
+    fn close(self) {
+        let _ = self.out.try_send(Event::Restarting.into());
+    }
+}
+
 /// How long a node stays ready while NATS is down: 10 s.
 pub const NATS_GRACE_MS: u64 = 10_000;
 
@@ -374,7 +382,7 @@ impl Cluster {
             // A node whose lease only looked run out (the database was away a while) is still serving the
             // client: told the room let it go, it closes the socket, and the client reconnects.
             let routed = Routed { owner: self.inner.id.clone(), conn, last: false, answer: false, json: None };
-            let _ = self.inner.nats.publish(format!("ddz.events.{node}"), routed.encode().into()).await;
+            self.send_event(&node, routed).await;
         }
     }
 
@@ -497,17 +505,12 @@ impl Cluster {
         guest: ConnId,
         stopping: CancellationToken,
     ) {
-        let subject = format!("ddz.events.{node}");
         let owner = self.inner.id.clone();
-        let local = node == owner;
         while let Some(outbound) = events.recv().await {
             let answer = matches!(outbound, Outbound::Event(Event::Ack { .. } | Event::Error { .. }));
             let (json, last) = outbound.into_json();
             let routed = Routed { owner: owner.clone(), conn, last, answer, json: Some(json) };
-            if local {
-                // The client is this node's own: its event goes straight to its socket.
-                self.route(routed);
-            } else if self.inner.nats.publish(subject.clone(), routed.encode().into()).await.is_err() {
+            if !self.send_event(&node, routed).await {
                 break;
             }
         }
@@ -515,13 +518,19 @@ impl Cluster {
         let ours = self.guests().get(&key).is_some_and(|(_, g)| *g == guest);
         if ours && !stopping.is_cancelled() {
             self.guests().remove(&key);
-            let routed = Routed { owner, conn, last: false, answer: false, json: None };
-            if local {
-                self.route(routed);
-            } else {
-                let _ = self.inner.nats.publish(subject, routed.encode().into()).await;
-            }
+            let (node, conn) = key;
+            self.send_event(&node, Routed { owner, conn, last: false, answer: false, json: None }).await;
         }
+    }
+
+    /// An event for a client of node `node`: straight to its socket when that is this node, else over NATS.
+    /// `false` when NATS would not take it.
+    async fn send_event(&self, node: &str, routed: Routed) -> bool {
+        if node == self.inner.id {
+            self.route(routed);
+            return true;
+        }
+        self.inner.nats.publish(format!("ddz.events.{node}"), routed.encode().into()).await.is_ok()
     }
 
     /// Serving side: an event from a room's owner to one of this node's clients.
@@ -541,7 +550,7 @@ impl Cluster {
                 // The room let the connection go (its task ended: the room moved on, or it stopped): the
                 // socket is closed, so that the client reconnects rather than listen to nothing.
                 if let Some(route) = routes.remove(&routed.conn) {
-                    let _ = route.out.try_send(Event::Restarting.into());
+                    route.close();
                 }
             }
         }
@@ -736,9 +745,7 @@ impl Proxy {
                     // The owner could not be reached in time: the client reconnects and gets a snapshot.
                     tracing::warn!(room = %self.code, error = %refused, "dropping a client whose room cannot be reached");
                     if let Some(route) = self.cluster.inner.routes.lock().expect("routes lock").remove(&conn) {
-                        // Closed, so that the client reconnects now rather than wait on a room that
-                        // will never write to this socket again.
-                        let _ = route.out.try_send(Event::Restarting.into());
+                        route.close();
                     }
                     self.attached.remove(&conn);
                 }
