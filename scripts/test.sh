@@ -2,7 +2,7 @@
 # Every test of the project, on a fresh Debian machine: provisions what the tests need, then runs them.
 #
 # The browser tests drive Debian's Chromium (with CJK fonts for the Chinese UI and a colour emoji font for the chat's emotes); the PostgreSQL and
-# cluster tests start their own PostgreSQL, nats-server and (the chaos test) HAProxy from Debian's packages; the client's type check,
+# cluster tests start their own PostgreSQL, nats-server and (the chaos and deployment tests) HAProxy and nginx from Debian's packages; the client's type check,
 # unit tests and build need Node.js 20+ and its npm packages, and the engine in the page Rust's
 # wasm32-unknown-unknown target (added with rustup). As root this installs what is missing with apt-get;
 # otherwise it names exactly what to install and stops before running anything.
@@ -16,6 +16,7 @@ dpkg -s fonts-noto-color-emoji >/dev/null 2>&1 || missing+=(fonts-noto-color-emo
 compgen -G "/usr/lib/postgresql/*/bin/initdb" >/dev/null || missing+=(postgresql)
 [ -x /usr/sbin/nats-server ] || missing+=(nats-server)
 command -v haproxy >/dev/null || missing+=(haproxy)
+command -v nginx >/dev/null || [ -x /usr/sbin/nginx ] || missing+=(nginx-light)
 if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
   missing+=(nodejs npm)
 fi

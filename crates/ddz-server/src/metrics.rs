@@ -13,6 +13,8 @@
 //! | `ddz_process_resident_bytes` | gauge | the process's resident memory (Linux), read at each scrape |
 //! | `ddz_cluster_rooms_taken_total` | counter | cluster mode: rooms this node took (new, idle, or from a node that died) |
 //! | `ddz_cluster_rooms_fenced_total` | counter | cluster mode: room tasks ended because another node took the room |
+//! | `ddz_cluster_rooms_handed_over_total` | counter | cluster mode: rooms this node handed to the node all their clients were on |
+//! | `ddz_cluster_events_relayed_total` | counter | cluster mode: events sent over NATS to clients of another node (routing by room keeps it low) |
 //! | `ddz_cluster_request_seconds` | histogram | cluster mode: a proxy's request to a room's owner, answered |
 //! | `ddz_cluster_request_failures_total` | counter | cluster mode: requests to an owner that got no answer |
 //! | `ddz_cluster_nats_reconnects_total` | counter | cluster mode: times NATS came back after it was lost |
@@ -34,14 +36,25 @@ pub(crate) const BROADCAST_SECONDS: &str = "ddz_broadcast_seconds";
 const RESIDENT_BYTES: &str = "ddz_process_resident_bytes";
 pub(crate) const ROOMS_TAKEN: &str = "ddz_cluster_rooms_taken_total";
 pub(crate) const ROOMS_FENCED: &str = "ddz_cluster_rooms_fenced_total";
+pub(crate) const ROOMS_HANDED_OVER: &str = "ddz_cluster_rooms_handed_over_total";
+pub(crate) const EVENTS_RELAYED: &str = "ddz_cluster_events_relayed_total";
 pub(crate) const REQUEST_SECONDS: &str = "ddz_cluster_request_seconds";
 pub(crate) const REQUEST_FAILURES: &str = "ddz_cluster_request_failures_total";
 pub(crate) const NATS_RECONNECTS: &str = "ddz_cluster_nats_reconnects_total";
 pub(crate) const ROOMS_UNREACHABLE: &str = "ddz_cluster_rooms_unreachable";
 
 /// The counters, registered at zero when the recorder is installed.
-const COUNTERS: [&str; 7] =
-    [ENTRIES, ACTIONS, STORE_FAILURES, ROOMS_TAKEN, ROOMS_FENCED, REQUEST_FAILURES, NATS_RECONNECTS];
+const COUNTERS: [&str; 9] = [
+    ENTRIES,
+    ACTIONS,
+    STORE_FAILURES,
+    ROOMS_TAKEN,
+    ROOMS_FENCED,
+    ROOMS_HANDED_OVER,
+    EVENTS_RELAYED,
+    REQUEST_FAILURES,
+    NATS_RECONNECTS,
+];
 
 /// Histogram buckets in seconds: from half a millisecond to ten seconds.
 const BUCKETS: &[f64] = &[0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 10.0];

@@ -216,6 +216,22 @@ impl Rooms {
         Ok(Owned::Here(tx))
     }
 
+    /// Cluster mode: hands room `code`, which runs here, to node `to` (all its clients are there): its task
+    /// ends and the database names `to` as the owner, which takes the room when its clients next ask.
+    /// Whether it did; a busy room (messages waiting, stores failing) stays here for now. One take or
+    /// hand-over at a time, so that a request that reaches this node meanwhile finds the room already
+    /// `to`'s instead of taking it back.
+    pub async fn hand_over(&self, code: &str, to: &str) -> DbResult<bool> {
+        let _one_at_a_time = self.taking.lock().await;
+        let Some(inbox) = self.registry.get(code) else { return Ok(false) };
+        let Some(Some(fence)) = ask(&inbox, |reply| Msg::HandOver { reply }).await else { return Ok(false) };
+        let handed = self.db.hand_room(code, &fence, to).await?;
+        if handed {
+            tracing::info!(room = code, to, "room handed over");
+        }
+        Ok(handed)
+    }
+
     /// The inbox of room `code`'s task on this node, if it runs here.
     pub fn running_inbox(&self, code: &str) -> Option<mpsc::Sender<Msg>> {
         self.registry.get(code)

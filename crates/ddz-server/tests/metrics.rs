@@ -14,6 +14,8 @@ async fn every_counter_is_registered_at_zero_before_its_first_event() {
         "ddz_store_failures_total 0",
         "ddz_cluster_rooms_taken_total 0",
         "ddz_cluster_rooms_fenced_total 0",
+        "ddz_cluster_rooms_handed_over_total 0",
+        "ddz_cluster_events_relayed_total 0",
         "ddz_cluster_request_failures_total 0",
         "ddz_entries_total 0",
         "ddz_actions_total 0",

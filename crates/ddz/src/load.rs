@@ -260,9 +260,10 @@ async fn room(index: usize, args: &LoadArgs, totals: &Totals) -> Result<Samples,
             // Room states are about 2 KiB: tungstenite zeroes its read buffer (128 KiB by default) before
             // every read, and a buffer of two states' size was the cheapest in a saturation run.
             let config = WebSocketConfig::default().read_buffer_size(4 * 1024);
-            tokio_tungstenite::connect_async_with_config(format!("ws://{server}/ws"), Some(config), false)
-                .await
-                .map_err(|e| e.to_string())?
+            // The room in the address, as the web client names it: a balancer routing by room sends
+            // all three players to one node.
+            let url = format!("ws://{server}/ws?room={code}");
+            tokio_tungstenite::connect_async_with_config(url, Some(config), false).await.map_err(|e| e.to_string())?
         };
         let (sink, stream) = socket.split();
         streams.push(stream.map(move |message| (p, message)));

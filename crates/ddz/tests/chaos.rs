@@ -25,7 +25,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use common::services::{Haproxy, Nats, Postgres};
-use common::{Client, Received, check_hidden_information, get, invite_room};
+use common::{Client, Received, check_hidden_information, get, invite_room, ws_url};
 use ddz_engine::{Action, DealRecord};
 use ddz_server::protocol::{ClientAction, Command, ErrorCode, Event, simple_action};
 use nodes::{LEASE_MS, Node, owner_of};
@@ -133,8 +133,9 @@ async fn player(
                 account.reconnects += 1;
                 tokio::time::sleep(Duration::from_millis(rng.random_range(100..400))).await;
             }
+            // The room in the address: the balancer sends every player of the room to one node.
             let connected =
-                tokio::time::timeout(Duration::from_secs(5), tokio_tungstenite::connect_async(format!("ws://{lb}/ws")))
+                tokio::time::timeout(Duration::from_secs(5), tokio_tungstenite::connect_async(ws_url(lb, &room.code)))
                     .await;
             let Ok(Ok((ws, _))) = connected else {
                 *account.errors.entry("connect refused".into()).or_default() += 1;
@@ -497,6 +498,15 @@ async fn the_cluster_under_chaos_loses_no_acknowledged_action_and_leaks_no_card(
         percentile(&moves, 1.0)
     );
     println!("errors clients were sent, by code: {errors:?}");
+    // Routing by room: rooms handed to the node their players were sent to, and the events that still
+    // crossed NATS (counted since each node last started).
+    let mut handed = 0;
+    let mut relayed = 0;
+    for node in &nodes {
+        handed += nodes::counter(node.addr, "ddz_cluster_rooms_handed_over_total").await;
+        relayed += nodes::counter(node.addr, "ddz_cluster_events_relayed_total").await;
+    }
+    println!("rooms handed to their players' node: {handed}; events relayed over NATS: {relayed}");
     assert_eq!(errors.get("replaced"), None, "no live connection was displaced");
     drop(haproxy);
     let _ = std::fs::remove_file(haproxy_log);

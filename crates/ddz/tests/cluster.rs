@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 use common::services::{Nats, Postgres};
 use common::{Client, catch_up, check_hidden_information, get, get_status, invite_room, play_some, play_to_end, post};
 use ddz_server::protocol::{Command as Say, Event};
-use nodes::{LEASE_MS, Node, cluster, owner_of};
+use nodes::{LEASE_MS, Node, cluster, counter, owner_of};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_deal_played_from_three_nodes_goes_on_when_its_owner_is_killed_and_keeps_every_acknowledged_action() {
@@ -145,10 +145,12 @@ async fn every_node_lists_every_public_table_and_one_rally_attempt_per_name_hold
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_node_that_stops_hands_its_rooms_over_at_once_and_their_bots_play_on() {
     let (postgres, _nats, mut nodes) = cluster("handover").await;
-    // Kim's game against two bots is created (and so owned) by n1; Kim plays through n2.
+    // Kim's game against two bots is created (and so owned) by n1; Kim plays through n2, watched through n3
+    // (clients on two nodes: the room stays where it is until n1 stops).
     let created = post(nodes[0].addr, "/api/play-vs-bots", serde_json::json!({"name": "Kim"})).await;
     let code = created["code"].as_str().expect("a room code").to_string();
     assert_eq!(owner_of(&postgres, &nodes, &code), Some(0));
+    let _watcher = Client::watch(nodes[2].addr, &code).await;
     let mut kim = vec![Client::join(nodes[1].addr, &code, "Kim").await];
     kim[0].until(|v| v.deal.is_some()).await;
     play_some(&mut kim, 4).await;
@@ -179,6 +181,57 @@ async fn a_node_that_stops_hands_its_rooms_over_at_once_and_their_bots_play_on()
     let deal = kim[0].deal().unwrap();
     assert_eq!(deal.actions[..before.len()], before[..], "the deal went on from where it was");
     assert!(deal.result.is_some());
+}
+
+/// A room whose clients are all on one node other than its owner (as a balancer routing by room places
+/// them) is handed to that node, within two of the owner's lease ticks: the deal goes on, the players'
+/// sockets stay open and never hear `replaced`, nothing is lost or doubled, and from then on the room's
+/// events stay inside the node instead of crossing NATS.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_room_whose_clients_are_all_on_another_node_moves_there_and_its_players_never_notice() {
+    let (postgres, _nats, nodes) = cluster("routed").await;
+    let code = invite_room(nodes[0].addr, "Alice", "noshuffle").await;
+    assert_eq!(owner_of(&postgres, &nodes, &code), Some(0));
+    let mut clients = Vec::new();
+    for name in ["Alice", "Bea", "Cy"] {
+        let mut client = Client::join(nodes[1].addr, &code, name).await;
+        if name != "Alice" {
+            client.send(&Say::Sit { seat: None }).await;
+            client.until(|v| v.you.is_some()).await;
+        }
+        clients.push(client);
+    }
+    clients[0].until(|v| v.seats.iter().all(|s| s.occupant.is_some() && s.connected)).await;
+    clients[0].send(&Say::Start).await;
+    clients[0].until(|v| v.deal.is_some()).await;
+
+    // The players play on while the room moves under them.
+    let since = Instant::now();
+    while owner_of(&postgres, &nodes, &code) != Some(1) {
+        assert!(since.elapsed() < Duration::from_secs(5), "the room did not move to its players' node");
+        play_some(&mut clients, 1).await;
+    }
+    assert_eq!(counter(nodes[0].addr, "ddz_cluster_rooms_handed_over_total").await, 1, "n1 handed the room over");
+    catch_up(&mut clients).await;
+    let relayed = |i: usize| counter(nodes[i].addr, "ddz_cluster_events_relayed_total");
+    let relayed_by_n1 = relayed(0).await;
+    assert!(relayed_by_n1 > 0, "before the move, n1 relayed the room's events to n2");
+
+    play_to_end(&mut clients).await;
+    let deal = clients[0].deal().unwrap().clone();
+    assert!(deal.result.is_some());
+    for client in &clients {
+        assert!(!client.closed, "{}'s socket stayed open", client.name);
+        assert!(!client.raw.iter().any(|e| e.contains(r#""type":"replaced""#)), "{} was told replaced", client.name);
+        assert_eq!(client.gaps, 0, "{} missed no state", client.name);
+        assert_eq!(client.deal().unwrap().actions, deal.actions, "{} saw the same deal", client.name);
+    }
+    let record = get(nodes[1].addr, &format!("/api/rooms/{code}/deals/1")).await;
+    let stored: Vec<ddz_engine::Action> = serde_json::from_value(record["record"]["actions"].clone()).unwrap();
+    assert_eq!(stored, deal.actions, "the record is the deal the players saw, each action once");
+    assert_eq!(relayed(0).await, relayed_by_n1, "once moved, n1 relays nothing more");
+    assert_eq!(relayed(1).await, 0, "n2 keeps its own room's events inside");
+    check_hidden_information(&clients);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -1,5 +1,6 @@
 //! The deployment files in `deploy/`, checked against the binary as far as this machine can (it has no
-//! Docker): HAProxy accepts its configuration; the compose file, Prometheus's configuration and the alert
+//! Docker): HAProxy and nginx accept their configurations and route a room's sockets by its code (every
+//! socket of a room to one node, a dead node's rooms alone moving); the compose file, Prometheus's configuration and the alert
 //! rules parse and hold what they should; the image's runtime (the binary started with only the image's
 //! environment and command) is ready and serves, registered from the start, every counter and gauge the
 //! dashboard and the alerts use; the histograms they use are ones the server records.
@@ -7,13 +8,17 @@
 #[path = "../../ddz-server/tests/common/mod.rs"]
 mod common;
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashMap};
+use std::io::{Read, Write};
+use std::net::{SocketAddr, TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
-use std::time::Duration;
+use std::process::{Child, Command, Stdio};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
 
 use common::get_status;
-use common::services::free_port;
+use common::services::{Haproxy, free_port};
 
 const DDZ: &str = env!("CARGO_BIN_EXE_ddz");
 
@@ -54,6 +59,201 @@ fn haproxy_accepts_the_balancers_configuration() {
         .expect("haproxy is not installed: apt-get install haproxy (.ci/run does)");
     let said = String::from_utf8_lossy(&checked.stderr).to_string() + &String::from_utf8_lossy(&checked.stdout);
     assert!(checked.status.success(), "haproxy -c refuses deploy/haproxy.cfg:\n{said}");
+}
+
+/// nginx, where Debian puts it (`/usr/sbin` is not on every user's path).
+fn nginx() -> &'static str {
+    if Path::new("/usr/sbin/nginx").exists() { "/usr/sbin/nginx" } else { "nginx" }
+}
+
+#[test]
+fn nginx_accepts_the_balancers_configuration() {
+    let checked = Command::new(nginx())
+        .args(["-t", "-q", "-c"])
+        .arg(deploy("nginx.conf"))
+        .output()
+        .expect("nginx is not installed: apt-get install nginx-light (.ci/run does)");
+    assert!(
+        checked.status.success(),
+        "nginx -t refuses deploy/nginx.conf:\n{}",
+        String::from_utf8_lossy(&checked.stderr)
+    );
+}
+
+/// A stand-in for a node behind the balancer: answers every request (health checks too) with its name.
+struct NamedNode {
+    addr: SocketAddr,
+    stopped: Arc<AtomicBool>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+impl NamedNode {
+    fn start(name: &'static str) -> NamedNode {
+        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        listener.set_nonblocking(true).unwrap();
+        let addr = listener.local_addr().unwrap();
+        let stopped = Arc::new(AtomicBool::new(false));
+        let stop = stopped.clone();
+        let thread = std::thread::spawn(move || {
+            while !stop.load(Ordering::Relaxed) {
+                let Ok((mut socket, _)) = listener.accept() else {
+                    std::thread::sleep(Duration::from_millis(2));
+                    continue;
+                };
+                let _ = socket.set_nonblocking(false);
+                let _ = socket.set_read_timeout(Some(Duration::from_secs(2)));
+                let mut request = Vec::new();
+                let mut buf = [0; 1024];
+                while !request.windows(4).any(|w| w == b"\r\n\r\n") {
+                    match socket.read(&mut buf) {
+                        Ok(0) | Err(_) => break,
+                        Ok(n) => request.extend_from_slice(&buf[..n]),
+                    }
+                }
+                let answer =
+                    format!("HTTP/1.1 200 OK\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{name}", name.len());
+                let _ = socket.write_all(answer.as_bytes());
+            }
+        });
+        NamedNode { addr, stopped, thread: Some(thread) }
+    }
+
+    /// The node dies: its port refuses connections from now on.
+    fn stop(&mut self) {
+        self.stopped.store(true, Ordering::Relaxed);
+        if let Some(thread) = self.thread.take() {
+            thread.join().unwrap();
+        }
+    }
+}
+
+impl Drop for NamedNode {
+    fn drop(&mut self) {
+        self.stop();
+    }
+}
+
+/// The name of the node that answered `path` through the balancer at `lb` (`None`: no answer).
+fn answered_by(lb: SocketAddr, path: &str) -> Option<String> {
+    let mut socket = TcpStream::connect(lb).ok()?;
+    socket.set_read_timeout(Some(Duration::from_secs(5))).ok()?;
+    socket.write_all(format!("GET {path} HTTP/1.1\r\nHost: ddz\r\nConnection: close\r\n\r\n").as_bytes()).ok()?;
+    let mut response = String::new();
+    socket.read_to_string(&mut response).ok()?;
+    let (head, body) = response.split_once("\r\n\r\n")?;
+    head.starts_with("HTTP/1.1 200").then(|| body.to_string())
+}
+
+/// What routing by room must do, through balancer `lb` in front of `nodes` (`n1`, `n2`, `n3`): every
+/// socket of a room to the same node, the rooms spread over all three, sockets without a room spread too;
+/// when `n2` dies, its rooms move to the others and every other room stays where it was.
+fn rooms_are_routed_by_code(lb: SocketAddr, nodes: &mut [NamedNode; 3]) {
+    let codes: Vec<String> = (0..30).map(|i| format!("R{i:02}ABC")).collect();
+    let path = |code: &str| format!("/ws?room={code}");
+    let mut home = HashMap::new();
+    for code in &codes {
+        let first = answered_by(lb, &path(code)).unwrap_or_else(|| panic!("no answer for room {code}"));
+        for _ in 0..3 {
+            assert_eq!(answered_by(lb, &path(code)).as_ref(), Some(&first), "room {code}'s sockets on one node");
+        }
+        home.insert(code.clone(), first);
+    }
+    let used: BTreeSet<&String> = home.values().collect();
+    assert_eq!(used.len(), 3, "30 rooms spread over the three nodes: {home:?}");
+    let plain: BTreeSet<String> = (0..9).filter_map(|_| answered_by(lb, "/ws")).collect();
+    assert!(plain.len() >= 2, "sockets without a room (the lobby's) are spread: {plain:?}");
+
+    nodes[1].stop();
+    let deadline = Instant::now() + Duration::from_secs(8);
+    loop {
+        let mut moved = 0;
+        for code in &codes {
+            // A request caught as the balancer gives the node up may fail: a client just connects again.
+            let Some(now) = answered_by(lb, &path(code)) else { continue };
+            if home[code] == "n2" {
+                assert_ne!(now, "n2", "a dead node answered");
+                moved += 1;
+            } else {
+                assert_eq!(now, home[code], "room {code} moved although its node lives");
+            }
+        }
+        let n2 = home.values().filter(|n| *n == "n2").count();
+        if moved == n2 {
+            // Hashed afresh, the dead node's rooms each land on one node.
+            for code in codes.iter().filter(|c| home[*c] == "n2") {
+                let now = answered_by(lb, &path(code));
+                assert_eq!(now, answered_by(lb, &path(code)), "room {code} has one new node");
+            }
+            return;
+        }
+        assert!(Instant::now() < deadline, "n2's rooms never moved");
+        std::thread::sleep(Duration::from_millis(200));
+    }
+}
+
+#[test]
+fn haproxy_sends_every_socket_of_a_room_to_one_node_and_only_a_dead_nodes_rooms_elsewhere() {
+    let mut nodes = [NamedNode::start("n1"), NamedNode::start("n2"), NamedNode::start("n3")];
+    let log = std::env::temp_dir().join(format!("ddz-haproxy-routing-{}.log", std::process::id()));
+    let lb = Haproxy::start([nodes[0].addr, nodes[1].addr, nodes[2].addr], &log);
+    rooms_are_routed_by_code(lb.addr, &mut nodes);
+    drop(lb);
+    let _ = std::fs::remove_file(log);
+}
+
+/// nginx running `deploy/nginx.conf` in front of `nodes` on a free port, its files in a directory of its
+/// own; stopped when dropped.
+struct Nginx {
+    child: Child,
+    dir: PathBuf,
+    addr: SocketAddr,
+}
+
+impl Nginx {
+    fn start(nodes: [SocketAddr; 3]) -> Nginx {
+        let dir = std::env::temp_dir().join(format!("ddz-nginx-routing-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let addr: SocketAddr = format!("127.0.0.1:{}", free_port()).parse().unwrap();
+        let mut config = read("nginx.conf")
+            .replace("listen 8080;", &format!("listen {addr};"))
+            .replace("/tmp/ddz-nginx", &dir.join("nginx").display().to_string());
+        for (i, node) in nodes.iter().enumerate() {
+            config = config.replace(&format!("127.0.0.1:808{}", i + 1), &node.to_string());
+        }
+        let file = dir.join("nginx.conf");
+        std::fs::write(&file, config).unwrap();
+        let child = Command::new(nginx())
+            .arg("-c")
+            .arg(&file)
+            .args(["-g", "daemon off;"])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("nginx is not installed: apt-get install nginx-light (.ci/run does)");
+        let nginx = Nginx { child, dir, addr };
+        for _ in 0..100 {
+            if TcpStream::connect(addr).is_ok() {
+                return nginx;
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        panic!("nginx did not listen on {addr}");
+    }
+}
+
+impl Drop for Nginx {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+#[test]
+fn nginx_sends_every_socket_of_a_room_to_one_node_and_only_a_dead_nodes_rooms_elsewhere() {
+    let mut nodes = [NamedNode::start("n1"), NamedNode::start("n2"), NamedNode::start("n3")];
+    let lb = Nginx::start([nodes[0].addr, nodes[1].addr, nodes[2].addr]);
+    rooms_are_routed_by_code(lb.addr, &mut nodes);
 }
 
 #[test]

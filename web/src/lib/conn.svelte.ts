@@ -18,8 +18,13 @@ import { t } from './i18n.svelte';
 import { forgetKey, nameKey } from './keys.svelte';
 import type { Chat, ClientAction, Command, Event, LobbyTable, RoomView } from './types';
 
-function wsUrl(): string {
-  return `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws`;
+/**
+ * The WebSocket address; a room's socket names its room (`/ws?room=CODE`) so that a balancer in front of a
+ * cluster can send every player of a room to the same node, the one that comes to own it (docs/scaling.md).
+ */
+export function wsUrl(at: { protocol: string; host: string }, room: string | null): string {
+  const query = room === null ? '' : `?room=${encodeURIComponent(room.toUpperCase())}`;
+  return `${at.protocol === 'https:' ? 'wss' : 'ws'}://${at.host}/ws${query}`;
 }
 
 /** A WebSocket to the server that says its greeting on every open and reconnects with backoff until closed. */
@@ -30,10 +35,11 @@ class Socket {
   private retry = 0;
 
   /**
-   * `greeting` is sent first on every connection; `onMessage` gets each message; `mayRetry` is asked after a
-   * loss (a refusal for good says no).
+   * `room` is the room the socket is for (none for the lobby's); `greeting` is sent first on every
+   * connection; `onMessage` gets each message; `mayRetry` is asked after a loss (a refusal for good says no).
    */
   constructor(
+    private readonly room: string | null,
     private readonly greeting: () => Command,
     private readonly onMessage: (msg: Event) => void,
     private readonly mayRetry: () => boolean = () => true,
@@ -62,7 +68,7 @@ class Socket {
   private open() {
     if (!navigator.onLine) return this.wentOffline();
     this.status = 'connecting';
-    const ws = new WebSocket(wsUrl());
+    const ws = new WebSocket(wsUrl(location, this.room));
     this.ws = ws;
     ws.onopen = () => ws.send(JSON.stringify(this.greeting()));
     // A socket this client has moved on from (a `replaced` it was sent is not about the current one).
@@ -153,6 +159,7 @@ export class Connection {
   ) {
     this.sitOnJoin = sit;
     this.socket = new Socket(
+      code,
       () => {
         // A new connection: the server's next state says whether the nonce sent on the old one arrived,
         // and is the whole room.
@@ -242,6 +249,7 @@ export class Connection {
 export class LobbyWatcher {
   tables = $state<LobbyTable[]>([]);
   private socket = new Socket(
+    null,
     () => ({ type: 'watch_lobby' }),
     (msg) => {
       if (msg.type !== 'lobby') return;

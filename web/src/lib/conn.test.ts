@@ -3,7 +3,7 @@
 // a new connection only where the server says it never arrived (the same nonce, kept by commitment).
 // It puts continued states back together, and asks for the whole room (`sync`) where a state never arrived.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { Connection } from './conn.svelte';
+import { Connection, LobbyWatcher } from './conn.svelte';
 import { sentNonce } from './fair';
 import type { Command, RoomView } from './types';
 
@@ -16,7 +16,7 @@ class FakeSocket {
   onopen: (() => void) | null = null;
   onmessage: ((e: { data: string }) => void) | null = null;
   onclose: (() => void) | null = null;
-  constructor() {
+  constructor(readonly url: string) {
     FakeSocket.all.push(this);
   }
   send(text: string) {
@@ -53,6 +53,25 @@ beforeEach(() => {
 afterEach(() => {
   vi.useRealTimers();
   vi.unstubAllGlobals();
+});
+
+describe('the socket address', () => {
+  it("names a room's room, so that a balancer sends all its players to one node, and the lobby's nothing", () => {
+    const conn = new Connection('abcd', 'Ann');
+    const lobby = new LobbyWatcher();
+    const [room, watching] = FakeSocket.all.map((ws) => new URL(ws.url));
+    expect(room.pathname).toBe('/ws');
+    expect(room.searchParams.get('room')).toBe('ABCD');
+    expect(watching.pathname).toBe('/ws');
+    expect(watching.search).toBe('');
+    // A reconnection asks for the same node.
+    FakeSocket.all[0].open();
+    FakeSocket.all[0].close();
+    vi.runOnlyPendingTimers();
+    expect(new URL(FakeSocket.all[2].url).searchParams.get('room')).toBe('ABCD');
+    conn.close();
+    lobby.close();
+  });
 });
 
 describe("a seated player's nonce", () => {

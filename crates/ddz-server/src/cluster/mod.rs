@@ -205,6 +205,10 @@ pub struct Subscriptions {
 /// How soon a proxy tries again to attach its connections to a room's new owner that did not answer.
 const REATTACH_EVERY: Duration = Duration::from_millis(250);
 
+/// How often an owner looks for rooms whose clients are all on another node: such a room moves there
+/// after two looks in a row, within a second.
+const HAND_OVER_EVERY: Duration = Duration::from_millis(500);
+
 /// Other nodes' connection numbers at an owner start here, apart from its own clients' numbers.
 const FIRST_GUEST: ConnId = 1 << 48;
 
@@ -328,8 +332,10 @@ impl Cluster {
                 }
             }
         }));
+        let (cluster, lease_rooms) = (self.clone(), rooms.clone());
+        tokio::spawn(until(stopping.clone(), async move { cluster.keep_lease(lease_rooms).await }));
         let (cluster, rooms) = (self.clone(), rooms.clone());
-        tokio::spawn(until(stopping, async move { cluster.keep_lease(rooms).await }));
+        tokio::spawn(until(stopping, async move { cluster.hand_over_rooms(rooms).await }));
     }
 
     /// Every third of the lease time: renews this node's lease, takes on the rooms of nodes that died,
@@ -360,7 +366,8 @@ impl Cluster {
                 Err(e) => tracing::warn!(error = %e, "could not look for orphaned rooms"),
             }
             if let Ok(live) = db.live_nodes(now).await {
-                self.forget_guests_of_dead_nodes(&rooms, &live.into_iter().collect()).await;
+                let live = live.into_iter().collect();
+                self.forget_guests_of_dead_nodes(&rooms, &live).await;
             }
             // Every node that ever ran leaves a row; those dead for an hour with no room go.
             if let Err(e) = db.forget_nodes(now.saturating_sub(3_600_000)).await {
@@ -383,6 +390,46 @@ impl Cluster {
             // client: told the room let it go, it closes the socket, and the client reconnects.
             let routed = Routed { owner: self.inner.id.clone(), conn, last: false, answer: false, json: None };
             self.send_event(&node, routed).await;
+        }
+    }
+
+    /// Every [`HAND_OVER_EVERY`]: hands each room that runs here to the node all its clients are on, when
+    /// they were there at the previous look too, so that a room whose players are reconnecting is not moved
+    /// back and forth. A balancer routing by room (`/ws?room=CODE`) sends a room's players to one node; once
+    /// that node owns the room, the room's events stay inside it and NATS carries none of them.
+    async fn hand_over_rooms(&self, rooms: Rooms) {
+        let mut ticks = tokio::time::interval(HAND_OVER_EVERY);
+        ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        let mut before = HashMap::new();
+        loop {
+            ticks.tick().await;
+            let now = clients_elsewhere(&self.guests(), &self.inner.id);
+            let steady: Vec<(String, String)> = now
+                .iter()
+                .filter(|&(room, node)| before.get(room) == Some(node))
+                .map(|(r, n)| (r.clone(), n.clone()))
+                .collect();
+            if !steady.is_empty() {
+                // Only to a node that is alive: a dead node's clients are being forgotten.
+                let live: HashSet<String> = match self.inner.db.live_nodes(self.inner.clock.now_ms()).await {
+                    Ok(live) => live.into_iter().collect(),
+                    Err(_) => HashSet::new(),
+                };
+                for (room, node) in steady {
+                    if !live.contains(&node) || rooms.running_inbox(&room).is_none() {
+                        continue;
+                    }
+                    match rooms.hand_over(&room, &node).await {
+                        Ok(true) => {
+                            metrics::counter!(metrics::ROOMS_HANDED_OVER).increment(1);
+                            self.announce_move(&room, Some(&node)).await;
+                        }
+                        Ok(false) => {}
+                        Err(e) => tracing::warn!(room, to = node, error = %e, "could not hand a room over"),
+                    }
+                }
+            }
+            before = now;
         }
     }
 
@@ -506,7 +553,12 @@ impl Cluster {
         stopping: CancellationToken,
     ) {
         let owner = self.inner.id.clone();
+        let mut moved = false;
         while let Some(outbound) = events.recv().await {
+            if let Outbound::Moved = outbound {
+                moved = true;
+                break;
+            }
             let answer = matches!(outbound, Outbound::Event(Event::Ack { .. } | Event::Error { .. }));
             let (json, last) = outbound.into_json();
             let routed = Routed { owner: owner.clone(), conn, last, answer, json: Some(json) };
@@ -518,8 +570,12 @@ impl Cluster {
         let ours = self.guests().get(&key).is_some_and(|(_, g)| *g == guest);
         if ours && !stopping.is_cancelled() {
             self.guests().remove(&key);
-            let (node, conn) = key;
-            self.send_event(&node, Routed { owner, conn, last: false, answer: false, json: None }).await;
+            // A room handed over goes on at its new owner, where the client's node attaches the connection
+            // as the move is announced: the socket stays open.
+            if !moved {
+                let (node, conn) = key;
+                self.send_event(&node, Routed { owner, conn, last: false, answer: false, json: None }).await;
+            }
         }
     }
 
@@ -530,6 +586,7 @@ impl Cluster {
             self.route(routed);
             return true;
         }
+        metrics::counter!(metrics::EVENTS_RELAYED).increment(1);
         self.inner.nats.publish(format!("ddz.events.{node}"), routed.encode().into()).await.is_ok()
     }
 
@@ -606,6 +663,21 @@ impl Placement for Cluster {
 /// the silent owner's lease has run out. A live owner answers in milliseconds, even at saturation.
 fn request_timeout(lease: Duration) -> Duration {
     (lease / 4).clamp(Duration::from_millis(250), Duration::from_secs(2))
+}
+
+/// The rooms whose every connection (`guests`, by node) is on one node other than `here`, with that node.
+fn clients_elsewhere(guests: &HashMap<(String, ConnId), (String, ConnId)>, here: &str) -> HashMap<String, String> {
+    let mut nodes: HashMap<&str, Option<&str>> = HashMap::new();
+    for ((node, _), (room, _)) in guests {
+        let one = nodes.entry(room.as_str()).or_insert(Some(node.as_str()));
+        if *one != Some(node.as_str()) {
+            *one = None;
+        }
+    }
+    nodes
+        .into_iter()
+        .filter_map(|(room, node)| Some((room.to_string(), node.filter(|node| *node != here)?.to_string())))
+        .collect()
 }
 
 /// Runs `work` until the server stops.
@@ -756,6 +828,10 @@ impl Proxy {
                     other => Err(unexpected(other)),
                 });
                 let _ = reply.send(replied);
+            }
+            // Only an owner's room task is handed over.
+            Msg::HandOver { reply } => {
+                let _ = reply.send(None);
             }
         }
     }
@@ -940,6 +1016,21 @@ mod tests {
         assert_eq!(Routed::decode(&closed.encode()).unwrap().json, None, "the room let the connection go");
         assert!(Routed::decode(b"n2\nnot a number\n0\n{}").is_none());
         assert!(Routed::decode(b"n2\n1\nyes\n{}").is_none(), "flags are a number");
+    }
+
+    #[test]
+    fn a_room_is_handed_over_only_when_every_one_of_its_clients_is_on_the_same_other_node() {
+        let guest = |node: &str, conn: ConnId, room: &str| ((node.to_string(), conn), (room.to_string(), conn));
+        let guests = HashMap::from([
+            guest("b", 1, "ALLONB"),
+            guest("b", 2, "ALLONB"),
+            guest("b", 3, "SPLIT"),
+            guest("c", 4, "SPLIT"),
+            guest("a", 5, "HERE"),
+            guest("a", 6, "MIXED"),
+            guest("c", 7, "MIXED"),
+        ]);
+        assert_eq!(clients_elsewhere(&guests, "a"), HashMap::from([("ALLONB".to_string(), "b".to_string())]));
     }
 
     #[test]

@@ -6,6 +6,7 @@ use ddz_engine::Seat;
 use serde::{Deserialize, Serialize};
 use tokio::sync::{mpsc, oneshot};
 
+use crate::store::Fence;
 use crate::wire::protocol::{Command, Event, Refused, RoomView};
 
 /// Room inbox capacity.
@@ -18,7 +19,14 @@ pub type ConnId = u64;
 #[derive(Debug)]
 pub enum Outbound {
     Event(Event),
-    Json { text: String, last: bool },
+    Json {
+        text: String,
+        last: bool,
+    },
+    /// Cluster mode: the room was handed to another node ([`Msg::HandOver`]), and this connection's
+    /// events end here; the node that serves it attaches it to the new owner without the client noticing.
+    /// A socket that reads it directly is told to reconnect (`restarting`).
+    Moved,
 }
 
 impl Outbound {
@@ -31,6 +39,7 @@ impl Outbound {
                 (serde_json::to_string(&event).expect("events serialise"), last)
             }
             Outbound::Json { text, last } => (text, last),
+            Outbound::Moved => Outbound::Event(Event::Restarting).into_json(),
         }
     }
 }
@@ -68,6 +77,13 @@ pub enum Msg {
     Request {
         request: Request,
         reply: oneshot::Sender<Result<Reply, Refused>>,
+    },
+    /// Cluster mode: the room's clients are all on another node, so the task ends to let that node own the
+    /// room. It ends only with nothing else waiting in its inbox, sends each connection [`Outbound::Moved`]
+    /// and answers with its fence, for the directory to hand the room on in the database; `None`: it
+    /// carries on here.
+    HandOver {
+        reply: oneshot::Sender<Option<Fence>>,
     },
 }
 

@@ -130,6 +130,8 @@ pub struct RoomTask {
     thinking: Option<Thinking>,
     /// Another node has taken the room: this task can never store again, and ends.
     fenced: bool,
+    /// The room is being handed to another node ([`Msg::HandOver`]): the task ends, then answers.
+    handing_over: Option<oneshot::Sender<Option<Fence>>>,
     /// When each seat last chatted (ms since the epoch), for the quick-chat pace.
     chatted_at: HashMap<Seat, u64>,
     /// The seated players' ratings in this room's family, in points, by lower-cased name: read when the
@@ -183,6 +185,7 @@ impl RoomTask {
             env,
             thinking: None,
             fenced: false,
+            handing_over: None,
             chatted_at: HashMap::new(),
             ratings: HashMap::new(),
         }
@@ -198,6 +201,9 @@ impl RoomTask {
                 tracing::warn!(room = %self.room.code, "another node took this room: its task here ends");
                 metrics::counter!(metrics::ROOMS_FENCED).increment(1);
                 self.env.registry.remove(&self.room.code, self.env.task);
+                break;
+            }
+            if self.handing_over.is_some() {
                 break;
             }
             // A challenge ends by itself at its limit, and an unfinished rally when it expires (also when a
@@ -232,8 +238,13 @@ impl RoomTask {
         // again, which loads the room afresh.
         // Each client loop tells its own client the server is restarting.
         self.inbox.close();
-        // A cluster node lets an idle room go, so that a node that dies later leaves it nothing to take on.
-        if let Some(fence) = &self.env.fence
+        if let Some(handed) = self.handing_over.take() {
+            for (_, connection) in self.connections.drain() {
+                let _ = connection.out.try_send(Outbound::Moved);
+            }
+            let _ = handed.send(self.env.fence.clone());
+        } else if let Some(fence) = &self.env.fence
+            // A cluster node lets an idle room go, so that a node that dies later leaves it nothing to take on.
             && !self.fenced
             && !stopping.is_cancelled()
             && let Err(e) = self.db.release_room(&self.room.code, fence).await
@@ -316,6 +327,17 @@ impl RoomTask {
             Msg::Command { conn, command } => self.command(conn, command).await,
             Msg::Request { request, reply } => {
                 let _ = reply.send(self.request(request).await);
+            }
+            Msg::HandOver { reply } => {
+                // Only a room whose stores go through, with nothing else waiting: what waits would be dropped.
+                let free = self.env.fence.is_some()
+                    && self.store_failures == 0
+                    && self.env.registry.retire(&self.room.code, self.env.task, &self.inbox);
+                if free {
+                    self.handing_over = Some(reply);
+                } else {
+                    let _ = reply.send(None);
+                }
             }
         }
     }

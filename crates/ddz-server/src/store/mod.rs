@@ -354,6 +354,27 @@ impl Db {
         .await
     }
 
+    /// Node `fence.node` hands room `code` to node `to` (its task has ended), unless someone took it
+    /// since: whether it did. The fencing number moves on, so nothing of the old owner's can be stored
+    /// after; `to` takes the room (loading it from its log) when its clients next ask, or its lease's upkeep
+    /// does if it died meanwhile.
+    pub async fn hand_room(&self, code: &str, fence: &Fence, to: &str) -> DbResult<bool> {
+        let (code, fence, to) = (code.to_string(), fence.clone(), to.to_string());
+        self.run(move |s| async move {
+            let handed = sqlx::query(
+                "UPDATE room_owners SET node = $1, fence = fence + 1 WHERE code = $2 AND node = $3 AND fence = $4",
+            )
+            .bind(&to)
+            .bind(&code)
+            .bind(&fence.node)
+            .bind(fence.number)
+            .execute(&s.pool)
+            .await?;
+            Ok::<_, StoreError>(handed.rows_affected() == 1)
+        })
+        .await
+    }
+
     /// The live node that owns room `code`, if any.
     pub async fn room_owner(&self, code: &str, now: u64) -> DbResult<Option<String>> {
         let code = code.to_string();
@@ -1459,6 +1480,28 @@ mod tests {
         assert_eq!(db.forget_nodes(3_000).await.unwrap(), 0, "a node a room still names is kept");
         assert_eq!(db.take_room("FENCED", "b", 2_000).await.unwrap(), Some(4));
         assert_eq!(db.forget_nodes(3_000).await.unwrap(), 1, "then it is forgotten");
+    }
+
+    #[tokio::test]
+    async fn a_room_handed_to_another_node_is_theirs_and_the_giver_can_never_append_again() {
+        let db = Db::open("sqlite::memory:").await.unwrap();
+        db.create_room("HANDED", "house", Mode::Invite, "Ann", 1).await.unwrap();
+        db.join_cluster("a", "a", 0, 1_000).await.unwrap();
+        db.join_cluster("b", "b", 0, 1_000).await.unwrap();
+        assert_eq!(db.take_room("HANDED", "a", 10).await.unwrap(), Some(1));
+        let a = Fence { node: "a".into(), number: 1 };
+        assert!(!db.hand_room("HANDED", &Fence { node: "b".into(), number: 1 }, "b").await.unwrap(), "b holds nothing");
+        assert!(db.hand_room("HANDED", &a, "b").await.unwrap());
+        assert_eq!(db.room_owner("HANDED", 10).await.unwrap().as_deref(), Some("b"));
+        assert!(matches!(
+            db.append(Append { code: "HANDED".into(), ..fenced_append(1, "a", 1) }).await.unwrap_err(),
+            StoreError::Fenced(_)
+        ));
+        assert!(!db.hand_room("HANDED", &a, "a").await.unwrap(), "a room handed on is handed once");
+        assert_eq!(db.take_room("HANDED", "a", 10).await.unwrap(), None, "b's lease is alive");
+        // b takes what it was handed, with a number of its own.
+        assert_eq!(db.take_room("HANDED", "b", 10).await.unwrap(), Some(3));
+        db.append(Append { code: "HANDED".into(), ..fenced_append(1, "b", 3) }).await.unwrap();
     }
 
     fn sit(n: u64) -> Append {

@@ -202,6 +202,12 @@ pub enum Received {
     TimedOut,
 }
 
+/// A room's socket address, naming the room as the web client does (`/ws?room=CODE`, for a balancer that
+/// routes by room).
+pub fn ws_url(addr: impl std::fmt::Display, room: &str) -> String {
+    format!("ws://{addr}/ws?room={}", room.to_uppercase())
+}
+
 pub struct Client {
     pub name: String,
     ws: Socket,
@@ -240,7 +246,7 @@ impl Client {
 
     /// Connects and asks to watch as a spectator, without waiting for an answer.
     pub async fn start_watching(addr: SocketAddr, room: &str) -> Client {
-        let (ws, _) = tokio_tungstenite::connect_async(format!("ws://{addr}/ws")).await.expect("websocket");
+        let (ws, _) = tokio_tungstenite::connect_async(ws_url(addr, room)).await.expect("websocket");
         let mut client = Client::over(ws, "");
         client.send(&Command::Watch { room: room.into() }).await;
         client
@@ -253,7 +259,7 @@ impl Client {
 
     /// Connects and says hello with a resume token.
     pub async fn connect_with_token(addr: SocketAddr, room: &str, name: &str, token: Option<String>) -> Client {
-        let (ws, _) = tokio_tungstenite::connect_async(format!("ws://{addr}/ws")).await.expect("websocket");
+        let (ws, _) = tokio_tungstenite::connect_async(ws_url(addr, room)).await.expect("websocket");
         let mut client = Client::over(ws, name);
         client.send(&Command::Hello { room: room.into(), name: name.into(), token, key: None }).await;
         client

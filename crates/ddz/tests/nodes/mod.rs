@@ -100,6 +100,14 @@ pub async fn get_status_quietly(addr: SocketAddr, path: &str) -> Option<u16> {
     Some(get_status(addr, path).await.0)
 }
 
+/// The value of counter `name` in a node's `/metrics` (since the node last started).
+pub async fn counter(addr: SocketAddr, name: &str) -> u64 {
+    let metrics = get_status(addr, "/metrics").await.1;
+    let line = metrics.lines().find(|l| l.starts_with(&format!("{name} ")));
+    let value = line.and_then(|l| l.rsplit(' ').next()).and_then(|v| v.parse().ok());
+    value.unwrap_or_else(|| panic!("no counter {name} in /metrics:\n{metrics}"))
+}
+
 /// PostgreSQL, NATS and three nodes (the first alone, so that it migrates the database).
 pub async fn cluster(name: &str) -> (Postgres, Nats, Vec<Node>) {
     let postgres = Postgres::start(name);
