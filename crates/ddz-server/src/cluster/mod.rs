@@ -69,9 +69,8 @@ struct Inner {
     lease_ms: u64,
     /// Where the events for this node's clients go, by connection.
     routes: Mutex<HashMap<ConnId, Route>>,
-    /// Owner side: other nodes' connections to rooms here, by (node, connection): the room and the
-    /// connection number its task knows them by.
-    guests: Mutex<HashMap<(String, ConnId), (String, ConnId)>>,
+    /// Owner side: the connections of every node (this one's too) to rooms here, by (node, connection).
+    guests: Mutex<HashMap<(String, ConnId), Guest>>,
     next_guest: AtomicU64,
     /// When readiness first found NATS down (ms on the room clock), 0 while it is up.
     nats_down_since: AtomicU64,
@@ -80,6 +79,23 @@ struct Inner {
     reconnections: tokio::sync::watch::Receiver<u64>,
     /// Summaries for every node's lobby, published in the order the rooms change.
     summaries: mpsc::UnboundedSender<Summary>,
+}
+
+/// A serving node's connection attached to a room here: the room, the number its task knows it by, and
+/// that task's inbox. A task of the room started since (the room was let go and taken again) does not know
+/// the number: a command for it must not be handed to that task, where it would vanish, but answered
+/// [`Answer::Unattached`], so that the serving node attaches the connection again and resends it.
+struct Guest {
+    room: String,
+    conn: ConnId,
+    task: mpsc::Sender<Msg>,
+}
+
+impl Guest {
+    /// Whether the guest is attached to room `room`'s task whose inbox is `inbox`.
+    fn of(&self, room: &str, inbox: &mpsc::Sender<Msg>) -> bool {
+        self.room == room && self.task.same_channel(inbox)
+    }
 }
 
 /// A client's events: from which owner they are taken, and where they go.
@@ -367,7 +383,7 @@ impl Cluster {
             }
             if let Ok(live) = db.live_nodes(now).await {
                 let live = live.into_iter().collect();
-                self.forget_guests_of_dead_nodes(&rooms, &live).await;
+                self.forget_guests_of_dead_nodes(&live).await;
             }
             // Every node that ever ran leaves a row; those dead for an hour with no room go.
             if let Err(e) = db.forget_nodes(now.saturating_sub(3_600_000)).await {
@@ -376,16 +392,14 @@ impl Cluster {
         }
     }
 
-    async fn forget_guests_of_dead_nodes(&self, rooms: &Rooms, live: &HashSet<String>) {
-        let gone: Vec<((String, ConnId), (String, ConnId))> = {
+    async fn forget_guests_of_dead_nodes(&self, live: &HashSet<String>) {
+        let gone: Vec<((String, ConnId), Guest)> = {
             let mut guests = self.inner.guests.lock().expect("guests lock");
             let dead: Vec<(String, ConnId)> = guests.keys().filter(|(node, _)| !live.contains(node)).cloned().collect();
             dead.into_iter().filter_map(|key| guests.remove(&key).map(|guest| (key, guest))).collect()
         };
-        for ((node, conn), (room, guest)) in gone {
-            if let Some(inbox) = rooms.running_inbox(&room) {
-                let _ = inbox.send(Msg::Disconnect { conn: guest }).await;
-            }
+        for ((node, conn), guest) in gone {
+            let _ = guest.task.send(Msg::Disconnect { conn: guest.conn }).await;
             // A node whose lease only looked run out (the database was away a while) is still serving the
             // client: told the room let it go, it closes the socket, and the client reconnects.
             let routed = Routed { owner: self.inner.id.clone(), conn, last: false, answer: false, json: None };
@@ -501,8 +515,8 @@ impl Cluster {
                 // or a request found it unattached): the earlier attachment goes first and quietly, or
                 // the room would take it for another tab and tell the player they were replaced.
                 let earlier = self.guests().remove(&(node.clone(), conn));
-                if let Some((_, earlier)) = earlier {
-                    inbox.send(Msg::Disconnect { conn: earlier }).await.ok()?;
+                if let Some(earlier) = earlier.filter(|earlier| earlier.of(room, inbox)) {
+                    inbox.send(Msg::Disconnect { conn: earlier.conn }).await.ok()?;
                 }
                 let guest = self.inner.next_guest.fetch_add(1, Ordering::Relaxed);
                 let (out, events) = mpsc::channel(OUTBOX);
@@ -510,10 +524,11 @@ impl Cluster {
                 inbox.send(Msg::Connect { conn: guest, name, token, opened_ms, out, reply }).await.ok()?;
                 let joined = joined.await.ok()?;
                 if joined.is_ok() {
-                    let earlier = self.guests().insert((node.clone(), conn), (room.to_string(), guest));
-                    if let Some((_, earlier)) = earlier {
+                    let attached = Guest { room: room.to_string(), conn: guest, task: inbox.clone() };
+                    let earlier = self.guests().insert((node.clone(), conn), attached);
+                    if let Some(earlier) = earlier {
                         // Attached twice at once: the later attachment stands.
-                        let _ = inbox.send(Msg::Disconnect { conn: earlier }).await;
+                        let _ = earlier.task.send(Msg::Disconnect { conn: earlier.conn }).await;
                     }
                     tokio::spawn(self.clone().relay(events, node, conn, guest, stopping));
                 }
@@ -521,13 +536,25 @@ impl Cluster {
             }
             ToOwner::Disconnect { node, conn, .. } => {
                 let guest = self.guests().remove(&(node, conn));
-                if let Some((_, guest)) = guest {
-                    inbox.send(Msg::Disconnect { conn: guest }).await.ok()?;
+                if let Some(guest) = guest {
+                    let _ = guest.task.send(Msg::Disconnect { conn: guest.conn }).await;
                 }
                 Some(Answer::Delivered)
             }
             ToOwner::Command { node, conn, command, .. } => {
-                let guest = self.guests().get(&(node, conn)).filter(|(r, _)| r == room).map(|(_, g)| *g);
+                let guest = {
+                    let mut guests = self.guests();
+                    let key = (node, conn);
+                    match guests.get(&key) {
+                        Some(guest) if guest.of(room, inbox) => Some(guest.conn),
+                        // Attached to a task of the room that has ended since: forgotten, and attached again.
+                        Some(guest) if guest.room == room => {
+                            guests.remove(&key);
+                            None
+                        }
+                        _ => None,
+                    }
+                };
                 let Some(guest) = guest else { return Some(Answer::Unattached) };
                 inbox.send(Msg::Command { conn: guest, command }).await.ok()?;
                 Some(Answer::Delivered)
@@ -538,7 +565,7 @@ impl Cluster {
         }
     }
 
-    fn guests(&self) -> std::sync::MutexGuard<'_, HashMap<(String, ConnId), (String, ConnId)>> {
+    fn guests(&self) -> std::sync::MutexGuard<'_, HashMap<(String, ConnId), Guest>> {
         self.inner.guests.lock().expect("guests lock")
     }
 
@@ -567,7 +594,7 @@ impl Cluster {
             }
         }
         let key = (node, conn);
-        let ours = self.guests().get(&key).is_some_and(|(_, g)| *g == guest);
+        let ours = self.guests().get(&key).is_some_and(|g| g.conn == guest);
         if ours && !stopping.is_cancelled() {
             self.guests().remove(&key);
             // A room handed over goes on at its new owner, where the client's node attaches the connection
@@ -666,9 +693,9 @@ fn request_timeout(lease: Duration) -> Duration {
 }
 
 /// The rooms whose every connection (`guests`, by node) is on one node other than `here`, with that node.
-fn clients_elsewhere(guests: &HashMap<(String, ConnId), (String, ConnId)>, here: &str) -> HashMap<String, String> {
+fn clients_elsewhere(guests: &HashMap<(String, ConnId), Guest>, here: &str) -> HashMap<String, String> {
     let mut nodes: HashMap<&str, Option<&str>> = HashMap::new();
-    for ((node, _), (room, _)) in guests {
+    for ((node, _), Guest { room, .. }) in guests {
         let one = nodes.entry(room.as_str()).or_insert(Some(node.as_str()));
         if *one != Some(node.as_str()) {
             *one = None;
@@ -1020,7 +1047,10 @@ mod tests {
 
     #[test]
     fn a_room_is_handed_over_only_when_every_one_of_its_clients_is_on_the_same_other_node() {
-        let guest = |node: &str, conn: ConnId, room: &str| ((node.to_string(), conn), (room.to_string(), conn));
+        let (task, _) = mpsc::channel(1);
+        let guest = |node: &str, conn: ConnId, room: &str| {
+            ((node.to_string(), conn), Guest { room: room.to_string(), conn, task: task.clone() })
+        };
         let guests = HashMap::from([
             guest("b", 1, "ALLONB"),
             guest("b", 2, "ALLONB"),
