@@ -232,6 +232,25 @@ impl Rooms {
         Ok(handed)
     }
 
+    /// As [`Rooms::owned_inbox`], but a task running here must still hold the room's current fence: a task
+    /// of a room taken from this node since (by a node that saw its lease run out, during a database
+    /// outage, say) that has not stored anything since would otherwise go on serving its stale room, even
+    /// after the room is handed back here. Such a task is told to end and the room is taken afresh. One
+    /// database read: for attaching connections and taking orphans, not for every command.
+    pub async fn owned_inbox_checked(&self, code: &str) -> DbResult<Owned> {
+        if let Some(placement) = &self.placement
+            && let Some((task, inbox, Some(number))) = self.registry.entry(code)
+        {
+            if self.db.room_fence(code, placement.node()).await? == Some(number) {
+                return Ok(Owned::Here(inbox));
+            }
+            tracing::warn!(room = code, fence = number, "a task here holds a room taken since: it ends");
+            self.registry.remove(code, task);
+            let _ = inbox.send(Msg::Fenced).await;
+        }
+        self.owned_inbox(code).await
+    }
+
     /// The inbox of room `code`'s task on this node, if it runs here.
     pub fn running_inbox(&self, code: &str) -> Option<mpsc::Sender<Msg>> {
         self.registry.get(code)
@@ -294,7 +313,7 @@ impl Rooms {
     /// Starts a task for `room` (owned with `fence` in cluster mode) and returns its inbox; if the room has
     /// a task already (a racing load), that task's inbox, and `room` is dropped.
     fn spawn(&self, room: Room, fence: Option<Fence>) -> mpsc::Sender<Msg> {
-        let (task, tx, rx) = match self.registry.register(&room.code) {
+        let (task, tx, rx) = match self.registry.register(&room.code, fence.as_ref().map(|f| f.number)) {
             Ok(new) => new,
             Err(running) => return running,
         };
@@ -339,7 +358,7 @@ impl Rooms {
         if self.stopping.is_cancelled() || !self.db.room_exists(code).await? {
             return Ok(None);
         }
-        let (task, tx, rx) = match self.proxies.register(code) {
+        let (task, tx, rx) = match self.proxies.register(code, None) {
             Ok(new) => new,
             Err(running) => return Ok(Some(running)),
         };

@@ -361,7 +361,9 @@ async fn a_silent_owner_is_given_up_soon_after_its_lease_and_fenced_when_it_wake
     let paused_at = Instant::now();
     // Alice asks for the room again: the answer comes from the new owner once the lease ran out.
     clients[0].send(&Say::Sync).await;
-    // (The new owner's resume token comes first.)
+    // The new owner's resume token comes first (a state sent before the pause may still be on its way),
+    // then its state.
+    clients[0].event_within(Duration::from_secs(10), |e| matches!(e, Event::Session { .. })).await;
     clients[0].event_within(Duration::from_secs(10), |e| matches!(e, Event::State { .. })).await;
     let waited = paused_at.elapsed();
     let new_owner = owner_of(&postgres, &nodes, &code).expect("a live owner");

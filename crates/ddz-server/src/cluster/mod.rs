@@ -374,7 +374,7 @@ impl Cluster {
                 Ok(orphans) => {
                     for code in orphans {
                         // Every node tries; the database gives each room to one.
-                        if let Err(e) = rooms.owned_inbox(&code).await {
+                        if let Err(e) = rooms.owned_inbox_checked(&code).await {
                             tracing::warn!(room = %code, error = %e, "could not take an orphaned room");
                         }
                     }
@@ -484,7 +484,13 @@ impl Cluster {
         let room = request.room().to_string();
         // A task that retires as a message reaches it drops the message: the room is loaded again.
         for _ in 0..3 {
-            let inbox = match rooms.owned_inbox(&room).await {
+            // Attaching a connection checks that a task running here still holds the room (a room handed
+            // back to a node that lost it may find that node's stale task still running).
+            let owned = match request {
+                ToOwner::Connect { .. } => rooms.owned_inbox_checked(&room).await,
+                _ => rooms.owned_inbox(&room).await,
+            };
+            let inbox = match owned {
                 Ok(Owned::Here(inbox)) => inbox,
                 Ok(Owned::Elsewhere) => return Answer::NotOwner,
                 Ok(Owned::Missing) => return Answer::NoRoom,
@@ -856,10 +862,11 @@ impl Proxy {
                 });
                 let _ = reply.send(replied);
             }
-            // Only an owner's room task is handed over.
+            // Only an owner's room task is handed over or fenced.
             Msg::HandOver { reply } => {
                 let _ = reply.send(None);
             }
+            Msg::Fenced => {}
         }
     }
 
@@ -973,9 +980,20 @@ impl Proxy {
                         attached.token = token;
                     }
                 }
+                // The owner could not load the room (its database is away): a passing trouble, like no answer.
+                Some(Answer::Refused { code: ErrorCode::Internal, .. }) => {
+                    tracing::debug!(room = %self.code, owner, "the room's owner could not take the connections yet");
+                    self.owner = None;
+                    self.attached_to = None;
+                    return;
+                }
                 Some(Answer::Refused { .. } | Answer::NoRoom | Answer::Delivered | Answer::Replied { .. }) => {
+                    // Refused for good (another connection of the name is newer, say): the socket is closed,
+                    // and the client reconnects or is told why.
                     self.attached.remove(&conn);
-                    self.cluster.inner.routes.lock().expect("routes lock").remove(&conn);
+                    if let Some(route) = self.cluster.inner.routes.lock().expect("routes lock").remove(&conn) {
+                        route.close();
+                    }
                 }
                 // Not there yet (or not answering): found again and attached shortly (`run`), or on the
                 // next call or move.

@@ -85,6 +85,9 @@ pub enum Msg {
     HandOver {
         reply: oneshot::Sender<Option<Fence>>,
     },
+    /// Cluster mode: another node took the room since this task started (its node found out before the
+    /// task did): the task ends at once, as when a store of its is refused by the fence.
+    Fenced,
 }
 
 /// A question a handler puts to a room, the same on every node.

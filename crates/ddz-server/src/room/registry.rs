@@ -9,8 +9,8 @@ use tokio::sync::mpsc;
 
 use super::mailbox::{INBOX, Msg};
 
-/// A running room task: its number and its inbox.
-type Running = (u64, mpsc::Sender<Msg>);
+/// A running room task: its number, its inbox, and (cluster mode) the fencing number it holds the room with.
+type Running = (u64, mpsc::Sender<Msg>, Option<i64>);
 
 /// The inboxes of the running room tasks, by code, each with the number of the task that owns it.
 #[derive(Clone, Default)]
@@ -21,7 +21,12 @@ pub struct Registry {
 
 impl Registry {
     pub fn get(&self, code: &str) -> Option<mpsc::Sender<Msg>> {
-        self.inboxes.lock().expect("registry lock").get(code).map(|(_, tx)| tx.clone())
+        self.inboxes.lock().expect("registry lock").get(code).map(|(_, tx, _)| tx.clone())
+    }
+
+    /// Room `code`'s running task: its number, inbox and fencing number.
+    pub fn entry(&self, code: &str) -> Option<Running> {
+        self.inboxes.lock().expect("registry lock").get(code).cloned()
     }
 
     /// Task `task` of room `code` leaves the registry, unless a message is waiting for it: then it has
@@ -31,7 +36,7 @@ impl Registry {
         if !inbox.is_empty() {
             return false;
         }
-        if inboxes.get(code).is_some_and(|(owner, _)| *owner == task) {
+        if inboxes.get(code).is_some_and(|(owner, _, _)| *owner == task) {
             inboxes.remove(code);
         }
         true
@@ -40,7 +45,7 @@ impl Registry {
     /// Task `task` of room `code` leaves the registry as the server stops.
     pub fn remove(&self, code: &str, task: u64) {
         let mut inboxes = self.inboxes.lock().expect("registry lock");
-        if inboxes.get(code).is_some_and(|(owner, _)| *owner == task) {
+        if inboxes.get(code).is_some_and(|(owner, _, _)| *owner == task) {
             inboxes.remove(code);
         }
     }
@@ -58,16 +63,20 @@ impl Registry {
         self.inboxes.lock().expect("registry lock").keys().cloned().collect()
     }
 
-    /// Registers a new task for `code` unless one is there: its number and inbox, or the running one's
-    /// inbox.
-    pub fn register(&self, code: &str) -> Result<(u64, mpsc::Sender<Msg>, mpsc::Receiver<Msg>), mpsc::Sender<Msg>> {
+    /// Registers a new task for `code` (holding the room with `fence` in cluster mode) unless one is there:
+    /// its number and inbox, or the running one's inbox.
+    pub fn register(
+        &self,
+        code: &str,
+        fence: Option<i64>,
+    ) -> Result<(u64, mpsc::Sender<Msg>, mpsc::Receiver<Msg>), mpsc::Sender<Msg>> {
         let mut inboxes = self.inboxes.lock().expect("registry lock");
-        if let Some((_, tx)) = inboxes.get(code) {
+        if let Some((_, tx, _)) = inboxes.get(code) {
             return Err(tx.clone());
         }
         let (tx, rx) = mpsc::channel(INBOX);
         let task = self.next_task.fetch_add(1, Ordering::Relaxed);
-        inboxes.insert(code.to_string(), (task, tx.clone()));
+        inboxes.insert(code.to_string(), (task, tx.clone(), fence));
         Ok((task, tx, rx))
     }
 }

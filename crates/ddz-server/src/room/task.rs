@@ -328,6 +328,7 @@ impl RoomTask {
             Msg::Request { request, reply } => {
                 let _ = reply.send(self.request(request).await);
             }
+            Msg::Fenced => self.fenced = true,
             Msg::HandOver { reply } => {
                 // Only a room whose stores go through, with nothing else waiting: what waits would be dropped.
                 let free = self.env.fence.is_some()

@@ -375,6 +375,19 @@ impl Db {
         .await
     }
 
+    /// The fencing number node `node` holds room `code` with, if the database names it the owner.
+    pub async fn room_fence(&self, code: &str, node: &str) -> DbResult<Option<i64>> {
+        let (code, node) = (code.to_string(), node.to_string());
+        self.run(move |s| async move {
+            sqlx::query_scalar("SELECT fence FROM room_owners WHERE code = $1 AND node = $2")
+                .bind(&code)
+                .bind(&node)
+                .fetch_optional(&s.pool)
+                .await
+        })
+        .await
+    }
+
     /// The live node that owns room `code`, if any.
     pub async fn room_owner(&self, code: &str, now: u64) -> DbResult<Option<String>> {
         let code = code.to_string();
@@ -1500,6 +1513,8 @@ mod tests {
         assert!(!db.hand_room("HANDED", &a, "a").await.unwrap(), "a room handed on is handed once");
         assert_eq!(db.take_room("HANDED", "a", 10).await.unwrap(), None, "b's lease is alive");
         // b takes what it was handed, with a number of its own.
+        assert_eq!(db.room_fence("HANDED", "b").await.unwrap(), Some(2), "handed with the next number");
+        assert_eq!(db.room_fence("HANDED", "a").await.unwrap(), None, "a holds it no more");
         assert_eq!(db.take_room("HANDED", "b", 10).await.unwrap(), Some(3));
         db.append(Append { code: "HANDED".into(), ..fenced_append(1, "b", 3) }).await.unwrap();
     }
