@@ -27,6 +27,9 @@ pub enum Contestant {
     External(String),
     /// RLCard's rule-based agent, re-implemented ([`crate::rule_agent`]).
     RlcardRule,
+    /// A rule-based player written from a players' guide ([`crate::guide`]), which `hard` was never tuned
+    /// against.
+    GuideRule,
 }
 
 impl Contestant {
@@ -34,8 +37,9 @@ impl Contestant {
         match text.strip_prefix("exec:") {
             Some(command) => Ok(Contestant::External(command.to_string())),
             None if text == RLCARD_RULE => Ok(Contestant::RlcardRule),
+            None if text == GUIDE_RULE => Ok(Contestant::GuideRule),
             None => text.parse().map(Contestant::Ours).map_err(|_| {
-                BotError(format!("unknown contestant {text:?} (random, greedy, beginner, easy, normal, hard, bomber, {RLCARD_RULE}, or exec:COMMAND)"))
+                BotError(format!("unknown contestant {text:?} (random, greedy, beginner, easy, normal, hard, bomber, {RLCARD_RULE}, {GUIDE_RULE}, or exec:COMMAND)"))
             }),
         }
     }
@@ -45,6 +49,7 @@ impl Contestant {
             Contestant::Ours(kind) => kind.to_string(),
             Contestant::External(command) => format!("exec:{command}"),
             Contestant::RlcardRule => RLCARD_RULE.to_string(),
+            Contestant::GuideRule => GUIDE_RULE.to_string(),
         }
     }
 
@@ -53,6 +58,7 @@ impl Contestant {
         match self {
             Contestant::Ours(kind) => Ok(Box::new(Bot::new(*kind, seed))),
             Contestant::RlcardRule => Ok(Box::new(RuleAgent(ChaCha8Rng::seed_from_u64(seed)))),
+            Contestant::GuideRule => Ok(Box::new(GuidePlayer)),
             Contestant::External(command) => {
                 if shared.is_none() {
                     *shared = Some(Rc::new(RefCell::new(External::spawn(command)?)));
@@ -65,12 +71,25 @@ impl Contestant {
 
 /// The name of the in-process RLCard rule agent as a contestant.
 pub const RLCARD_RULE: &str = "rlcard-rule";
+/// The name of the guide's rule-based player as a contestant.
+pub const GUIDE_RULE: &str = "guide-rule";
 
 struct RuleAgent(ChaCha8Rng);
 
 impl Player for RuleAgent {
     fn choose(&mut self, view: &ddz_engine::DealView, choices: &[Action]) -> Result<usize, BotError> {
         Ok(crate::rule_agent::choose(view, choices, &mut self.0))
+    }
+}
+
+struct GuidePlayer;
+
+impl Player for GuidePlayer {
+    fn choose(&mut self, view: &ddz_engine::DealView, choices: &[Action]) -> Result<usize, BotError> {
+        if choices.len() <= 1 {
+            return Ok(0);
+        }
+        Ok(crate::guide::choose(&crate::table::Table::new(view), choices))
     }
 }
 

@@ -15,6 +15,7 @@
 
 pub mod arena;
 pub mod beginner;
+pub mod guide;
 pub mod inference;
 pub mod plan;
 pub mod policy;

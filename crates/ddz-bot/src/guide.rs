@@ -1,0 +1,190 @@
+//! `guide-rule`: a rule-based player written from the advice of a common players' guide, independently of
+//! RLCard's agent and of our own players, as an opponent `hard` was never tuned against (`ddz arena --b
+//! guide-rule`; not a table bot).
+//!
+//! The guide's advice, as this player follows it:
+//! - **Keep your groups whole.** A play that takes part of a rank the hand holds more of (a single out of a
+//!   pair, a pair out of a triple) breaks a group; breaking a bomb, or splitting the rocket, costs most;
+//!   the Wild is kept for the end.
+//! - **Lead your weakest group**: the play that breaks nothing and starts lowest, the longest first (a
+//!   straight or a plane before the pair or single at its bottom), a triple with the smallest free kicker;
+//!   bombs and the rocket last. When an opponent holds one card, do not lead a single (two: a pair) while
+//!   anything else can go; if nothing else can, lead the highest.
+//! - **Follow with the smallest play of the trick's shape that keeps the hand whole.** Break a group only
+//!   to stop an opponent close to going out (six cards or fewer) or to take a trick led with an ace or
+//!   higher. Bomb only when an opponent is down to five cards or fewer, or when the bomb leaves the hand
+//!   one play from the end.
+//! - **Never beat your partner**, unless that goes out.
+//! - **Go out** whenever one play empties the hand.
+//! - **The auction**: count the hand's power (rocket 8, a bomb 6, big joker 4, small joker 3, the Wild 3,
+//!   each 2 counts 2, each ace 1) and ask for as much as it is worth.
+//!
+//! It is deterministic: the same view and choices give the same decision.
+
+use ddz_engine::{Action, Counts, Kind, Play, Rank};
+
+use crate::table::Table;
+
+/// Card slots of the ranks 3 to 2; then the small and big jokers and the Wild.
+const RANKS: usize = 13;
+const SMALL_JOKER: usize = 13;
+const BIG_JOKER: usize = 14;
+const WILD: usize = 15;
+
+/// The index of the guide player's choice among `choices` (two or more).
+pub fn choose(table: &Table, choices: &[Action]) -> usize {
+    let plays: Vec<Choice> = choices
+        .iter()
+        .enumerate()
+        .filter_map(|(i, a)| match a {
+            Action::Play { play, .. } => Some((i, play)),
+            _ => None,
+        })
+        .collect();
+    if plays.is_empty() {
+        return auction(table, choices);
+    }
+    let hand = table.counts();
+    if let Some(&(i, _)) = plays.iter().find(|(_, p)| p.len() == hand.total()) {
+        return i;
+    }
+    let opponent_low = (0..table.players())
+        .filter(|&s| s != table.me && !partners(table, s))
+        .map(|s| table.sizes[s])
+        .min()
+        .unwrap_or(usize::MAX);
+    match table.prior() {
+        None => lead(&plays, hand, opponent_low),
+        Some((seat, prior)) => follow(table, choices, &plays, hand, (seat, prior), opponent_low),
+    }
+}
+
+fn partners(table: &Table, seat: usize) -> bool {
+    table.landlord.is_some_and(|l| l != seat && l != table.me)
+}
+
+fn is_bomb(play: &Play) -> bool {
+    matches!(play.shape.kind, Kind::Bomb | Kind::Rocket)
+}
+
+/// How much of the hand's grouping a play undoes: 1 for each rank it takes part of, 4 for a bomb it takes
+/// part of, 4 for a split rocket, 1 for using the Wild.
+fn breaks(play: &Play, hand: Counts) -> u32 {
+    let mut cost = 0;
+    for (slot, n) in play.cards.slots() {
+        let held = hand.get(slot);
+        if slot < RANKS && n < held {
+            cost += if held == 4 { 4 } else { 1 };
+        }
+        if slot == WILD {
+            cost += 1;
+        }
+    }
+    let rocket = hand.get(SMALL_JOKER) > 0 && hand.get(BIG_JOKER) > 0;
+    if rocket && play.shape.kind != Kind::Rocket && play.cards.get(SMALL_JOKER) + play.cards.get(BIG_JOKER) > 0 {
+        cost += 4;
+    }
+    // A bomb played whole is no break: whether to bomb at all is decided apart.
+    if is_bomb(play) { 0 } else { cost }
+}
+
+/// The lowest card slot a play uses.
+fn bottom(play: &Play) -> usize {
+    play.cards.slots().next().map_or(0, |(slot, _)| slot)
+}
+
+/// The sum of the slots of a triple's or four's attachments (smaller kickers first); 0 for other plays.
+fn kickers(play: &Play) -> usize {
+    let main = play.main.index();
+    play.cards.slots().filter(|&(slot, _)| slot != main).map(|(slot, n)| slot * usize::from(n)).sum()
+}
+
+/// A choice's index and its play.
+type Choice<'a> = (usize, &'a Play);
+
+/// The bombs and rockets among `plays`, and the rest.
+fn split_bombs<'a>(plays: &[Choice<'a>]) -> (Vec<Choice<'a>>, Vec<Choice<'a>>) {
+    plays.iter().copied().partition(|(_, p)| is_bomb(p))
+}
+
+fn lead(plays: &[Choice], hand: Counts, opponent_low: usize) -> usize {
+    let (bombs, others) = split_bombs(plays);
+    let pool = if others.is_empty() { &bombs } else { &others };
+    // Shapes an opponent about to go out can answer with their last cards.
+    let dangerous = |p: &Play| match opponent_low {
+        1 => p.shape.kind == Kind::Single,
+        2 => matches!(p.shape.kind, Kind::Single | Kind::Pair),
+        _ => false,
+    };
+    let safe: Vec<Choice> = pool.iter().copied().filter(|(_, p)| !dangerous(p)).collect();
+    if safe.is_empty() {
+        // Only shapes the opponent can answer: the highest of them.
+        return pool.iter().max_by_key(|(_, p)| (p.main, p.len())).map_or(0, |(i, _)| *i);
+    }
+    let least = safe.iter().map(|(_, p)| breaks(p, hand)).min().unwrap_or(0);
+    let whole = safe.iter().filter(|(_, p)| breaks(p, hand) == least);
+    whole.min_by_key(|(_, p)| (bottom(p), std::cmp::Reverse(p.len()), kickers(p), p.main)).map_or(0, |(i, _)| *i)
+}
+
+fn follow(
+    table: &Table,
+    choices: &[Action],
+    plays: &[Choice],
+    hand: Counts,
+    (seat, prior): (usize, Play),
+    opponent_low: usize,
+) -> usize {
+    let pass = choices.iter().position(|a| matches!(a, Action::Pass { .. })).unwrap_or(0);
+    if partners(table, seat) {
+        return pass;
+    }
+    let (bombs, others) = split_bombs(plays);
+    // The smallest play that beats, breaking at most `most`.
+    let smallest = |most: u32| {
+        let fitting = others.iter().filter(|(_, p)| breaks(p, hand) <= most);
+        fitting.min_by_key(|(_, p)| (breaks(p, hand), p.main, kickers(p))).map(|(i, _)| *i)
+    };
+    if let Some(i) = smallest(0) {
+        return i;
+    }
+    let worth_breaking = opponent_low <= 6 || prior.main >= Rank::ACE;
+    if worth_breaking && let Some(i) = smallest(3) {
+        return i;
+    }
+    // What a bomb leaves is one play: cards of a single rank at most.
+    let near_the_end = |p: &Play| hand.checked_sub(p.cards).unwrap_or_default().slots().count() <= 1;
+    let bomb = bombs
+        .iter()
+        .filter(|(_, p)| opponent_low <= 5 || near_the_end(p))
+        .min_by_key(|(_, p)| (p.shape.kind == Kind::Rocket, p.strength, p.main));
+    bomb.map_or(pass, |(i, _)| *i)
+}
+
+/// The auction: the hand's power decides how much it asks for.
+fn auction(table: &Table, choices: &[Action]) -> usize {
+    let hand = table.counts();
+    let bombs = (0..RANKS).filter(|&s| hand.get(s) == 4).count() as u32;
+    let rocket = hand.get(SMALL_JOKER) > 0 && hand.get(BIG_JOKER) > 0;
+    let power = if rocket { 8 } else { 4 * u32::from(hand.get(BIG_JOKER)) + 3 * u32::from(hand.get(SMALL_JOKER)) }
+        + 6 * bombs
+        + 3 * u32::from(hand.get(WILD))
+        + 2 * u32::from(hand.of(Rank::TWO))
+        + u32::from(hand.of(Rank::ACE));
+    // How keen each choice is: 0 declines; a bid of 1-3 asks for that much.
+    let keen = |a: &Action| match *a {
+        Action::Take { .. } | Action::Call { call: true, .. } | Action::Rob { rob: true, .. } => Some(1),
+        Action::Bid { bid, .. } => Some(u32::from(bid)),
+        Action::Pass { .. } | Action::Call { call: false, .. } | Action::Rob { rob: false, .. } => Some(0),
+        _ => None,
+    };
+    let wanted = match power {
+        0..=4 => 0,
+        5..=6 => 1,
+        7..=9 => 2,
+        _ => 3,
+    };
+    let ranked = choices.iter().enumerate().filter_map(|(i, a)| keen(a).map(|k| (k, i)));
+    // The highest ask up to what the hand is worth (a take, call or rob when it is worth any); else decline.
+    let chosen = ranked.filter(|&(k, _)| k <= wanted).max_by_key(|&(k, i)| (k, std::cmp::Reverse(i)));
+    chosen.map_or(0, |(_, i)| i)
+}
