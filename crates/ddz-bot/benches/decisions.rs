@@ -1,5 +1,6 @@
-//! Decision time per bot level over thousands of real positions: every decision of seeded games
-//! (normal bots playing all seats) is replayed to each level, and its time measured one by one, at No
+//! Decision time per bot level (the ladder: beginner, easy, normal, hard) over thousands of real
+//! positions: every decision of seeded games (normal bots playing all seats) is replayed to each level,
+//! and its time measured one by one, at No
 //! Shuffle with and without Wild Rank, House with the Wild and Two Player with Wild Rank; and, under the
 //! research protocol, `normal`'s decisions in games against RLCard's rule agent (where `hard` finds
 //! the opponents fit its model and searches further) and against random play (where `hard`, as the
@@ -73,7 +74,7 @@ fn main() {
             continue;
         }
         let positions = positions(rules, 150, opponents);
-        for kind in [BotKind::Easy, BotKind::Normal, BotKind::Hard] {
+        for kind in [BotKind::Beginner, BotKind::Easy, BotKind::Normal, BotKind::Hard] {
             let mut times: Vec<f64> = positions
                 .iter()
                 .enumerate()

@@ -417,6 +417,10 @@ impl Cluster {
         let mut before = HashMap::new();
         loop {
             ticks.tick().await;
+            // A move is announced over NATS: while it is away the room stays where its task runs.
+            if !self.connected() {
+                continue;
+            }
             let now = clients_elsewhere(&self.guests(), &self.inner.id);
             let steady: Vec<(String, String)> = now
                 .iter()
