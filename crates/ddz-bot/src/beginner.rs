@@ -10,7 +10,7 @@ use ddz_engine::{Action, Rank};
 use rand::RngExt;
 use rand_chacha::ChaCha8Rng;
 
-use crate::table::Table;
+use crate::table::{Table, plays};
 
 /// How often a beginner leads its lowest card alone rather than the longest play that starts with it.
 const LEADS_A_SINGLE: f64 = 0.7;
@@ -21,14 +21,7 @@ const SLOTS: usize = 16;
 
 /// The index of the beginner's choice among `choices` (two or more).
 pub fn choose(table: &Table, choices: &[Action], rng: &mut ChaCha8Rng) -> usize {
-    let plays: Vec<(usize, &ddz_engine::Play)> = choices
-        .iter()
-        .enumerate()
-        .filter_map(|(i, a)| match a {
-            Action::Play { play, .. } => Some((i, play)),
-            _ => None,
-        })
-        .collect();
+    let plays = plays(choices);
     if plays.is_empty() {
         return auction(table, choices);
     }

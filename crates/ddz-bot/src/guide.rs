@@ -23,7 +23,7 @@
 
 use ddz_engine::{Action, Counts, Kind, Play, Rank};
 
-use crate::table::Table;
+use crate::table::{Table, plays};
 
 /// Card slots of the ranks 3 to 2; then the small and big jokers and the Wild.
 const RANKS: usize = 13;
@@ -33,14 +33,7 @@ const WILD: usize = 15;
 
 /// The index of the guide player's choice among `choices` (two or more).
 pub fn choose(table: &Table, choices: &[Action]) -> usize {
-    let plays: Vec<Choice> = choices
-        .iter()
-        .enumerate()
-        .filter_map(|(i, a)| match a {
-            Action::Play { play, .. } => Some((i, play)),
-            _ => None,
-        })
-        .collect();
+    let plays = plays(choices);
     if plays.is_empty() {
         return auction(table, choices);
     }

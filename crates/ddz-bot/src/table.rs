@@ -63,6 +63,19 @@ impl<'a> Table<'a> {
     }
 }
 
+/// The plays among `choices`, each with its index: what a rule player chooses between (none in an
+/// auction).
+pub fn plays(choices: &[Action]) -> Vec<(usize, &Play)> {
+    choices
+        .iter()
+        .enumerate()
+        .filter_map(|(i, a)| match a {
+            Action::Play { play, .. } => Some((i, play)),
+            _ => None,
+        })
+        .collect()
+}
+
 /// What the hand-planning player looks at from a seat: a real table, or a seat in the search's
 /// rollouts, where it stands in for an opponent who plans.
 pub trait Outlook {

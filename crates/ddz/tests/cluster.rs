@@ -15,14 +15,11 @@ use common::{Client, catch_up, check_hidden_information, get, get_status, invite
 use ddz_server::protocol::{Command as Say, Event};
 use nodes::{LEASE_MS, Node, cluster, counter, owner_of};
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_deal_played_from_three_nodes_goes_on_when_its_owner_is_killed_and_keeps_every_acknowledged_action() {
-    let (postgres, _nats, mut nodes) = cluster("failover").await;
-    let code = invite_room(nodes[1].addr, "Alice", "noshuffle").await;
-    // Alice plays through n1, Bea through n2, Cy through n3.
+/// Alice (the host), Bea and Cy join room `code` through the nodes at `through`, sit, and Alice deals.
+async fn seat_and_deal(code: &str, through: [std::net::SocketAddr; 3]) -> Vec<Client> {
     let mut clients = Vec::new();
-    for (node, name) in nodes.iter().zip(["Alice", "Bea", "Cy"]) {
-        let mut client = Client::join(node.addr, &code, name).await;
+    for (addr, name) in through.into_iter().zip(["Alice", "Bea", "Cy"]) {
+        let mut client = Client::join(addr, code, name).await;
         if name != "Alice" {
             client.send(&Say::Sit { seat: None }).await;
             client.until(|v| v.you.is_some()).await;
@@ -32,6 +29,15 @@ async fn a_deal_played_from_three_nodes_goes_on_when_its_owner_is_killed_and_kee
     clients[0].until(|v| v.seats.iter().all(|s| s.occupant.is_some() && s.connected)).await;
     clients[0].send(&Say::Start).await;
     clients[0].until(|v| v.deal.is_some()).await;
+    clients
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_deal_played_from_three_nodes_goes_on_when_its_owner_is_killed_and_keeps_every_acknowledged_action() {
+    let (postgres, _nats, mut nodes) = cluster("failover").await;
+    let code = invite_room(nodes[1].addr, "Alice", "noshuffle").await;
+    // Alice plays through n1, Bea through n2, Cy through n3.
+    let mut clients = seat_and_deal(&code, [nodes[0].addr, nodes[1].addr, nodes[2].addr]).await;
     play_some(&mut clients, 10).await;
 
     let before = clients.iter().map(|c| c.deal().unwrap().actions.clone()).max_by_key(Vec::len).unwrap();
@@ -192,18 +198,7 @@ async fn a_room_whose_clients_are_all_on_another_node_moves_there_and_its_player
     let (postgres, _nats, nodes) = cluster("routed").await;
     let code = invite_room(nodes[0].addr, "Alice", "noshuffle").await;
     assert_eq!(owner_of(&postgres, &nodes, &code), Some(0));
-    let mut clients = Vec::new();
-    for name in ["Alice", "Bea", "Cy"] {
-        let mut client = Client::join(nodes[1].addr, &code, name).await;
-        if name != "Alice" {
-            client.send(&Say::Sit { seat: None }).await;
-            client.until(|v| v.you.is_some()).await;
-        }
-        clients.push(client);
-    }
-    clients[0].until(|v| v.seats.iter().all(|s| s.occupant.is_some() && s.connected)).await;
-    clients[0].send(&Say::Start).await;
-    clients[0].until(|v| v.deal.is_some()).await;
+    let mut clients = seat_and_deal(&code, [nodes[1].addr; 3]).await;
 
     // The players play on while the room moves under them.
     let since = Instant::now();
@@ -345,15 +340,7 @@ async fn a_silent_owner_is_given_up_soon_after_its_lease_and_fenced_when_it_wake
     let (postgres, _nats, nodes) = cluster("silent").await;
     let code = invite_room(nodes[0].addr, "Alice", "noshuffle").await;
     assert_eq!(owner_of(&postgres, &nodes, &code), Some(0));
-    let mut clients = vec![Client::join(nodes[1].addr, &code, "Alice").await];
-    for name in ["Bea", "Cy"] {
-        let mut client = Client::join(nodes[2].addr, &code, name).await;
-        client.send(&Say::Sit { seat: None }).await;
-        client.until(|v| v.you.is_some()).await;
-        clients.push(client);
-    }
-    clients[0].until(|v| v.seats.iter().all(|s| s.occupant.is_some() && s.connected)).await;
-    clients[0].send(&Say::Start).await;
+    let mut clients = seat_and_deal(&code, [nodes[1].addr, nodes[2].addr, nodes[2].addr]).await;
     play_some(&mut clients, 6).await;
     let before = clients[0].deal().unwrap().actions.clone();
 
