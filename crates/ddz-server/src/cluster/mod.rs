@@ -21,6 +21,10 @@
 //!   connections to it;
 //! - `ddz.lobby`: room summaries, so that every node's lobby lists every node's rooms.
 //!
+//! A room's players are brought to one node: the balancer hashes the room code the client puts in its
+//! socket's address, and an owner hands each room whose connections are all on one other node to that
+//! node (`hand_over_rooms`), so that the room's events stay inside it.
+//!
 //! A node that dies stops renewing its lease. Within the lease time the others see its rooms orphaned; one
 //! takes each (a conditional update decides), loads it from its log as a restart does, and announces the
 //! move. Proxies then attach their connections to the new owner, which sends each a fresh state, and
