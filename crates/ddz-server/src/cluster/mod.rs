@@ -438,7 +438,7 @@ impl Cluster {
                     Err(_) => HashSet::new(),
                 };
                 for (room, node) in steady {
-                    if !live.contains(&node) || rooms.running_inbox(&room).is_none() {
+                    if !live.contains(&node) {
                         continue;
                     }
                     match rooms.hand_over(&room, &node).await {
@@ -654,6 +654,13 @@ impl Cluster {
         }
     }
 
+    /// Drops the route of connection `conn` and closes its socket (the client reconnects).
+    fn close_route(&self, conn: ConnId) {
+        if let Some(route) = self.inner.routes.lock().expect("routes lock").remove(&conn) {
+            route.close();
+        }
+    }
+
     /// Asks node `owner`; `None` when no answer came (the node is gone or did not answer in time).
     async fn request(&self, owner: &str, request: &ToOwner) -> Option<Answer> {
         let bytes = serde_json::to_vec(request).expect("requests serialise");
@@ -857,9 +864,7 @@ impl Proxy {
                 if let Err(refused) = self.call(ToOwner::Command { room, node, conn, command }).await {
                     // The owner could not be reached in time: the client reconnects and gets a snapshot.
                     tracing::warn!(room = %self.code, error = %refused, "dropping a client whose room cannot be reached");
-                    if let Some(route) = self.cluster.inner.routes.lock().expect("routes lock").remove(&conn) {
-                        route.close();
-                    }
+                    self.cluster.close_route(conn);
                     self.attached.remove(&conn);
                 }
             }
@@ -988,9 +993,13 @@ impl Proxy {
                         attached.token = token;
                     }
                 }
-                // The owner could not load the room (its database is away): a passing trouble, like no answer.
-                Some(Answer::Refused { code: ErrorCode::Internal, .. }) => {
-                    tracing::debug!(room = %self.code, owner, "the room's owner could not take the connections yet");
+                // Not there yet, not answering, or unable to load the room (its database is away): found
+                // again and attached shortly (`run`), or on the next call or move.
+                answer @ (Some(
+                    Answer::NotOwner | Answer::Unattached | Answer::Refused { code: ErrorCode::Internal, .. },
+                )
+                | None) => {
+                    tracing::debug!(room = %self.code, owner, ?answer, "could not attach connections to the room's owner");
                     self.owner = None;
                     self.attached_to = None;
                     return;
@@ -999,17 +1008,7 @@ impl Proxy {
                     // Refused for good (another connection of the name is newer, say): the socket is closed,
                     // and the client reconnects or is told why.
                     self.attached.remove(&conn);
-                    if let Some(route) = self.cluster.inner.routes.lock().expect("routes lock").remove(&conn) {
-                        route.close();
-                    }
-                }
-                // Not there yet (or not answering): found again and attached shortly (`run`), or on the
-                // next call or move.
-                answer @ (Some(Answer::NotOwner) | Some(Answer::Unattached) | None) => {
-                    tracing::debug!(room = %self.code, owner, ?answer, "could not attach connections to the room's owner");
-                    self.owner = None;
-                    self.attached_to = None;
-                    return;
+                    self.cluster.close_route(conn);
                 }
             }
         }
