@@ -27,9 +27,12 @@ pub enum Contestant {
     External(String),
     /// RLCard's rule-based agent, re-implemented ([`crate::rule_agent`]).
     RlcardRule,
-    /// A rule-based player written from a players' guide ([`crate::guide`]), which `hard` was never tuned
-    /// against.
+    /// A rule-based player written from a players' guide ([`crate::guide`]); its habit is one `hard`
+    /// models ([`crate::inference::Habit::WholeGroups`]).
     GuideRule,
+    /// A rule-based player written from a second guide ([`crate::tempo`]), held out: `hard` is never
+    /// tuned against it and models no habit like its.
+    TempoRule,
 }
 
 impl Contestant {
@@ -38,8 +41,9 @@ impl Contestant {
             Some(command) => Ok(Contestant::External(command.to_string())),
             None if text == RLCARD_RULE => Ok(Contestant::RlcardRule),
             None if text == GUIDE_RULE => Ok(Contestant::GuideRule),
+            None if text == TEMPO_RULE => Ok(Contestant::TempoRule),
             None => text.parse().map(Contestant::Ours).map_err(|_| {
-                BotError(format!("unknown contestant {text:?} (random, greedy, beginner, easy, normal, hard, bomber, {RLCARD_RULE}, {GUIDE_RULE}, or exec:COMMAND)"))
+                BotError(format!("unknown contestant {text:?} (random, greedy, beginner, easy, normal, hard, bomber, {RLCARD_RULE}, {GUIDE_RULE}, {TEMPO_RULE}, or exec:COMMAND)"))
             }),
         }
     }
@@ -50,6 +54,7 @@ impl Contestant {
             Contestant::External(command) => format!("exec:{command}"),
             Contestant::RlcardRule => RLCARD_RULE.to_string(),
             Contestant::GuideRule => GUIDE_RULE.to_string(),
+            Contestant::TempoRule => TEMPO_RULE.to_string(),
         }
     }
 
@@ -58,7 +63,8 @@ impl Contestant {
         match self {
             Contestant::Ours(kind) => Ok(Box::new(Bot::new(*kind, seed))),
             Contestant::RlcardRule => Ok(Box::new(RuleAgent(ChaCha8Rng::seed_from_u64(seed)))),
-            Contestant::GuideRule => Ok(Box::new(GuidePlayer)),
+            Contestant::GuideRule => Ok(Box::new(RulePlayer(crate::guide::choose))),
+            Contestant::TempoRule => Ok(Box::new(RulePlayer(crate::tempo::choose))),
             Contestant::External(command) => {
                 if shared.is_none() {
                     *shared = Some(Rc::new(RefCell::new(External::spawn(command)?)));
@@ -73,6 +79,8 @@ impl Contestant {
 pub const RLCARD_RULE: &str = "rlcard-rule";
 /// The name of the guide's rule-based player as a contestant.
 pub const GUIDE_RULE: &str = "guide-rule";
+/// The name of the held-out second guide's player as a contestant.
+pub const TEMPO_RULE: &str = "tempo-rule";
 
 struct RuleAgent(ChaCha8Rng);
 
@@ -82,14 +90,15 @@ impl Player for RuleAgent {
     }
 }
 
-struct GuidePlayer;
+/// A deterministic rule player of ours ([`crate::guide`], [`crate::tempo`]): its choice among two or more.
+struct RulePlayer(fn(&crate::table::Table, &[Action]) -> usize);
 
-impl Player for GuidePlayer {
+impl Player for RulePlayer {
     fn choose(&mut self, view: &ddz_engine::DealView, choices: &[Action]) -> Result<usize, BotError> {
         if choices.len() <= 1 {
             return Ok(0);
         }
-        Ok(crate::guide::choose(&crate::table::Table::new(view), choices))
+        Ok(self.0(&crate::table::Table::new(view), choices))
     }
 }
 

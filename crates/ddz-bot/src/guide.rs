@@ -1,6 +1,8 @@
 //! `guide-rule`: a rule-based player written from the advice of a common players' guide, independently of
-//! RLCard's agent and of our own players, as an opponent `hard` was never tuned against (`ddz arena --b
-//! guide-rule`; not a table bot).
+//! RLCard's agent and of our own players (`ddz arena --b guide-rule`; not a table bot). It was held out
+//! from `hard`'s tuning until its habit, keeping groups whole, joined the family of players `hard` models
+//! its opponents as ([`crate::inference::Habit::WholeGroups`]): `hard`'s rollouts play that habit with
+//! this player's [`trick_move`]. The held-out opponent is now [`crate::tempo`]'s.
 //!
 //! The guide's advice, as this player follows it:
 //! - **Keep your groups whole.** A play that takes part of a rank the hand holds more of (a single out of a
@@ -23,7 +25,7 @@
 
 use ddz_engine::{Action, Counts, Kind, Play, Rank};
 
-use crate::table::{Table, plays};
+use crate::table::{Table, ask_for, kickers, plays};
 
 /// Card slots of the ranks 3 to 2; then the small and big jokers and the Wild.
 const RANKS: usize = 13;
@@ -37,18 +39,28 @@ pub fn choose(table: &Table, choices: &[Action]) -> usize {
     if plays.is_empty() {
         return auction(table, choices);
     }
-    let hand = table.counts();
-    if let Some(&(i, _)) = plays.iter().find(|(_, p)| p.len() == hand.total()) {
-        return i;
-    }
     let opponent_low = (0..table.players())
         .filter(|&s| s != table.me && !partners(table, s))
         .map(|s| table.sizes[s])
         .min()
         .unwrap_or(usize::MAX);
-    match table.prior() {
-        None => lead(&plays, hand, opponent_low),
-        Some((seat, prior)) => follow(table, choices, &plays, hand, (seat, prior), opponent_low),
+    let facing = table.prior().map(|(seat, prior)| (partners(table, seat), prior));
+    let pass = || choices.iter().position(|a| matches!(a, Action::Pass { .. })).unwrap_or(0);
+    trick_move(table.counts(), &plays, facing, opponent_low).unwrap_or_else(pass)
+}
+
+/// The guide player's move in the play: the index (as `plays` gives it) of the play it makes, or `None`
+/// to pass. `plays` are its legal plays; `facing` is the trick's play to beat, if any, and whether its
+/// partner made it; `opponent_low` is the fewest cards an opponent holds. The search's rollouts play
+/// opponents of this habit with it ([`crate::inference::Habit::WholeGroups`]).
+pub fn trick_move(hand: Counts, plays: &[Choice], facing: Option<(bool, Play)>, opponent_low: usize) -> Option<usize> {
+    if let Some(&(i, _)) = plays.iter().find(|(_, p)| p.len() == hand.total()) {
+        return Some(i);
+    }
+    match facing {
+        None => lead(plays, hand, opponent_low),
+        Some((true, _)) => None,
+        Some((false, prior)) => follow(plays, hand, prior, opponent_low),
     }
 }
 
@@ -86,21 +98,15 @@ fn bottom(play: &Play) -> usize {
     play.cards.slots().next().map_or(0, |(slot, _)| slot)
 }
 
-/// The sum of the slots of a triple's or four's attachments (smaller kickers first); 0 for other plays.
-fn kickers(play: &Play) -> usize {
-    let main = play.main.index();
-    play.cards.slots().filter(|&(slot, _)| slot != main).map(|(slot, n)| slot * usize::from(n)).sum()
-}
-
 /// A choice's index and its play.
-type Choice<'a> = (usize, &'a Play);
+pub type Choice<'a> = (usize, &'a Play);
 
 /// The bombs and rockets among `plays`, and the rest.
 fn split_bombs<'a>(plays: &[Choice<'a>]) -> (Vec<Choice<'a>>, Vec<Choice<'a>>) {
     plays.iter().copied().partition(|(_, p)| is_bomb(p))
 }
 
-fn lead(plays: &[Choice], hand: Counts, opponent_low: usize) -> usize {
+fn lead(plays: &[Choice], hand: Counts, opponent_low: usize) -> Option<usize> {
     let (bombs, others) = split_bombs(plays);
     let pool = if others.is_empty() { &bombs } else { &others };
     // Shapes an opponent about to go out can answer with their last cards.
@@ -112,25 +118,14 @@ fn lead(plays: &[Choice], hand: Counts, opponent_low: usize) -> usize {
     let safe: Vec<Choice> = pool.iter().copied().filter(|(_, p)| !dangerous(p)).collect();
     if safe.is_empty() {
         // Only shapes the opponent can answer: the highest of them.
-        return pool.iter().max_by_key(|(_, p)| (p.main, p.len())).map_or(0, |(i, _)| *i);
+        return pool.iter().max_by_key(|(_, p)| (p.main, p.len())).map(|(i, _)| *i);
     }
     let least = safe.iter().map(|(_, p)| breaks(p, hand)).min().unwrap_or(0);
     let whole = safe.iter().filter(|(_, p)| breaks(p, hand) == least);
-    whole.min_by_key(|(_, p)| (bottom(p), std::cmp::Reverse(p.len()), kickers(p), p.main)).map_or(0, |(i, _)| *i)
+    whole.min_by_key(|(_, p)| (bottom(p), std::cmp::Reverse(p.len()), kickers(p), p.main)).map(|(i, _)| *i)
 }
 
-fn follow(
-    table: &Table,
-    choices: &[Action],
-    plays: &[Choice],
-    hand: Counts,
-    (seat, prior): (usize, Play),
-    opponent_low: usize,
-) -> usize {
-    let pass = choices.iter().position(|a| matches!(a, Action::Pass { .. })).unwrap_or(0);
-    if partners(table, seat) {
-        return pass;
-    }
+fn follow(plays: &[Choice], hand: Counts, prior: Play, opponent_low: usize) -> Option<usize> {
     let (bombs, others) = split_bombs(plays);
     // The smallest play that beats, breaking at most `most`.
     let smallest = |most: u32| {
@@ -138,11 +133,11 @@ fn follow(
         fitting.min_by_key(|(_, p)| (breaks(p, hand), p.main, kickers(p))).map(|(i, _)| *i)
     };
     if let Some(i) = smallest(0) {
-        return i;
+        return Some(i);
     }
     let worth_breaking = opponent_low <= 6 || prior.main >= Rank::ACE;
     if worth_breaking && let Some(i) = smallest(3) {
-        return i;
+        return Some(i);
     }
     // What a bomb leaves is one play: cards of a single rank at most.
     let near_the_end = |p: &Play| hand.checked_sub(p.cards).unwrap_or_default().slots().count() <= 1;
@@ -150,7 +145,7 @@ fn follow(
         .iter()
         .filter(|(_, p)| opponent_low <= 5 || near_the_end(p))
         .min_by_key(|(_, p)| (p.shape.kind == Kind::Rocket, p.strength, p.main));
-    bomb.map_or(pass, |(i, _)| *i)
+    bomb.map(|(i, _)| *i)
 }
 
 /// The auction: the hand's power decides how much it asks for.
@@ -163,21 +158,12 @@ fn auction(table: &Table, choices: &[Action]) -> usize {
         + 3 * u32::from(hand.get(WILD))
         + 2 * u32::from(hand.of(Rank::TWO))
         + u32::from(hand.of(Rank::ACE));
-    // How keen each choice is: 0 declines; a bid of 1-3 asks for that much.
-    let keen = |a: &Action| match *a {
-        Action::Take { .. } | Action::Call { call: true, .. } | Action::Rob { rob: true, .. } => Some(1),
-        Action::Bid { bid, .. } => Some(u32::from(bid)),
-        Action::Pass { .. } | Action::Call { call: false, .. } | Action::Rob { rob: false, .. } => Some(0),
-        _ => None,
-    };
     let wanted = match power {
         0..=4 => 0,
         5..=6 => 1,
         7..=9 => 2,
         _ => 3,
     };
-    let ranked = choices.iter().enumerate().filter_map(|(i, a)| keen(a).map(|k| (k, i)));
     // The highest ask up to what the hand is worth (a take, call or rob when it is worth any); else decline.
-    let chosen = ranked.filter(|&(k, _)| k <= wanted).max_by_key(|&(k, i)| (k, std::cmp::Reverse(i)));
-    chosen.map_or(0, |(_, i)| i)
+    ask_for(choices, wanted)
 }

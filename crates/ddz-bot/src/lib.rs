@@ -24,6 +24,7 @@ pub mod review;
 pub mod rule_agent;
 pub mod search;
 pub mod table;
+pub mod tempo;
 
 use std::fmt;
 use std::str::FromStr;

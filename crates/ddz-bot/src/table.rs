@@ -76,6 +76,27 @@ pub fn plays(choices: &[Action]) -> Vec<(usize, &Play)> {
         .collect()
 }
 
+/// The sum of the slots of a play's cards outside its main rank (a triple's or four's kickers): what a
+/// rule player keeps small.
+pub fn kickers(play: &Play) -> usize {
+    let main = play.main.index();
+    play.cards.slots().filter(|&(slot, _)| slot != main).map(|(slot, n)| slot * usize::from(n)).sum()
+}
+
+/// The index of a rule player's auction choice: the highest ask among `choices` up to `wanted` (a bid of
+/// 1-3 asks for that much; a take, call or rob asks for 1; declining, 0), the first on a tie.
+pub fn ask_for(choices: &[Action], wanted: u32) -> usize {
+    let ask = |a: &Action| match *a {
+        Action::Take { .. } | Action::Call { call: true, .. } | Action::Rob { rob: true, .. } => Some(1),
+        Action::Bid { bid, .. } => Some(u32::from(bid)),
+        Action::Pass { .. } | Action::Call { call: false, .. } | Action::Rob { rob: false, .. } => Some(0),
+        _ => None,
+    };
+    let ranked = choices.iter().enumerate().filter_map(|(i, a)| ask(a).map(|k| (k, i)));
+    let chosen = ranked.filter(|&(k, _)| k <= wanted).max_by_key(|&(k, i)| (k, std::cmp::Reverse(i)));
+    chosen.map_or(0, |(_, i)| i)
+}
+
 /// What the hand-planning player looks at from a seat: a real table, or a seat in the search's
 /// rollouts, where it stands in for an opponent who plans.
 pub trait Outlook {

@@ -1,6 +1,6 @@
-//! The guide's rule-based player (`guide-rule`, `ddz_bot::guide`), an opponent `hard` was never tuned
-//! against: every decision of seeded deals at each table is checked against the guide's advice, and the
-//! player is a real opponent (it beats the greedy baseline).
+//! The guide's rule-based player (`guide-rule`, `ddz_bot::guide`), whose habit `hard` models: every
+//! decision of seeded deals at each table is checked against the guide's advice, and the player is a real
+//! opponent (it beats the greedy baseline).
 
 use ddz_bot::arena::{Contestant, GUIDE_RULE, Match, play_auction, run};
 use ddz_bot::table::Table;

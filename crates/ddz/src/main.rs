@@ -64,7 +64,7 @@ enum Command {
         /// Bid for the landlord: every deal played six times, each side alone at each seat.
         #[arg(long)]
         auction: bool,
-        /// Side A: random, greedy, beginner, easy, normal, hard, bomber, rlcard-rule (RLCard's rule agent), guide-rule (a players' guide's rules), or exec:COMMAND.
+        /// Side A: random, greedy, beginner, easy, normal, hard, bomber, rlcard-rule (RLCard's rule agent), guide-rule (a players' guide's rules), tempo-rule (a second guide's rules, held out), or exec:COMMAND.
         #[arg(long)]
         a: String,
         /// Side B.

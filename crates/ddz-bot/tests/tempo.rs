@@ -1,0 +1,104 @@
+//! The second guide's rule-based player (`tempo-rule`, `ddz_bot::tempo`), the opponent held out from
+//! `hard`'s tuning: every decision of seeded deals at each table is checked against its advice, and the
+//! player is a real opponent (it beats the greedy baseline).
+
+use ddz_bot::arena::{Contestant, Match, TEMPO_RULE, play_auction, run};
+use ddz_bot::table::Table;
+use ddz_bot::{BotError, BotKind, Player};
+use ddz_engine::{Action, DealView, Play, Rules};
+
+const TABLES: [Rules; 4] =
+    [Rules::house(true), Rules::no_shuffle(false), Rules::no_shuffle(true), Rules::two_player(false)];
+
+/// The tempo player, each decision checked.
+struct Watched;
+
+impl Player for Watched {
+    fn choose(&mut self, view: &DealView, choices: &[Action]) -> Result<usize, BotError> {
+        if choices.len() <= 1 {
+            return Ok(0);
+        }
+        let table = Table::new(view);
+        let chosen = ddz_bot::tempo::choose(&table, choices);
+        assert_eq!(chosen, ddz_bot::tempo::choose(&table, choices), "the same view, the same decision");
+        let play = |a: &Action| match a {
+            Action::Play { play, .. } => Some(*play),
+            _ => None,
+        };
+        let plays: Vec<Play> = choices.iter().filter_map(play).collect();
+        if plays.is_empty() {
+            return Ok(chosen);
+        }
+        let hand = view.hand.expect("a seat's view has its hand").counts();
+        if plays.iter().any(|p| p.len() == hand.total()) {
+            assert!(play(&choices[chosen]).is_some_and(|p| p.len() == hand.total()), "it goes out when one play can");
+            return Ok(chosen);
+        }
+        let opponent_low = (0..table.players())
+            .filter(|&s| s != table.me && (table.landlord == Some(s) || table.landlord == Some(table.me)))
+            .map(|s| table.sizes[s])
+            .min()
+            .expect("an opponent");
+        match table.prior() {
+            Some((seat, _)) if table.landlord.is_some_and(|l| l != seat && l != table.me) => {
+                assert!(matches!(choices[chosen], Action::Pass { .. }), "it never beats its partner");
+            }
+            Some((_, prior)) => {
+                if let Some(p) = play(&choices[chosen]) {
+                    let bomb = p.shape.is_bomb_or_rocket();
+                    assert!(!bomb || opponent_low <= 4, "a bomb {p:?} against an opponent with {opponent_low} cards");
+                    let control = p.cards.slots().any(|(slot, _)| slot >= 12);
+                    assert!(
+                        bomb || !control || opponent_low <= 4 || prior.main.index() >= 9,
+                        "a 2 or a joker ({p:?}) spent on {prior:?} with no opponent close"
+                    );
+                }
+            }
+            None => {
+                // The strongest lead: nothing else sheds more cards, and no bomb while something else can go.
+                let led = play(&choices[chosen]).expect("a lead is a play");
+                let others: Vec<&Play> = plays.iter().filter(|p| !p.shape.is_bomb_or_rocket()).collect();
+                if !others.is_empty() {
+                    assert!(!led.shape.is_bomb_or_rocket(), "it leads a bomb while {others:?} could go");
+                }
+                let partner_close = (0..table.players()).any(|s| {
+                    s != table.me && table.landlord.is_some_and(|l| l != s && l != table.me) && table.sizes[s] <= 2
+                });
+                if opponent_low > 2 && !partner_close && !led.shape.is_bomb_or_rocket() {
+                    let most = others.iter().map(|p| p.len()).max().expect("a lead");
+                    assert_eq!(led.len(), most, "lead {led:?} sheds fewer cards than another could");
+                }
+            }
+        }
+        Ok(chosen)
+    }
+}
+
+#[test]
+fn the_tempo_player_leads_its_longest_play_saves_its_bombs_and_never_beats_its_partner() {
+    for rules in TABLES {
+        for seed in 0..40 {
+            let mut players: Vec<Box<dyn Player>> =
+                (0..rules.players).map(|_| Box::new(Watched) as Box<dyn Player>).collect();
+            play_auction(rules, seed, &mut players).expect("the deal plays out");
+        }
+    }
+}
+
+#[test]
+fn the_tempo_player_is_a_real_opponent_that_beats_the_greedy_baseline() {
+    for rules in [Rules::house(true), Rules::no_shuffle(false)] {
+        let tempo = Contestant::parse(TEMPO_RULE).expect("a contestant");
+        let m = Match {
+            rules,
+            research: false,
+            deals: 300,
+            seed: 7,
+            a: tempo,
+            b: Contestant::Ours(BotKind::Greedy),
+            auction: true,
+        };
+        let (score, interval) = run(&m, 2, &|_| {}).expect("the match runs").mean_score();
+        assert!(score - interval > 0.0, "tempo-rule against greedy at {rules}: {score:.2} ± {interval:.2}");
+    }
+}
