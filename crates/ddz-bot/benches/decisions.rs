@@ -3,24 +3,27 @@
 //! and its time measured one by one, at No
 //! Shuffle with and without Wild Rank, House with the Wild and Two Player with Wild Rank; and, under the
 //! research protocol, `normal`'s decisions in games against RLCard's rule agent (where `hard` finds
-//! the opponents fit its model and searches further) and against random play (where `hard`, as the
-//! landlord, plays its rollouts' farmers at random). Prints median, 90th and 99th percentile and
+//! the opponents fit its model and searches further), against the guide's rule player (who keeps its
+//! groups whole: `hard`'s rollouts play it so) and against random play (where `hard`, as the landlord,
+//! plays its rollouts' farmers at random). Prints median, 90th and 99th percentile and
 //! maximum; run it on one core (`taskset -c 1 cargo bench -p ddz-bot --bench decisions [-- TABLE...]`).
 
 use std::hint::black_box;
 use std::time::Instant;
 
-use ddz_bot::{Bot, BotKind, rule_agent};
+use ddz_bot::table::Table;
+use ddz_bot::{Bot, BotKind, guide, rule_agent};
 use ddz_engine::{Action, Deal, DealSetup, DealView, Rules, Seed, Start, TableType};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-/// Who plays the seats `positions` records: `normal` everywhere, or `normal` against the rule agent
-/// or a random player (as landlord in even games, as the farmers in odd ones).
+/// Who plays the seats `positions` records: `normal` everywhere, or `normal` against the rule agent,
+/// the guide's player or a random player (as landlord in even games, as the farmers in odd ones).
 #[derive(Clone, Copy, PartialEq)]
 enum Opponents {
     Normal,
     RuleAgent,
+    Guide,
     Random,
 }
 
@@ -44,6 +47,8 @@ fn positions(rules: Rules, games: u64, opponents: Opponents) -> Vec<(DealView, V
             let opponent_plays = (seat == 0) == (game % 2 == 1);
             let choice = if opponent_plays && opponents == Opponents::RuleAgent {
                 rule_agent::choose(&view, &choices, &mut dice)
+            } else if opponent_plays && opponents == Opponents::Guide && choices.len() > 1 {
+                guide::choose(&Table::new(&view), &choices)
             } else if opponent_plays && opponents == Opponents::Random {
                 dice.random_range(0..choices.len())
             } else {
@@ -67,6 +72,7 @@ fn main() {
         ("house_wild", Rules::house(true), Opponents::Normal),
         ("twoplayer_wildrank", Rules::two_player(true), Opponents::Normal),
         ("research_vs_rule_agent", Rules::no_shuffle(false), Opponents::RuleAgent),
+        ("research_vs_guide", Rules::no_shuffle(false), Opponents::Guide),
         ("research_vs_random", Rules::no_shuffle(false), Opponents::Random),
     ];
     for (name, rules, opponents) in tables {

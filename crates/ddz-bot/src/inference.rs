@@ -1,21 +1,41 @@
 //! What the opponents' plays say about their hands: deals of the unseen cards weighted by how likely
 //! each opponent's actual plays were, had it held the cards the deal gives it.
 //!
-//! The model of an opponent is the simple player ([`crate::rule_agent`]): it leads the part of its
-//! hand's plain split that holds its lowest card, follows with the smallest play of the trick's kind, and
-//! passes an opponent's play only when it has no play of that kind to beat it. Each past decision that
-//! a sampled hand makes inconsistent with that multiplies the deal's weight by [`INCONSISTENT`]: against
-//! a simple player the weights all but rule such deals out; against a player who plans, its plays are
-//! surprising under most deals alike, so the weights change little. Bombs and fours carry no evidence
-//! (holding one back, or spending one, says little), nor do passes under a partner.
+//! An opponent is modelled as one of a small family of rule-based players with different habits
+//! ([`Habit`]), each tested cheaply on counts: the simple player ([`crate::rule_agent`]), which leads the
+//! part of its hand's plain split that holds its lowest card, follows with the smallest play of the
+//! trick's kind and passes an opponent's play only when it has no play of that kind to beat it; and the
+//! player who keeps its groups whole, which leads its lowest group whole, follows with the smallest play
+//! that breaks no group and passes when no such play beats (it breaks a pair sooner than pass only when
+//! nothing whole beats). Each habit is a noisy player: each past decision a sampled hand makes
+//! inconsistent with it multiplies its likelihood by [`INCONSISTENT`]. A deal's weight is, for each
+//! opponent, the mean of its habits' likelihoods (the habits equally likely beforehand), so whichever
+//! habit explains an opponent's plays decides which hands it is thought to hold; against a player who
+//! plans, its plays are surprising under most deals alike and the weights change little. Bombs and
+//! fours carry no evidence (holding one back, or spending one, says little), nor do passes under a
+//! partner.
 
 use ddz_engine::{Attach, Counts, Kind, Play, Seat, TrickMove};
 
 use crate::rule_agent;
 use crate::table::{Outlook, Table};
 
-/// The weight a deal keeps for each opponent decision it makes inconsistent with the simple player.
+/// The weight a deal keeps under a habit for each opponent decision it makes inconsistent with the habit.
 pub const INCONSISTENT: f64 = 0.02;
+
+/// The habits of the family of players an opponent is modelled as.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Habit {
+    /// RLCard's simple player ([`crate::rule_agent`]): plain split, smallest play of the kind.
+    Simple,
+    /// Keeps its groups whole, as most players' guides teach: no single out of a pair, no pair out of a
+    /// triple, unless nothing whole beats (the rollouts play it as [`crate::guide`]'s player does).
+    WholeGroups,
+}
+
+impl Habit {
+    pub const ALL: [Habit; 2] = [Habit::Simple, Habit::WholeGroups];
+}
 
 /// Whether the opponents play at random: farmers who beat each other's standing plays (seen by the
 /// landlord), or an opponent who made a play no player who plans makes ([`senseless`]).
@@ -156,9 +176,31 @@ impl Evidence {
         self.decisions.len()
     }
 
-    /// How many of the opponents' decisions the deal `hands` (each seat's cards now) makes inconsistent.
-    pub fn surprises(&self, hands: &[Counts]) -> i32 {
-        self.decisions.iter().filter(|d| !consistent(&d.what, add(hands[d.seat], d.later))).count() as i32
+    /// How many of the opponents' decisions the deal `hands` (each seat's cards now) makes inconsistent
+    /// with `habit`.
+    #[cfg(test)]
+    fn surprises(&self, hands: &[Counts], habit: Habit) -> i32 {
+        self.decisions.iter().filter(|d| !consistent(&d.what, add(hands[d.seat], d.later), habit)).count() as i32
+    }
+
+    /// How well the deal `hands` explains the opponents' decisions: for each opponent, the mean over the
+    /// habits of [`INCONSISTENT`] to the power of its surprises under that habit; and, for each habit,
+    /// whether the deal explains every decision of every opponent under it (indexed as [`Habit::ALL`]).
+    pub fn weigh(&self, hands: &[Counts]) -> (f64, [bool; 2]) {
+        let mut surprises = [[0i32; 2]; 3];
+        for d in &self.decisions {
+            let hand = add(hands[d.seat], d.later);
+            for (h, &habit) in Habit::ALL.iter().enumerate() {
+                surprises[d.seat][h] += i32::from(!consistent(&d.what, hand, habit));
+            }
+        }
+        let seats = self.decisions.iter().fold(0u8, |seen, d| seen | 1 << d.seat);
+        let weight = (0..3)
+            .filter(|&seat| seats & 1 << seat != 0)
+            .map(|seat| surprises[seat].iter().map(|&n| INCONSISTENT.powi(n)).sum::<f64>() / 2.0)
+            .product();
+        let explains = |h: usize| surprises.iter().all(|per_seat| per_seat[h] == 0);
+        (weight, [explains(0), explains(1)])
     }
 }
 
@@ -179,18 +221,40 @@ fn carries_evidence(what: &What) -> bool {
     }
 }
 
-/// Whether the simple player holding `hand` would have made this decision.
-fn consistent(what: &What, hand: Counts) -> bool {
+/// Whether a player of `habit` holding `hand` would have made this decision.
+fn consistent(what: &What, hand: Counts, habit: Habit) -> bool {
+    let whole = habit == Habit::WholeGroups;
     match *what {
+        What::Lead(play) if whole => {
+            breaks_nothing(&play, hand) && lowest_group(hand) == play.cards.slots().next().map(|(s, _)| s)
+        }
         What::Lead(play) => rule_agent::lead_part(hand).is_none_or(|part| rule_agent::play_ranks(&play) == part),
-        What::Follow { target, play } => !holds_between(hand, &target, target.main.index(), play.main.index()),
-        What::Pass { target } => !holds_between(hand, &target, target.main.index(), 15),
+        What::Follow { target, play } if whole && !breaks_nothing(&play, hand) => {
+            !holds_between(hand, &target, target.main.index(), 15, true)
+        }
+        What::Follow { target, play } => !holds_between(hand, &target, target.main.index(), play.main.index(), whole),
+        What::Pass { target } => !holds_between(hand, &target, target.main.index(), 15, whole),
     }
 }
 
+/// Whether `play` takes every card of each rank it touches in `hand` (a single that is no part of a
+/// pair, a whole pair, a straight of lone cards), and does not split the rocket.
+fn breaks_nothing(play: &Play, hand: Counts) -> bool {
+    const JOKERS: [usize; 2] = [13, 14];
+    let rocket_split =
+        JOKERS.iter().all(|&j| hand.get(j) == 1) && JOKERS.iter().filter(|&&j| play.cards.get(j) == 1).count() == 1;
+    !rocket_split && play.cards.slots().all(|(slot, n)| JOKERS.contains(&slot) || n == hand.get(slot))
+}
+
+/// The lowest rank of `hand` that is not a bomb: where a player who leads its weakest group starts.
+fn lowest_group(hand: Counts) -> Option<usize> {
+    hand.slots().find(|&(_, n)| n < 4).map(|(slot, _)| slot)
+}
+
 /// Whether `hand` holds a play shaped like `like` whose main rank lies strictly between `low` and
-/// `high` (kickers not checked: they rarely decide).
-fn holds_between(hand: Counts, like: &Play, low: usize, high: usize) -> bool {
+/// `high` (kickers not checked: they rarely decide); with `whole`, only one that takes every card of the
+/// ranks it uses.
+fn holds_between(hand: Counts, like: &Play, low: usize, high: usize, whole: bool) -> bool {
     let shape = like.shape;
     let (need, len, top_max) = match shape.kind {
         Kind::Single => (1, 1, 14),
@@ -201,7 +265,8 @@ fn holds_between(hand: Counts, like: &Play, low: usize, high: usize) -> bool {
         Kind::PairRun => (2, shape.len as usize, 11),
         _ => return false,
     };
-    (low + 1..high.min(top_max + 1)).any(|top| top + 1 >= len && (top + 1 - len..=top).all(|s| hand.get(s) >= need))
+    let holds = |slot: usize| if whole { hand.get(slot) == need } else { hand.get(slot) >= need };
+    (low + 1..high.min(top_max + 1)).any(|top| top + 1 >= len && (top + 1 - len..=top).all(holds))
 }
 
 #[cfg(test)]
@@ -226,28 +291,78 @@ mod tests {
     #[test]
     fn a_lead_is_consistent_only_with_hands_whose_lowest_part_it_is() {
         let pair_of_fives = What::Lead(play(Kind::Pair, 1, 2, "55"));
-        assert!(consistent(&pair_of_fives, hand("5589JQ")));
-        assert!(!consistent(&pair_of_fives, hand("3558JQ")), "a lower single would have been led");
-        assert!(!consistent(&pair_of_fives, hand("555JQ")), "the fives are a triple");
+        assert!(consistent(&pair_of_fives, hand("5589JQ"), Habit::Simple));
+        assert!(!consistent(&pair_of_fives, hand("3558JQ"), Habit::Simple), "a lower single would have been led");
+        assert!(!consistent(&pair_of_fives, hand("555JQ"), Habit::Simple), "the fives are a triple");
     }
 
     #[test]
     fn a_follow_is_consistent_only_with_hands_lacking_a_smaller_beating_play_of_its_kind() {
         let ten_over_six = What::Follow { target: play(Kind::Single, 1, 3, "6"), play: play(Kind::Single, 1, 7, "T") };
-        assert!(consistent(&ten_over_six, hand("34TK")));
-        assert!(!consistent(&ten_over_six, hand("38TK")), "the eight beats the six and is smaller");
+        assert!(consistent(&ten_over_six, hand("34TK"), Habit::Simple));
+        assert!(!consistent(&ten_over_six, hand("38TK"), Habit::Simple), "the eight beats the six and is smaller");
         let straight = |top: usize, cards: &str| play(Kind::Straight, 5, top, cards);
         let over = What::Follow { target: straight(4, "34567"), play: straight(9, "89TJQ") };
-        assert!(!consistent(&over, hand("456789TJQ")), "4-8 beats 3-7 and is smaller");
-        assert!(consistent(&over, hand("3489TJQ")));
+        assert!(!consistent(&over, hand("456789TJQ"), Habit::Simple), "4-8 beats 3-7 and is smaller");
+        assert!(consistent(&over, hand("3489TJQ"), Habit::Simple));
     }
 
     #[test]
     fn a_pass_is_consistent_only_with_hands_that_cannot_beat_by_kind() {
         let pass_over_kings = What::Pass { target: play(Kind::Pair, 1, 10, "KK") };
-        assert!(consistent(&pass_over_kings, hand("3AR2")), "no pair above the kings");
-        assert!(!consistent(&pass_over_kings, hand("3AA")));
-        assert!(consistent(&pass_over_kings, hand("3333")), "a bomb held back says nothing");
+        assert!(consistent(&pass_over_kings, hand("3AR2"), Habit::Simple), "no pair above the kings");
+        assert!(!consistent(&pass_over_kings, hand("3AA"), Habit::Simple));
+        assert!(consistent(&pass_over_kings, hand("3333"), Habit::Simple), "a bomb held back says nothing");
+    }
+
+    #[test]
+    fn a_player_who_keeps_groups_whole_leads_its_lowest_group_whole() {
+        let pair_of_fives = What::Lead(play(Kind::Pair, 1, 2, "55"));
+        assert!(consistent(&pair_of_fives, hand("5589JQ"), Habit::WholeGroups));
+        assert!(!consistent(&pair_of_fives, hand("3558JQ"), Habit::WholeGroups), "the lone three is lower");
+        assert!(!consistent(&pair_of_fives, hand("555JQ"), Habit::WholeGroups), "the fives are a triple");
+        assert!(consistent(&pair_of_fives, hand("33335589"), Habit::WholeGroups), "a bomb is no group to lead");
+    }
+
+    #[test]
+    fn a_player_who_keeps_groups_whole_follows_with_its_smallest_whole_play_and_breaks_one_only_when_none_beats() {
+        let six = play(Kind::Single, 1, 3, "6");
+        let ten_over_six = What::Follow { target: six, play: play(Kind::Single, 1, 7, "T") };
+        assert!(consistent(&ten_over_six, hand("388TK"), Habit::WholeGroups), "the eights are a pair");
+        assert!(!consistent(&ten_over_six, hand("388TK"), Habit::Simple), "the simple player breaks the pair");
+        assert!(!consistent(&ten_over_six, hand("389TK"), Habit::WholeGroups), "the lone nine is smaller");
+        let ten_out_of_a_pair = What::Follow { target: six, play: play(Kind::Single, 1, 7, "T") };
+        assert!(consistent(&ten_out_of_a_pair, hand("3TT"), Habit::WholeGroups), "nothing whole beats the six");
+        assert!(!consistent(&ten_out_of_a_pair, hand("3TTK"), Habit::WholeGroups), "the lone king beats it whole");
+    }
+
+    #[test]
+    fn a_player_who_keeps_groups_whole_passes_when_nothing_whole_beats() {
+        let pass_over_six = What::Pass { target: play(Kind::Single, 1, 3, "6") };
+        assert!(consistent(&pass_over_six, hand("3TTKK"), Habit::WholeGroups));
+        assert!(!consistent(&pass_over_six, hand("3TTKK"), Habit::Simple));
+        assert!(!consistent(&pass_over_six, hand("3TTA"), Habit::WholeGroups), "the lone ace beats it");
+    }
+
+    #[test]
+    fn a_deal_weighs_each_opponent_by_the_habit_that_explains_it_best() {
+        let deal = first_trick(false);
+        let view = deal.view(Some(0));
+        let evidence = Evidence::new(&Table::new(&view));
+        let hands: Vec<Counts> = (0..3).map(|seat| deal.hand(seat).counts()).collect();
+        let (weight, explains) = evidence.weigh(&hands);
+        let expected: f64 = [1, 2]
+            .iter()
+            .map(|&seat| {
+                let mine =
+                    Evidence { decisions: evidence.decisions.iter().filter(|d| d.seat == seat).copied().collect() };
+                Habit::ALL.iter().map(|&h| INCONSISTENT.powi(mine.surprises(&hands, h))).sum::<f64>() / 2.0
+            })
+            .product();
+        assert!((weight - expected).abs() < 1e-12, "{weight} against {expected}");
+        for (h, &habit) in Habit::ALL.iter().enumerate() {
+            assert_eq!(explains[h], evidence.surprises(&hands, habit) == 0, "{habit:?}");
+        }
     }
 
     /// A House deal where seat 0 took the landlord and led its lowest single, seat 1 beat it with its
