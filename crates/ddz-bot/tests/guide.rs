@@ -2,13 +2,12 @@
 //! decision of seeded deals at each table is checked against the guide's advice, and the player is a real
 //! opponent (it beats the greedy baseline).
 
-use ddz_bot::arena::{Contestant, GUIDE_RULE, Match, play_auction, run};
-use ddz_bot::table::Table;
-use ddz_bot::{BotError, BotKind, Player};
-use ddz_engine::{Action, DealView, Play, Rules};
+mod common;
 
-const TABLES: [Rules; 4] =
-    [Rules::house(true), Rules::no_shuffle(false), Rules::no_shuffle(true), Rules::two_player(false)];
+use ddz_bot::arena::GUIDE_RULE;
+use ddz_bot::table::Table;
+use ddz_bot::{BotError, Player};
+use ddz_engine::{Action, DealView, Play};
 
 /// The guide player, each decision checked.
 struct Watched;
@@ -19,12 +18,8 @@ impl Player for Watched {
             return Ok(0);
         }
         let table = Table::new(view);
-        let chosen = ddz_bot::guide::choose(&table, choices);
-        assert_eq!(chosen, ddz_bot::guide::choose(&table, choices), "the same view, the same decision");
-        let play = |a: &Action| match a {
-            Action::Play { play, .. } => Some(*play),
-            _ => None,
-        };
+        let chosen = common::decide_twice(ddz_bot::guide::choose, &table, choices);
+        let play = common::play_of;
         if !choices.iter().any(|a| play(a).is_some()) {
             return Ok(chosen);
         }
@@ -61,29 +56,10 @@ impl Player for Watched {
 
 #[test]
 fn the_guide_player_goes_out_when_it_can_and_never_beats_its_partner() {
-    for rules in TABLES {
-        for seed in 0..40 {
-            let mut players: Vec<Box<dyn Player>> =
-                (0..rules.players).map(|_| Box::new(Watched) as Box<dyn Player>).collect();
-            play_auction(rules, seed, &mut players).expect("the deal plays out");
-        }
-    }
+    common::play_watched(|| Box::new(Watched));
 }
 
 #[test]
 fn the_guide_player_is_a_real_opponent_that_beats_the_greedy_baseline() {
-    for rules in [Rules::house(true), Rules::no_shuffle(false)] {
-        let guide = Contestant::parse(GUIDE_RULE).expect("a contestant");
-        let m = Match {
-            rules,
-            research: false,
-            deals: 300,
-            seed: 7,
-            a: guide,
-            b: Contestant::Ours(BotKind::Greedy),
-            auction: true,
-        };
-        let (score, interval) = run(&m, 2, &|_| {}).expect("the match runs").mean_score();
-        assert!(score - interval > 0.0, "guide-rule against greedy at {rules}: {score:.2} ± {interval:.2}");
-    }
+    common::assert_beats_greedy(GUIDE_RULE);
 }

@@ -2,13 +2,12 @@
 //! `hard`'s tuning: every decision of seeded deals at each table is checked against its advice, and the
 //! player is a real opponent (it beats the greedy baseline).
 
-use ddz_bot::arena::{Contestant, Match, TEMPO_RULE, play_auction, run};
-use ddz_bot::table::Table;
-use ddz_bot::{BotError, BotKind, Player};
-use ddz_engine::{Action, DealView, Play, Rules};
+mod common;
 
-const TABLES: [Rules; 4] =
-    [Rules::house(true), Rules::no_shuffle(false), Rules::no_shuffle(true), Rules::two_player(false)];
+use ddz_bot::arena::TEMPO_RULE;
+use ddz_bot::table::Table;
+use ddz_bot::{BotError, Player};
+use ddz_engine::{Action, DealView, Play};
 
 /// The tempo player, each decision checked.
 struct Watched;
@@ -19,12 +18,8 @@ impl Player for Watched {
             return Ok(0);
         }
         let table = Table::new(view);
-        let chosen = ddz_bot::tempo::choose(&table, choices);
-        assert_eq!(chosen, ddz_bot::tempo::choose(&table, choices), "the same view, the same decision");
-        let play = |a: &Action| match a {
-            Action::Play { play, .. } => Some(*play),
-            _ => None,
-        };
+        let chosen = common::decide_twice(ddz_bot::tempo::choose, &table, choices);
+        let play = common::play_of;
         let plays: Vec<Play> = choices.iter().filter_map(play).collect();
         if plays.is_empty() {
             return Ok(chosen);
@@ -76,29 +71,10 @@ impl Player for Watched {
 
 #[test]
 fn the_tempo_player_leads_its_longest_play_saves_its_bombs_and_never_beats_its_partner() {
-    for rules in TABLES {
-        for seed in 0..40 {
-            let mut players: Vec<Box<dyn Player>> =
-                (0..rules.players).map(|_| Box::new(Watched) as Box<dyn Player>).collect();
-            play_auction(rules, seed, &mut players).expect("the deal plays out");
-        }
-    }
+    common::play_watched(|| Box::new(Watched));
 }
 
 #[test]
 fn the_tempo_player_is_a_real_opponent_that_beats_the_greedy_baseline() {
-    for rules in [Rules::house(true), Rules::no_shuffle(false)] {
-        let tempo = Contestant::parse(TEMPO_RULE).expect("a contestant");
-        let m = Match {
-            rules,
-            research: false,
-            deals: 300,
-            seed: 7,
-            a: tempo,
-            b: Contestant::Ours(BotKind::Greedy),
-            auction: true,
-        };
-        let (score, interval) = run(&m, 2, &|_| {}).expect("the match runs").mean_score();
-        assert!(score - interval > 0.0, "tempo-rule against greedy at {rules}: {score:.2} ± {interval:.2}");
-    }
+    common::assert_beats_greedy(TEMPO_RULE);
 }

@@ -1,0 +1,51 @@
+//! What the tests of our rule players (`guide-rule`, `tempo-rule`) share: every decision of seeded deals
+//! at each table watched, and a match against the greedy baseline.
+
+use ddz_bot::arena::{Contestant, Match, play_auction, run};
+use ddz_bot::table::Table;
+use ddz_bot::{BotKind, Player};
+use ddz_engine::{Action, Play, Rules};
+
+/// Plays 40 seeded deals, from the auction, at each table type, every seat played by `watched()`.
+pub fn play_watched(watched: fn() -> Box<dyn Player>) {
+    let tables = [Rules::house(true), Rules::no_shuffle(false), Rules::no_shuffle(true), Rules::two_player(false)];
+    for rules in tables {
+        for seed in 0..40 {
+            let mut players: Vec<Box<dyn Player>> = (0..rules.players).map(|_| watched()).collect();
+            play_auction(rules, seed, &mut players).expect("the deal plays out");
+        }
+    }
+}
+
+/// Asserts that the contestant named `name` beats `greedy` over 300 deals from the auction, at House and
+/// No Shuffle.
+pub fn assert_beats_greedy(name: &str) {
+    for rules in [Rules::house(true), Rules::no_shuffle(false)] {
+        let m = Match {
+            rules,
+            research: false,
+            deals: 300,
+            seed: 7,
+            a: Contestant::parse(name).expect("a contestant"),
+            b: Contestant::Ours(BotKind::Greedy),
+            auction: true,
+        };
+        let (score, interval) = run(&m, 2, &|_| {}).expect("the match runs").mean_score();
+        assert!(score - interval > 0.0, "{name} against greedy at {rules}: {score:.2} ± {interval:.2}");
+    }
+}
+
+/// `choose`'s decision, asked twice: the same view and choices must give the same decision.
+pub fn decide_twice(choose: fn(&Table, &[Action]) -> usize, table: &Table, choices: &[Action]) -> usize {
+    let chosen = choose(table, choices);
+    assert_eq!(chosen, choose(table, choices), "the same view, the same decision");
+    chosen
+}
+
+/// The play an action makes, if it is one.
+pub fn play_of(action: &Action) -> Option<Play> {
+    match action {
+        Action::Play { play, .. } => Some(*play),
+        _ => None,
+    }
+}
