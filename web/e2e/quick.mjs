@@ -42,7 +42,8 @@ describe('quick match', { concurrency: 3 }, () => {
 
     const status = page.getByRole('status').filter({ hasText: 'Looking for players…' });
     await status.waitFor();
-    assert.match(await status.innerText(), /Waiting for this table: 1/);
+    // The count comes with the ticket's first answer, a moment after the page shows.
+    await status.filter({ hasText: /Waiting for this table: 1/ }).waitFor({ timeout: 5_000 });
     const fill = page.getByTestId('quick-fill');
     await fill.waitFor();
     const first = seconds(await fill.innerText());
