@@ -25,7 +25,7 @@
 
 use ddz_engine::{Action, Counts, Kind, Play, Rank};
 
-use crate::table::{Table, ask_for, kickers, plays};
+use crate::table::{Choice, Table, ask_for, kickers, plays};
 
 /// Card slots of the ranks 3 to 2; then the small and big jokers and the Wild.
 const RANKS: usize = 13;
@@ -97,9 +97,6 @@ fn breaks(play: &Play, hand: Counts) -> u32 {
 fn bottom(play: &Play) -> usize {
     play.cards.slots().next().map_or(0, |(slot, _)| slot)
 }
-
-/// A choice's index and its play.
-pub type Choice<'a> = (usize, &'a Play);
 
 /// The bombs and rockets among `plays`, and the rest.
 fn split_bombs<'a>(plays: &[Choice<'a>]) -> (Vec<Choice<'a>>, Vec<Choice<'a>>) {

@@ -186,8 +186,8 @@ impl Evidence {
     /// How well the deal `hands` explains the opponents' decisions: for each opponent, the mean over the
     /// habits of [`INCONSISTENT`] to the power of its surprises under that habit; and, for each habit,
     /// whether the deal explains every decision of every opponent under it (indexed as [`Habit::ALL`]).
-    pub fn weigh(&self, hands: &[Counts]) -> (f64, [bool; 2]) {
-        let mut surprises = [[0i32; 2]; 3];
+    pub fn weigh(&self, hands: &[Counts]) -> (f64, [bool; Habit::ALL.len()]) {
+        let mut surprises = [[0i32; Habit::ALL.len()]; 3];
         for d in &self.decisions {
             let hand = add(hands[d.seat], d.later);
             for (h, &habit) in Habit::ALL.iter().enumerate() {
@@ -197,10 +197,10 @@ impl Evidence {
         let seats = self.decisions.iter().fold(0u8, |seen, d| seen | 1 << d.seat);
         let weight = (0..3)
             .filter(|&seat| seats & 1 << seat != 0)
-            .map(|seat| surprises[seat].iter().map(|&n| INCONSISTENT.powi(n)).sum::<f64>() / 2.0)
+            .map(|seat| surprises[seat].iter().map(|&n| INCONSISTENT.powi(n)).sum::<f64>() / Habit::ALL.len() as f64)
             .product();
-        let explains = |h: usize| surprises.iter().all(|per_seat| per_seat[h] == 0);
-        (weight, [explains(0), explains(1)])
+        let explains = std::array::from_fn(|h| surprises.iter().all(|per_seat| per_seat[h] == 0));
+        (weight, explains)
     }
 }
 

@@ -34,11 +34,11 @@ use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use crate::guide;
-use crate::inference::{self, Evidence};
+use crate::inference::{self, Evidence, Habit};
 use crate::plan::PlanEvaluator;
 use crate::policy::{self, Scored};
 use crate::rule_agent::{self, SimpleMove};
-use crate::table::{Outlook, Table};
+use crate::table::{Choice, Outlook, Table};
 
 /// How hard the search works.
 #[derive(Clone, Copy, Debug)]
@@ -424,7 +424,7 @@ fn sample_deals(table: &Table, landlord: Seat, n: usize, model: Model, rng: &mut
         return Sample { deals, fits: false, evidence: 0, model };
     }
     let pool: Vec<Vec<Counts>> = (0..n * DRAWS_PER_SAMPLE).map(|_| determinize(table, landlord, rng)).collect();
-    let mut explained = [0usize; 2];
+    let mut explained = [0usize; Habit::ALL.len()];
     let weights: Vec<f64> = pool
         .iter()
         .map(|hands| {
@@ -608,7 +608,7 @@ impl Sim {
         let facing = self.trick.map(|(leader, play)| (leader != seat && self.same_side(leader, seat), play));
         let opponent_low =
             (0..self.hands.len()).filter(|&s| !self.same_side(s, seat)).map(|s| self.hands[s].total() as usize).min();
-        let plays: Vec<(usize, &Play)> = self.buffer.iter().enumerate().collect();
+        let plays: Vec<Choice> = self.buffer.iter().enumerate().collect();
         guide::trick_move(self.hands[seat], &plays, facing, opponent_low.unwrap_or(usize::MAX)).map(|i| self.buffer[i])
     }
 

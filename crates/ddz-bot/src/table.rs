@@ -63,9 +63,12 @@ impl<'a> Table<'a> {
     }
 }
 
+/// A choice's index and its play.
+pub type Choice<'a> = (usize, &'a Play);
+
 /// The plays among `choices`, each with its index: what a rule player chooses between (none in an
 /// auction).
-pub fn plays(choices: &[Action]) -> Vec<(usize, &Play)> {
+pub fn plays(choices: &[Action]) -> Vec<Choice<'_>> {
     choices
         .iter()
         .enumerate()

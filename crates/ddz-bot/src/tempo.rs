@@ -22,18 +22,15 @@
 //!
 //! It is deterministic: the same view and choices give the same decision.
 
-use ddz_engine::{Action, Counts, Kind, Play, Rank};
+use ddz_engine::{Action, Kind, Play, Rank};
 
-use crate::table::{Table, ask_for, kickers, plays};
+use crate::table::{Choice, Table, ask_for, kickers, plays};
 
 const QUEEN: usize = 9;
 const TWO: usize = 12;
 const SMALL_JOKER: usize = 13;
 const BIG_JOKER: usize = 14;
 const WILD: usize = 15;
-
-/// A choice's index and its play.
-type Choice<'a> = (usize, &'a Play);
 
 /// The index of the tempo player's choice among `choices` (two or more).
 pub fn choose(table: &Table, choices: &[Action]) -> usize {
@@ -99,7 +96,7 @@ fn follow(table: &Table, plays: &[Choice], prior: &Play, opponent_low: usize) ->
 
 /// The auction: the hand's control cards decide how much it asks for.
 fn auction(table: &Table, choices: &[Action]) -> usize {
-    let hand: Counts = table.counts();
+    let hand = table.counts();
     let bombs = (0..TWO + 1).filter(|&s| hand.get(s) == 4).count() as u32;
     let control = u32::from(hand.get(TWO))
         + u32::from(hand.get(SMALL_JOKER))
