@@ -2,7 +2,8 @@
 // (the widest hand: 21 cards with the Wild), at five sizes from a small phone held upright to a desktop.
 // Before each step a person would take, the screen is checked (layout.mjs): each card of the hand keeps a
 // strip that takes a tap, the action buttons are not covered, no text overlaps; axe-core finds no contrast
-// or naming problems on the home page, the table and the deal's result. Phones act by touch, the others by
+// or naming problems on the home page, the table and the deal's result; the longest plays, built for one
+// check, keep the trick and the middle cards in view. Phones act by touch, the others by
 // mouse, and every size plays turns by keyboard too.
 // Usage: DDZ_URL=http://127.0.0.1:8080 node web/e2e/screens.mjs (quicker with `ddz serve --bot-delay-ms 100
 // --bot-delay-span-ms 100`).
@@ -93,6 +94,30 @@ async function firstTurn(page) {
   assert.deepEqual(await selectedCards(page), []);
 }
 
+/**
+ * The longest plays a deal may not have given, built from the page's own cards for one check and taken away
+ * again, at every turn with a trick to beat (the hand long or short): a trick of 20 cards (an airplane of
+ * five triples with wings) and every other seat's last play of 20. The middle cards stay in full view above
+ * the controls (on a small phone a wrapped trick pushed them under).
+ */
+async function assertLongestPlays(page) {
+  await page.evaluate(() => {
+    const trick = document.querySelector('[data-testid=trick]');
+    const rows = [trick.querySelector('.trick-cards'), ...document.querySelectorAll('.seat:not(.me) .played .mini-cards')];
+    window.__longest = [trick, ...rows].map((el) => [el, el.children.length, el.style.getPropertyValue('--n')]);
+    for (const row of rows) while (row.children.length < 20) row.append(row.lastElementChild.cloneNode(true));
+    for (const el of [trick, ...rows]) el.style.setProperty('--n', '20');
+  });
+  await assertLayout(page, 'the longest plays');
+  await page.evaluate(() => {
+    for (const [el, children, n] of window.__longest) {
+      if (el.matches('.mini-cards, .trick-cards')) while (el.children.length > children) el.lastElementChild.remove();
+      if (n) el.style.setProperty('--n', n);
+      else el.style.removeProperty('--n');
+    }
+  });
+}
+
 /** One turn to play: Hint, then Play what it chose (or Pass), by keyboard or by touch or mouse. */
 async function playTurn(page, byKeyboard) {
   const before = (await handCards(page)).length;
@@ -150,6 +175,7 @@ describe('every screen', { concurrency: 3 }, () => {
       await assertLayout(page, 'the reveal');
       await tapButton(page, 'Seen');
       let turns = 0;
+      let longestChecked = 0;
       const deadline = Date.now() + 300_000;
       while (!(await page.getByTestId('result').isVisible())) {
         assert.ok(Date.now() < deadline, 'the deal ends in time');
@@ -162,11 +188,16 @@ describe('every screen', { concurrency: 3 }, () => {
             await firstTurn(page);
             await shot(page, `screen-${size}`);
           }
+          if (await page.getByTestId('trick').isVisible()) {
+            await assertLongestPlays(page);
+            longestChecked += 1;
+          }
           await playTurn(page, turns % 2 === 0);
           turns += 1;
         } else await sleep(100);
       }
 
+      assert.ok(longestChecked > 0, 'a bot answered one of the landlord\'s plays, so the longest plays were checked');
       await page.waitForTimeout(300); // the result's first frame
       // Every hand face up by its seat (the layout check says they fit, uncut), and the amount explained.
       await assertHandsFaceUp(page);
