@@ -129,32 +129,32 @@ pub fn role_start(family: Family) -> Skill {
 /// (docs/ratings.md, 2026-12-04): `mu` after the arena, shifted so that `normal` sits at a new player's
 /// 25, and the arena's `sigma`.
 const BOT_ANCHORS: &[(Family, BotKind, f64, f64)] = &[
-    (Family::House, BotKind::Hard, 28.34, 1.55),
+    (Family::House, BotKind::Hard, 27.89, 1.57),
     (Family::House, BotKind::Normal, 25.00, 1.53),
-    (Family::House, BotKind::Bomber, 24.07, 1.51),
-    (Family::House, BotKind::Easy, 20.12, 1.51),
-    (Family::House, BotKind::Beginner, 17.55, 1.51),
-    (Family::House, BotKind::Greedy, 15.75, 1.51),
-    (Family::House, BotKind::Random, 10.19, 1.59),
-    (Family::NoShuffle, BotKind::Hard, 27.01, 1.53),
-    (Family::NoShuffle, BotKind::Normal, 25.00, 1.53),
-    (Family::NoShuffle, BotKind::Bomber, 23.85, 1.53),
-    (Family::NoShuffle, BotKind::Easy, 18.77, 1.52),
-    (Family::NoShuffle, BotKind::Greedy, 18.54, 1.51),
-    (Family::NoShuffle, BotKind::Beginner, 16.10, 1.51),
-    (Family::NoShuffle, BotKind::Random, 9.70, 1.62),
-    (Family::TwoPlayer, BotKind::Hard, 26.13, 1.69),
-    (Family::TwoPlayer, BotKind::Normal, 25.00, 1.59),
-    (Family::TwoPlayer, BotKind::Bomber, 21.17, 1.55),
-    (Family::TwoPlayer, BotKind::Easy, 16.18, 1.58),
-    (Family::TwoPlayer, BotKind::Greedy, 12.69, 1.61),
-    (Family::TwoPlayer, BotKind::Beginner, 10.20, 1.49),
-    (Family::TwoPlayer, BotKind::Random, 0.63, 1.84),
+    (Family::House, BotKind::Bomber, 22.96, 1.51),
+    (Family::House, BotKind::Easy, 20.18, 1.52),
+    (Family::House, BotKind::Beginner, 17.79, 1.52),
+    (Family::House, BotKind::Greedy, 14.92, 1.52),
+    (Family::House, BotKind::Random, 10.51, 1.60),
+    (Family::NoShuffle, BotKind::Hard, 28.70, 1.60),
+    (Family::NoShuffle, BotKind::Normal, 25.00, 1.55),
+    (Family::NoShuffle, BotKind::Bomber, 22.56, 1.55),
+    (Family::NoShuffle, BotKind::Easy, 18.21, 1.54),
+    (Family::NoShuffle, BotKind::Greedy, 16.33, 1.54),
+    (Family::NoShuffle, BotKind::Beginner, 13.74, 1.54),
+    (Family::NoShuffle, BotKind::Random, 8.70, 1.62),
+    (Family::TwoPlayer, BotKind::Hard, 27.13, 1.72),
+    (Family::TwoPlayer, BotKind::Normal, 25.00, 1.60),
+    (Family::TwoPlayer, BotKind::Bomber, 21.00, 1.55),
+    (Family::TwoPlayer, BotKind::Easy, 16.16, 1.58),
+    (Family::TwoPlayer, BotKind::Greedy, 12.34, 1.61),
+    (Family::TwoPlayer, BotKind::Beginner, 9.67, 1.50),
+    (Family::TwoPlayer, BotKind::Random, 0.34, 1.84),
 ];
 
 /// The role's rating measured with the bots, per family (shifted like them).
 const ROLE_ANCHORS: &[(Family, f64, f64)] =
-    &[(Family::House, 22.64, 1.53), (Family::NoShuffle, 22.80, 1.53), (Family::TwoPlayer, 2.94, 1.56)];
+    &[(Family::House, 22.63, 1.54), (Family::NoShuffle, 22.85, 1.56), (Family::TwoPlayer, 3.06, 1.57)];
 
 /// A bot's fixed rating in `family`.
 pub fn bot_skill(kind: BotKind, family: Family) -> Skill {
