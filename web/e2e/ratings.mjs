@@ -10,7 +10,7 @@ import { BASE, newPage, playDeal, shot, useBrowser } from './harness.mjs';
 useBrowser();
 
 /** The bots' House ratings as measured (`BOT_ANCHORS` in crates/ddz-server/src/domain/rating/mod.rs). */
-const HOUSE_ANCHORS = { beginner: 1067, easy: 1211, normal: 1500, hard: 1674 };
+const HOUSE_ANCHORS = { beginner: 1067, easy: 1211, normal: 1500, hard: 1673 };
 
 /** The rating shown on a seat's name panel (`★1700`), or null when it shows none. */
 async function seatRating(page, seat) {
