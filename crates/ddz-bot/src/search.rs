@@ -116,9 +116,10 @@ const FITTING: Trust = Trust { sensible: 100.0, widen: 2, aim: Aim::Score, prior
 /// play the opponents as the hand-planning player ([`Model::Planner`]). Against the `hard` of
 /// 2026-11-30 at House (10,000 deals, seed 31) that won 0.528 of the games and +0.17 money a game where
 /// the simple player had won 0.502 and +0.03; with Wild Rank (2,000 deals, seeds 41-43) 0.524, 0.520
-/// and 0.527 where it had won 0.514, 0.505 and 0.520. Our fast rollout policy as the model did worse
-/// than the simple player (House, 2,000 deals, seed 23: 0.492 against 0.515; the planner 0.523), and so
-/// did the planner for an opponent's next three decisions only, the simple player after (0.508).
+/// and 0.527 where it had won 0.514, 0.505 and 0.520. The searching side's fast heuristic of the time
+/// (since replaced by the planner) as the model did worse than the simple player (House, 2,000 deals,
+/// seed 23: 0.492 against 0.515; the planner 0.523), and so did the planner for an opponent's next
+/// three decisions only, the simple player after (0.508).
 const CAUTIOUS: Trust = Trust { sensible: 40.0, widen: 1, aim: Aim::Win, prior: 0.01 };
 
 /// Opponents who play at random ([`inference::plays_at_random`]): rollouts that play them at random, among
