@@ -184,9 +184,10 @@ impl Evidence {
     }
 
     /// How well the deal `hands` explains the opponents' decisions: for each opponent, the mean over the
-    /// habits of [`INCONSISTENT`] to the power of its surprises under that habit; and, for each habit,
-    /// whether the deal explains every decision of every opponent under it (indexed as [`Habit::ALL`]).
-    pub fn weigh(&self, hands: &[Counts]) -> (f64, [bool; Habit::ALL.len()]) {
+    /// habits of [`INCONSISTENT`] to the power of its surprises under that habit; and, for each seat and
+    /// habit, whether the deal explains every decision of that seat under it (indexed by seat, then as
+    /// [`Habit::ALL`]; a seat with no decisions is explained by every habit).
+    pub fn weigh(&self, hands: &[Counts]) -> (f64, [[bool; Habit::ALL.len()]; 3]) {
         let mut surprises = [[0i32; Habit::ALL.len()]; 3];
         for d in &self.decisions {
             let hand = add(hands[d.seat], d.later);
@@ -199,7 +200,7 @@ impl Evidence {
             .filter(|&seat| seats & 1 << seat != 0)
             .map(|seat| surprises[seat].iter().map(|&n| INCONSISTENT.powi(n)).sum::<f64>() / Habit::ALL.len() as f64)
             .product();
-        let explains = std::array::from_fn(|h| surprises.iter().all(|per_seat| per_seat[h] == 0));
+        let explains = surprises.map(|per_habit| per_habit.map(|n| n == 0));
         (weight, explains)
     }
 }
@@ -360,8 +361,11 @@ mod tests {
             })
             .product();
         assert!((weight - expected).abs() < 1e-12, "{weight} against {expected}");
-        for (h, &habit) in Habit::ALL.iter().enumerate() {
-            assert_eq!(explains[h], evidence.surprises(&hands, habit) == 0, "{habit:?}");
+        for (seat, explains) in explains.iter().enumerate() {
+            let mine = Evidence { decisions: evidence.decisions.iter().filter(|d| d.seat == seat).copied().collect() };
+            for (h, &habit) in Habit::ALL.iter().enumerate() {
+                assert_eq!(explains[h], mine.surprises(&hands, habit) == 0, "seat {seat}, {habit:?}");
+            }
         }
     }
 
