@@ -1103,6 +1103,16 @@ mod tests {
     /// A rule player's choice.
     type RulePlayer = fn(&DealView, &[Action]) -> usize;
 
+    /// The `guide-rule` player, who keeps its groups whole.
+    fn guide_farmer(view: &DealView, choices: &[Action]) -> usize {
+        crate::guide::choose(&Table::new(view), choices)
+    }
+
+    /// RLCard's rule agent, the simple player.
+    fn simple_farmer(view: &DealView, choices: &[Action]) -> usize {
+        rule_agent::choose(view, choices, &mut ChaCha8Rng::seed_from_u64(0))
+    }
+
     /// The model the landlord's search takes of farmers who play `farmers` for the first `actions`
     /// actions of deal `seed` at No Shuffle, the landlord playing as the simple player.
     fn model_of(farmers: RulePlayer, seed: u64, actions: usize) -> Option<Model> {
@@ -1135,12 +1145,11 @@ mod tests {
 
     #[test]
     fn each_farmer_is_read_on_its_own_where_its_plays_say_a_group_keeper_beside_a_simple_player() {
-        let guide = |view: &DealView, choices: &[Action]| crate::guide::choose(&Table::new(view), choices);
-        let simple =
-            |view: &DealView, choices: &[Action]| rule_agent::choose(view, choices, &mut ChaCha8Rng::seed_from_u64(0));
         let (mut guide_read_whole, mut simple_read_whole) = (0, 0);
         for seed in 0..12 {
-            for (guide_seat, farmers) in [(1, [guide as RulePlayer, simple]), (2, [simple, guide])] {
+            let seatings: [(Seat, [RulePlayer; 2]); 2] =
+                [(1, [guide_farmer, simple_farmer]), (2, [simple_farmer, guide_farmer])];
+            for (guide_seat, farmers) in seatings {
                 let Some((model, keepers)) = reading_of(farmers, seed, 16) else { continue };
                 guide_read_whole += usize::from(keepers[guide_seat]);
                 simple_read_whole += usize::from(keepers[3 - guide_seat]);
@@ -1157,13 +1166,10 @@ mod tests {
 
     #[test]
     fn farmers_who_keep_their_groups_whole_are_modelled_as_such_and_the_simple_player_as_itself() {
-        let guide = |view: &DealView, choices: &[Action]| crate::guide::choose(&Table::new(view), choices);
-        let simple =
-            |view: &DealView, choices: &[Action]| rule_agent::choose(view, choices, &mut ChaCha8Rng::seed_from_u64(0));
         let (mut whole_seen, mut simple_seen) = (0, 0);
         for seed in 0..12 {
-            whole_seen += usize::from(model_of(guide, seed, 16) == Some(Model::WholeGroups));
-            simple_seen += usize::from(model_of(simple, seed, 16) == Some(Model::Simple));
+            whole_seen += usize::from(model_of(guide_farmer, seed, 16) == Some(Model::WholeGroups));
+            simple_seen += usize::from(model_of(simple_farmer, seed, 16) == Some(Model::Simple));
         }
         assert!(
             whole_seen >= 6,
