@@ -23,15 +23,9 @@
 //!
 //! It is deterministic: the same view and choices give the same decision.
 
-use ddz_engine::{Action, Counts, Kind, Play, Rank};
+use ddz_engine::{Action, Counts, Kind, Play, Rank, WILD_SLOT};
 
-use crate::table::{Choice, Table, ask_for, kickers, plays};
-
-/// Card slots of the ranks 3 to 2; then the small and big jokers and the Wild.
-const RANKS: usize = 13;
-const SMALL_JOKER: usize = 13;
-const BIG_JOKER: usize = 14;
-const WILD: usize = 15;
+use crate::table::{Choice, Table, ask_for, fours, kickers, plays};
 
 /// The index of the guide player's choice among `choices` (two or more).
 pub fn choose(table: &Table, choices: &[Action]) -> usize {
@@ -78,15 +72,16 @@ fn breaks(play: &Play, hand: Counts) -> u32 {
     let mut cost = 0;
     for (slot, n) in play.cards.slots() {
         let held = hand.get(slot);
-        if slot < RANKS && n < held {
+        if slot < Rank::BLACK_JOKER.index() && n < held {
             cost += if held == 4 { 4 } else { 1 };
         }
-        if slot == WILD {
+        if slot == WILD_SLOT {
             cost += 1;
         }
     }
-    let rocket = hand.get(SMALL_JOKER) > 0 && hand.get(BIG_JOKER) > 0;
-    if rocket && play.shape.kind != Kind::Rocket && play.cards.get(SMALL_JOKER) + play.cards.get(BIG_JOKER) > 0 {
+    let jokers = |cards: Counts| cards.of(Rank::BLACK_JOKER) + cards.of(Rank::RED_JOKER);
+    let rocket = hand.of(Rank::BLACK_JOKER) > 0 && hand.of(Rank::RED_JOKER) > 0;
+    if rocket && play.shape.kind != Kind::Rocket && jokers(play.cards) > 0 {
         cost += 4;
     }
     // A bomb played whole is no break: whether to bomb at all is decided apart.
@@ -148,11 +143,11 @@ fn follow(plays: &[Choice], hand: Counts, prior: Play, opponent_low: usize) -> O
 /// The auction: the hand's power decides how much it asks for.
 fn auction(table: &Table, choices: &[Action]) -> usize {
     let hand = table.counts();
-    let bombs = (0..RANKS).filter(|&s| hand.get(s) == 4).count() as u32;
-    let rocket = hand.get(SMALL_JOKER) > 0 && hand.get(BIG_JOKER) > 0;
-    let power = if rocket { 8 } else { 4 * u32::from(hand.get(BIG_JOKER)) + 3 * u32::from(hand.get(SMALL_JOKER)) }
-        + 6 * bombs
-        + 3 * u32::from(hand.get(WILD))
+    let (black, red) = (hand.of(Rank::BLACK_JOKER), hand.of(Rank::RED_JOKER));
+    let rocket = black > 0 && red > 0;
+    let power = if rocket { 8 } else { 4 * u32::from(red) + 3 * u32::from(black) }
+        + 6 * fours(hand)
+        + 3 * u32::from(hand.wild())
         + 2 * u32::from(hand.of(Rank::TWO))
         + u32::from(hand.of(Rank::ACE));
     let wanted = match power {

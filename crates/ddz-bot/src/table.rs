@@ -1,7 +1,7 @@
 //! What a bot knows at its turn, derived only from its seat's [`DealView`]: its hand, who is landlord,
 //! every seat's card count, and the cards not yet seen (neither in its hand nor played).
 
-use ddz_engine::{Action, CardSet, Counts, DealView, Play, Rules, Seat};
+use ddz_engine::{Action, CardSet, Counts, DealView, Play, Rank, Rules, Seat};
 
 pub struct Table<'a> {
     pub view: &'a DealView,
@@ -77,6 +77,11 @@ pub fn plays(choices: &[Action]) -> Vec<Choice<'_>> {
             _ => None,
         })
         .collect()
+}
+
+/// How many natural bombs (four of a rank, 3 to 2) `hand` holds.
+pub fn fours(hand: Counts) -> u32 {
+    (0..Rank::BLACK_JOKER.index()).filter(|&slot| hand.get(slot) == 4).count() as u32
 }
 
 /// The sum of the slots of a play's cards outside its main rank (a triple's or four's kickers): what a

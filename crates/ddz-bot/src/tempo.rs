@@ -24,13 +24,7 @@
 
 use ddz_engine::{Action, Kind, Play, Rank};
 
-use crate::table::{Choice, Table, ask_for, kickers, plays};
-
-const QUEEN: usize = 9;
-const TWO: usize = 12;
-const SMALL_JOKER: usize = 13;
-const BIG_JOKER: usize = 14;
-const WILD: usize = 15;
+use crate::table::{Choice, Table, ask_for, fours, kickers, plays};
 
 /// The index of the tempo player's choice among `choices` (two or more).
 pub fn choose(table: &Table, choices: &[Action]) -> usize {
@@ -83,9 +77,9 @@ fn follow(table: &Table, plays: &[Choice], prior: &Play, opponent_low: usize) ->
     let boss = |p: &Play| {
         p.shape.kind == Kind::Single && table.unseen.iter().all(|card| card.rank().is_none_or(|rank| rank <= p.main))
     };
-    let spends_control = |p: &Play| p.cards.slots().any(|(slot, _)| slot >= TWO);
+    let spends_control = |p: &Play| p.cards.slots().any(|(slot, _)| slot >= Rank::TWO.index());
     let allowed =
-        |p: &Play| !spends_control(p) || urgent || prior.main >= Rank::ACE || (boss(p) && prior.main.index() >= QUEEN);
+        |p: &Play| !spends_control(p) || urgent || prior.main >= Rank::ACE || (boss(p) && prior.main >= Rank::QUEEN);
     let smallest = others.iter().filter(|(_, p)| allowed(p)).min_by_key(|(_, p)| (p.main, kickers(p)));
     if let Some((i, _)) = smallest {
         return Some(*i);
@@ -97,12 +91,11 @@ fn follow(table: &Table, plays: &[Choice], prior: &Play, opponent_low: usize) ->
 /// The auction: the hand's control cards decide how much it asks for.
 fn auction(table: &Table, choices: &[Action]) -> usize {
     let hand = table.counts();
-    let bombs = (0..TWO + 1).filter(|&s| hand.get(s) == 4).count() as u32;
-    let control = u32::from(hand.get(TWO))
-        + u32::from(hand.get(SMALL_JOKER))
-        + 2 * u32::from(hand.get(BIG_JOKER))
-        + 2 * u32::from(hand.get(WILD))
-        + 2 * bombs;
+    let control = u32::from(hand.of(Rank::TWO))
+        + u32::from(hand.of(Rank::BLACK_JOKER))
+        + 2 * u32::from(hand.of(Rank::RED_JOKER))
+        + 2 * u32::from(hand.wild())
+        + 2 * fours(hand);
     let wanted = match control {
         0..=2 => 0,
         3 => 1,

@@ -35,6 +35,7 @@ impl Rank {
     pub const SEVEN: Rank = Rank(4);
     pub const NINE: Rank = Rank(6);
     pub const TEN: Rank = Rank(7);
+    pub const QUEEN: Rank = Rank(9);
     pub const KING: Rank = Rank(10);
     pub const ACE: Rank = Rank(11);
     pub const TWO: Rank = Rank(12);
