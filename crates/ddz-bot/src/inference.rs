@@ -15,7 +15,7 @@
 //! fours carry no evidence (holding one back, or spending one, says little), nor do passes under a
 //! partner.
 
-use ddz_engine::{Attach, Counts, Kind, Play, Seat, TrickMove};
+use ddz_engine::{Attach, Counts, Kind, Play, Rank, Seat, TrickMove};
 
 use crate::rule_agent;
 use crate::table::{Outlook, Table};
@@ -76,14 +76,13 @@ pub fn plays_at_random(table: &Table) -> bool {
 /// agent); the plays were seen in 25 to 39% of positions against random play and 0 to 2% against them.
 /// The high lead, over 300 deals: by a random landlord in 8% of deals, by a planning one in none.
 fn senseless(step: &TrickMove, left_after: usize, landlord: Seat) -> bool {
-    const EIGHT: usize = 5;
     match (step.play, step.facing) {
         (Some(play), facing) => senseless_play(&play, facing.is_none(), left_after),
         (None, Some((leader, target))) => {
             step.seat == landlord
                 && leader != landlord
                 && matches!(target.shape.kind, Kind::Single | Kind::Pair)
-                && target.main.index() <= EIGHT
+                && target.main <= Rank::EIGHT
                 && left_after >= 12
         }
         (None, None) => false,
@@ -91,22 +90,20 @@ fn senseless(step: &TrickMove, left_after: usize, landlord: Seat) -> bool {
 }
 
 fn senseless_play(play: &Play, lead: bool, left_after: usize) -> bool {
-    const QUEEN: usize = 9;
-    const ACE: usize = 11;
-    const TWO: usize = 12;
     if !play.wild_as.is_empty() {
         return false;
     }
     let shape = play.shape;
     match shape.kind {
-        Kind::Triples | Kind::FourWithTwo if shape.attach != Attach::None && play.main.index() < ACE => {
+        Kind::Triples | Kind::FourWithTwo if shape.attach != Attach::None && play.main < Rank::ACE => {
             let per_rank = if shape.kind == Kind::Triples { 3 } else { 4 };
             let top = play.main.index();
             let bottom = top + 1 - usize::from(shape.len);
-            (TWO..=14).any(|slot| play.cards.get(slot) > if (bottom..=top).contains(&slot) { per_rank } else { 0 })
+            (Rank::TWO.index()..=Rank::RED_JOKER.index())
+                .any(|slot| play.cards.get(slot) > if (bottom..=top).contains(&slot) { per_rank } else { 0 })
         }
-        Kind::Single | Kind::Pair if play.main.index() >= TWO => lead && left_after >= 6,
-        Kind::Single => lead && play.main.index() >= QUEEN && left_after >= 12,
+        Kind::Single | Kind::Pair if play.main >= Rank::TWO => lead && left_after >= 6,
+        Kind::Single => lead && play.main >= Rank::QUEEN && left_after >= 12,
         _ => false,
     }
 }
@@ -241,7 +238,7 @@ fn consistent(what: &What, hand: Counts, habit: Habit) -> bool {
 /// Whether `play` takes every card of each rank it touches in `hand` (a single that is no part of a
 /// pair, a whole pair, a straight of lone cards), and does not split the rocket.
 fn breaks_nothing(play: &Play, hand: Counts) -> bool {
-    const JOKERS: [usize; 2] = [13, 14];
+    const JOKERS: [usize; 2] = [Rank::BLACK_JOKER.index(), Rank::RED_JOKER.index()];
     let rocket_split =
         JOKERS.iter().all(|&j| hand.get(j) == 1) && JOKERS.iter().filter(|&&j| play.cards.get(j) == 1).count() == 1;
     !rocket_split && play.cards.slots().all(|(slot, n)| JOKERS.contains(&slot) || n == hand.get(slot))

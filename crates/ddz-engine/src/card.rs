@@ -33,6 +33,7 @@ impl Rank {
     pub const FOUR: Rank = Rank(1);
     pub const FIVE: Rank = Rank(2);
     pub const SEVEN: Rank = Rank(4);
+    pub const EIGHT: Rank = Rank(5);
     pub const NINE: Rank = Rank(6);
     pub const TEN: Rank = Rank(7);
     pub const QUEEN: Rank = Rank(9);
