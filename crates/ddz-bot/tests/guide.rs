@@ -6,7 +6,7 @@ mod common;
 
 use ddz_bot::arena::GUIDE_RULE;
 use ddz_bot::table::Table;
-use ddz_engine::{Action, Play};
+use ddz_engine::{Action, Counts, Play, Rank};
 
 /// The guide's advice about a trick-play decision that does not go out.
 fn check(table: &Table, choices: &[Action], chosen: usize) {
@@ -20,11 +20,12 @@ fn check(table: &Table, choices: &[Action], chosen: usize) {
         None => {
             // A lead keeps the hand's groups whole when some lead can, and is no bomb then, unless an
             // opponent is down to two cards (when shapes matter more).
+            let jokers = |cards: Counts| cards.of(Rank::BLACK_JOKER) + cards.of(Rank::RED_JOKER);
             let whole = |p: &Play| {
                 !p.shape.is_bomb_or_rocket()
                     && p.cards.wild() == 0
-                    && p.cards.slots().all(|(slot, n)| slot >= 13 || n == hand.get(slot))
-                    && (p.cards.get(13) + p.cards.get(14) == 0 || hand.get(13) + hand.get(14) < 2)
+                    && p.cards.slots().all(|(slot, n)| slot >= Rank::BLACK_JOKER.index() || n == hand.get(slot))
+                    && (jokers(p.cards) == 0 || jokers(hand) < 2)
             };
             let close = (0..table.players()).any(|s| s != table.me && table.sizes[s] <= 2);
             if !close && choices.iter().any(|a| play(a).is_some_and(|p| whole(&p))) {

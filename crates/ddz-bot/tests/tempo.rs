@@ -6,7 +6,7 @@ mod common;
 
 use ddz_bot::arena::TEMPO_RULE;
 use ddz_bot::table::Table;
-use ddz_engine::{Action, Play};
+use ddz_engine::{Action, Play, Rank};
 
 /// The tempo player's advice about a trick-play decision that does not go out.
 fn check(table: &Table, choices: &[Action], chosen: usize) {
@@ -25,7 +25,7 @@ fn check(table: &Table, choices: &[Action], chosen: usize) {
             if let Some(p) = play(&choices[chosen]) {
                 let bomb = p.shape.is_bomb_or_rocket();
                 assert!(!bomb || opponent_low <= 4, "a bomb {p:?} against an opponent with {opponent_low} cards");
-                let control = p.cards.slots().any(|(slot, _)| slot >= 12);
+                let control = p.cards.slots().any(|(slot, _)| slot >= Rank::TWO.index());
                 assert!(
                     bomb || !control || opponent_low <= 4 || prior.main.index() >= 9,
                     "a 2 or a joker ({p:?}) spent on {prior:?} with no opponent close"
