@@ -4,11 +4,12 @@
 //!
 //! # Layout
 //!
-//! - [`protocol`]: the wire types (commands, events, the room as a client sees it), public;
-//! - `room`: a room as a fold over its stored entries, pure; `stats`: what a finished deal earns;
-//! - `actor`: the task that owns a room (check, stamp, store, apply, broadcast); `rooms`: the registry;
-//! - `db`: storing and loading, nothing more; `server`: HTTP and WebSocket; `challenge`, `hints`,
-//!   `limit`, `work`, `clock`, `metrics`: the rest.
+//! In layers, each importing only from those below it (docs/architecture.md; `tests/layers.rs` keeps it):
+//! `domain` (the room as a fold, challenges, fair play, ratings, names, stats: pure); `wire` (what crosses
+//! the network, [`protocol`] public); `store` (the database); `room` (the task that owns a room: check,
+//! stamp, store, apply, broadcast); `rooms` (the directory of rooms); `cluster` (NATS, leases, proxies);
+//! `matching` and `upkeep` (quick match's matcher, the rallies' release); `http` (every edge); and
+//! `clock`, `metrics`, `work` beneath them all.
 //!
 //! Modules are private to the crate; the few types a binary or a test needs are re-exported here.
 
@@ -21,19 +22,22 @@ mod metrics;
 pub(crate) mod room;
 pub(crate) mod rooms;
 pub(crate) mod store;
+mod upkeep;
 pub mod wire;
 pub(crate) mod work;
 
 pub use clock::Clock;
 pub use cluster::ClusterConfig;
-pub use domain::challenge::{Challenge, ChallengeKind};
+pub use domain::challenge::{Challenge, ChallengeKind, utc_date};
+pub use domain::fairness::{Listing, Origin};
+pub use domain::names::PlayerName;
 pub use domain::rating;
 pub use domain::room::{Mode, Occupant, RoomCode};
 pub use http::Heartbeat;
 pub use http::limit::Rate;
 pub use room::{Msg, Outbound, Reply, Request, Timing};
 pub use rooms::Rooms;
-pub use store::{ChallengeStart, Db};
+pub use store::{ChallengeStart, Db, FlaggedPair};
 pub use wire::protocol;
 
 use std::net::SocketAddr;
@@ -61,8 +65,11 @@ pub struct Config {
     pub clock: Clock,
     /// Cluster mode: NATS, this node's name and the lease time. `None`: a single server.
     pub cluster: Option<ClusterConfig>,
-    /// Balancers in front (their `X-Forwarded-For` names the client the per-address limits count).
+    /// Balancers in front (their `X-Forwarded-For` names the client the per-address limits count, and
+    /// whose addresses the rating's fair play compares).
     pub trusted_proxies: Vec<std::net::IpAddr>,
+    /// What a name needs to be listed on the boards (docs/ratings.md, "What counts").
+    pub listing: Listing,
 }
 
 /// Limits on what one client can make the server do.
@@ -124,7 +131,7 @@ impl Running {
 /// Opens the database, restores the open rooms, and starts serving.
 pub async fn start(config: Config) -> Result<Running, Box<dyn std::error::Error + Send + Sync>> {
     metrics::handle();
-    let db = Db::open(&config.database).await?;
+    let db = Db::open_listing(&config.database, config.listing).await?;
     let pool = match config.guards.work_threads {
         0 => work::Pool::per_core(),
         n => work::Pool::new(n),
@@ -139,6 +146,7 @@ pub async fn start(config: Config) -> Result<Running, Box<dyn std::error::Error 
     }
     let restored = rooms.restore().await?;
     matching::spawn(rooms.clone(), config.timing.match_fill_ms);
+    upkeep::spawn(rooms.clone());
     let cluster = cluster.map(|(node, subscriptions)| {
         node.run(&rooms, subscriptions);
         node

@@ -124,7 +124,13 @@ mod tests {
         let players = ratings
             .iter()
             .enumerate()
-            .map(|(i, &rating)| Waiting { ticket: i.to_string(), name: format!("P{i}"), rating, since: 0 })
+            .map(|(i, &rating)| Waiting {
+                ticket: i.to_string(),
+                name: format!("P{i}"),
+                rating,
+                since: 0,
+                address: None,
+            })
             .collect();
         Table { players, bots: 3 - ratings.len() }
     }

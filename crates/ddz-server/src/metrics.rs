@@ -10,6 +10,8 @@
 //! | `ddz_commit_seconds` | histogram | storing one entry |
 //! | `ddz_commit_batch_entries` | summary | entries stored by one transaction (group commit) |
 //! | `ddz_broadcast_seconds` | histogram | building and queueing one entry's events for every client |
+//! | `ddz_flagged_pairs_total` | counter | pairs of players flagged for an operator (`ddz fairness pairs`): their deals together stop counting |
+//! | `ddz_unrated_seats_total` | counter | seats of finished rated deals that did not count, by `reason` (bot_played, passed, same_address, ...) |
 //! | `ddz_process_resident_bytes` | gauge | the process's resident memory (Linux), read at each scrape |
 //! | `ddz_cluster_rooms_taken_total` | counter | cluster mode: rooms this node took (new, idle, or from a node that died) |
 //! | `ddz_cluster_rooms_fenced_total` | counter | cluster mode: room tasks ended because another node took the room |
@@ -42,9 +44,11 @@ pub(crate) const REQUEST_SECONDS: &str = "ddz_cluster_request_seconds";
 pub(crate) const REQUEST_FAILURES: &str = "ddz_cluster_request_failures_total";
 pub(crate) const NATS_RECONNECTS: &str = "ddz_cluster_nats_reconnects_total";
 pub(crate) const ROOMS_UNREACHABLE: &str = "ddz_cluster_rooms_unreachable";
+pub(crate) const FLAGGED_PAIRS: &str = "ddz_flagged_pairs_total";
+pub(crate) const UNRATED_SEATS: &str = "ddz_unrated_seats_total";
 
 /// The counters, registered at zero when the recorder is installed.
-const COUNTERS: [&str; 9] = [
+const COUNTERS: [&str; 10] = [
     ENTRIES,
     ACTIONS,
     STORE_FAILURES,
@@ -54,6 +58,7 @@ const COUNTERS: [&str; 9] = [
     EVENTS_RELAYED,
     REQUEST_FAILURES,
     NATS_RECONNECTS,
+    FLAGGED_PAIRS,
 ];
 
 /// Histogram buckets in seconds: from half a millisecond to ten seconds.

@@ -24,6 +24,8 @@ use tokio_util::task::TaskTracker;
 
 use crate::clock::Clock;
 use crate::domain::challenge::{Challenge, ChallengeKind, utc_date};
+use crate::domain::fairness::Origin;
+use crate::domain::names::PlayerName;
 use crate::domain::room::{Entry, Mode, Room, RoomCode};
 use crate::room::{ConnId, Msg, OUTBOX, Outbound, Registry, Reply, Request, RoomTask, Summaries, Timing, ask, summary};
 use crate::store::{ChallengeStart, Db, DbResult, Fence, StoreError, StoredRoom};
@@ -289,7 +291,11 @@ impl Rooms {
     /// Starts `name`'s run of `kind` (today's rally for Bang rallies) with two bots and its first deal dealt,
     /// or finds the name's unfinished run to resume. Returns the room's code and whether it was resumed;
     /// `None` when the name has already played today's rally.
-    pub async fn start_challenge(&self, kind: ChallengeKind, name: &str) -> Result<Option<(RoomCode, bool)>, Refused> {
+    pub async fn start_challenge(
+        &self,
+        kind: ChallengeKind,
+        name: &PlayerName,
+    ) -> Result<Option<(RoomCode, bool)>, Refused> {
         // One start at a time: a double click must not make two runs.
         let _one_at_a_time = self.starting.lock().await;
         let now = self.clock.now_ms();
@@ -299,8 +305,10 @@ impl Rooms {
             ChallengeStart::RallyPlayed => return Ok(None),
             ChallengeStart::Unfinished(code) => (code, true),
             ChallengeStart::Created(code) => {
-                tracing::info!(room = %code, kind = kind.name(), rally = ?challenge.rally, name, "challenge started");
-                self.run_new(Room::challenge(code.clone(), challenge, name.to_string())).await.map_err(stored)?;
+                tracing::info!(room = %code, kind = kind.name(), rally = ?challenge.rally, %name, "challenge started");
+                self.run_new(Room::challenge(code.clone(), challenge, name.as_str().to_string()))
+                    .await
+                    .map_err(stored)?;
                 (code, false)
             }
         };
@@ -395,12 +403,14 @@ impl Rooms {
         name: Option<String>,
         token: Option<String>,
         opened_ms: u64,
+        origin: Origin,
     ) -> Result<(mpsc::Sender<Msg>, mpsc::Receiver<Outbound>, Option<String>), Refused> {
         for _ in 0..3 {
             let inbox = self.inbox(code).await.map_err(stored)?.ok_or_else(|| no_room(code))?;
             let (out, events) = mpsc::channel(OUTBOX);
-            let (name, token) = (name.clone(), token.clone());
-            if let Some(joined) = ask(&inbox, |reply| Msg::Connect { conn, name, token, opened_ms, out, reply }).await {
+            let (name, token, origin) = (name.clone(), token.clone(), origin.clone());
+            let connect = |reply| Msg::Connect { conn, name, token, opened_ms, origin, out, reply };
+            if let Some(joined) = ask(&inbox, connect).await {
                 return joined.map(|token| (inbox, events, token));
             }
         }

@@ -41,6 +41,7 @@ impl Node {
             clock: ddz_server::Clock::system(),
             cluster: None,
             trusted_proxies: Vec::new(),
+            listing: ddz_server::Listing::DEFAULT,
             guards: Guards {
                 api: ddz_server::Rate::new(1000.0, 1000.0),
                 websockets: ddz_server::Rate::new(1000.0, 1000.0),

@@ -11,6 +11,7 @@ use ddz_engine::{End, Rules};
 use ddz_server::Clock;
 use ddz_server::Db;
 use ddz_server::Mode;
+use ddz_server::PlayerName;
 use ddz_server::Rooms;
 use ddz_server::protocol::RoomView;
 use ddz_server::{Msg, Outbound, Request, RoomCode, Timing};
@@ -56,7 +57,18 @@ async fn connect(rooms: &Rooms, code: &RoomCode, conn: u64, name: &str) -> mpsc:
     let (out, events) = mpsc::channel(4096);
     let (reply, answer) = oneshot::channel();
     let inbox = rooms.inbox(code).await.unwrap().unwrap();
-    inbox.send(Msg::Connect { conn, name: Some(name.into()), token: None, opened_ms: 0, out, reply }).await.unwrap();
+    inbox
+        .send(Msg::Connect {
+            conn,
+            name: Some(name.into()),
+            token: None,
+            opened_ms: 0,
+            origin: Default::default(),
+            out,
+            reply,
+        })
+        .await
+        .unwrap();
     answer.await.unwrap().unwrap();
     events
 }
@@ -212,7 +224,8 @@ async fn an_unfinished_rally_expires_an_hour_after_its_day_and_counts_as_abandon
     let db = Db::open(&format!("sqlite://{}", temp_db("rally-expiry").display())).await.unwrap();
     // 2026-11-29 23:30 UTC.
     let rooms = Rooms::new(db.clone(), Clock::starting_at(1_795_995_000_000), CLOCKS);
-    let (code, resumed) = rooms.start_challenge(ChallengeKind::Rally, "Ann").await.unwrap().unwrap();
+    let (code, resumed) =
+        rooms.start_challenge(ChallengeKind::Rally, &PlayerName::parse("Ann").unwrap()).await.unwrap().unwrap();
     assert!(!resumed);
     let view = rooms.view(&code).await.unwrap();
     assert_eq!(view.challenge.unwrap().rally.as_deref(), Some("2026-11-29"));

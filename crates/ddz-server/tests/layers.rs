@@ -15,7 +15,7 @@ const LAYERS: &[&[&str]] = &[
     &["room"],
     &["rooms"],
     &["cluster"],
-    &["matching"],
+    &["matching", "upkeep"],
     &["http"],
     &["crate"],
 ];

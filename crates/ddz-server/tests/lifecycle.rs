@@ -100,7 +100,10 @@ async fn a_late_connect_of_an_older_socket_never_displaces_a_newer_one() {
             let (out, events) = mpsc::channel(64);
             let (reply, answer) = oneshot::channel();
             let name = Some("Ann".to_string());
-            inbox.send(Msg::Connect { conn, name, token, opened_ms, out, reply }).await.unwrap();
+            inbox
+                .send(Msg::Connect { conn, name, token, opened_ms, origin: Default::default(), out, reply })
+                .await
+                .unwrap();
             (answer.await.unwrap(), events)
         }
     };

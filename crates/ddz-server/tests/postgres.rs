@@ -7,7 +7,7 @@
 mod common;
 
 use common::services::Postgres;
-use common::{Client, FAST, get, play_some, play_to_end, post, server_on, three_players};
+use common::{Client, FAST, get, play_some, play_to_end, post, seat_three, server_on};
 use ddz_server::protocol::Command as Say;
 use ddz_server::{Challenge, ChallengeKind, ChallengeStart, Db};
 
@@ -16,7 +16,11 @@ async fn deals_stats_boards_replays_and_reviews_are_kept_in_postgres_and_a_resta
     let postgres = Postgres::start("deals");
     let running = server_on(&postgres.url(), FAST).await;
     let addr = running.addr;
-    let (code, mut clients) = three_players(addr, "house").await;
+    // A public table: its deals are rated, and so on the money boards.
+    let created =
+        post(addr, "/api/rooms", serde_json::json!({"name": "Alice", "table": "house", "public": true})).await;
+    let code = created["code"].as_str().unwrap().to_string();
+    let mut clients = seat_three(addr, &code).await;
     clients[0].send(&Say::Start).await;
     play_to_end(&mut clients).await;
     let result = clients[0].deal().unwrap().result.clone().unwrap();
@@ -80,7 +84,8 @@ async fn one_rally_attempt_and_one_unfinished_run_per_name_hold_when_starts_race
             .map(|i| {
                 let (db, challenge) = (pools[i % 2].clone(), Challenge { kind, rally: rally.clone() });
                 let (code, name) = (format!("R{round}X{i:02}"), format!("Zed{}", i % 5));
-                tokio::spawn(async move { (name.clone(), db.start_challenge(&code, &challenge, &name, 1).await) })
+                let player = ddz_server::PlayerName::parse(&name).unwrap();
+                tokio::spawn(async move { (name.clone(), db.start_challenge(&code, &challenge, &player, 1).await) })
             })
             .collect();
         let mut runs = std::collections::BTreeMap::<String, Vec<ChallengeStart>>::new();

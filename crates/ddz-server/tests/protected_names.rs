@@ -41,7 +41,7 @@ async fn hello(addr: SocketAddr, code: &str, name: &str, key: Option<&str>) -> (
     let (ws, _) = tokio_tungstenite::connect_async(format!("ws://{addr}/ws")).await.expect("websocket");
     let mut client = Client::over(ws, name);
     let key = key.map(str::to_string);
-    client.send(&Command::Hello { room: code.into(), name: name.into(), token: None, key }).await;
+    client.send(&Command::Hello { room: code.into(), name: name.into(), token: None, key, browser: None }).await;
     let first = client.recv().await;
     (client, first)
 }
@@ -257,5 +257,50 @@ async fn protected_names_hold_on_postgres() {
     assert_refused(&play_vs_bots(addr, "Ivy", Some(&old_key)).await, 403, ErrorCode::NameProtected);
     assert_refused(&recover(addr, "Ivy", &code).await, 403, ErrorCode::WrongRecoveryCode);
     assert_marked(addr, [("Ivy", Some(key)), ("Jo", None)]).await;
+    assert!(running.stop().await);
+}
+
+/// docs/names.md, "One name in every spelling": every look-alike of a protected name is that name (refused
+/// without its key) or no name at all (refused with its reason), on every way in; and a look-alike of a
+/// name already seated is that player.
+#[tokio::test]
+async fn every_look_alike_spelling_of_a_protected_name_is_refused() {
+    let db = temp_db("protected-spellings");
+    let running = server(&db, FAST).await;
+    let addr = running.addr;
+    protect(addr, "Alice").await;
+    protect(addr, "Jos\u{E9}").await;
+    let spellings = [
+        ("Ali\u{AD}ce", 400, ErrorCode::BadName),   // a soft hyphen: invisible
+        ("Ali\u{200D}ce", 400, ErrorCode::BadName), // a zero-width joiner outside an emoji
+        ("\u{410}lice", 400, ErrorCode::BadName),   // Cyrillic А among Latin letters
+        ("\u{391}lice", 400, ErrorCode::BadName),   // Greek Α among Latin letters
+        ("\u{FF21}\u{FF4C}\u{FF49}\u{FF43}\u{FF45}", 403, ErrorCode::NameProtected), // full-width
+        ("Alice\u{2800}", 403, ErrorCode::NameProtected), // a Braille blank after it
+        ("\u{410}\u{4C0}\u{456}\u{441}\u{435}", 403, ErrorCode::NameProtected), // all Cyrillic look-alikes
+        ("ALICE", 403, ErrorCode::NameProtected),
+        ("Jose\u{301}", 403, ErrorCode::NameProtected), // José with its accent decomposed
+    ];
+    let code = play_vs_bots(addr, "Bob", None).await.body["code"].as_str().unwrap().to_string();
+    for (spelling, status, refusal) in spellings {
+        assert_refused(&play_vs_bots(addr, spelling, None).await, status, refusal);
+        let body = json!({"name": spelling, "table": "house", "public": true});
+        assert_refused(&http(addr, "POST", "/api/rooms", Some(body)).await, status, refusal);
+        let body = json!({"name": spelling, "table": "house"});
+        assert_refused(&http(addr, "POST", "/api/quick-match", Some(body)).await, status, refusal);
+        let (_, first) = hello(addr, &code, spelling, None).await;
+        assert!(is_refusal(&first, refusal), "{spelling:?}: {first:?}");
+    }
+    // Nobody protects a look-alike of a protected name either.
+    let again = http(addr, "POST", "/api/names/protect", Some(json!({"name": "\u{FF21}lice"}))).await;
+    assert_refused(&again, 409, ErrorCode::NameProtected);
+
+    // An unprotected name seated and connected: its look-alike is the same player, already there.
+    let (_bob, first) = hello(addr, &code, "Bob", None).await;
+    assert!(matches!(first, Event::Session { .. }), "{first:?}");
+    let (_, first) = hello(addr, &code, "\u{FF22}\u{FF4F}\u{FF42}", None).await;
+    assert!(is_refusal(&first, ErrorCode::NameTaken), "full-width Bob is Bob: {first:?}");
+    let (_, first) = hello(addr, &code, "B0B", None).await;
+    assert!(is_refusal(&first, ErrorCode::NameTaken), "B0B looks like Bob: {first:?}");
     assert!(running.stop().await);
 }

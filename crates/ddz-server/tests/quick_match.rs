@@ -213,3 +213,35 @@ async fn a_protected_name_queues_only_with_its_key() {
 async fn join_with_key(addr: SocketAddr, name: &str, key: &str) -> Value {
     post(addr, "/api/quick-match", json!({"name": name, "key": key, "table": "house"})).await
 }
+
+/// Three players matched together open their table at different times, as they learn of the match: the
+/// first deal waits (a bounded while) for each one's nonce, whenever they connect, and is dealt from all
+/// three (docs/fair-deals.md).
+#[tokio::test]
+async fn a_matched_tables_first_deal_waits_for_every_players_nonce_however_late_they_connect() {
+    let db = temp_db("quick-nonces");
+    // The usual two seconds a deal waits for nonces: a room's first deal waits four times that.
+    let running = server(&db, Timing { nonce_ms: 2_000, ..FAST }).await;
+    let addr = running.addr;
+    let mut tickets = Vec::new();
+    for name in ["Ann", "Bea", "Cy"] {
+        tickets.push(join(addr, name, "house").await);
+    }
+    let room = matched(addr, &tickets[0]).await["room"].as_str().unwrap().to_string();
+    let mut clients = Vec::new();
+    for (i, name) in ["Ann", "Bea", "Cy"].into_iter().enumerate() {
+        // Each one opens the table later than the last: 0.8 s, then 2.4 s after the match.
+        tokio::time::sleep(Duration::from_millis(800 * i as u64)).await;
+        let mut client = Client::join(addr, &room, name).await;
+        let view = client.until(|v| v.offer.is_some() || v.deal.is_some()).await;
+        let offer = view.offer.as_ref().unwrap_or_else(|| panic!("{name} found the deal dealt without them: {view:?}"));
+        assert!(offer.awaited.contains(&view.you.unwrap()), "{name}'s nonce is awaited");
+        let nonce = ddz_engine::Seed::from_u64(700 + i as u64);
+        client.send(&ddz_server::protocol::Command::Nonce { nonce }).await;
+        clients.push(client);
+    }
+    let view = clients[2].until(|v| v.offer.is_none() && v.deal.is_some()).await;
+    let nonces = view.deal.unwrap().fairness.unwrap().nonces.unwrap();
+    assert!(nonces.iter().all(Option::is_some), "every player's nonce went in: {nonces:?}");
+    assert!(running.stop().await);
+}

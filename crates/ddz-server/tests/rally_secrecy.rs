@@ -98,13 +98,24 @@ async fn walk_sealed(addr: SocketAddr, code: &str, stage: &str) -> Vec<String> {
     // Over the socket: a spectator, any other name (a bot's included) is refused; the lobby omits it.
     for first in [
         Command::Watch { room: code.into() },
-        Command::Hello { room: code.into(), name: "Otto".into(), token: None, key: None },
-        Command::Hello { room: lower.as_str().into(), name: "Otto".into(), token: None, key: None },
-        Command::Hello { room: code.into(), name: "Bot Hard".into(), token: None, key: None },
+        Command::Hello { room: code.into(), name: "Otto".into(), token: None, key: None, browser: None },
+        Command::Hello { room: lower.as_str().into(), name: "Otto".into(), token: None, key: None, browser: None },
+        Command::Hello { room: code.into(), name: "Bot Hard".into(), token: None, key: None, browser: None },
     ] {
         let (event, raw) = first_answer(addr, &first).await;
         assert!(matches!(&event, Event::Error { code: ErrorCode::RallyOpen, .. }), "{stage}: {first:?}: {event:?}");
         seen.push(raw);
+    }
+    // Stats, ratings, their history and the boards hold nothing of the rally until it closes.
+    let player = get(addr, "/api/players/Dee").await;
+    assert_eq!(
+        (&player["stats"], &player["ratings"]),
+        (&serde_json::json!([]), &serde_json::json!([])),
+        "{stage}: {player}"
+    );
+    assert_eq!(player["standing"]["rated_deals"], 0, "{stage}: {player}");
+    for board in ["/api/ratings/house", "/api/boards/overall"] {
+        assert_eq!(get(addr, board).await["rows"], serde_json::json!([]), "{stage}: {board}");
     }
     let (event, raw) = first_answer(addr, &Command::WatchLobby).await;
     assert!(matches!(&event, Event::Lobby { tables } if tables.iter().all(|t| t.code != code)), "{stage}: {event:?}");
@@ -180,6 +191,28 @@ async fn no_path_shows_an_open_rally_deal_and_everything_opens_consistently_once
     }
     let summary: RoomView = serde_json::from_value(get(addr, &format!("/api/rooms/{code}")).await).unwrap();
     assert!(summary.closed && summary.challenge.as_ref().is_some_and(|c| c.nets.len() == 10), "{summary:?}");
+    // And the ten deals reach the stats, the rating with its history and the boards, all of them at once.
+    let mut player = get(addr, "/api/players/Dee").await;
+    for _ in 0..100 {
+        if player["stats"] != serde_json::json!([]) {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+        player = get(addr, "/api/players/Dee").await;
+    }
+    let net: i64 = summary.challenge.as_ref().unwrap().nets.iter().sum();
+    assert_eq!(player["stats"][0]["deals"], 10, "{player}");
+    assert_eq!(player["stats"][0]["money"], net, "{player}");
+    assert_eq!(player["ratings"][0]["deals"], 10, "{player}");
+    assert_eq!(player["ratings"][0]["history"].as_array().unwrap().len(), 10, "{player}");
+    assert_eq!(player["standing"]["rated_deals"], 10, "{player}");
+    let overall = get(addr, "/api/boards/overall").await;
+    assert_eq!(
+        (&overall["rows"][0]["name"], &overall["rows"][0]["score"]),
+        (&serde_json::json!("Dee"), &serde_json::json!(net))
+    );
+    let ratings = get(addr, "/api/ratings/house").await;
+    assert_eq!(ratings["rows"][0]["rating"], player["ratings"][0]["rating"], "{ratings}");
     let last = summary.deal.expect("the last deal, open to all");
     assert!(last.hands_at_end.is_some(), "every hand is shown at the end of a deal");
     let replay = http(addr, "GET", &format!("/api/rooms/{code}/deals/1"), None).await;

@@ -278,7 +278,15 @@ async fn room(index: usize, args: &LoadArgs, totals: &Totals) -> Result<Samples,
             pace: Pace::new(),
             nonce_for: None,
         };
-        player.send(&Command::Hello { room: code.as_str().into(), name: name.clone(), token: None, key: None }).await?;
+        player
+            .send(&Command::Hello {
+                room: code.as_str().into(),
+                name: name.clone(),
+                token: None,
+                key: None,
+                browser: None,
+            })
+            .await?;
         if p > 0 {
             player.send(&Command::Sit { seat: Some(p) }).await?;
         }

@@ -115,6 +115,16 @@ enum Command {
     /// the bots' fixed ratings in a bot-vs-bot arena.
     #[command(subcommand)]
     Ratings(RatingsCommand),
+    /// Fair play for operators (docs/ratings.md, "What counts"): the pairs of players flagged because they
+    /// sit together far more often than chance or one of them passes on nearly every turn (their deals
+    /// together do not count), and clearing a flag.
+    Fairness {
+        /// The server's database.
+        #[arg(long, env = "DDZ_DATABASE", default_value = "sqlite://ddz.db")]
+        database: String,
+        #[command(subcommand)]
+        command: FairnessCommand,
+    },
     /// Re-validate deal records from scratch and summarise them.
     Replay {
         #[arg(required = true)]
@@ -142,10 +152,57 @@ enum Command {
 }
 
 #[derive(Subcommand)]
+enum FairnessCommand {
+    /// List the flagged pairs, the latest first.
+    Pairs,
+    /// Clear a pair's flag: their counts start again, and their deals together count from now on.
+    Clear { first: String, second: String },
+}
+
+/// `ddz fairness`.
+fn fairness(database: &str, command: FairnessCommand) -> Result<(), String> {
+    let runtime = tokio::runtime::Runtime::new().map_err(|e| e.to_string())?;
+    runtime.block_on(async move {
+        let db = ddz_server::Db::open(database).await.map_err(|e| format!("cannot open {database}: {e}"))?;
+        match command {
+            FairnessCommand::Pairs => {
+                let pairs = db.flagged_pairs().await.map_err(|e| e.to_string())?;
+                if pairs.is_empty() {
+                    println!("no flagged pairs");
+                }
+                for pair in pairs {
+                    let date = ddz_server::utc_date(pair.at);
+                    println!(
+                        "{}\t{}\t{}\t{} deals together, {} thrown\tflagged {date}",
+                        pair.first,
+                        pair.second,
+                        pair.flag.name(),
+                        pair.deals,
+                        pair.thrown
+                    );
+                }
+                Ok(())
+            }
+            FairnessCommand::Clear { first, second } => {
+                let name = |typed: &str| ddz_server::PlayerName::parse(typed).map_err(|e| format!("{typed:?}: {e}"));
+                if db.clear_pair(&name(&first)?, &name(&second)?).await.map_err(|e| e.to_string())? {
+                    println!("cleared: {first} and {second}");
+                    Ok(())
+                } else {
+                    Err(format!("{first} and {second} are no flagged pair"))
+                }
+            }
+        }
+    })
+}
+
+#[derive(Subcommand)]
 enum RatingsCommand {
     /// Players of known strength play deals drawn from a known model; prints how close their ratings come
     /// (rank correlation, spread, the role's estimate) as the deals go by.
     Simulate(ratings::SimulateArgs),
+    /// A player who wins every deal against weak bots: where their rating settles (docs/ratings.md).
+    Farm(ratings::FarmArgs),
     /// Bots of every kind play each other (drawn at random per deal, bidding as at a table) and are rated;
     /// prints the anchored ratings.
     Anchor {
@@ -217,9 +274,16 @@ struct ServeArgs {
     #[arg(long, env = "DDZ_LEASE_MS", default_value_t = 3000, value_parser = clap::value_parser!(u64).range(300..=60_000))]
     lease_ms: u64,
     /// Balancers in front of this server (comma-separated addresses): requests through them are counted
-    /// against the client address their `X-Forwarded-For` names, not the balancer's.
+    /// against the client address their `X-Forwarded-For` names, not the balancer's (players of one
+    /// address never count together in ratings: without this behind a balancer, everyone shares its address).
     #[arg(long, env = "DDZ_TRUSTED_PROXIES", value_delimiter = ',')]
     trusted_proxies: Vec<std::net::IpAddr>,
+    /// The boards list a name once it has this many rated deals...
+    #[arg(long, env = "DDZ_BOARD_MIN_DEALS", default_value_t = ddz_server::Listing::DEFAULT.deals)]
+    board_min_deals: i64,
+    /// ...against this many distinct opponents (people by name, each bot level one).
+    #[arg(long, env = "DDZ_BOARD_MIN_OPPONENTS", default_value_t = ddz_server::Listing::DEFAULT.opponents)]
+    board_min_opponents: i64,
 }
 
 /// This machine's name, for a cluster node not given one.
@@ -257,6 +321,7 @@ fn serve(args: ServeArgs) -> Result<(), String> {
             lease: std::time::Duration::from_millis(args.lease_ms),
         }),
         trusted_proxies: args.trusted_proxies,
+        listing: ddz_server::Listing { deals: args.board_min_deals, opponents: args.board_min_opponents },
         guards: ddz_server::Guards {
             api: ddz_server::Rate::new(args.api_rate, args.api_burst),
             websockets: ddz_server::Rate::new(args.ws_rate, args.ws_burst),
@@ -313,6 +378,8 @@ fn main() -> ExitCode {
         }
         Command::Bot { level, seed } => arena::bot(&level, seed),
         Command::Ratings(RatingsCommand::Simulate(args)) => ratings::simulate_ratings(args),
+        Command::Ratings(RatingsCommand::Farm(args)) => ratings::farm(args),
+        Command::Fairness { database, command } => fairness(&database, command),
         Command::Ratings(RatingsCommand::Anchor { family, deals, seed, threads }) => {
             let threads = threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
             ratings::anchor(ratings::AnchorArgs { family, deals, seed, threads })

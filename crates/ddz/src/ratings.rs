@@ -85,6 +85,56 @@ pub fn simulate_ratings(args: SimulateArgs) -> Result<(), String> {
     Ok(())
 }
 
+/// `ddz ratings farm`'s arguments.
+#[derive(clap::Args)]
+pub struct FarmArgs {
+    /// house, noshuffle or twoplayer.
+    #[arg(long, default_value = "house", value_parser = crate::parse_family)]
+    pub family: Family,
+    /// The bots beaten every deal: random, greedy, beginner, easy, normal, bomber or hard.
+    #[arg(long, default_value = "random", value_parser = parse_bot)]
+    pub bot: BotKind,
+    #[arg(long, default_value_t = 2_000, value_parser = clap::value_parser!(u32).range(1..))]
+    pub deals: u32,
+    /// The player's rating before, in points (a new player's 1500 ± 500 by default; given, ± 120).
+    #[arg(long)]
+    pub from: Option<i32>,
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+}
+
+fn parse_bot(text: &str) -> Result<BotKind, String> {
+    BotKind::ALL.into_iter().find(|k| k.name() == text).ok_or_else(|| format!("no bot {text:?}"))
+}
+
+/// A player who wins every deal against two bots of one kind: the rating after each checkpoint, against
+/// where the ratings model must let it settle (the bots' rating plus the certain-win margin).
+pub fn farm(args: FarmArgs) -> Result<(), String> {
+    let from = args.from.map_or(NEW_PLAYER, |points| Skill { mu: f64::from(points) / 60.0, sigma: 2.0 });
+    let trajectory = ddz_server::rating::simulation::farm(args.family, args.bot, from, args.deals, args.seed);
+    let ceiling = ddz_server::rating::simulation::farm_ceiling(args.family, args.bot);
+    let hard = ddz_server::rating::bot_skill(BotKind::Hard, args.family);
+    println!(
+        "winning every deal against {} at {} (the bots {}, hard {}), seed {}: the ceiling is {} (mu {ceiling:.2})",
+        args.bot.name(),
+        args.family.name(),
+        ddz_server::rating::bot_skill(args.bot, args.family).points(),
+        hard.points(),
+        args.seed,
+        points(ceiling),
+    );
+    println!("| deals | rating | ± 2σ | as the board ranks it (rating − 2σ) |");
+    println!("|---|---|---|---|");
+    for (i, skill) in trajectory.iter().enumerate() {
+        let deals = i as u32 + 1;
+        if [1, 10, 30, 100, 300, 1_000, 3_000, 10_000, 30_000, 100_000].contains(&deals) || deals == args.deals {
+            let (rating, spread) = (skill.points(), points(2.0 * skill.sigma));
+            println!("| {deals} | {rating} | {spread} | {} |", rating - spread);
+        }
+    }
+    Ok(())
+}
+
 pub struct AnchorArgs {
     pub family: Family,
     pub deals: u32,

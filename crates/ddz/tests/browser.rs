@@ -107,6 +107,8 @@ fn run_browser_tests(script: &str, server_args: &[&str]) {
         // The scripts drive many pages from one address far faster than people do: room for them under
         // the per-address limits.
         .args(["--api-rate", "200", "--api-burst", "600", "--ws-rate", "50", "--ws-burst", "200"])
+        // Each script plays a deal or two and reads its player on the boards: listed from the first rated deal.
+        .args(["--board-min-deals", "1", "--board-min-opponents", "1"])
         .env("RUST_LOG", "warn")
         .stdout(Stdio::piped())
         .stderr(Stdio::null())

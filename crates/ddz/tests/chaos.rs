@@ -142,8 +142,13 @@ async fn player(
                 continue;
             };
             let mut client = Client::over(ws, &name);
-            let hello =
-                Command::Hello { room: room.code.clone().into(), name: name.clone(), token: token.clone(), key: None };
+            let hello = Command::Hello {
+                room: room.code.clone().into(),
+                name: name.clone(),
+                token: token.clone(),
+                key: None,
+                browser: None,
+            };
             if client.try_send(&hello).await {
                 resend = pending.is_some();
             }

@@ -12,6 +12,7 @@
 // Before each deal a seated player's connection adds a random nonce to it (docs/fair-deals.md): once per
 // offered deal, remembered by its commitment so that the replay's Verify can show that it went in.
 
+import { browserId } from './browser';
 import { errorText } from './errors';
 import { newNonce, rememberNonce, sentNonce } from './fair';
 import { t } from './i18n.svelte';
@@ -173,6 +174,7 @@ export class Connection {
               name,
               token: localStorage.getItem(tokenKey(code, name)),
               key: nameKey(name),
+              browser: browserId(),
             };
       },
       (msg) => this.receive(msg),

@@ -16,7 +16,8 @@ function load(): Record<string, string> {
 
 const keys = $state<Record<string, string>>(load());
 
-const id = (name: string) => name.trim().toLowerCase();
+// As the server reads a name: compatibility forms (full-width letters) as the plain ones, in lower case.
+const id = (name: string) => name.normalize('NFKC').trim().toLowerCase();
 
 /** The key this browser keeps for `name`, or null. */
 export function nameKey(name: string): string | null {

@@ -38,4 +38,7 @@ export type {
   SeatView,
   StatLine,
   Summary as LobbyTable,
+  Standing,
+  Unrated,
+  Verdict,
 } from './wire';

@@ -243,6 +243,22 @@ awaited: Array<number>, received: Array<boolean>,
  */
 deadline: number, };
 
+export type Unrated = { "reason": "no_result" } | { "reason": "closed_by_host" } | { "reason": "abandoned" } | { "reason": "bot_played", bot: number, of: number, } | { "reason": "passed", passed: number, chances: number, } | { "reason": "player_passed" } | { "reason": "same_address" } | { "reason": "same_browser" } | { "reason": "flagged_pair" } | { "reason": "rally_held" };
+
+export type Verdict = { 
+/**
+ * The deal counts for the seat's rating and boards (a rally's once the rally closes).
+ */
+counted: boolean, 
+/**
+ * Why not, or (counted) why only as a loss; none for an ordinary counted deal.
+ */
+reason: Unrated | null, 
+/**
+ * What the deal did to the seat's rating, in points, once stored (the room's task fills it in).
+ */
+change: number | null, };
+
 export type RoomView = { code: string, mode: Mode, 
 /**
  * The next deal's table and option.
@@ -278,7 +294,12 @@ challenge?: ChallengeView | null,
  * then holds only the actions after the first `actions_from`, which the client already has (see
  * [`RoomView::continuing`]). Absent on snapshots, which carry every action.
  */
-actions_from?: number | null, };
+actions_from?: number | null, 
+/**
+ * Once a deal at a rated table is over: what it did for each seated person (by seat; `null` for a
+ * bot), counted or not and why, with the rating's change (docs/ratings.md, "What counts").
+ */
+verdicts?: Array<Verdict | null>, };
 
 export type Summary = { code: string, mode: Mode, rules: TableRules, seats: Array<string | null>, deals_played: number, in_deal: boolean, closed: boolean, };
 
@@ -286,7 +307,12 @@ export type ErrorCode = "deal_over" | "not_your_turn" | "wrong_phase" | "must_ta
 
 export type ClientAction = { "action": "take" } | { "action": "pass" } | { "action": "bid", bid: number, } | { "action": "call", call: boolean, } | { "action": "rob", rob: boolean, } | { "action": "seen" } | { "action": "play", cards: CardSet, play: Play, };
 
-export type Command = { "type": "hello", room: RoomCode, name: string, token: string | null, key: string | null, } | { "type": "watch", room: RoomCode, } | { "type": "watch_lobby" } | { "type": "sit", seat: number | null, } | { "type": "act", seq: number, action: ClientAction, } | { "type": "add_bot", seat: number, level: BotKind, } | { "type": "start" } | { "type": "set_wild", on: boolean, } | { "type": "auto_play", on: boolean, } | { "type": "close" } | { "type": "chat", chat: Chat, } | { "type": "nonce", nonce: Seed, } | { "type": "ping" } | { "type": "sync" };
+export type Command = { "type": "hello", room: RoomCode, name: string, token: string | null, key: string | null, 
+/**
+ * The browser's own random id, kept in its storage: two names at one rated table from one
+ * browser do not count together (docs/ratings.md).
+ */
+browser: string | null, } | { "type": "watch", room: RoomCode, } | { "type": "watch_lobby" } | { "type": "sit", seat: number | null, } | { "type": "act", seq: number, action: ClientAction, } | { "type": "add_bot", seat: number, level: BotKind, } | { "type": "start" } | { "type": "set_wild", on: boolean, } | { "type": "auto_play", on: boolean, } | { "type": "close" } | { "type": "chat", chat: Chat, } | { "type": "nonce", nonce: Seed, } | { "type": "ping" } | { "type": "sync" };
 
 export type Event = { "type": "state", n: number, room: RoomView, } | { "type": "lobby", tables: Array<Summary>, } | { "type": "ack", seq: number, } | { "type": "error", code: ErrorCode, message: string, seq: number | null, } | { "type": "pong" } | { "type": "session", token: string, } | { "type": "replaced" } | { "type": "chat", seat: number, chat: Chat, } | { "type": "restarting" };
 
@@ -502,6 +528,23 @@ export type Replay = { code: string, number: number, seats: Array<string>, recor
 
 export type DealReview = { code: string, number: number, review: Review, };
 
+export type BoardRank = { board: string, 
+/**
+ * 1 for the top; `None` beyond the first [`RANKED`] (counted through the board's index, never
+ * every player).
+ */
+rank: number | null, };
+
+export type Standing = { rated_deals: number, opponents: number, listed: boolean, 
+/**
+ * What listing takes: rated deals, and distinct opponents (people by name, each bot level one).
+ */
+needs_deals: number, needs_opponents: number, 
+/**
+ * The player's rank on each board they have a row on, once listed.
+ */
+ranks: Array<BoardRank>, };
+
 export type PlayerStats = { name: string, 
 /**
  * The name is protected (`docs/names.md`).
@@ -510,7 +553,11 @@ protected: boolean, stats: Array<StatLine>,
 /**
  * The player's rating in each family they have played rated deals in, with its history.
  */
-ratings: Array<PlayerRating>, };
+ratings: Array<PlayerRating>, 
+/**
+ * Where the player stands on the boards.
+ */
+standing: Standing, };
 
 export type Board = { board: string, date: string | null, rows: Array<BoardRow>, };
 

@@ -42,6 +42,7 @@ use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
 
 use crate::clock::Clock;
+use crate::domain::fairness::Origin;
 use crate::metrics;
 use crate::room::{ConnId, Msg, OUTBOX, Outbound, Registry, Reply, Request, ask, sleep_until};
 use crate::rooms::{Owned, Placement, ProxyEnv, Rooms};
@@ -133,10 +134,31 @@ pub enum NatsHealth {
 #[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 enum ToOwner {
-    Connect { room: String, node: String, conn: ConnId, name: Option<String>, token: Option<String>, opened_ms: u64 },
-    Disconnect { room: String, node: String, conn: ConnId },
-    Command { room: String, node: String, conn: ConnId, command: Command },
-    Request { room: String, request: Request },
+    Connect {
+        room: String,
+        node: String,
+        conn: ConnId,
+        name: Option<String>,
+        token: Option<String>,
+        opened_ms: u64,
+        #[serde(default)]
+        origin: Origin,
+    },
+    Disconnect {
+        room: String,
+        node: String,
+        conn: ConnId,
+    },
+    Command {
+        room: String,
+        node: String,
+        conn: ConnId,
+        command: Command,
+    },
+    Request {
+        room: String,
+        request: Request,
+    },
 }
 
 impl ToOwner {
@@ -524,7 +546,7 @@ impl Cluster {
         stopping: CancellationToken,
     ) -> Option<Answer> {
         match request {
-            ToOwner::Connect { node, conn, name, token, opened_ms, .. } => {
+            ToOwner::Connect { node, conn, name, token, opened_ms, origin, .. } => {
                 // The same connection attached again (its node lost track of this owner: NATS came back,
                 // or a request found it unattached): the earlier attachment goes first and quietly, or
                 // the room would take it for another tab and tell the player they were replaced.
@@ -535,7 +557,7 @@ impl Cluster {
                 let guest = self.inner.next_guest.fetch_add(1, Ordering::Relaxed);
                 let (out, events) = mpsc::channel(OUTBOX);
                 let (reply, joined) = oneshot::channel();
-                inbox.send(Msg::Connect { conn: guest, name, token, opened_ms, out, reply }).await.ok()?;
+                inbox.send(Msg::Connect { conn: guest, name, token, opened_ms, origin, out, reply }).await.ok()?;
                 let joined = joined.await.ok()?;
                 if joined.is_ok() {
                     let attached = Guest { room: room.to_string(), conn: guest, task: inbox.clone() };
@@ -747,6 +769,7 @@ fn subject_token(name: &str) -> String {
 struct Attached {
     name: Option<String>,
     token: Option<String>,
+    origin: Origin,
     /// When this node read the socket's hello: the owner orders a name's connections by it.
     opened_ms: u64,
 }
@@ -825,7 +848,7 @@ impl Proxy {
         let room = self.code.clone();
         let node = self.cluster.inner.id.clone();
         match msg {
-            Msg::Connect { conn, name, token, opened_ms, out, reply } => {
+            Msg::Connect { conn, name, token, opened_ms, origin, out, reply } => {
                 // The route first: the owner sends the state at once, maybe before its answer arrives.
                 let owner = match self.owner().await {
                     Ok(owner) => owner,
@@ -835,15 +858,22 @@ impl Proxy {
                     }
                 };
                 self.cluster.inner.routes.lock().expect("routes lock").insert(conn, Route { owner, out });
-                let request =
-                    ToOwner::Connect { room, node, conn, name: name.clone(), token: token.clone(), opened_ms };
+                let request = ToOwner::Connect {
+                    room,
+                    node,
+                    conn,
+                    name: name.clone(),
+                    token: token.clone(),
+                    opened_ms,
+                    origin: origin.clone(),
+                };
                 let joined = self.call(request).await.and_then(|answer| match answer {
                     Answer::Joined { token } => Ok(token),
                     other => Err(unexpected(other)),
                 });
                 match &joined {
                     Ok(token) => {
-                        self.attached.insert(conn, Attached { name, token: token.clone(), opened_ms });
+                        self.attached.insert(conn, Attached { name, token: token.clone(), origin, opened_ms });
                     }
                     Err(_) => {
                         self.cluster.inner.routes.lock().expect("routes lock").remove(&conn);
@@ -977,6 +1007,7 @@ impl Proxy {
                 name: attached.name.clone(),
                 token: attached.token.clone(),
                 opened_ms: attached.opened_ms,
+                origin: attached.origin.clone(),
             };
             if let Some(route) = self.cluster.inner.routes.lock().expect("routes lock").get_mut(&conn) {
                 route.owner = owner.to_string();

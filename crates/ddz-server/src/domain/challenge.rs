@@ -216,7 +216,7 @@ pub fn rank_runs(kind: ChallengeKind, runs: &[FinishedRun]) -> Vec<BoardRow> {
     let order = |run: &FinishedRun| (played(run), std::cmp::Reverse(score(run)), run.deals, run.finished_at);
     let mut best: HashMap<String, &FinishedRun> = HashMap::new();
     for run in runs {
-        let entry = best.entry(run.name.to_lowercase()).or_insert(run);
+        let entry = best.entry(crate::domain::names::name_key(&run.name)).or_insert(run);
         if order(run) < order(entry) {
             *entry = run;
         }

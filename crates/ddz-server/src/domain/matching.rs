@@ -6,6 +6,7 @@
 //! [`GAP_AT_START`] and widens by [`GAP_PER_SECOND`] for each second the longest-waiting of them has
 //! waited, so that nobody waits for an exact peer. The oldest ticket is served first. Once it has
 //! waited [`MatchRules::fill_after_ms`], it sits down with whoever else fits and bots take the rest.
+//! Two tickets from one address never sit at one table (a person's second name would be their partner).
 
 /// One player in the queue.
 #[derive(Clone, Debug, PartialEq)]
@@ -16,6 +17,15 @@ pub struct Waiting {
     pub rating: f64,
     /// When the player joined the queue (ms since the epoch).
     pub since: u64,
+    /// The address the ticket was taken from (behind the trusted balancers; IPv6 by its /64).
+    pub address: Option<String>,
+}
+
+impl Waiting {
+    /// Whether the two tickets come from one address.
+    fn shares_address(&self, other: &Waiting) -> bool {
+        self.address.is_some() && self.address == other.address
+    }
 }
 
 /// A table to set up: its players in seat order, and how many bots fill the other seats.
@@ -59,7 +69,14 @@ pub fn match_queue(queue: &[Waiting], rules: MatchRules, now: u64) -> Vec<Table>
             let (da, db) = ((a.rating - oldest.rating).abs(), (b.rating - oldest.rating).abs());
             da.total_cmp(&db).then_with(|| a.since.cmp(&b.since))
         });
-        fits.truncate(rules.seats - 1);
+        // Never two tickets of one address at a table.
+        let mut chosen: Vec<&Waiting> = vec![oldest];
+        for candidate in fits {
+            if chosen.len() < rules.seats && !chosen.iter().any(|c| c.shares_address(candidate)) {
+                chosen.push(candidate);
+            }
+        }
+        let fits: Vec<&Waiting> = chosen.split_off(1);
         let full = fits.len() == rules.seats - 1;
         let fill = now.saturating_sub(oldest.since) >= rules.fill_after_ms;
         if !full && !fill {
@@ -82,7 +99,7 @@ mod tests {
     const THREE: MatchRules = MatchRules { seats: 3, fill_after_ms: 10_000 };
 
     fn waiting(name: &str, rating: f64, since: u64) -> Waiting {
-        Waiting { ticket: format!("t-{name}"), name: name.into(), rating, since }
+        Waiting { ticket: format!("t-{name}"), name: name.into(), rating, since, address: Some(format!("ip-{name}")) }
     }
 
     fn names(table: &Table) -> Vec<&str> {
@@ -146,6 +163,27 @@ mod tests {
         assert_eq!(names(&tables[0]), ["Ann", "Bea"]);
         let later = match_queue(&queue[2..], rules, 10_000);
         assert_eq!(later[0].bots, 1);
+    }
+
+    #[test]
+    fn two_tickets_from_one_address_never_sit_together() {
+        let from = |name, address: &str| Waiting { address: Some(address.into()), ..waiting(name, 1500.0, 0) };
+        let queue = [from("Ann", "home"), from("Ann2", "home"), from("Bea", "cafe"), from("Cy", "office")];
+        let tables = match_queue(&queue, THREE, 1_000);
+        assert_eq!(tables.len(), 1);
+        assert_eq!(names(&tables[0]), ["Ann", "Bea", "Cy"], "Ann's second name waits for another table");
+        let alone = match_queue(&queue[..2], THREE, 10_000);
+        assert_eq!(alone.len(), 2, "after the wait each sits with bots, apart: {alone:?}");
+        assert!(alone.iter().all(|t| t.players.len() == 1 && t.bots == 2));
+        let unknown = [
+            Waiting { address: None, ..waiting("Ann", 1500.0, 0) },
+            Waiting { address: None, ..waiting("Bea", 1500.0, 0) },
+        ];
+        assert_eq!(
+            match_queue(&unknown, MatchRules { seats: 2, fill_after_ms: 10_000 }, 100).len(),
+            1,
+            "no address is no shared address"
+        );
     }
 
     #[test]

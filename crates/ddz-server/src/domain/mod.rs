@@ -4,6 +4,7 @@
 //! a position are the engine's, `ddz_engine::hints`, shared with the page's WebAssembly.)
 
 pub mod challenge;
+pub mod fairness;
 pub mod matching;
 pub mod names;
 pub mod rating;

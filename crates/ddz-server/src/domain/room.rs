@@ -13,6 +13,8 @@ use serde::{Deserialize, Serialize};
 use ddz_bot::BotKind;
 
 use crate::domain::challenge::{Challenge, Progress};
+use crate::domain::fairness::Conduct;
+use crate::domain::names::name_key;
 
 /// How a room came to be; it decides who may sit and which board its deals count for.
 #[derive(ts_rs::TS, Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -299,11 +301,20 @@ pub struct Room {
     /// Bot Buster, Bot Bomber or a Bang rally, played by the host; and how the run stands.
     pub challenge: Option<Challenge>,
     pub progress: Progress,
-    /// The last action number stored from each player (by lower-cased name): an `act` numbered no
-    /// higher is a resend, answered and not applied again.
+    /// The last action number stored from each player (by name key): an `act` numbered no higher is a
+    /// resend, answered and not applied again.
     pub last_seq: HashMap<String, u64>,
+    /// Each seat's occupant's name key ([`name_key`]), and the host's: worked out once, as they sit, for
+    /// every lookup by name after.
+    keys: Vec<Option<String>>,
+    host_key: String,
     /// The next deal, committed to and waiting for the players' nonces.
     pub offer: Option<Offer>,
+    /// How each seat has played the current deal: its decisions, those the bot made for it, and its
+    /// passes when it could beat an opponent (`crate::domain::fairness`).
+    pub conduct: Vec<Conduct>,
+    /// The seat whose player closed the room during the current deal.
+    pub leaver: Option<Seat>,
 }
 
 /// A deal the server has committed to, waiting for the players' nonces before it is dealt.
@@ -361,21 +372,11 @@ impl std::fmt::Display for RoomCode {
     }
 }
 
-/// Names compare without regard to case. Most names are ASCII, compared without allocating: every
-/// command looks its sender's seat up by name.
-pub fn same_name(a: &str, b: &str) -> bool {
-    if a.is_ascii() && b.is_ascii() {
-        return a.eq_ignore_ascii_case(b);
-    }
-    a.to_lowercase() == b.to_lowercase()
-}
-
 impl Room {
     pub fn new(code: String, rules: Rules, mode: Mode, host: String) -> Room {
         Room {
             code,
             mode,
-            host,
             seats: vec![None; rules.players as usize],
             ledger: Ledger::new(rules),
             deal: None,
@@ -391,7 +392,12 @@ impl Room {
             challenge: None,
             progress: Progress::default(),
             last_seq: HashMap::new(),
+            keys: vec![None; rules.players as usize],
+            host_key: name_key(&host),
+            host,
             offer: None,
+            conduct: vec![Conduct::default(); rules.players as usize],
+            leaver: None,
         }
     }
 
@@ -416,18 +422,34 @@ impl Room {
     }
 
     pub fn seat_of(&self, name: &str) -> Option<Seat> {
-        self.seats.iter().position(|s| s.as_ref().is_some_and(|o| same_name(o.name(), name)))
+        self.seat_of_key(&name_key(name))
+    }
+
+    /// The seat of the name whose key is `key`.
+    pub fn seat_of_key(&self, key: &str) -> Option<Seat> {
+        self.keys.iter().position(|k| k.as_deref() == Some(key))
     }
 
     /// The seat a human named `name` holds: never a bot's, so that nobody who types a bot's name sees
     /// its hand or moves for it.
     pub fn human_seat_of(&self, name: &str) -> Option<Seat> {
-        self.seat_of(name).filter(|&seat| self.seats[seat].as_ref().is_some_and(|o| !o.is_bot()))
+        self.human_seat_of_key(&name_key(name))
+    }
+
+    /// [`Room::human_seat_of`] by name key.
+    pub fn human_seat_of_key(&self, key: &str) -> Option<Seat> {
+        self.seat_of_key(key).filter(|&seat| self.seats[seat].as_ref().is_some_and(|o| !o.is_bot()))
     }
 
     /// Whether a bot at this table is called `name`.
     pub fn is_bot_name(&self, name: &str) -> bool {
-        self.seat_of(name).is_some() && self.human_seat_of(name).is_none()
+        let key = name_key(name);
+        self.seat_of_key(&key).is_some() && self.human_seat_of_key(&key).is_none()
+    }
+
+    /// The name key of the occupant of `seat`.
+    pub fn key_of(&self, seat: Seat) -> Option<&str> {
+        self.keys.get(seat)?.as_deref()
     }
 
     pub fn names(&self) -> Vec<String> {
@@ -439,7 +461,12 @@ impl Room {
     }
 
     pub fn is_host(&self, name: &str) -> bool {
-        same_name(&self.host, name)
+        self.is_host_key(&name_key(name))
+    }
+
+    /// [`Room::is_host`] by name key.
+    pub fn is_host_key(&self, key: &str) -> bool {
+        self.host_key == key
     }
 
     /// Checks `entry` against the room, without changing it.
@@ -548,6 +575,7 @@ impl Room {
         match &stamped.entry {
             Entry::Sit { seat, name } => {
                 self.seats[*seat] = Some(Occupant::Human { name: name.clone() });
+                self.keys[*seat] = Some(name_key(name));
                 self.ledger.join(name);
                 self.note(LogLine::Sat { name: name.clone() });
             }
@@ -555,6 +583,7 @@ impl Room {
                 let name = self.bot_name(*level);
                 self.ledger.join(&name);
                 self.note(LogLine::BotSat { name: name.clone(), level: *level });
+                self.keys[*seat] = Some(name_key(&name));
                 self.seats[*seat] = Some(Occupant::Bot { name, level: *level });
             }
             Entry::Offer { setup, awaited } => {
@@ -573,6 +602,8 @@ impl Room {
                 self.deal_entry = stamped.n;
                 self.turn_started_at = at;
                 self.timed_out.clear();
+                self.conduct = vec![Conduct::default(); self.seats.len()];
+                self.leaver = None;
                 self.note(LogLine::DealStarted { number: self.ledger.deals + 1, rules: setup.rules.table_rules() });
             }
             Entry::Act { action, timed_out, seq } => {
@@ -580,11 +611,23 @@ impl Room {
                 let Some(deal) = self.deal.as_mut() else {
                     return;
                 };
+                // How the seat plays, noted from the deal as the action met it.
+                let seat = action.seat().filter(|&s| self.seats[s].as_ref().is_some_and(|o| !o.is_bot()));
+                let conduct = seat.map(|s| {
+                    let mut conduct = self.conduct[s];
+                    conduct.note(deal, action, *timed_out || self.auto_play[s]);
+                    conduct
+                });
                 if deal.apply(action).is_err() {
                     return; // stored entries were checked; a refused one changes nothing
                 }
-                if let (Some(seq), Some(seat)) = (seq, action.seat()) {
-                    self.last_seq.insert(names[seat].to_lowercase(), *seq);
+                if let (Some(seat), Some(conduct)) = (seat, conduct) {
+                    self.conduct[seat] = conduct;
+                }
+                if let (Some(seq), Some(seat)) = (seq, action.seat())
+                    && let Some(key) = self.keys[seat].clone()
+                {
+                    self.last_seq.insert(key, *seq);
                 }
                 // The reveal runs on one clock for everyone; every other action starts a new turn.
                 if !matches!(action, Action::Seen { .. }) {
@@ -602,6 +645,7 @@ impl Room {
             Entry::Host { name } => {
                 self.note(LogLine::HostChanged { from: self.host.clone(), to: name.clone() });
                 self.host = name.clone();
+                self.host_key = name_key(name);
             }
             Entry::SetWild { on } => {
                 self.ledger.rules = self.rules().with_option(*on);
@@ -619,6 +663,7 @@ impl Room {
                 self.offer = None;
                 if self.deal_in_progress() {
                     let names = self.names();
+                    self.leaver = self.human_seat_of_key(&self.host_key);
                     if let Some(deal) = self.deal.as_mut() {
                         deal.apply(&Action::Abandon).expect("an unfinished deal can be abandoned");
                         let deal = deal.clone();
@@ -658,7 +703,7 @@ impl Room {
             self.note(line);
             if self.challenge.is_some()
                 && result.winner.is_some()
-                && let Some(seat) = self.seat_of(&self.host)
+                && let Some(seat) = self.seat_of_key(&self.host_key)
             {
                 let net = result.score[seat];
                 self.progress.nets.push(net);
@@ -697,15 +742,6 @@ fn capitalise(s: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn names_are_the_same_whatever_their_case_in_any_script() {
-        assert!(same_name("Ann", "aNN"));
-        assert!(!same_name("Ann", "Anne"));
-        assert!(same_name("Zoë", "ZOË"));
-        assert!(same_name("小明", "小明"));
-        assert!(!same_name("Zoe", "Zoë"));
-    }
 
     #[test]
     fn bot_levels_are_written_as_their_names() {
@@ -1071,11 +1107,11 @@ mod tests {
         start(&mut room);
         let action = first_choice(&room);
         let seat = action.seat().expect("a seat's action");
-        let name = room.names()[seat].to_lowercase();
+        let name = name_key(&room.names()[seat]);
         let stamped = commit(&mut room, Entry::Act { action: action.clone(), timed_out: false, seq: Some(41) });
         assert_eq!(room.deal.as_ref().unwrap().actions(), [action]);
         assert_eq!(room.turn_started_at, stamped.at, "a new turn starts with the entry");
-        assert_eq!(room.last_seq.get(&name), Some(&41), "the number is kept by lower-cased name");
+        assert_eq!(room.last_seq.get(&name), Some(&41), "the number is kept by name key");
         assert!(room.timed_out.is_empty());
     }
 

@@ -1,12 +1,12 @@
 //! Player stats: what each seated human earns from a finished deal, and a player's totals as stored.
 
 use ddz_engine::{Action, Deal, Kind, TableType};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::domain::room::{Mode, Occupant, Room};
 
 /// A player's totals for one table type and board (or, from [`stat_lines`], what one deal adds to them).
-#[derive(ts_rs::TS, Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(ts_rs::TS, Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct StatLine {
     pub name: String,
     #[ts(type = "\"house\" | \"noshuffle\" | \"twoplayer\"")]
@@ -21,6 +21,51 @@ pub struct StatLine {
     pub points: i64,
     pub bombs: i64,
     pub springs: i64,
+}
+
+/// The money boards, kept up to date as deals finish: House money won in every counted deal
+/// (`overall`), and at the tables strangers share, public and quick match (`lobby`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MoneyBoard {
+    Overall,
+    Lobby,
+}
+
+impl MoneyBoard {
+    pub const ALL: [MoneyBoard; 2] = [MoneyBoard::Overall, MoneyBoard::Lobby];
+
+    /// The board as it is stored and in URLs.
+    pub fn name(self) -> &'static str {
+        match self {
+            MoneyBoard::Overall => "overall",
+            MoneyBoard::Lobby => "lobby",
+        }
+    }
+
+    pub fn parse(text: &str) -> Option<MoneyBoard> {
+        MoneyBoard::ALL.into_iter().find(|b| b.name() == text)
+    }
+}
+
+/// What one counted deal adds to a player's row of a money board.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BoardLine {
+    pub board: MoneyBoard,
+    pub name: String,
+    pub money: i64,
+}
+
+/// The money board lines a deal's stat lines earn, for the names it counts for (House only).
+pub fn board_lines(stats: &[StatLine], counted: &[&str]) -> Vec<BoardLine> {
+    let mut lines = Vec::new();
+    for line in stats.iter().filter(|l| l.table == "house" && counted.contains(&l.name.as_str())) {
+        lines.push(BoardLine { board: MoneyBoard::Overall, name: line.name.clone(), money: line.money });
+        if line.public {
+            lines.push(BoardLine { board: MoneyBoard::Lobby, name: line.name.clone(), money: line.money });
+        }
+    }
+    lines
 }
 
 /// The stats each seated human earns from a finished deal; a deal with no winner counts as a deal and

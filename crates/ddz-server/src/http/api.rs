@@ -15,10 +15,11 @@ use super::common::{
     unknown_room,
 };
 use super::names::proven_name;
-use crate::domain::challenge::{ChallengeKind, is_date, rally_closed, sealed_rally, utc_date};
+use crate::domain::challenge::{BOARD_ROWS, ChallengeKind, is_date, rally_closed, sealed_rally, utc_date};
 use crate::domain::names::name_key;
 use crate::domain::rating::Family;
 use crate::domain::room::{Mode, RoomCode};
+use crate::domain::stats::MoneyBoard;
 use crate::room::Request;
 use crate::wire::http::{
     Board, ChallengeStarted, CreateRoom, DealReview, Lobby, PlayVsBots, PlayerStats, Rallies, RallyComparison,
@@ -35,8 +36,8 @@ pub(super) async fn create_room(
     // Public lobby tables always play House with the Wild, so that the lobby board compares.
     let (rules, mode) =
         if req.public { (Rules::house(true), Mode::Public) } else { (Rules::of(req.table, req.wild), Mode::Invite) };
-    let code = state.rooms.create(rules, mode, &name).await?;
-    state.rooms.seat(&code, &name).await?;
+    let code = state.rooms.create(rules, mode, name.as_str()).await?;
+    state.rooms.seat(&code, name.as_str()).await?;
     Ok(Json(RoomCreated { code }))
 }
 
@@ -48,8 +49,8 @@ pub(super) async fn play_vs_bots(
 ) -> Result<Json<RoomCreated>, AppError> {
     let name = proven_name(&state, &req.name, req.key.as_deref(), from).await?;
     let rules = Rules::of(req.table, req.wild);
-    let code = state.rooms.create(rules, Mode::Bots, &name).await?;
-    state.rooms.seat(&code, &name).await?;
+    let code = state.rooms.create(rules, Mode::Bots, name.as_str()).await?;
+    state.rooms.seat(&code, name.as_str()).await?;
     state.rooms.request(&code, Request::AddBots { level: req.level }).await?;
     state.rooms.request(&code, Request::Start).await?;
     Ok(Json(RoomCreated { code }))
@@ -174,7 +175,8 @@ pub(super) async fn player_stats(
     let lines = db.stats(&name).await?;
     let ratings = db.player_ratings(&name).await?;
     let protected = db.name_protection(&name).await?.is_some();
-    Ok(Json(PlayerStats { name, protected, stats: lines, ratings }).into_response())
+    let standing = db.standing(&name).await?;
+    Ok(Json(PlayerStats { name: name.into(), protected, stats: lines, ratings, standing }).into_response())
 }
 
 /// A table family's ratings board: `house`, `noshuffle` or `twoplayer`.
@@ -184,7 +186,7 @@ pub(super) async fn rating_board(
 ) -> Result<Response, AppError> {
     let family = Family::parse(&family)
         .ok_or_else(|| not_found(format!("no ratings for {family:?} (house, noshuffle, twoplayer)")))?;
-    let mut rows = state.rooms.db().rating_board(family, 100).await?;
+    let mut rows = state.rooms.db().rating_board(family, BOARD_ROWS as i64).await?;
     let names: Vec<String> = rows.iter().map(|row| row.name.clone()).collect();
     let protected = state.rooms.db().protected_among(&names).await?;
     for row in &mut rows {
@@ -212,12 +214,11 @@ pub(super) async fn board(
             (db.challenge_board(ChallengeKind::Rally, Some(date.clone())).await?, Some(date))
         }
         Some(kind) => (db.challenge_board(kind, None).await?, None),
-        None => (
-            db.board(&board, 100)
-                .await?
-                .ok_or_else(|| not_found(format!("no board {board:?} (overall, lobby, buster, bomber, rally)")))?,
-            None,
-        ),
+        None => {
+            let money = MoneyBoard::parse(&board)
+                .ok_or_else(|| not_found(format!("no board {board:?} (overall, lobby, buster, bomber, rally)")))?;
+            (db.board(money, BOARD_ROWS as i64).await?, None)
+        }
     };
     let names: Vec<String> = rows.iter().map(|row| row.name.clone()).collect();
     let protected = db.protected_among(&names).await?;

@@ -19,6 +19,7 @@ use tokio_util::task::TaskTracker;
 
 use super::limit::{Guesses, PerClient, Rate};
 use crate::cluster::Cluster;
+use crate::domain::names::PlayerName;
 use crate::rooms::Rooms;
 use crate::store::StoreError;
 use crate::wire::http::ApiError;
@@ -34,8 +35,6 @@ pub const COMMANDS: Rate = Rate::new(10.0, 20.0);
 pub const MAX_HAND: usize = 21;
 /// Reviews waiting or running at once; one more is answered `busy`.
 pub const REVIEWS_QUEUED: usize = 8;
-/// The longest player name, in characters.
-pub const MAX_NAME: usize = 24;
 
 #[derive(Clone)]
 pub struct AppState {
@@ -201,34 +200,25 @@ impl FromRequestParts<AppState> for ClientAddr {
     }
 }
 
+/// The address fair play compares (docs/ratings.md, "What counts"): the client's (behind the trusted
+/// balancers), IPv6 by its /64; none for this machine's own, which is a player on the server's host or a
+/// balancer on it that is not declared trusted (everyone would share its address).
+pub(super) fn origin_address(from: Option<IpAddr>) -> Option<String> {
+    from.filter(|ip| !ip.is_loopback()).map(|ip| super::limit::client_key(ip).to_string())
+}
+
 pub(super) fn busy() -> AppError {
     AppError::new(StatusCode::SERVICE_UNAVAILABLE, ErrorCode::Busy, "the server is busy; try again in a moment")
 }
 
-/// A player name, wherever one arrives (request bodies, paths, a WebSocket `hello`): 1 to 24 characters
-/// after trimming, with no control characters and no invisible formatting characters (bidirectional
-/// overrides and isolates, zero-width spaces), which could make one name look like another on a board.
-pub fn valid_name(name: &str) -> Result<String, Refused> {
-    let name = name.trim();
-    let length = name.chars().count();
-    if length == 0 || length > MAX_NAME {
-        return Err(Refused::new(ErrorCode::BadName, format!("a name is 1 to {MAX_NAME} characters")));
-    }
-    if let Some(c) = name.chars().find(|&c| c.is_control() || is_invisible_format(c)) {
-        let message = format!("a name may not contain the character U+{:04X}", u32::from(c));
-        return Err(Refused::new(ErrorCode::BadName, message));
-    }
-    Ok(name.to_string())
-}
-
-/// Formatting characters that change how the text around them is shown without being seen themselves:
-/// bidirectional marks, embeddings, overrides and isolates, zero-width spaces and the byte-order mark.
-/// (The zero-width joiner and non-joiner stay: emoji and some scripts need them.)
-pub(super) fn is_invisible_format(c: char) -> bool {
-    matches!(c, '\u{061C}' | '\u{200B}' | '\u{200E}' | '\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2060}'..='\u{2069}' | '\u{FEFF}')
+/// A player name, wherever one arrives (request bodies, paths, a WebSocket `hello`), read once
+/// ([`PlayerName::parse`]): normalised, refused with its reason if it is no name (empty or too long, a
+/// control or invisible character, scripts mixed in a confusing way).
+pub fn valid_name(name: &str) -> Result<PlayerName, Refused> {
+    PlayerName::parse(name).map_err(|e| Refused::new(ErrorCode::BadName, e.to_string()))
 }
 
 /// A name from a path: a 400 unless it is a valid name.
-pub(super) fn path_name(name: &str) -> Result<String, AppError> {
+pub(super) fn path_name(name: &str) -> Result<PlayerName, AppError> {
     Ok(valid_name(name)?)
 }

@@ -230,7 +230,7 @@ impl Guesses {
 }
 
 /// The address a bucket is kept for: IPv4 as is (also when written as IPv6), IPv6 by its /64.
-fn client_key(ip: IpAddr) -> IpAddr {
+pub(super) fn client_key(ip: IpAddr) -> IpAddr {
     match ip {
         IpAddr::V4(_) => ip,
         IpAddr::V6(v6) => match v6.to_ipv4_mapped() {

@@ -10,7 +10,7 @@ use axum::http::StatusCode;
 use tokio::time::Duration;
 
 use super::common::{AppError, AppState, Body, ClientAddr, not_found, rate_limited, valid_name};
-use crate::domain::names::{Secrets, key_digest, name_key, recovery_digest, same_digest};
+use crate::domain::names::{PlayerName, Secrets, key_digest, recovery_digest, same_digest};
 use crate::wire::http::{NameSecrets, ProtectName, RecoverName};
 use crate::wire::protocol::ErrorCode;
 
@@ -32,7 +32,7 @@ pub(super) async fn protect(
         return Err(AppError::new(StatusCode::CONFLICT, ErrorCode::NameProtected, message));
     }
     tracing::info!(%name, "name protected");
-    Ok(Json(NameSecrets { name, key: secrets.key, recovery: secrets.recovery }))
+    Ok(Json(NameSecrets { name: name.into(), key: secrets.key, recovery: secrets.recovery }))
 }
 
 /// `POST /api/names/recover`: a protected name's recovery code for a new key and a new code; the old key
@@ -48,8 +48,8 @@ pub(super) async fn recover(
     let Some(stored) = db.name_protection(&name).await? else {
         return Err(not_found(format!("{name} is not protected")));
     };
-    let key = name_key(&name);
-    state.guesses.take(Some(&key), from).map_err(too_many_guesses)?;
+    let key = name.key();
+    state.guesses.take(Some(key), from).map_err(too_many_guesses)?;
     let wrong =
         || AppError::new(StatusCode::FORBIDDEN, ErrorCode::WrongRecoveryCode, "that is not the name's recovery code");
     let given = recovery_digest(&req.code).ok_or_else(wrong)?;
@@ -61,9 +61,9 @@ pub(super) async fn recover(
     if !db.replace_name_secrets(&name, &stored.recovery, &secrets.digests(), state.rooms.now_ms()).await? {
         return Err(wrong());
     }
-    state.guesses.give_back(Some(&key), from);
+    state.guesses.give_back(Some(key), from);
     tracing::info!(%name, "name recovered");
-    Ok(Json(NameSecrets { name, key: secrets.key, recovery: secrets.recovery }))
+    Ok(Json(NameSecrets { name: name.into(), key: secrets.key, recovery: secrets.recovery }))
 }
 
 /// `name` checked ([`valid_name`]) and, if it is protected, proven by `key`: refused `name_protected`
@@ -74,7 +74,7 @@ pub(super) async fn proven_name(
     name: &str,
     key: Option<&str>,
     from: Option<IpAddr>,
-) -> Result<String, AppError> {
+) -> Result<PlayerName, AppError> {
     let name = valid_name(name)?;
     let Some(stored) = state.rooms.db().name_protection(&name).await? else {
         return Ok(name);

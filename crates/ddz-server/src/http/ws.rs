@@ -13,9 +13,10 @@ use futures_util::{SinkExt, StreamExt};
 use tokio::sync::mpsc;
 use tokio::time::{Duration, Instant};
 
-use super::common::{AppError, AppState, COMMANDS, ClientAddr, MAX_FRAME, READ_BUFFER};
+use super::common::{AppError, AppState, COMMANDS, ClientAddr, MAX_FRAME, READ_BUFFER, origin_address};
 use super::limit::Bucket;
 use super::names::proven_name;
+use crate::domain::fairness::Origin;
 use crate::room::{ConnId, Msg, Outbound};
 use crate::wire::protocol::{Command, ErrorCode, Event, Refused};
 
@@ -115,17 +116,22 @@ async fn hello(socket: &mut WebSocket, state: &AppState, conn: ConnId, from: Opt
         Ok(Some(Ok(_))) => return Err(refuse("send a hello message first")),
         Ok(_) | Err(_) => return Err(refuse("no hello")),
     };
-    let (room, name, token) = match serde_json::from_str::<Command>(&text) {
-        Ok(Command::Hello { room, name, token, key }) => {
+    let (room, name, token, browser) = match serde_json::from_str::<Command>(&text) {
+        Ok(Command::Hello { room, name, token, key, browser }) => {
             let name = proven_name(state, &name, key.as_deref(), from).await.map_err(AppError::refused)?;
-            (room, Some(name), token)
+            (room, Some(String::from(name)), token, browser)
         }
-        Ok(Command::Watch { room }) => (room, None, None),
+        Ok(Command::Watch { room }) => (room, None, None, None),
         Ok(Command::WatchLobby) => return Ok(Hello::Lobby),
         _ => return Err(refuse("the first message must be a hello with a room and a name, watch, or watch_lobby")),
     };
     let opened_ms = state.rooms.now_ms();
-    let (inbox, events, token) = state.rooms.connect(&room, conn, name, token, opened_ms).await?;
+    let origin = Origin {
+        address: origin_address(from),
+        // An id is the browser's own random string: anything longer is no id of ours.
+        browser: browser.filter(|id| !id.is_empty() && id.len() <= 64),
+    };
+    let (inbox, events, token) = state.rooms.connect(&room, conn, name, token, opened_ms, origin).await?;
     if let Some(token) = token {
         send(socket, &Event::Session { token }).await;
     }

@@ -6,6 +6,7 @@ use ddz_engine::Seat;
 use serde::{Deserialize, Serialize};
 use tokio::sync::{mpsc, oneshot};
 
+use crate::domain::fairness::Origin;
 use crate::store::Fence;
 use crate::wire::protocol::{Command, Event, Refused, RoomView};
 
@@ -63,6 +64,8 @@ pub enum Msg {
         name: Option<String>,
         token: Option<String>,
         opened_ms: u64,
+        /// Where the client connects from (its address and browser), for the rating's fair play.
+        origin: Origin,
         out: mpsc::Sender<Outbound>,
         /// The name's resume token (none for a spectator).
         reply: oneshot::Sender<Result<Option<String>, Refused>>,

@@ -20,8 +20,10 @@ use super::mailbox::{ConnId, Msg, Outbound, Reply, Request};
 use super::registry::Registry;
 use crate::clock::Clock;
 use crate::domain::challenge::{rally_closed, rally_expiry_ms, rally_setup, sealed_rally};
-use crate::domain::rating::{Family, bot_skill};
-use crate::domain::room::{Entry, Occupant, Room, RoomError, Stamped, same_name};
+use crate::domain::fairness::{Integrity, Origin, Unrated, Verdict};
+use crate::domain::names::name_key;
+use crate::domain::rating::{Family, NEW_PLAYER, bot_skill};
+use crate::domain::room::{Entry, Occupant, Room, RoomError, Stamped};
 use crate::metrics;
 use crate::store::{Append, Db, Fence, StoreError};
 use crate::wire::protocol::{CHAT_EVERY_MS, Chat, Command, Deadlines, ErrorCode, Event, Refused, RoomView, Summary};
@@ -70,6 +72,9 @@ impl Default for Timing {
     }
 }
 
+/// A room's first deal waits this many times [`Timing::nonce_ms`] for its players' nonces.
+const FIRST_DEAL_WAIT: u64 = 4;
+
 /// After `failures` stores in a row failed, wait this long before the clock tries again: 250 ms,
 /// doubling, at most 10 s. The quick-match matcher backs off the same way.
 pub(crate) fn retry_pause_ms(failures: u32) -> u64 {
@@ -96,6 +101,8 @@ pub struct TaskEnv {
 struct Connection {
     /// `None`: a spectator, who watches without a name and can never take a seat.
     name: Option<String>,
+    /// The name's key ([`name_key`]), worked out once as the connection arrives.
+    key: Option<String>,
     out: mpsc::Sender<Outbound>,
     /// When the serving node read the socket's hello ([`Msg::Connect`]).
     opened_ms: u64,
@@ -134,9 +141,19 @@ pub struct RoomTask {
     handing_over: Option<oneshot::Sender<Option<Fence>>>,
     /// When each seat last chatted (ms since the epoch), for the quick-chat pace.
     chatted_at: HashMap<Seat, u64>,
-    /// The seated players' ratings in this room's family, in points, by lower-cased name: read when the
-    /// task starts, when a player sits and after every rated deal, and shown on the seats.
+    /// The seated players' ratings in this room's family, in points, by name key: read when the task
+    /// starts, when a player sits and after every rated deal, and shown on the seats.
     ratings: HashMap<String, i32>,
+    /// Where each name last connected from (by name key): players of one address or browser do not
+    /// count together (`crate::domain::fairness`).
+    origins: HashMap<String, Origin>,
+    /// The flagged pairs among the seated players (name keys), read as each deal is dealt.
+    flagged: Vec<(String, String)>,
+    /// The seats whose players left after the current offer was made: the offer stops waiting for them.
+    departed: Vec<Seat>,
+    /// The last finished deal's verdicts, by seat, with the entry that started that deal: the result
+    /// panel says what the deal did to each rating.
+    verdicts: Option<(u64, Vec<Option<Verdict>>)>,
 }
 
 /// A bot's move in the making: the seat, whether it covers a human who timed out, the entry number it was
@@ -149,13 +166,14 @@ struct Thinking {
 }
 
 impl Connection {
-    fn is(&self, name: &str) -> bool {
-        self.name.as_deref().is_some_and(|n| same_name(n, name))
+    /// Whether this connection plays as the name whose key is `key`.
+    fn is(&self, key: &str) -> bool {
+        self.key.as_deref() == Some(key)
     }
 
     /// The seat this connection's name holds, if any.
     fn seat_in(&self, room: &Room) -> Option<Seat> {
-        room.human_seat_of(self.name.as_deref()?)
+        room.human_seat_of_key(self.key.as_deref()?)
     }
 }
 
@@ -188,6 +206,10 @@ impl RoomTask {
             handing_over: None,
             chatted_at: HashMap::new(),
             ratings: HashMap::new(),
+            origins: HashMap::new(),
+            flagged: Vec::new(),
+            departed: Vec::new(),
+            verdicts: None,
         }
     }
 
@@ -256,7 +278,7 @@ impl RoomTask {
 
     async fn handle(&mut self, msg: Msg) {
         match msg {
-            Msg::Connect { conn, name: None, token: _, opened_ms, out, reply } => {
+            Msg::Connect { conn, name: None, token: _, opened_ms, origin: _, out, reply } => {
                 if let Some(date) = self.sealed_rally() {
                     let _ = reply.send(Err(Refused::rally_open(date)));
                     return;
@@ -270,11 +292,12 @@ impl RoomTask {
                     let _ = reply.send(Err(refused));
                     return;
                 }
-                self.connections.insert(conn, Connection { name: None, out, opened_ms, sent_actions: None });
+                let watcher = Connection { name: None, key: None, out, opened_ms, sent_actions: None };
+                self.connections.insert(conn, watcher);
                 let _ = reply.send(Ok(None));
                 self.broadcast();
             }
-            Msg::Connect { conn, name: Some(name), token, opened_ms, out, reply } => {
+            Msg::Connect { conn, name: Some(name), token, opened_ms, origin, out, reply } => {
                 // A sealed rally seats only its player: any other name would watch its deals.
                 if let Some(date) = self.sealed_rally()
                     && !self.room.is_host(&name)
@@ -287,10 +310,10 @@ impl RoomTask {
                     let _ = reply.send(Err(refused));
                     return;
                 }
-                let key = name.to_lowercase();
+                let key = name_key(&name);
                 let holder = token.is_some() && token.as_ref() == self.tokens.get(&key);
                 let others: Vec<ConnId> =
-                    self.connections.iter().filter(|(_, c)| c.is(&name)).map(|(id, _)| *id).collect();
+                    self.connections.iter().filter(|(_, c)| c.is(&key)).map(|(id, _)| *id).collect();
                 if !others.is_empty() && !holder {
                     let refused =
                         Refused::new(ErrorCode::NameTaken, format!("{name} is already connected to this room"));
@@ -311,14 +334,22 @@ impl RoomTask {
                         let _ = old.out.try_send(Event::Replaced.into());
                     }
                 }
-                let token = self.tokens.entry(key).or_insert_with(new_token).clone();
-                self.connections.insert(conn, Connection { name: Some(name), out, opened_ms, sent_actions: None });
+                let token = self.tokens.entry(key.clone()).or_insert_with(new_token).clone();
+                self.origins.insert(key.clone(), origin);
+                let player = Connection { name: Some(name), key: Some(key), out, opened_ms, sent_actions: None };
+                self.connections.insert(conn, player);
                 let _ = reply.send(Ok(Some(token)));
                 self.note_host_presence();
                 self.broadcast();
             }
             Msg::Disconnect { conn } => {
-                if self.connections.remove(&conn).is_some() {
+                if let Some(gone) = self.connections.remove(&conn) {
+                    let seat = gone.seat_in(&self.room);
+                    if let Some(seat) =
+                        seat.filter(|&s| !self.connections.values().any(|c| c.seat_in(&self.room) == Some(s)))
+                    {
+                        self.departed.push(seat);
+                    }
                     self.note_host_presence();
                     self.broadcast();
                     let _ = self.deal_offer_if_ready().await;
@@ -377,6 +408,7 @@ impl RoomTask {
         let Some(connection) = self.connections.get(&conn) else {
             return;
         };
+        let key = connection.key.clone().unwrap_or_default();
         let Some(name) = connection.name.clone() else {
             // A spectator only watches (and measures its round trip).
             match command {
@@ -395,12 +427,12 @@ impl RoomTask {
             return;
         };
         if let Some(what) = command.host_only()
-            && !self.room.is_host(&name)
+            && !self.room.is_host_key(&key)
         {
             self.send(conn, Refused::from(RoomError::NotHost(what)).event(None));
             return;
         }
-        let seat = self.room.human_seat_of(&name);
+        let seat = self.room.human_seat_of_key(&key);
         let (result, seq) = match command {
             Command::Hello { .. } | Command::Watch { .. } | Command::WatchLobby => {
                 (Err(Refused::new(ErrorCode::AlreadyInRoom, "already in the room")), None)
@@ -422,7 +454,7 @@ impl RoomTask {
                 (result, None)
             }
             Command::Act { seq, action } => {
-                if self.room.last_seq.get(&name.to_lowercase()).is_some_and(|&last| seq <= last) {
+                if self.room.last_seq.get(&key).is_some_and(|&last| seq <= last) {
                     // A retry of an action already taken (before a restart too): answer again, change nothing.
                     self.send(conn, Event::Ack { seq });
                     return;
@@ -487,6 +519,7 @@ impl RoomTask {
     }
 
     async fn start(&mut self) -> Result<(), Refused> {
+        self.refresh_flags().await;
         let rally = self.room.challenge.as_ref().and_then(|c| c.rally.clone());
         let setup = match rally {
             // Everyone's rally meets the same deals: from the day and the server's secret, not at random.
@@ -546,13 +579,12 @@ impl RoomTask {
         self.deal_offer_if_ready().await
     }
 
-    /// Deals the offered deal once no awaited nonce can still come soon: every awaited player connected
-    /// now has sent theirs (asked after a nonce or a departure; an absent player's is the server's).
+    /// Deals the offered deal once no awaited nonce can still come: every awaited player has sent theirs or
+    /// has left since the offer (asked after a nonce or a departure). A player not connected yet is waited
+    /// for, whenever they connect, until the offer's deadline ([`RoomTask::nonce_deadline`]).
     async fn deal_offer_if_ready(&mut self) -> Result<(), Refused> {
         let Some(offer) = &self.room.offer else { return Ok(()) };
-        let ready = offer.awaited.iter().all(|&seat| {
-            offer.nonces[seat].is_some() || !self.connections.values().any(|c| c.seat_in(&self.room) == Some(seat))
-        });
+        let ready = offer.awaited.iter().all(|&seat| offer.nonces[seat].is_some() || self.departed.contains(&seat));
         if ready { self.deal_offer().await } else { Ok(()) }
     }
 
@@ -578,10 +610,11 @@ impl RoomTask {
         let mut after = self.room.clone();
         after.apply(&stamped);
         let started = std::time::Instant::now();
-        let mut append = Append::of(&stamped, &after);
+        let mut append = Append::of(&stamped, &after, || self.integrity());
         append.fence = self.env.fence.clone();
         let ratings_moved = matches!(stamped.entry, Entry::Sit { .. })
-            || append.finished_deal.as_ref().is_some_and(|d| d.rating.is_some());
+            || append.finished_deal.as_ref().is_some_and(|d| d.results.rating.is_some() && d.held_for.is_none());
+        let verdicts = append.finished_deal.as_ref().map(|d| d.verdicts.clone());
         if let Err(e) = self.db.append(append).await {
             if matches!(e, StoreError::Fenced(_)) {
                 self.fenced = true;
@@ -599,11 +632,63 @@ impl RoomTask {
             metrics::counter!(metrics::ACTIONS).increment(1);
         }
         self.store_failures = 0;
+        if matches!(stamped.entry, Entry::Offer { .. }) {
+            self.departed.clear();
+        }
         self.room = after;
+        let before = self.ratings.clone();
         if ratings_moved {
             self.refresh_ratings().await;
         }
+        if let Some(verdicts) = verdicts {
+            self.note_verdicts(verdicts, &before);
+        }
         Ok(())
+    }
+
+    /// Keeps a finished deal's verdicts for the result panel, each counted seat with its rating's change
+    /// (a newcomer's from the starting rating), and counts the seats that did not count by reason.
+    fn note_verdicts(&mut self, mut verdicts: Vec<Option<Verdict>>, before: &HashMap<String, i32>) {
+        for (seat, verdict) in verdicts.iter_mut().enumerate() {
+            let Some(verdict) = verdict else { continue };
+            if !verdict.counted {
+                let reason = verdict.reason.as_ref().map_or("none", Unrated::name);
+                metrics::counter!(metrics::UNRATED_SEATS, "reason" => reason).increment(1);
+                continue;
+            }
+            if verdict.reason == Some(Unrated::RallyHeld) {
+                continue;
+            }
+            let Some(key) = self.room.key_of(seat) else { continue };
+            let was = before.get(key).copied().unwrap_or_else(|| NEW_PLAYER.points());
+            verdict.change = self.ratings.get(key).map(|now| now - was);
+        }
+        self.verdicts = Some((self.room.deal_entry, verdicts));
+    }
+
+    /// What this task knows of the seated players beyond the room: where each connects from, and the
+    /// flagged pairs among them.
+    fn integrity(&self) -> Integrity {
+        let seats: Vec<Option<(&str, Option<&Origin>)>> = (0..self.room.seats.len())
+            .map(|seat| {
+                let human = self.room.seats[seat].as_ref().is_some_and(|o| !o.is_bot());
+                let key = self.room.key_of(seat).filter(|_| human)?;
+                Some((key, self.origins.get(key)))
+            })
+            .collect();
+        Integrity::of(&seats, &self.flagged)
+    }
+
+    /// Reads the flagged pairs among the seated players (a failure keeps the ones known).
+    async fn refresh_flags(&mut self) {
+        let keys: Vec<String> = (0..self.room.seats.len())
+            .filter(|&seat| self.room.seats[seat].as_ref().is_some_and(|o| !o.is_bot()))
+            .filter_map(|seat| self.room.key_of(seat).map(str::to_string))
+            .collect();
+        match self.db.flagged_among(keys).await {
+            Ok(flagged) => self.flagged = flagged,
+            Err(e) => tracing::warn!(room = %self.room.code, error = %e, "could not read the flagged pairs"),
+        }
     }
 
     /// Reads the seated players' ratings (a failure keeps the ones known: the seats show them a while).
@@ -639,18 +724,24 @@ impl RoomTask {
     fn view_for(&self, seat: Option<Seat>) -> RoomView {
         let connected: Vec<bool> = (0..self.room.seats.len())
             .map(|s| {
-                let name = self.room.seats[s].as_ref().map(|o| o.name().to_string());
-                name.is_some_and(|n| self.connections.values().any(|c| c.is(&n)))
+                let key = self.room.key_of(s);
+                key.is_some_and(|k| self.connections.values().any(|c| c.is(k)))
             })
             .collect();
         // Everyone connected without a seat: spectators, and named guests who have not sat.
         let watching = self.connections.values().filter(|c| c.seat_in(&self.room).is_none()).count() as u32;
         let mut view = RoomView::of(&self.room, seat, &connected, watching, self.deadlines());
+        if let Some((entry, verdicts)) = &self.verdicts
+            && *entry == self.room.deal_entry
+            && !self.room.deal_in_progress()
+        {
+            view.verdicts = verdicts.clone();
+        }
         let family = Family::of(self.room.rules().table);
         for seat in &mut view.seats {
             seat.rating = match &seat.occupant {
                 Some(Occupant::Bot { level, .. }) => Some(bot_skill(*level, family).points()),
-                Some(Occupant::Human { name }) => self.ratings.get(&name.to_lowercase()).copied(),
+                Some(Occupant::Human { .. }) => self.room.key_of(seat.seat).and_then(|k| self.ratings.get(k)).copied(),
                 None => None,
             };
         }
@@ -749,9 +840,12 @@ impl RoomTask {
         Some(self.clock.instant_at(earliest))
     }
 
-    /// When the offered deal stops waiting for nonces and is dealt with those that came.
+    /// When the offered deal stops waiting for nonces and is dealt with those that came: [`Timing::nonce_ms`]
+    /// after the offer, and for a room's first deal [`FIRST_DEAL_WAIT`] times that, while its players are
+    /// still arriving (a quick match's open their tables as they learn of it).
     fn nonce_deadline(&self) -> Option<u64> {
-        self.room.offer.as_ref().map(|o| o.at + self.timing.nonce_ms)
+        let wait = if self.room.ledger.deals == 0 { FIRST_DEAL_WAIT } else { 1 };
+        self.room.offer.as_ref().map(|o| o.at + wait * self.timing.nonce_ms)
     }
 
     /// Whether this room's rally, if it is one, has closed.
@@ -774,7 +868,7 @@ impl RoomTask {
     }
 
     fn host_connected(&self) -> bool {
-        self.connections.values().any(|c| c.name.as_deref().is_some_and(|n| self.room.is_host(n)))
+        self.connections.values().any(|c| c.key.as_deref().is_some_and(|k| self.room.is_host_key(k)))
     }
 
     /// Starts or stops the host's away clock as the host's connections come and go.
@@ -792,12 +886,11 @@ impl RoomTask {
         if self.room.closed || self.room.deal_in_progress() || self.host_away_since.is_none() {
             return None;
         }
-        self.room
-            .seats
-            .iter()
-            .flatten()
-            .filter(|o| !o.is_bot() && !self.room.is_host(o.name()))
-            .find_map(|o| self.connections.values().any(|c| c.is(o.name())).then(|| o.name().to_string()))
+        (0..self.room.seats.len()).find_map(|seat| {
+            let occupant = self.room.seats[seat].as_ref().filter(|o| !o.is_bot())?;
+            let key = self.room.key_of(seat).filter(|k| !self.room.is_host_key(k))?;
+            self.connections.values().any(|c| c.is(key)).then(|| occupant.name().to_string())
+        })
     }
 
     async fn on_clock(&mut self) {

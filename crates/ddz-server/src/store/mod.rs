@@ -9,9 +9,13 @@
 //! is loaded (a mode or rules value the server does not know is an error, never a default).
 
 mod append;
+mod boards;
 mod queue;
+mod rekey;
+mod results;
 
 pub use append::{Append, Fence};
+pub use boards::FlaggedPair;
 pub use queue::Ticket;
 
 use std::collections::HashSet;
@@ -28,14 +32,10 @@ use sqlx::migrate::{Migration, MigrationType, Migrator};
 use sqlx::{AnyConnection, AnyPool, Executor, FromRow, SqlSafeStr};
 use tokio::sync::{mpsc, oneshot};
 
-use crate::domain::challenge::{BoardRow, Challenge, ChallengeKind, FinishedRun, RallyResult, rank_runs, utc_date};
-use crate::domain::names::{self, Digests};
-use crate::domain::rating::{
-    Family, NEW_PLAYER, PlayerRating, Rated, RatedDeal, RatingPoint, RatingRow, Seated, Skill, bot_skill, rate_deal,
-    role_start,
-};
+use crate::domain::challenge::{BoardRow, Challenge, ChallengeKind, FinishedRun, RallyResult, rank_runs};
+use crate::domain::fairness::Listing;
+use crate::domain::names::{self, Digests, PlayerName};
 use crate::domain::room::{Mode, Stamped};
-use crate::domain::stats::StatLine;
 
 /// The database, served by its own thread: the rooms' tasks await their writes without the database's
 /// own timers living in the game's runtime (which lets tests pause the game clock).
@@ -63,10 +63,11 @@ const MAX_BATCH: usize = 512;
 
 type Job = Box<dyn FnOnce(Store) -> Pin<Box<dyn Future<Output = ()> + Send>> + Send>;
 
-/// The connection pool, on the database thread.
+/// The connection pool, on the database thread, and what a name needs to be listed on the boards.
 #[derive(Clone)]
 struct Store {
     pool: AnyPool,
+    listing: Listing,
 }
 
 /// The databases the server runs on.
@@ -117,6 +118,7 @@ fn migrator(backend: Backend) -> Migrator {
             migration(6, "protected names", include_str!("../../migrations/0006_protected_names.sql")),
             migration(7, "ratings", include_str!("../../migrations/0007_ratings.sql")),
             migration(8, "match queue", include_str!("../../migrations/0008_match_queue.sql")),
+            migration(9, "fair competition", include_str!("../../migrations/0009_fair_competition.sql")),
         ],
         Backend::Postgres => vec![
             migration(1, "rooms", include_str!("../../migrations/postgres/0001_rooms.sql")),
@@ -127,6 +129,7 @@ fn migrator(backend: Backend) -> Migrator {
             migration(6, "protected names", include_str!("../../migrations/postgres/0006_protected_names.sql")),
             migration(7, "ratings", include_str!("../../migrations/postgres/0007_ratings.sql")),
             migration(8, "match queue", include_str!("../../migrations/postgres/0008_match_queue.sql")),
+            migration(9, "fair competition", include_str!("../../migrations/postgres/0009_fair_competition.sql")),
         ],
     })
 }
@@ -163,6 +166,11 @@ impl Db {
     /// Opens (creating if needed) the database at `url` (`sqlite://ddz.db`), migrates it, and starts the
     /// database thread.
     pub async fn open(url: &str) -> DbResult<Db> {
+        Db::open_listing(url, Listing::DEFAULT).await
+    }
+
+    /// [`Db::open`], with what a name needs to be listed on the boards.
+    pub async fn open_listing(url: &str, listing: Listing) -> DbResult<Db> {
         let (jobs, mut queue) = mpsc::unbounded_channel::<Job>();
         let (appends, pending) = mpsc::unbounded_channel();
         let (ready, opened) = oneshot::channel();
@@ -172,7 +180,7 @@ impl Db {
             .spawn(move || {
                 let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().expect("a runtime");
                 runtime.block_on(async move {
-                    let store = match Store::open(&url).await {
+                    let store = match Store::open(&url, listing).await {
                         Ok(store) => store,
                         Err(e) => {
                             let _ = ready.send(Err(e));
@@ -454,32 +462,6 @@ impl Db {
         self.run(move |s| async move { s.room(&code).await }).await
     }
 
-    pub async fn stats(&self, name: &str) -> DbResult<Vec<StatLine>> {
-        let name = name.to_string();
-        self.run(move |s| async move { s.stats(&name).await }).await
-    }
-
-    pub async fn board(&self, board: &str, limit: i64) -> DbResult<Option<Vec<BoardRow>>> {
-        let board = board.to_string();
-        self.run(move |s| async move { s.board(&board, limit).await }).await
-    }
-
-    /// The stored ratings of `names` in `family`, by lower-cased name (a name with no rated deal is absent).
-    pub async fn ratings_of(&self, names: Vec<String>, family: Family) -> DbResult<Vec<(String, Skill)>> {
-        self.run(move |s| async move { s.ratings_of(&names, family).await }).await
-    }
-
-    /// A family's ratings board.
-    pub async fn rating_board(&self, family: Family, limit: i64) -> DbResult<Vec<RatingRow>> {
-        self.run(move |s| async move { s.rating_board(family, limit).await }).await
-    }
-
-    /// A player's ratings in every family, each with its last [`HISTORY_KEPT`] points.
-    pub async fn player_ratings(&self, name: &str) -> DbResult<Vec<PlayerRating>> {
-        let name = name.to_string();
-        self.run(move |s| async move { s.player_ratings(&name).await }).await
-    }
-
     pub async fn deal_records(&self, code: &str) -> DbResult<Vec<String>> {
         let code = code.to_string();
         self.run(move |s| async move { s.deal_records(&code).await }).await
@@ -534,10 +516,10 @@ impl Db {
         &self,
         code: &str,
         challenge: &Challenge,
-        name: &str,
+        name: &PlayerName,
         at: u64,
     ) -> DbResult<ChallengeStart> {
-        let (code, challenge, name) = (code.to_string(), challenge.clone(), name.to_string());
+        let (code, challenge, name) = (code.to_string(), challenge.clone(), name.clone());
         self.run(move |s| async move {
             match s.start_challenge(&code, &challenge, &name, at).await {
                 // Another request (on this node or another) started the same name's run first: the
@@ -565,15 +547,15 @@ impl Db {
     }
 
     /// `name`'s finished attempt at the rally of `date`, and the best one on its board.
-    pub async fn rally_results(&self, date: &str, name: &str) -> DbResult<Option<(RallyResult, RallyResult)>> {
-        let (date, name) = (date.to_string(), name.to_string());
-        self.run(move |s| async move { s.rally_results(&date, &name).await }).await
+    pub async fn rally_results(&self, date: &str, name: &PlayerName) -> DbResult<Option<(RallyResult, RallyResult)>> {
+        let (date, key) = (date.to_string(), name.key().to_string());
+        self.run(move |s| async move { s.rally_results(&date, &key).await }).await
     }
 
     /// The digests of `name`'s secrets if it is protected (`docs/names.md`). Always read from the database,
     /// so that every node of a cluster sees a protect or a recovery at once.
-    pub async fn name_protection(&self, name: &str) -> DbResult<Option<Digests>> {
-        let name_key = names::name_key(name);
+    pub async fn name_protection(&self, name: &PlayerName) -> DbResult<Option<Digests>> {
+        let name_key = name.key().to_string();
         self.run(move |s| async move {
             let row: Option<(String, String)> =
                 sqlx::query_as("SELECT key_digest, recovery_digest FROM protected_names WHERE name_key = $1")
@@ -586,15 +568,15 @@ impl Db {
     }
 
     /// Protects `name` with `digests`; `false` if it was protected already (the first one stays).
-    pub async fn protect_name(&self, name: &str, digests: &Digests, at: u64) -> DbResult<bool> {
-        let (name, digests) = (name.to_string(), digests.clone());
+    pub async fn protect_name(&self, name: &PlayerName, digests: &Digests, at: u64) -> DbResult<bool> {
+        let (name, digests) = (name.clone(), digests.clone());
         self.run(move |s| async move {
             let inserted = sqlx::query(
                 "INSERT INTO protected_names (name_key, name, key_digest, recovery_digest, protected_at, changed_at) \
                  VALUES ($1, $2, $3, $4, $5, $5) ON CONFLICT (name_key) DO NOTHING",
             )
-            .bind(names::name_key(&name))
-            .bind(&name)
+            .bind(name.key())
+            .bind(name.as_str())
             .bind(&digests.key)
             .bind(&digests.recovery)
             .bind(at as i64)
@@ -609,12 +591,12 @@ impl Db {
     /// that raced another one loses: `false`).
     pub async fn replace_name_secrets(
         &self,
-        name: &str,
+        name: &PlayerName,
         recovered: &str,
         digests: &Digests,
         at: u64,
     ) -> DbResult<bool> {
-        let (name_key, recovered, digests) = (names::name_key(name), recovered.to_string(), digests.clone());
+        let (name_key, recovered, digests) = (name.key().to_string(), recovered.to_string(), digests.clone());
         self.run(move |s| async move {
             let replaced = sqlx::query(
                 "UPDATE protected_names SET key_digest = $1, recovery_digest = $2, changed_at = $3 \
@@ -632,7 +614,7 @@ impl Db {
         .await
     }
 
-    /// Which of `names` are protected, as name keys (lower case).
+    /// Which of `names` are protected, as name keys.
     pub async fn protected_among(&self, players: &[String]) -> DbResult<HashSet<String>> {
         let keys: Vec<String> = players.iter().map(|name| names::name_key(name)).collect();
         if keys.is_empty() {
@@ -658,7 +640,7 @@ const STALLED_TRANSACTION_MS: u64 = 1_000;
 const LOCK_WAIT_MS: u64 = 2_000;
 
 impl Store {
-    async fn open(url: &str) -> DbResult<Store> {
+    async fn open(url: &str, listing: Listing) -> DbResult<Store> {
         sqlx::any::install_default_drivers();
         let backend = Backend::of(url)?;
         let pool = match backend {
@@ -708,7 +690,9 @@ impl Store {
             }
         };
         migrator(backend).run(&pool).await.map_err(|e| StoreError::Unavailable(e.into()))?;
-        Ok(Store { pool })
+        let store = Store { pool, listing };
+        store.rekey_names().await?;
+        Ok(store)
     }
 
     async fn create_room(&self, code: &str, rules: &str, mode: Mode, host: &str, at: u64) -> DbResult<()> {
@@ -747,7 +731,7 @@ impl Store {
         check_fences(&mut tx, appends).await?;
         insert_log_lines(&mut *tx, appends).await?;
         for append in appends {
-            write_deal_and_room_changes(&mut tx, append).await?;
+            write_deal_and_room_changes(&mut tx, self.listing, append).await?;
         }
         Ok(tx.commit().await?)
     }
@@ -807,135 +791,6 @@ impl Store {
         }))
     }
 
-    /// A player's stat lines, every table type and board.
-    async fn stats(&self, name: &str) -> DbResult<Vec<StatLine>> {
-        let rows = sqlx::query_as::<_, StatRow>(
-            "SELECT name, table_type, public, deals, landlord_deals, landlord_wins, farmer_deals, farmer_wins, \
-             money, points, bombs, springs FROM stats WHERE name_key = $1 ORDER BY table_type, public",
-        )
-        .bind(name.to_lowercase())
-        .fetch_all(&self.pool)
-        .await?;
-        Ok(rows.into_iter().map(StatRow::line).collect())
-    }
-
-    /// A board: `overall` ranks total House money won, `lobby` money won at public tables; the date is the
-    /// player's latest deal.
-    async fn board(&self, board: &str, limit: i64) -> DbResult<Option<Vec<BoardRow>>> {
-        let sql = match board {
-            "overall" => {
-                "SELECT MAX(name) AS name, CAST(SUM(money) AS BIGINT) AS score, CAST(SUM(deals) AS BIGINT) AS deals, \
-                 MAX(last_at) AS last_at \
-                 FROM stats WHERE table_type = 'house' \
-                 GROUP BY name_key ORDER BY SUM(money) DESC, SUM(deals) ASC LIMIT $1"
-            }
-            "lobby" => {
-                "SELECT MAX(name) AS name, CAST(SUM(money) AS BIGINT) AS score, CAST(SUM(deals) AS BIGINT) AS deals, \
-                 MAX(last_at) AS last_at \
-                 FROM stats \
-                 WHERE table_type = 'house' AND public = 1 \
-                 GROUP BY name_key ORDER BY SUM(money) DESC, SUM(deals) ASC LIMIT $1"
-            }
-            _ => return Ok(None),
-        };
-        let rows = sqlx::query_as::<_, BoardLine>(sql).bind(limit).fetch_all(&self.pool).await?;
-        Ok(Some(
-            rows.into_iter()
-                .enumerate()
-                .map(|(i, r)| BoardRow {
-                    rank: i + 1,
-                    name: r.name,
-                    score: r.score,
-                    deals: r.deals,
-                    // Stats from before dates were kept have none.
-                    date: match r.last_at {
-                        0 => String::new(),
-                        at => utc_date(at as u64),
-                    },
-                    protected: false,
-                })
-                .collect(),
-        ))
-    }
-
-    async fn ratings_of(&self, names: &[String], family: Family) -> DbResult<Vec<(String, Skill)>> {
-        let mut found = Vec::new();
-        for name in names {
-            let key = name.to_lowercase();
-            if let Some(skill) = stored_skill(&self.pool, &key, family).await? {
-                found.push((key, skill));
-            }
-        }
-        Ok(found)
-    }
-
-    /// Ranked by the rating less two standard deviations (in millionths, as stored).
-    async fn rating_board(&self, family: Family, limit: i64) -> DbResult<Vec<RatingRow>> {
-        let rows = sqlx::query_as::<_, RatingLine>(
-            "SELECT name, mu, sigma, deals, last_at FROM ratings WHERE family = $1 \
-             ORDER BY mu - 2 * sigma DESC, deals DESC, name_key LIMIT $2",
-        )
-        .bind(family.name())
-        .bind(limit)
-        .fetch_all(&self.pool)
-        .await?;
-        Ok(rows
-            .into_iter()
-            .enumerate()
-            .map(|(i, r)| {
-                let skill = r.skill();
-                RatingRow {
-                    rank: i + 1,
-                    name: r.name,
-                    rating: skill.points(),
-                    uncertainty: crate::domain::rating::points(2.0 * skill.sigma),
-                    deals: r.deals,
-                    date: utc_date(r.last_at as u64),
-                    protected: false,
-                }
-            })
-            .collect())
-    }
-
-    async fn player_ratings(&self, name: &str) -> DbResult<Vec<PlayerRating>> {
-        let key = name.to_lowercase();
-        let rows = sqlx::query_as::<_, RatingLine>(
-            "SELECT name, family, mu, sigma, deals, last_at FROM ratings WHERE name_key = $1 ORDER BY family",
-        )
-        .bind(&key)
-        .fetch_all(&self.pool)
-        .await?;
-        let mut ratings = Vec::new();
-        for row in rows {
-            let family = Family::parse(&row.family).ok_or_else(|| unknown("rating family", &row.family))?;
-            let mut history: Vec<(i64, i64)> = sqlx::query_as(
-                "SELECT at, mu FROM rating_history WHERE name_key = $1 AND family = $2 \
-                 ORDER BY at DESC, number DESC LIMIT $3",
-            )
-            .bind(&key)
-            .bind(family.name())
-            .bind(HISTORY_KEPT)
-            .fetch_all(&self.pool)
-            .await?;
-            history.reverse();
-            let skill = row.skill();
-            ratings.push(PlayerRating {
-                family,
-                rating: skill.points(),
-                uncertainty: crate::domain::rating::points(2.0 * skill.sigma),
-                deals: row.deals,
-                history: history
-                    .into_iter()
-                    .map(|(at, mu)| RatingPoint {
-                        at: at as u64,
-                        rating: crate::domain::rating::points(from_micro(mu)),
-                    })
-                    .collect(),
-            });
-        }
-        Ok(ratings)
-    }
-
     async fn rally_secret(&self) -> DbResult<ddz_engine::Seed> {
         let fresh = ddz_engine::Seed::random(&mut rand::rng()).to_string();
         sqlx::query("INSERT INTO settings (key, value) VALUES ('rally_secret', $1) ON CONFLICT DO NOTHING")
@@ -951,7 +806,7 @@ impl Store {
         &self,
         code: &str,
         challenge: &Challenge,
-        name: &str,
+        name: &PlayerName,
         at: u64,
     ) -> DbResult<ChallengeStart> {
         let mut tx = self.pool.begin().await?;
@@ -960,7 +815,7 @@ impl Store {
              WHERE name_key = $1 AND kind = $2 AND rally IS NOT DISTINCT FROM $3 \
              AND (finished_at IS NULL OR rally IS NOT NULL)",
         )
-        .bind(name.to_lowercase())
+        .bind(name.key())
         .bind(challenge.kind.name())
         .bind(&challenge.rally)
         .fetch_optional(&mut *tx)
@@ -976,7 +831,7 @@ impl Store {
             .bind(code)
             .bind(challenge.kind.rules().name())
             .bind(Mode::Challenge.name())
-            .bind(name)
+            .bind(name.as_str())
             .bind(at as i64)
             .execute(&mut *tx)
             .await?;
@@ -986,8 +841,8 @@ impl Store {
         .bind(code)
         .bind(challenge.kind.name())
         .bind(&challenge.rally)
-        .bind(name.to_lowercase())
-        .bind(name)
+        .bind(name.key())
+        .bind(name.as_str())
         .bind(at as i64)
         .execute(&mut *tx)
         .await?;
@@ -1017,7 +872,7 @@ impl Store {
         .map_err(StoreError::from)
     }
 
-    async fn rally_results(&self, date: &str, name: &str) -> DbResult<Option<(RallyResult, RallyResult)>> {
+    async fn rally_results(&self, date: &str, key: &str) -> DbResult<Option<(RallyResult, RallyResult)>> {
         let rows = sqlx::query_as::<_, RunRow>(
             "SELECT name, net, deals, best_pot, finished_at, nets FROM challenges \
              WHERE kind = 'rally' AND rally = $1 AND finished_at IS NOT NULL",
@@ -1030,7 +885,7 @@ impl Store {
             net: r.net,
             nets: serde_json::from_str(r.nets.as_deref().unwrap_or_default()).unwrap_or_default(),
         };
-        let Some(mine) = rows.iter().find(|r| r.name.to_lowercase() == name.to_lowercase()) else {
+        let Some(mine) = rows.iter().find(|r| names::name_key(&r.name) == key) else {
             return Ok(None);
         };
         let runs: Vec<FinishedRun> = rows.iter().map(RunRow::finished_run).collect();
@@ -1075,162 +930,6 @@ struct LogRow {
     n: i64,
     at: i64,
     entry: String,
-}
-
-/// A `stats` row (`public` is 0 or 1: integers read the same from every backend).
-#[derive(FromRow)]
-struct StatRow {
-    name: String,
-    table_type: String,
-    public: i64,
-    deals: i64,
-    landlord_deals: i64,
-    landlord_wins: i64,
-    farmer_deals: i64,
-    farmer_wins: i64,
-    money: i64,
-    points: i64,
-    bombs: i64,
-    springs: i64,
-}
-
-impl StatRow {
-    fn line(self) -> StatLine {
-        StatLine {
-            name: self.name,
-            table: self.table_type,
-            public: self.public != 0,
-            deals: self.deals,
-            landlord_deals: self.landlord_deals,
-            landlord_wins: self.landlord_wins,
-            farmer_deals: self.farmer_deals,
-            farmer_wins: self.farmer_wins,
-            money: self.money,
-            points: self.points,
-            bombs: self.bombs,
-            springs: self.springs,
-        }
-    }
-}
-
-/// A board line: a player's totals.
-#[derive(FromRow)]
-struct BoardLine {
-    name: String,
-    score: i64,
-    deals: i64,
-    last_at: i64,
-}
-
-/// A `ratings` row (`mu` and `sigma` in millionths; `family` only where the query asks for it).
-#[derive(FromRow)]
-struct RatingLine {
-    name: String,
-    #[sqlx(default)]
-    family: String,
-    mu: i64,
-    sigma: i64,
-    deals: i64,
-    last_at: i64,
-}
-
-impl RatingLine {
-    fn skill(&self) -> Skill {
-        Skill { mu: from_micro(self.mu), sigma: from_micro(self.sigma) }
-    }
-}
-
-/// The most rating points the stats page's chart gets per family.
-pub const HISTORY_KEPT: i64 = 200;
-
-/// Ratings are stored in millionths: integers read the same from every backend.
-fn micro(value: f64) -> i64 {
-    (value * 1e6).round() as i64
-}
-
-fn from_micro(value: i64) -> f64 {
-    value as f64 / 1e6
-}
-
-/// A player's stored rating in `family`, if they have one.
-async fn stored_skill<'c>(
-    executor: impl Executor<'c, Database = sqlx::Any>,
-    key: &str,
-    family: Family,
-) -> DbResult<Option<Skill>> {
-    let row: Option<(i64, i64)> = sqlx::query_as("SELECT mu, sigma FROM ratings WHERE name_key = $1 AND family = $2")
-        .bind(key)
-        .bind(family.name())
-        .fetch_optional(executor)
-        .await?;
-    Ok(row.map(|(mu, sigma)| Skill { mu: from_micro(mu), sigma: from_micro(sigma) }))
-}
-
-/// Rates a finished deal, in its transaction: reads the players' and the role's ratings, works out the new
-/// ones ([`rate_deal`]) and writes them with the history. `mu` is written as a change (`mu + delta`), so
-/// that two nodes rating deals of the same player (or the role) at once both count (cluster mode).
-async fn write_ratings(tx: &mut AnyConnection, at: u64, code: &str, number: u32, deal: &RatedDeal) -> DbResult<()> {
-    let family = deal.family;
-    let role: Option<(i64, i64)> = sqlx::query_as("SELECT mu, sigma FROM rating_roles WHERE family = $1")
-        .bind(family.name())
-        .fetch_optional(&mut *tx)
-        .await?;
-    let role =
-        role.map_or_else(|| role_start(family), |(mu, sigma)| Skill { mu: from_micro(mu), sigma: from_micro(sigma) });
-    let mut rated = Vec::new();
-    for seated in std::iter::once(&deal.landlord).chain(&deal.farmers) {
-        rated.push(match seated {
-            Seated::Player(name) => Rated {
-                skill: stored_skill(&mut *tx, &name.to_lowercase(), family).await?.unwrap_or(NEW_PLAYER),
-                fixed: false,
-            },
-            Seated::Bot(kind) => Rated { skill: bot_skill(*kind, family), fixed: true },
-        });
-    }
-    let after = rate_deal(rated[0], role, &rated[1..], deal.landlord_won);
-    sqlx::query(
-        "INSERT INTO rating_roles (family, mu, sigma, deals) VALUES ($1, $2, $3, 1) \
-         ON CONFLICT (family) DO UPDATE SET mu = rating_roles.mu + $4, sigma = excluded.sigma, \
-         deals = rating_roles.deals + 1",
-    )
-    .bind(family.name())
-    .bind(micro(after.role.mu))
-    .bind(micro(after.role.sigma))
-    .bind(micro(after.role.mu) - micro(role.mu))
-    .execute(&mut *tx)
-    .await?;
-    let seats = std::iter::once(&deal.landlord).chain(&deal.farmers);
-    let new = std::iter::once(after.landlord).chain(after.farmers);
-    for ((seated, before), skill) in seats.zip(&rated).zip(new) {
-        let Seated::Player(name) = seated else { continue };
-        let key = name.to_lowercase();
-        sqlx::query(
-            "INSERT INTO ratings (name_key, name, family, mu, sigma, deals, last_at) VALUES ($1, $2, $3, $4, $5, 1, $6) \
-             ON CONFLICT (name_key, family) DO UPDATE SET name = excluded.name, mu = ratings.mu + $7, \
-             sigma = excluded.sigma, deals = ratings.deals + 1, last_at = excluded.last_at",
-        )
-        .bind(&key)
-        .bind(name)
-        .bind(family.name())
-        .bind(micro(skill.mu))
-        .bind(micro(skill.sigma))
-        .bind(at as i64)
-        .bind(micro(skill.mu) - micro(before.skill.mu))
-        .execute(&mut *tx)
-        .await?;
-        sqlx::query(
-            "INSERT INTO rating_history (name_key, family, at, code, number, mu, sigma) \
-             SELECT name_key, family, $1, $2, $3, mu, sigma FROM ratings WHERE name_key = $4 AND family = $5",
-        )
-        .bind(at as i64)
-        .bind(code)
-        .bind(i64::from(number))
-        .bind(&key)
-        .bind(family.name())
-        .execute(&mut *tx)
-        .await?;
-    }
-    Ok(())
 }
 
 /// A name's earlier run of a challenge.
@@ -1338,7 +1037,7 @@ async fn insert_log_lines<'c>(executor: impl Executor<'c, Database = sqlx::Any>,
 
 /// What an entry changes beyond its log line: a closed room, a finished run, a finished deal's record
 /// and stats.
-async fn write_deal_and_room_changes(tx: &mut AnyConnection, append: &Append) -> DbResult<()> {
+async fn write_deal_and_room_changes(tx: &mut AnyConnection, listing: Listing, append: &Append) -> DbResult<()> {
     if append.closes_room {
         sqlx::query("UPDATE rooms SET closed_at = $1 WHERE code = $2")
             .bind(append.at as i64)
@@ -1368,40 +1067,14 @@ async fn write_deal_and_room_changes(tx: &mut AnyConnection, append: &Append) ->
             .bind(&deal.record)
             .execute(&mut *tx)
             .await?;
-        for line in &deal.stats {
-            sqlx::query(
-                "INSERT INTO stats (name_key, name, table_type, public, deals, landlord_deals, landlord_wins, \
-                     farmer_deals, farmer_wins, money, points, bombs, springs, last_at) \
-                     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14) \
-                     ON CONFLICT (name_key, table_type, public) DO UPDATE SET name = excluded.name, \
-                     deals = stats.deals + excluded.deals, \
-                     landlord_deals = stats.landlord_deals + excluded.landlord_deals, \
-                     landlord_wins = stats.landlord_wins + excluded.landlord_wins, \
-                     farmer_deals = stats.farmer_deals + excluded.farmer_deals, \
-                     farmer_wins = stats.farmer_wins + excluded.farmer_wins, \
-                     money = stats.money + excluded.money, points = stats.points + excluded.points, \
-                     bombs = stats.bombs + excluded.bombs, springs = stats.springs + excluded.springs, \
-                     last_at = excluded.last_at",
-            )
-            .bind(line.name.to_lowercase())
-            .bind(&line.name)
-            .bind(&line.table)
-            .bind(i64::from(line.public))
-            .bind(line.deals)
-            .bind(line.landlord_deals)
-            .bind(line.landlord_wins)
-            .bind(line.farmer_deals)
-            .bind(line.farmer_wins)
-            .bind(line.money)
-            .bind(line.points)
-            .bind(line.bombs)
-            .bind(line.springs)
-            .bind(append.at as i64)
-            .execute(&mut *tx)
-            .await?;
-        }
-        if let Some(rated) = &deal.rating {
-            write_ratings(tx, append.at, &append.code, deal.number, rated).await?;
+        match &deal.held_for {
+            Some(rally) => {
+                results::hold_results(tx, &append.code, deal.number, rally, append.at, &deal.results).await?
+            }
+            None => {
+                let (at, number) = (append.at, deal.number);
+                results::write_results(tx, listing, at, at, &append.code, number, &deal.results).await?;
+            }
         }
     }
     Ok(())
@@ -1535,7 +1208,7 @@ mod tests {
 
     #[tokio::test]
     async fn a_group_commit_stores_every_good_entry_of_its_batch_and_refuses_only_the_bad_one() {
-        let store = Store::open("sqlite::memory:").await.unwrap();
+        let store = Store::open("sqlite::memory:", Listing::DEFAULT).await.unwrap();
         store.create_room("BATCH", "house", Mode::Invite, "Ann", 1).await.unwrap();
         // Log lines alone go in one statement.
         assert!(store.append_batch(&[sit(1), sit(2)]).await.iter().all(Result::is_ok));

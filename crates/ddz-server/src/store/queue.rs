@@ -8,6 +8,7 @@ use sqlx::FromRow;
 
 use super::{Db, DbResult, StoreError};
 use crate::domain::matching::Waiting;
+use crate::domain::names::PlayerName;
 
 /// A ticket in the queue, as its player polls it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -72,8 +73,15 @@ impl Db {
     /// Puts `name` in the queue for `table`, or finds the name's place there already (another tab of
     /// the same player): the ticket. A name waiting for another table type moves to this one and waits
     /// from now; one matched before starts afresh.
-    pub async fn join_queue(&self, name: &str, table: TableType, rating: f64, now: u64) -> DbResult<Ticket> {
-        let (name, key) = (name.to_string(), name.to_lowercase());
+    pub async fn join_queue(
+        &self,
+        name: &PlayerName,
+        table: TableType,
+        rating: f64,
+        address: Option<String>,
+        now: u64,
+    ) -> DbResult<Ticket> {
+        let (name, key) = (name.as_str().to_string(), name.key().to_string());
         self.run(move |s| async move {
             let word = table_word(table);
             // The matched ticket of an earlier quick match is done with.
@@ -84,8 +92,9 @@ impl Db {
                 .await?;
             let ticket = new_ticket();
             sqlx::query(
-                "INSERT INTO match_queue (ticket, name, name_key, table_type, rating, joined_at, seen_at) \
-                 VALUES ($1, $2, $3, $4, $5, $6, $6) ON CONFLICT (name_key) DO UPDATE SET seen_at = excluded.seen_at",
+                "INSERT INTO match_queue (ticket, name, name_key, table_type, rating, joined_at, seen_at, address) \
+                 VALUES ($1, $2, $3, $4, $5, $6, $6, $7) ON CONFLICT (name_key) DO UPDATE SET seen_at = excluded.seen_at, \
+                 address = excluded.address",
             )
             .bind(&ticket)
             .bind(&name)
@@ -93,6 +102,7 @@ impl Db {
             .bind(word)
             .bind(rating.round() as i64)
             .bind(now as i64)
+            .bind(&address)
             .execute(&s.pool)
             .await?;
             let row: TicketRow =
@@ -148,19 +158,20 @@ impl Db {
             .bind(done_before as i64)
             .execute(&s.pool)
             .await?;
-            let rows: Vec<(String, String, i64, i64)> = sqlx::query_as(
-                "SELECT ticket, name, rating, joined_at FROM match_queue WHERE table_type = $1 AND room IS NULL",
+            let rows: Vec<(String, String, i64, i64, Option<String>)> = sqlx::query_as(
+                "SELECT ticket, name, rating, joined_at, address FROM match_queue WHERE table_type = $1 AND room IS NULL",
             )
             .bind(table_word(table))
             .fetch_all(&s.pool)
             .await?;
             Ok::<_, sqlx::Error>(
                 rows.into_iter()
-                    .map(|(ticket, name, rating, since)| Waiting {
+                    .map(|(ticket, name, rating, since, address)| Waiting {
                         ticket,
                         name,
                         rating: rating as f64,
                         since: since as u64,
+                        address,
                     })
                     .collect(),
             )

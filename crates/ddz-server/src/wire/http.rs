@@ -136,7 +136,35 @@ pub struct PlayerStats {
     pub stats: Vec<StatLine>,
     /// The player's rating in each family they have played rated deals in, with its history.
     pub ratings: Vec<PlayerRating>,
+    /// Where the player stands on the boards.
+    pub standing: Standing,
 }
+
+/// Where a player stands on the boards (docs/ratings.md, "What counts"): a name is listed once it has
+/// enough rated deals against enough distinct opponents, and then has a rank on each board it is on.
+#[derive(ts_rs::TS, Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Standing {
+    pub rated_deals: i64,
+    pub opponents: i64,
+    pub listed: bool,
+    /// What listing takes: rated deals, and distinct opponents (people by name, each bot level one).
+    pub needs_deals: i64,
+    pub needs_opponents: i64,
+    /// The player's rank on each board they have a row on, once listed.
+    pub ranks: Vec<BoardRank>,
+}
+
+/// A player's place on one board: `overall` or `lobby` (money), or a ratings family.
+#[derive(ts_rs::TS, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BoardRank {
+    pub board: String,
+    /// 1 for the top; `None` beyond the first [`RANKED`] (counted through the board's index, never
+    /// every player).
+    pub rank: Option<i64>,
+}
+
+/// How deep a player's rank is counted.
+pub const RANKED: i64 = 10_000;
 
 /// `GET /api/ratings/FAMILY`: the ratings board of a table family, ranked by the rating less two
 /// standard deviations (docs/ratings.md).

@@ -11,6 +11,7 @@ use ddz_engine::{
 use serde::{Deserialize, Serialize};
 
 use crate::domain::challenge::ChallengeKind;
+use crate::domain::fairness::Verdict;
 use crate::domain::room::{LogLine, Mode, Occupant, Room, RoomCode, RoomError};
 
 /// What a client may send.
@@ -27,6 +28,10 @@ pub enum Command {
         token: Option<String>,
         #[serde(default)]
         key: Option<String>,
+        /// The browser's own random id, kept in its storage: two names at one rated table from one
+        /// browser do not count together (docs/ratings.md).
+        #[serde(default)]
+        browser: Option<String>,
     },
     /// Instead of `hello`: watch room `room` as a spectator, without a name. A spectator sees what
     /// everyone sees and can never take a seat (every command but `ping` is refused with `spectator`).
@@ -445,6 +450,10 @@ pub struct RoomView {
     /// [`RoomView::continuing`]). Absent on snapshots, which carry every action.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub actions_from: Option<usize>,
+    /// Once a deal at a rated table is over: what it did for each seated person (by seat; `null` for a
+    /// bot), counted or not and why, with the rating's change (docs/ratings.md, "What counts").
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub verdicts: Vec<Option<Verdict>>,
 }
 
 /// A deal the room has committed to and not yet dealt.
@@ -492,6 +501,7 @@ impl RoomView {
             settlement: Vec::new(),
             challenge: self.challenge.map(|c| ChallengeView { nets: Vec::new(), best_pot: 0, ..c }),
             actions_from: None,
+            verdicts: Vec::new(),
             ..self
         }
     }
@@ -561,6 +571,7 @@ impl RoomView {
                 over: room.closed,
             }),
             actions_from: None,
+            verdicts: Vec::new(),
         }
     }
 }

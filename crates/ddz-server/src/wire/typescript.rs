@@ -5,13 +5,14 @@
 use ts_rs::{Config, TS};
 
 use crate::domain::challenge::{BoardRow, ChallengeKind, RallyResult};
+use crate::domain::fairness::{Unrated, Verdict};
 use crate::domain::rating::{Family, PlayerRating, RatingPoint, RatingRow};
 use crate::domain::room::{LogLine, Mode, Occupant, RoomCode};
 use crate::domain::stats::StatLine;
 use crate::wire::http::{
-    ApiError, Board, ChallengeStarted, CreateRoom, DealReview, Health, JoinQuickMatch, Lobby, NameSecrets, PlayVsBots,
-    PlayerStats, ProtectName, QuickMatch, Rallies, RallyComparison, RallyFairness, RatingBoard, RecoverName, Replay,
-    RoomCreated, RoomDeals, StartChallenge,
+    ApiError, Board, BoardRank, ChallengeStarted, CreateRoom, DealReview, Health, JoinQuickMatch, Lobby, NameSecrets,
+    PlayVsBots, PlayerStats, ProtectName, QuickMatch, Rallies, RallyComparison, RallyFairness, RatingBoard,
+    RecoverName, Replay, RoomCreated, RoomDeals, Standing, StartChallenge,
 };
 
 use crate::wire::protocol::{
@@ -65,6 +66,8 @@ pub fn typescript() -> String {
         decl::<ChallengeView>(&cfg),
         decl::<Chat>(&cfg),
         decl::<OfferView>(&cfg),
+        decl::<Unrated>(&cfg),
+        decl::<Verdict>(&cfg),
         decl::<RoomView>(&cfg),
         decl::<Summary>(&cfg),
         decl::<ErrorCode>(&cfg),
@@ -101,6 +104,8 @@ pub fn typescript() -> String {
         decl::<RoomDeals>(&cfg),
         decl::<Replay>(&cfg),
         decl::<DealReview>(&cfg),
+        decl::<BoardRank>(&cfg),
+        decl::<Standing>(&cfg),
         decl::<PlayerStats>(&cfg),
         decl::<Board>(&cfg),
         decl::<RatingBoard>(&cfg),

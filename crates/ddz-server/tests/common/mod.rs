@@ -13,7 +13,7 @@ use std::time::Duration;
 use ddz_engine::{Card, CardSet, DealView, Seat};
 use ddz_server::Timing;
 use ddz_server::protocol::{Command, ErrorCode, Event, RoomView, simple_action};
-use ddz_server::{Clock, Config, Guards, Running};
+use ddz_server::{Clock, Config, Guards, Listing, Running};
 use futures_util::{SinkExt, StreamExt};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
@@ -106,7 +106,21 @@ async fn configured_server(
     guards: Guards,
     clock: Clock,
 ) -> Running {
-    ddz_server::start(Config {
+    ddz_server::start(test_config(database, timing, heartbeat, guards, clock)).await.expect("the server starts")
+}
+
+/// What a name needs to be listed on the boards in these tests: one rated deal against one opponent
+/// (tests/fair_play.rs sets the real thresholds).
+pub const LISTED_AT_ONCE: Listing = Listing { deals: 1, opponents: 1 };
+
+fn test_config(
+    database: String,
+    timing: Timing,
+    heartbeat: ddz_server::Heartbeat,
+    guards: Guards,
+    clock: Clock,
+) -> Config {
+    Config {
         addr: "127.0.0.1:0".parse().unwrap(),
         database,
         max_connections: 100,
@@ -116,9 +130,17 @@ async fn configured_server(
         clock,
         cluster: None,
         trusted_proxies: Vec::new(),
-    })
-    .await
-    .expect("the server starts")
+        listing: LISTED_AT_ONCE,
+    }
+}
+
+/// A server behind a balancer on this machine (its `X-Forwarded-For` is trusted), so that each client
+/// can come from an address of its own ([`Client::join_from`]), with `listing` for the boards.
+pub async fn server_behind_balancer(db: &Path, timing: Timing, clock: Clock, listing: Listing) -> Running {
+    let mut config = test_config(sqlite(db), timing, Default::default(), Guards::default(), clock);
+    config.trusted_proxies = vec!["127.0.0.1".parse().unwrap()];
+    config.listing = listing;
+    ddz_server::start(config).await.expect("the server starts")
 }
 
 /// POSTs JSON and returns the JSON answer.
@@ -261,7 +283,27 @@ impl Client {
     pub async fn connect_with_token(addr: SocketAddr, room: &str, name: &str, token: Option<String>) -> Client {
         let (ws, _) = tokio_tungstenite::connect_async(ws_url(addr, room)).await.expect("websocket");
         let mut client = Client::over(ws, name);
-        client.send(&Command::Hello { room: room.into(), name: name.into(), token, key: None }).await;
+        client.send(&Command::Hello { room: room.into(), name: name.into(), token, key: None, browser: None }).await;
+        client
+    }
+
+    /// Joins through a balancer ([`server_behind_balancer`]) as a client at `address`, from the browser
+    /// `browser`; returns once the first room state arrived.
+    pub async fn join_from(addr: SocketAddr, room: &str, name: &str, address: &str, browser: &str) -> Client {
+        use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+        let mut request = ws_url(addr, room).into_client_request().expect("a request");
+        request.headers_mut().insert("x-forwarded-for", address.parse().expect("a header value"));
+        let (ws, _) = tokio_tungstenite::connect_async(request).await.expect("websocket");
+        let mut client = Client::over(ws, name);
+        let hello = Command::Hello {
+            room: room.into(),
+            name: name.into(),
+            token: None,
+            key: None,
+            browser: Some(browser.into()),
+        };
+        client.send(&hello).await;
+        client.next_state().await;
         client
     }
 
@@ -470,13 +512,19 @@ pub async fn start_deal(clients: &mut [Client]) -> Seat {
 /// Alice's room of `table` with Bea and Cy seated beside her: the code, and the three clients.
 pub async fn three_players(addr: SocketAddr, table: &str) -> (String, Vec<Client>) {
     let code = invite_room(addr, "Alice", table).await;
+    (code.clone(), seat_three(addr, &code).await)
+}
+
+/// Alice (the host, seated already), Bea and Cy at the table `code`.
+pub async fn seat_three(addr: SocketAddr, code: &str) -> Vec<Client> {
+    let code = code.to_string();
     let alice = Client::join(addr, &code, "Alice").await;
     let mut bea = Client::join(addr, &code, "Bea").await;
     bea.send(&Command::Sit { seat: None }).await;
     let mut cy = Client::join(addr, &code, "Cy").await;
     cy.send(&Command::Sit { seat: None }).await;
     cy.until(|v| v.seats.iter().all(|s| s.occupant.is_some())).await;
-    (code, vec![alice, bea, cy])
+    vec![alice, bea, cy]
 }
 
 /// Plays `rounds` rounds of whoever's turn it is acting, once the deal the host started reached everyone:

@@ -15,6 +15,7 @@ use serde::{Deserialize, Serialize};
 use skillratings::Outcomes;
 use skillratings::weng_lin::{WengLinConfig, WengLinRating, weng_lin_two_teams};
 
+use crate::domain::fairness::{Unrated, Verdict};
 use crate::domain::room::{Occupant, Room};
 
 /// The tables that share a rating: each table type, with or without its Wild option.
@@ -179,8 +180,25 @@ pub struct DealRating {
     pub farmers: Vec<Skill>,
 }
 
+/// How sure a win is allowed to be before it stops telling anything: at this chance of a single player
+/// beating another, a win is as good as certain (four deals in five; Dou Dizhu's cards leave little more to
+/// be sure of).
+pub const CERTAIN_WIN: f64 = 0.8;
+
+/// The rating gap at which the model gives a single player [`CERTAIN_WIN`] against another, in `mu`:
+/// `√2·β·ln(p / (1 − p))`, about 8.2 (490 points).
+pub fn certain_win_margin() -> f64 {
+    std::f64::consts::SQRT_2 * BETA * (CERTAIN_WIN / (1.0 - CERTAIN_WIN)).ln()
+}
+
 /// The ratings after one deal: the landlord's side (the landlord and the role) against the farmers,
 /// `landlord_won` deciding. A fixed seat comes back as it went in.
+///
+/// A win over opponents whose ratings are fixed (bots, measured once) shows at most that the winner is
+/// [`certain_win_margin`] above the strongest of them: a rating rises no higher than that, and a win
+/// against them from there (already a certain one) changes nothing at all, so that winning every deal
+/// against weak bots settles just above them, never at the top of a board. Against people, whose ratings
+/// are estimates that move, the model alone decides.
 pub fn rate_deal(landlord: Rated, role: Skill, farmers: &[Rated], landlord_won: bool) -> DealRating {
     let before = |r: &Rated| if r.fixed { r.skill } else { r.skill.drifted() };
     let side = [before(&landlord).weng_lin(), role.drifted().weng_lin()];
@@ -188,11 +206,29 @@ pub fn rate_deal(landlord: Rated, role: Skill, farmers: &[Rated], landlord_won: 
     let outcome = if landlord_won { Outcomes::WIN } else { Outcomes::LOSS };
     let config = WengLinConfig { beta: BETA, ..WengLinConfig::new() };
     let (side, others) = weng_lin_two_teams(&side, &others, &outcome, &config);
-    let keep = |r: &Rated, new: &WengLinRating| if r.fixed { r.skill } else { Skill::of(new) };
+    // The most a win against fixed opponents can show.
+    let ceiling = |opponents: &mut dyn Iterator<Item = &Rated>, won: bool| -> Option<f64> {
+        let mut strongest = f64::MIN;
+        for opponent in opponents {
+            if !opponent.fixed {
+                return None;
+            }
+            strongest = strongest.max(opponent.skill.mu);
+        }
+        won.then_some(strongest + certain_win_margin())
+    };
+    let landlord_ceiling = ceiling(&mut farmers.iter(), landlord_won);
+    let farmer_ceiling = ceiling(&mut std::iter::once(&landlord), !landlord_won);
+    let keep = |r: &Rated, new: &WengLinRating, ceiling: Option<f64>| match ceiling {
+        _ if r.fixed => r.skill,
+        Some(ceiling) if r.skill.mu >= ceiling => r.skill,
+        Some(ceiling) => Skill { mu: new.rating.min(ceiling), sigma: new.uncertainty },
+        None => Skill::of(new),
+    };
     DealRating {
-        landlord: keep(&landlord, &side[0]),
+        landlord: keep(&landlord, &side[0], landlord_ceiling),
         role: Skill::of(&side[1]),
-        farmers: farmers.iter().zip(&others).map(|(f, new)| keep(f, new)).collect(),
+        farmers: farmers.iter().zip(&others).map(|(f, new)| keep(f, new, farmer_ceiling)).collect(),
     }
 }
 
@@ -205,40 +241,72 @@ pub fn landlord_chance(landlord: Skill, role: Skill, farmers: &[Skill]) -> f64 {
 }
 
 /// Who sat in a seat of a rated deal.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
 pub enum Seated {
-    Player(String),
-    Bot(BotKind),
+    /// A person; `moves`: the deal counts for their rating ([`crate::domain::fairness`]).
+    Player {
+        name: String,
+        moves: bool,
+    },
+    Bot {
+        kind: BotKind,
+    },
 }
 
-/// A finished deal to rate: who was landlord, who were the farmers, who won.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// A finished deal to rate: who was landlord, who were the farmers, who won, and whether it is a fair
+/// measure of the landlord's seat (the role moves only with deals that count for every person at them).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RatedDeal {
     pub family: Family,
     pub landlord: Seated,
     pub farmers: Vec<Seated>,
     pub landlord_won: bool,
+    pub role_moves: bool,
 }
 
-/// The deal to rate, if `deal` (just finished in `room`) moves ratings: a rated room's deal with a
-/// landlord and a winner and at least one person at the table. A deal that ended with no winner (the
-/// deal limit, an abandoned room) moves nothing. Turns the bot played for a player count as theirs.
-pub fn rated_deal(deal: &Deal, room: &Room) -> Option<RatedDeal> {
-    if !room.mode.rated() {
+impl RatedDeal {
+    /// Every seat, the landlord first.
+    pub fn seats(&self) -> impl Iterator<Item = &Seated> {
+        std::iter::once(&self.landlord).chain(&self.farmers)
+    }
+}
+
+/// The deal to rate, if `deal` (just finished in `room`) moves anyone's rating: a rated room's deal at
+/// which some person's verdict counts ([`crate::domain::fairness::verdicts`], by seat). A deal a player
+/// closed half-way is rated as that player's loss: against the landlord, or as the landlord when the
+/// auction had not chosen one.
+pub fn rated_deal(deal: &Deal, room: &Room, verdicts: &[Option<Verdict>]) -> Option<RatedDeal> {
+    if !room.mode.rated() || !verdicts.iter().flatten().any(|v| v.counted) {
         return None;
     }
-    let landlord_won = deal.result()?.landlord_won?;
-    let landlord = deal.landlord()?;
-    let seated = |occupant: &Occupant| match occupant {
-        Occupant::Human { name } => Seated::Player(name.clone()),
-        Occupant::Bot { level, .. } => Seated::Bot(*level),
+    let forfeit = verdicts.iter().position(|v| v.as_ref().is_some_and(|v| v.reason == Some(Unrated::Abandoned)));
+    let (landlord, landlord_won) = match (deal.result().and_then(|r| r.landlord_won), forfeit) {
+        (Some(won), _) => (deal.landlord()?, won),
+        (None, Some(leaver)) => {
+            let landlord = deal.landlord().unwrap_or(leaver);
+            (landlord, leaver != landlord)
+        }
+        (None, None) => return None,
     };
-    let seats: Vec<Seated> = room.seats.iter().map(|s| s.as_ref().map(seated)).collect::<Option<_>>()?;
-    if !seats.iter().any(|s| matches!(s, Seated::Player(_))) {
-        return None;
-    }
+    let seated = |seat: usize| -> Option<Seated> {
+        Some(match room.seats[seat].as_ref()? {
+            Occupant::Human { name } => {
+                Seated::Player { name: name.clone(), moves: verdicts[seat].as_ref().is_some_and(|v| v.counted) }
+            }
+            Occupant::Bot { level, .. } => Seated::Bot { kind: *level },
+        })
+    };
+    let seats: Vec<Seated> = (0..room.seats.len()).map(seated).collect::<Option<_>>()?;
     let farmers = seats.iter().enumerate().filter(|(s, _)| *s != landlord).map(|(_, o)| o.clone()).collect();
-    Some(RatedDeal { family: Family::of(deal.rules().table), landlord: seats[landlord].clone(), farmers, landlord_won })
+    let role_moves = forfeit.is_none() && verdicts.iter().flatten().all(|v| v.counted && v.reason.is_none());
+    Some(RatedDeal {
+        family: Family::of(deal.rules().table),
+        landlord: seats[landlord].clone(),
+        farmers,
+        landlord_won,
+        role_moves,
+    })
 }
 
 /// A line of a ratings board.
@@ -300,6 +368,24 @@ mod tests {
         // Beating a strong bot is worth more than beating an average player.
         let even = rate_deal(player(25.0), even_role(Family::House), &[player(25.0), player(25.0)], true);
         assert!(after.landlord.mu > even.landlord.mu);
+    }
+
+    #[test]
+    fn a_win_over_bots_lifts_a_rating_no_higher_than_the_strongest_bot_plus_the_certain_margin() {
+        let weak = Rated { skill: Skill { mu: 10.0, sigma: 1.5 }, fixed: true };
+        let ceiling = 10.0 + certain_win_margin();
+        let close = Rated { skill: Skill { mu: ceiling - 0.01, sigma: 3.0 }, fixed: false };
+        let after = rate_deal(close, role_start(Family::House), &[weak, weak], true);
+        assert_eq!(after.landlord.mu, ceiling, "the win lifts it to the ceiling and no higher");
+        assert!(after.landlord.sigma < close.skill.sigma);
+        let above = Rated { skill: Skill { mu: 25.0, sigma: 8.0 }, fixed: false };
+        let as_farmer = rate_deal(weak, role_start(Family::House), &[above, weak], false);
+        assert_eq!(as_farmer.farmers[0], above.skill, "a certain win changes nothing at all");
+        let lost = rate_deal(above, role_start(Family::House), &[weak, weak], false);
+        assert!(lost.landlord.mu < 25.0, "a loss always counts");
+        let person = Rated { skill: Skill { mu: 10.0, sigma: 1.5 }, fixed: false };
+        let over_a_person = rate_deal(above, role_start(Family::House), &[weak, person], true);
+        assert!(over_a_person.landlord.mu > 25.0, "against a person the model alone decides");
     }
 
     #[test]

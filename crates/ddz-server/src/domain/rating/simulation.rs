@@ -11,7 +11,9 @@
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use super::{BETA, Family, NEW_PLAYER, Rated, Skill, even_role, rate_deal};
+use ddz_bot::BotKind;
+
+use super::{BETA, Family, NEW_PLAYER, Rated, Skill, bot_skill, certain_win_margin, even_role, rate_deal, role_start};
 
 /// What to simulate.
 #[derive(Clone, Debug)]
@@ -45,6 +47,35 @@ pub struct Checkpoint {
     pub true_role: f64,
     /// The rated players' mean uncertainty.
     pub mean_sigma: f64,
+}
+
+/// A player rated `from` who wins every deal against bots of `bot` (two of them; one at Two Player),
+/// landlord at random one deal in as many as there are seats, rated by [`rate_deal`] with the role starting
+/// where a new server's does: the player's rating after each deal.
+pub fn farm(family: Family, bot: BotKind, from: Skill, deals: u32, seed: u64) -> Vec<Skill> {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let bots = Rated { skill: bot_skill(bot, family), fixed: true };
+    let (mut player, mut role) = (Rated { skill: from, fixed: false }, role_start(family));
+    let seats = family.farmers() + 1;
+    let mut trajectory = Vec::with_capacity(deals as usize);
+    for _ in 0..deals {
+        if rng.random_range(0..seats) == 0 {
+            let after = rate_deal(player, role, &vec![bots; family.farmers()], true);
+            (player.skill, role) = (after.landlord, after.role);
+        } else {
+            let mut farmers = vec![bots; family.farmers()];
+            farmers[0] = player;
+            let after = rate_deal(bots, role, &farmers, false);
+            (player.skill, role) = (after.farmers[0], after.role);
+        }
+        trajectory.push(player.skill);
+    }
+    trajectory
+}
+
+/// Where [`farm`] must settle: the bots' rating plus the certain-win margin.
+pub fn farm_ceiling(family: Family, bot: BotKind) -> f64 {
+    bot_skill(bot, family).mu + certain_win_margin()
 }
 
 /// Plays the setup's deals and measures at each checkpoint.
@@ -172,6 +203,25 @@ mod tests {
             assert!(last.rank_correlation > 0.9, "{family:?}: {last:?}");
             assert!((0.75..1.25).contains(&last.spread), "{family:?}: {last:?}");
             assert!((last.role - last.true_role).abs() < 1.5, "{family:?}: {last:?}");
+        }
+    }
+
+    #[test]
+    fn winning_every_deal_against_weak_bots_settles_just_above_them_never_at_the_top() {
+        for family in Family::ALL {
+            for bot in [BotKind::Random, BotKind::Beginner] {
+                let hard = bot_skill(BotKind::Hard, family).mu;
+                let ceiling = farm_ceiling(family, bot);
+                // A newcomer's starting rating is no evidence either way: above the ceiling it stays put.
+                for from in [NEW_PLAYER, Skill { mu: 5.0, sigma: 2.0 }] {
+                    let trajectory = farm(family, bot, from, 3_000, 7);
+                    let last = trajectory.last().unwrap().mu;
+                    let settles = ceiling.max(from.mu);
+                    assert!(trajectory.iter().all(|s| s.mu <= settles + 1e-9), "{family:?} {bot:?} above {settles}");
+                    assert!(last > settles - 0.5, "{family:?} {bot:?} from {from:?}: {last} settles near {settles}");
+                    assert!(last < hard, "{family:?} {bot:?}: {last} is not below hard's {hard}");
+                }
+            }
         }
     }
 

@@ -1,0 +1,381 @@
+//! What players read of each other: a player's stats, ratings and standing; the money boards and the
+//! ratings boards, each read through its ranked index (`board_rows_ranked`, `ratings_ranked`), so that a
+//! view costs the rows it shows, never a scan of every player; and the pairs of players flagged for an
+//! operator (`docs/ratings.md`, "What counts").
+
+use sqlx::FromRow;
+
+use super::results::{from_micro, stored_skill};
+use super::{Db, DbResult, StoreError};
+use crate::domain::challenge::{BoardRow, utc_date};
+use crate::domain::fairness::PairFlag;
+use crate::domain::names::{PlayerName, name_key};
+use crate::domain::rating::{Family, PlayerRating, RatingPoint, RatingRow, Skill, points};
+use crate::domain::stats::{MoneyBoard, StatLine};
+use crate::wire::http::{BoardRank, RANKED, Standing};
+
+/// The most rating points the stats page's chart gets per family.
+pub const HISTORY_KEPT: i64 = 200;
+
+/// A `stats` row (`public` is 0 or 1: integers read the same from every backend).
+#[derive(FromRow)]
+struct StatRow {
+    name: String,
+    table_type: String,
+    public: i64,
+    deals: i64,
+    landlord_deals: i64,
+    landlord_wins: i64,
+    farmer_deals: i64,
+    farmer_wins: i64,
+    money: i64,
+    points: i64,
+    bombs: i64,
+    springs: i64,
+}
+
+impl StatRow {
+    fn line(self) -> StatLine {
+        StatLine {
+            name: self.name,
+            table: self.table_type,
+            public: self.public != 0,
+            deals: self.deals,
+            landlord_deals: self.landlord_deals,
+            landlord_wins: self.landlord_wins,
+            farmer_deals: self.farmer_deals,
+            farmer_wins: self.farmer_wins,
+            money: self.money,
+            points: self.points,
+            bombs: self.bombs,
+            springs: self.springs,
+        }
+    }
+}
+
+/// A money board's row.
+#[derive(FromRow)]
+struct MoneyRow {
+    name: String,
+    score: i64,
+    deals: i64,
+    last_at: i64,
+}
+
+/// A `ratings` row (`mu` and `sigma` in millionths; `family` only where the query asks for it).
+#[derive(FromRow)]
+struct RatingLine {
+    name: String,
+    #[sqlx(default)]
+    family: String,
+    mu: i64,
+    sigma: i64,
+    deals: i64,
+    last_at: i64,
+}
+
+impl RatingLine {
+    fn skill(&self) -> Skill {
+        Skill { mu: from_micro(self.mu), sigma: from_micro(self.sigma) }
+    }
+}
+
+/// A pair of players flagged for an operator.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FlaggedPair {
+    pub first: String,
+    pub second: String,
+    pub deals: i64,
+    pub thrown: i64,
+    pub flag: PairFlag,
+    /// When it was flagged (ms since the epoch).
+    pub at: u64,
+}
+
+#[derive(FromRow)]
+struct PairRow {
+    first_name: String,
+    second_name: String,
+    deals: i64,
+    thrown: i64,
+    reason: Option<String>,
+    flagged_at: Option<i64>,
+}
+
+/// Counts the rows above a player's on a board through its index, at most [`RANKED`] of them: the rank,
+/// or `None` beyond. `$1` is the board (or family), `$2` the player's score, `$3` deals, `$4` name key.
+async fn rank(
+    s: &super::Store,
+    above: &'static str,
+    board: &str,
+    score: i64,
+    deals: i64,
+    key: &str,
+) -> DbResult<Option<i64>> {
+    let sql = format!("SELECT COUNT(*) FROM (SELECT 1 FROM {above} LIMIT {RANKED}) AS above");
+    let count: i64 = sqlx::query_scalar(sqlx::AssertSqlSafe(sql))
+        .bind(board)
+        .bind(score)
+        .bind(deals)
+        .bind(key)
+        .fetch_one(&s.pool)
+        .await?;
+    Ok((count < RANKED).then_some(count + 1))
+}
+
+impl Db {
+    /// A player's stat lines, every table type and board.
+    pub async fn stats(&self, name: &PlayerName) -> DbResult<Vec<StatLine>> {
+        let key = name.key().to_string();
+        self.run(move |s| async move {
+            let rows = sqlx::query_as::<_, StatRow>(
+                "SELECT name, table_type, public, deals, landlord_deals, landlord_wins, farmer_deals, farmer_wins, \
+                 money, points, bombs, springs FROM stats WHERE name_key = $1 ORDER BY table_type, public",
+            )
+            .bind(&key)
+            .fetch_all(&s.pool)
+            .await?;
+            Ok::<_, StoreError>(rows.into_iter().map(StatRow::line).collect())
+        })
+        .await
+    }
+
+    /// A money board's first `limit` listed rows: the most money won in counted deals, then the fewest
+    /// deals; the date is the player's latest counted deal.
+    pub async fn board(&self, board: MoneyBoard, limit: i64) -> DbResult<Vec<BoardRow>> {
+        self.run(move |s| async move {
+            let rows = sqlx::query_as::<_, MoneyRow>(
+                "SELECT name, score, deals, last_at FROM board_rows WHERE board = $1 AND eligible = 1 \
+                 ORDER BY score DESC, deals, name_key LIMIT $2",
+            )
+            .bind(board.name())
+            .bind(limit)
+            .fetch_all(&s.pool)
+            .await?;
+            Ok::<_, StoreError>(
+                rows.into_iter()
+                    .enumerate()
+                    .map(|(i, r)| BoardRow {
+                        rank: i + 1,
+                        name: r.name,
+                        score: r.score,
+                        deals: r.deals,
+                        // Rows from before dates were kept have none.
+                        date: match r.last_at {
+                            0 => String::new(),
+                            at => utc_date(at as u64),
+                        },
+                        protected: false,
+                    })
+                    .collect(),
+            )
+        })
+        .await
+    }
+
+    /// The stored ratings of `names` in `family`, by name key (a name with no rated deal is absent).
+    pub async fn ratings_of(&self, names: Vec<String>, family: Family) -> DbResult<Vec<(String, Skill)>> {
+        self.run(move |s| async move {
+            let mut found = Vec::new();
+            for name in &names {
+                let key = name_key(name);
+                if let Some(skill) = stored_skill(&s.pool, &key, family).await? {
+                    found.push((key, skill));
+                }
+            }
+            Ok::<_, StoreError>(found)
+        })
+        .await
+    }
+
+    /// A family's ratings board: its first `limit` listed players by the rating less two standard
+    /// deviations.
+    pub async fn rating_board(&self, family: Family, limit: i64) -> DbResult<Vec<RatingRow>> {
+        self.run(move |s| async move {
+            let rows = sqlx::query_as::<_, RatingLine>(
+                "SELECT name, mu, sigma, deals, last_at FROM ratings WHERE family = $1 AND eligible = 1 \
+                 ORDER BY score DESC, deals DESC, name_key LIMIT $2",
+            )
+            .bind(family.name())
+            .bind(limit)
+            .fetch_all(&s.pool)
+            .await?;
+            Ok::<_, StoreError>(
+                rows.into_iter()
+                    .enumerate()
+                    .map(|(i, r)| {
+                        let skill = r.skill();
+                        RatingRow {
+                            rank: i + 1,
+                            name: r.name,
+                            rating: skill.points(),
+                            uncertainty: points(2.0 * skill.sigma),
+                            deals: r.deals,
+                            date: utc_date(r.last_at as u64),
+                            protected: false,
+                        }
+                    })
+                    .collect(),
+            )
+        })
+        .await
+    }
+
+    /// A player's ratings in every family, each with its last [`HISTORY_KEPT`] points.
+    pub async fn player_ratings(&self, name: &PlayerName) -> DbResult<Vec<PlayerRating>> {
+        let key = name.key().to_string();
+        self.run(move |s| async move {
+            let rows = sqlx::query_as::<_, RatingLine>(
+                "SELECT name, family, mu, sigma, deals, last_at FROM ratings WHERE name_key = $1 ORDER BY family",
+            )
+            .bind(&key)
+            .fetch_all(&s.pool)
+            .await?;
+            let mut ratings = Vec::new();
+            for row in rows {
+                let family = Family::parse(&row.family)
+                    .ok_or_else(|| StoreError::Corrupt(format!("unknown rating family {:?}", row.family)))?;
+                let mut history: Vec<(i64, i64)> = sqlx::query_as(
+                    "SELECT at, mu FROM rating_history WHERE name_key = $1 AND family = $2 \
+                     ORDER BY at DESC, number DESC LIMIT $3",
+                )
+                .bind(&key)
+                .bind(family.name())
+                .bind(HISTORY_KEPT)
+                .fetch_all(&s.pool)
+                .await?;
+                history.reverse();
+                let skill = row.skill();
+                ratings.push(PlayerRating {
+                    family,
+                    rating: skill.points(),
+                    uncertainty: points(2.0 * skill.sigma),
+                    deals: row.deals,
+                    history: history
+                        .into_iter()
+                        .map(|(at, mu)| RatingPoint { at: at as u64, rating: points(from_micro(mu)) })
+                        .collect(),
+                });
+            }
+            Ok::<_, StoreError>(ratings)
+        })
+        .await
+    }
+
+    /// Where a player stands: rated deals, distinct opponents, whether listed, and (listed) their rank on
+    /// each board they have a row on.
+    pub async fn standing(&self, name: &PlayerName) -> DbResult<Standing> {
+        let key = name.key().to_string();
+        self.run(move |s| async move {
+            let listing = s.listing;
+            let mut standing =
+                Standing { needs_deals: listing.deals, needs_opponents: listing.opponents, ..Standing::default() };
+            let player: Option<(i64, i64, i64)> =
+                sqlx::query_as("SELECT rated_deals, opponents, eligible FROM players WHERE name_key = $1")
+                    .bind(&key)
+                    .fetch_optional(&s.pool)
+                    .await?;
+            let Some((rated_deals, opponents, eligible)) = player else { return Ok(standing) };
+            standing.rated_deals = rated_deals;
+            standing.opponents = opponents;
+            standing.listed = eligible == 1;
+            if !standing.listed {
+                return Ok::<_, StoreError>(standing);
+            }
+            let money: Vec<(String, i64, i64)> =
+                sqlx::query_as("SELECT board, score, deals FROM board_rows WHERE name_key = $1 ORDER BY board DESC")
+                    .bind(&key)
+                    .fetch_all(&s.pool)
+                    .await?;
+            for (board, score, deals) in money {
+                let above = "board_rows WHERE board = $1 AND eligible = 1 AND score >= $2 \
+                             AND (score > $2 OR deals < $3 OR (deals = $3 AND name_key < $4))";
+                let rank = rank(&s, above, &board, score, deals, &key).await?;
+                standing.ranks.push(BoardRank { board, rank });
+            }
+            let rated: Vec<(String, i64, i64)> =
+                sqlx::query_as("SELECT family, score, deals FROM ratings WHERE name_key = $1 ORDER BY family")
+                    .bind(&key)
+                    .fetch_all(&s.pool)
+                    .await?;
+            for (family, score, deals) in rated {
+                let above = "ratings WHERE family = $1 AND eligible = 1 AND score >= $2 \
+                             AND (score > $2 OR deals > $3 OR (deals = $3 AND name_key < $4))";
+                let rank = rank(&s, above, &family, score, deals, &key).await?;
+                standing.ranks.push(BoardRank { board: family, rank });
+            }
+            Ok(standing)
+        })
+        .await
+    }
+
+    /// The flagged pairs among `keys` (name keys), as pairs of keys.
+    pub async fn flagged_among(&self, keys: Vec<String>) -> DbResult<Vec<(String, String)>> {
+        if keys.len() < 2 {
+            return Ok(Vec::new());
+        }
+        self.run(move |s| async move {
+            let places: Vec<String> = (1..=keys.len()).map(|i| format!("${i}")).collect();
+            let places = places.join(", ");
+            let sql = format!(
+                "SELECT first_key, second_key FROM pairs WHERE flagged_at IS NOT NULL \
+                 AND first_key IN ({places}) AND second_key IN ({places})"
+            );
+            let mut query = sqlx::query_as::<_, (String, String)>(sqlx::AssertSqlSafe(sql));
+            for key in &keys {
+                query = query.bind(key);
+            }
+            Ok::<_, StoreError>(query.fetch_all(&s.pool).await?)
+        })
+        .await
+    }
+
+    /// Every flagged pair, the latest first (`ddz fairness pairs`).
+    pub async fn flagged_pairs(&self) -> DbResult<Vec<FlaggedPair>> {
+        self.run(move |s| async move {
+            let rows: Vec<PairRow> = sqlx::query_as(
+                "SELECT first_name, second_name, deals, thrown, reason, flagged_at FROM pairs \
+                 WHERE flagged_at IS NOT NULL ORDER BY flagged_at DESC",
+            )
+            .fetch_all(&s.pool)
+            .await?;
+            rows.into_iter()
+                .map(|row| -> DbResult<FlaggedPair> {
+                    let reason = row.reason.unwrap_or_default();
+                    let flag = PairFlag::parse(&reason)
+                        .ok_or_else(|| StoreError::Corrupt(format!("a pair flagged for {reason:?}")))?;
+                    Ok(FlaggedPair {
+                        first: row.first_name,
+                        second: row.second_name,
+                        deals: row.deals,
+                        thrown: row.thrown,
+                        flag,
+                        at: row.flagged_at.unwrap_or_default() as u64,
+                    })
+                })
+                .collect()
+        })
+        .await
+    }
+
+    /// An operator clears a pair's flag (`ddz fairness clear A B`): its counts start again from nothing,
+    /// so that it is flagged again only by new deals. Whether the pair was flagged.
+    pub async fn clear_pair(&self, a: &PlayerName, b: &PlayerName) -> DbResult<bool> {
+        let (mut first, mut second) = (a.key().to_string(), b.key().to_string());
+        if second < first {
+            std::mem::swap(&mut first, &mut second);
+        }
+        self.run(move |s| async move {
+            let cleared = sqlx::query(
+                "UPDATE pairs SET flagged_at = NULL, reason = NULL, deals = 0, thrown = 0 \
+                 WHERE first_key = $1 AND second_key = $2 AND flagged_at IS NOT NULL",
+            )
+            .bind(&first)
+            .bind(&second)
+            .execute(&s.pool)
+            .await?;
+            Ok::<_, StoreError>(cleared.rows_affected() == 1)
+        })
+        .await
+    }
+}

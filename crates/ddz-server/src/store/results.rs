@@ -1,0 +1,373 @@
+//! What a finished deal writes beyond its record, in the deal's transaction: every person's stats, and for
+//! the people it counts for (`crate::domain::fairness`) their rated deals and distinct opponents (which put
+//! a name on the boards), the money boards' rows, and their ratings with the history; who sat with whom,
+//! flagging the pairs an operator should see. A rally deal's results wait in `held_results` until the day's
+//! rally closes, and then go in all at once ([`Db::release_rallies`]).
+
+use ddz_bot::BotKind;
+use sqlx::{AnyConnection, Executor};
+
+use super::append::{Company, DealResults};
+use super::{Db, DbResult, StoreError};
+use crate::domain::challenge::rally_closed;
+use crate::domain::fairness::{Listing, PAIR_THROWN, PAIR_TOGETHER, PairFlag};
+use crate::domain::names::name_key;
+use crate::domain::rating::{Family, NEW_PLAYER, Rated, RatedDeal, Seated, Skill, bot_skill, rate_deal, role_start};
+use crate::domain::stats::StatLine;
+use crate::metrics;
+
+/// Ratings are stored in millionths: integers read the same from every backend.
+pub(super) fn micro(value: f64) -> i64 {
+    (value * 1e6).round() as i64
+}
+
+pub(super) fn from_micro(value: i64) -> f64 {
+    value as f64 / 1e6
+}
+
+/// Writes a finished deal's results: `deal_at` is when the deal finished (the boards' dates), `now` when
+/// they count (a held rally deal's at its release: the rating history's time).
+pub(super) async fn write_results(
+    tx: &mut AnyConnection,
+    listing: Listing,
+    deal_at: u64,
+    now: u64,
+    code: &str,
+    number: u32,
+    results: &DealResults,
+) -> DbResult<()> {
+    for line in &results.stats {
+        write_stat_line(tx, line, deal_at).await?;
+    }
+    write_company(tx, listing, &results.table, now).await?;
+    for line in &results.boards {
+        sqlx::query(
+            "INSERT INTO board_rows (board, name_key, name, score, deals, last_at, eligible) \
+             VALUES ($1, $2, $3, $4, 1, $5, COALESCE((SELECT eligible FROM players WHERE name_key = $2), 0)) \
+             ON CONFLICT (board, name_key) DO UPDATE SET name = excluded.name, \
+             score = board_rows.score + excluded.score, deals = board_rows.deals + 1, last_at = excluded.last_at, \
+             eligible = excluded.eligible",
+        )
+        .bind(line.board.name())
+        .bind(name_key(&line.name))
+        .bind(&line.name)
+        .bind(line.money)
+        .bind(deal_at as i64)
+        .execute(&mut *tx)
+        .await?;
+    }
+    if let Some(rated) = &results.rating {
+        write_ratings(tx, now, code, number, rated).await?;
+    }
+    Ok(())
+}
+
+async fn write_stat_line(tx: &mut AnyConnection, line: &StatLine, at: u64) -> DbResult<()> {
+    sqlx::query(
+        "INSERT INTO stats (name_key, name, table_type, public, deals, landlord_deals, landlord_wins, \
+         farmer_deals, farmer_wins, money, points, bombs, springs, last_at) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14) \
+         ON CONFLICT (name_key, table_type, public) DO UPDATE SET name = excluded.name, \
+         deals = stats.deals + excluded.deals, \
+         landlord_deals = stats.landlord_deals + excluded.landlord_deals, \
+         landlord_wins = stats.landlord_wins + excluded.landlord_wins, \
+         farmer_deals = stats.farmer_deals + excluded.farmer_deals, \
+         farmer_wins = stats.farmer_wins + excluded.farmer_wins, \
+         money = stats.money + excluded.money, points = stats.points + excluded.points, \
+         bombs = stats.bombs + excluded.bombs, springs = stats.springs + excluded.springs, \
+         last_at = excluded.last_at",
+    )
+    .bind(name_key(&line.name))
+    .bind(&line.name)
+    .bind(&line.table)
+    .bind(i64::from(line.public))
+    .bind(line.deals)
+    .bind(line.landlord_deals)
+    .bind(line.landlord_wins)
+    .bind(line.farmer_deals)
+    .bind(line.farmer_wins)
+    .bind(line.money)
+    .bind(line.points)
+    .bind(line.bombs)
+    .bind(line.springs)
+    .bind(at as i64)
+    .execute(&mut *tx)
+    .await?;
+    Ok(())
+}
+
+/// The opponent a bot kind counts as: one, however many tables its bots sit at.
+fn bot_opponent(kind: BotKind) -> String {
+    format!("bot:{}", kind.name())
+}
+
+/// Who sat with whom: each person's rated deals and distinct opponents (and, once they reach `listing`,
+/// their rows on every board become listed), and each pair of people's deals together.
+async fn write_company(tx: &mut AnyConnection, listing: Listing, table: &Company, now: u64) -> DbResult<()> {
+    let shared = table.played && table.people.len() >= 2;
+    let keys: Vec<String> = table.people.iter().map(|p| name_key(&p.name)).collect();
+    for (person, key) in table.people.iter().zip(&keys) {
+        sqlx::query(
+            "INSERT INTO players (name_key, name, rated_deals, shared_deals) VALUES ($1, $2, $3, $4) \
+             ON CONFLICT (name_key) DO UPDATE SET name = excluded.name, \
+             rated_deals = players.rated_deals + excluded.rated_deals, \
+             shared_deals = players.shared_deals + excluded.shared_deals",
+        )
+        .bind(key)
+        .bind(&person.name)
+        .bind(i64::from(person.counted))
+        .bind(i64::from(shared))
+        .execute(&mut *tx)
+        .await?;
+        if !person.counted {
+            continue;
+        }
+        let others = keys.iter().filter(|k| *k != key).cloned().chain(table.bots.iter().map(|&b| bot_opponent(b)));
+        let mut new = 0;
+        for opponent in others {
+            let met = sqlx::query("INSERT INTO opponents (name_key, opponent) VALUES ($1, $2) ON CONFLICT DO NOTHING")
+                .bind(key)
+                .bind(&opponent)
+                .execute(&mut *tx)
+                .await?;
+            new += met.rows_affected() as i64;
+        }
+        if new > 0 {
+            sqlx::query("UPDATE players SET opponents = opponents + $1 WHERE name_key = $2")
+                .bind(new)
+                .bind(key)
+                .execute(&mut *tx)
+                .await?;
+        }
+        let listed = sqlx::query(
+            "UPDATE players SET eligible = 1 WHERE name_key = $1 AND eligible = 0 \
+             AND rated_deals >= $2 AND opponents >= $3",
+        )
+        .bind(key)
+        .bind(listing.deals)
+        .bind(listing.opponents)
+        .execute(&mut *tx)
+        .await?;
+        if listed.rows_affected() == 1 {
+            for table in ["board_rows", "ratings"] {
+                let sql = format!("UPDATE {table} SET eligible = 1 WHERE name_key = $1");
+                sqlx::query(sqlx::AssertSqlSafe(sql)).bind(key).execute(&mut *tx).await?;
+            }
+        }
+    }
+    if !shared {
+        return Ok(());
+    }
+    for a in 0..keys.len() {
+        for b in a + 1..keys.len() {
+            let (first, second) = if keys[a] < keys[b] { (a, b) } else { (b, a) };
+            let thrown = table.people[a].threw || table.people[b].threw;
+            sqlx::query(
+                "INSERT INTO pairs (first_key, second_key, first_name, second_name, deals, thrown) \
+                 VALUES ($1, $2, $3, $4, 1, $5) ON CONFLICT (first_key, second_key) DO UPDATE SET \
+                 first_name = excluded.first_name, second_name = excluded.second_name, \
+                 deals = pairs.deals + 1, thrown = pairs.thrown + excluded.thrown",
+            )
+            .bind(&keys[first])
+            .bind(&keys[second])
+            .bind(&table.people[first].name)
+            .bind(&table.people[second].name)
+            .bind(i64::from(thrown))
+            .execute(&mut *tx)
+            .await?;
+            flag_pair(tx, &keys[first], &keys[second], now).await?;
+        }
+    }
+    Ok(())
+}
+
+/// Flags the pair if it has just crossed a line ([`PAIR_THROWN`], [`PAIR_TOGETHER`]): counted in the
+/// metrics and logged for the operator.
+async fn flag_pair(tx: &mut AnyConnection, first: &str, second: &str, now: u64) -> DbResult<()> {
+    const UNFLAGGED: &str = "UPDATE pairs SET flagged_at = $1, reason = $2 WHERE first_key = $3 AND second_key = $4 \
+                             AND flagged_at IS NULL";
+    let passing = sqlx::query(sqlx::AssertSqlSafe(format!("{UNFLAGGED} AND thrown >= $5")))
+        .bind(now as i64)
+        .bind(PairFlag::Passing.name())
+        .bind(first)
+        .bind(second)
+        .bind(PAIR_THROWN);
+    let together = sqlx::query(sqlx::AssertSqlSafe(format!(
+        "{UNFLAGGED} AND deals >= $5 AND deals * 2 > (SELECT MIN(shared_deals) FROM players WHERE name_key IN ($3, $4))"
+    )))
+    .bind(now as i64)
+    .bind(PairFlag::Together.name())
+    .bind(first)
+    .bind(second)
+    .bind(PAIR_TOGETHER);
+    for (flag, query) in [(PairFlag::Passing, passing), (PairFlag::Together, together)] {
+        if query.execute(&mut *tx).await?.rows_affected() == 1 {
+            metrics::counter!(metrics::FLAGGED_PAIRS).increment(1);
+            tracing::warn!(
+                first,
+                second,
+                reason = flag.name(),
+                "a pair of players is flagged: their deals together no longer count"
+            );
+            return Ok(());
+        }
+    }
+    Ok(())
+}
+
+/// A player's stored rating in `family`, if they have one.
+pub(super) async fn stored_skill<'c>(
+    executor: impl Executor<'c, Database = sqlx::Any>,
+    key: &str,
+    family: Family,
+) -> DbResult<Option<Skill>> {
+    let row: Option<(i64, i64)> = sqlx::query_as("SELECT mu, sigma FROM ratings WHERE name_key = $1 AND family = $2")
+        .bind(key)
+        .bind(family.name())
+        .fetch_optional(executor)
+        .await?;
+    Ok(row.map(|(mu, sigma)| Skill { mu: from_micro(mu), sigma: from_micro(sigma) }))
+}
+
+/// Rates a finished deal, in its transaction: reads the players' and the role's ratings, works out the new
+/// ones ([`rate_deal`]) and writes those of the people it counts for, with the history (and the role's,
+/// when it counts for everyone). `mu` is written as a change (`mu + delta`), so that two nodes rating deals
+/// of the same player (or the role) at once both count (cluster mode).
+async fn write_ratings(tx: &mut AnyConnection, at: u64, code: &str, number: u32, deal: &RatedDeal) -> DbResult<()> {
+    let family = deal.family;
+    let role: Option<(i64, i64)> = sqlx::query_as("SELECT mu, sigma FROM rating_roles WHERE family = $1")
+        .bind(family.name())
+        .fetch_optional(&mut *tx)
+        .await?;
+    let role =
+        role.map_or_else(|| role_start(family), |(mu, sigma)| Skill { mu: from_micro(mu), sigma: from_micro(sigma) });
+    let mut rated = Vec::new();
+    for seated in deal.seats() {
+        rated.push(match seated {
+            Seated::Player { name, moves } => Rated {
+                skill: stored_skill(&mut *tx, &name_key(name), family).await?.unwrap_or(NEW_PLAYER),
+                fixed: !moves,
+            },
+            Seated::Bot { kind } => Rated { skill: bot_skill(*kind, family), fixed: true },
+        });
+    }
+    let after = rate_deal(rated[0], role, &rated[1..], deal.landlord_won);
+    if deal.role_moves {
+        sqlx::query(
+            "INSERT INTO rating_roles (family, mu, sigma, deals) VALUES ($1, $2, $3, 1) \
+             ON CONFLICT (family) DO UPDATE SET mu = rating_roles.mu + $4, sigma = excluded.sigma, \
+             deals = rating_roles.deals + 1",
+        )
+        .bind(family.name())
+        .bind(micro(after.role.mu))
+        .bind(micro(after.role.sigma))
+        .bind(micro(after.role.mu) - micro(role.mu))
+        .execute(&mut *tx)
+        .await?;
+    }
+    let new = std::iter::once(after.landlord).chain(after.farmers);
+    for ((seated, before), skill) in deal.seats().zip(&rated).zip(new) {
+        let Seated::Player { name, moves: true } = seated else { continue };
+        let key = name_key(name);
+        sqlx::query(
+            "INSERT INTO ratings (name_key, name, family, mu, sigma, deals, last_at, score, eligible) \
+             VALUES ($1, $2, $3, $4, $5, 1, $6, $4 - 2 * $5, \
+             COALESCE((SELECT eligible FROM players WHERE name_key = $1), 0)) \
+             ON CONFLICT (name_key, family) DO UPDATE SET name = excluded.name, mu = ratings.mu + $7, \
+             sigma = excluded.sigma, deals = ratings.deals + 1, last_at = excluded.last_at, \
+             score = ratings.mu + $7 - 2 * excluded.sigma, eligible = excluded.eligible",
+        )
+        .bind(&key)
+        .bind(name)
+        .bind(family.name())
+        .bind(micro(skill.mu))
+        .bind(micro(skill.sigma))
+        .bind(at as i64)
+        .bind(micro(skill.mu) - micro(before.skill.mu))
+        .execute(&mut *tx)
+        .await?;
+        sqlx::query(
+            "INSERT INTO rating_history (name_key, family, at, code, number, mu, sigma) \
+             SELECT name_key, family, $1, $2, $3, mu, sigma FROM ratings WHERE name_key = $4 AND family = $5",
+        )
+        .bind(at as i64)
+        .bind(code)
+        .bind(i64::from(number))
+        .bind(&key)
+        .bind(family.name())
+        .execute(&mut *tx)
+        .await?;
+    }
+    Ok(())
+}
+
+/// Holds a rally deal's results until its rally closes.
+pub(super) async fn hold_results(
+    tx: &mut AnyConnection,
+    code: &str,
+    number: u32,
+    rally: &str,
+    at: u64,
+    results: &DealResults,
+) -> DbResult<()> {
+    sqlx::query("INSERT INTO held_results (code, number, rally, at, results) VALUES ($1, $2, $3, $4, $5)")
+        .bind(code)
+        .bind(i64::from(number))
+        .bind(rally)
+        .bind(at as i64)
+        .bind(serde_json::to_string(results).expect("results serialise"))
+        .execute(&mut *tx)
+        .await?;
+    Ok(())
+}
+
+/// A held rally deal.
+#[derive(sqlx::FromRow)]
+struct HeldRow {
+    code: String,
+    number: i64,
+    at: i64,
+    results: String,
+}
+
+impl Db {
+    /// Writes the held results of every rally that has closed by `now`, all of a rally's in one
+    /// transaction, in the order its deals finished; the number written. Every node runs this; a row is
+    /// written by whichever deletes it (so once), and a deal stored late is written by the next run.
+    pub async fn release_rallies(&self, now: u64) -> DbResult<usize> {
+        self.run(move |s| async move {
+            let listing = s.listing;
+            let rallies: Vec<String> =
+                sqlx::query_scalar("SELECT DISTINCT rally FROM held_results").fetch_all(&s.pool).await?;
+            let mut released = 0;
+            for rally in rallies.into_iter().filter(|date| rally_closed(date, now)) {
+                let mut tx = s.pool.begin().await?;
+                let rows: Vec<HeldRow> = sqlx::query_as(
+                    "SELECT code, number, at, results FROM held_results WHERE rally = $1 ORDER BY at, code, number",
+                )
+                .bind(&rally)
+                .fetch_all(&mut *tx)
+                .await?;
+                for row in rows {
+                    let taken = sqlx::query("DELETE FROM held_results WHERE code = $1 AND number = $2")
+                        .bind(&row.code)
+                        .bind(row.number)
+                        .execute(&mut *tx)
+                        .await?;
+                    if taken.rows_affected() != 1 {
+                        continue;
+                    }
+                    let results: DealResults = serde_json::from_str(&row.results).map_err(|e| {
+                        StoreError::Corrupt(format!("held results of {} {}: {e}", row.code, row.number))
+                    })?;
+                    write_results(&mut tx, listing, row.at as u64, now, &row.code, row.number as u32, &results).await?;
+                    released += 1;
+                }
+                tx.commit().await?;
+                tracing::info!(%rally, "the rally closed: its deals count now");
+            }
+            Ok::<_, StoreError>(released)
+        })
+        .await
+    }
+}
