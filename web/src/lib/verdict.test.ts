@@ -38,6 +38,6 @@ describe('standingLines', () => {
     const base = { rated_deals: 7, opponents: 3, listed: false, needs_deals: 20, needs_opponents: 10, ranks: [] };
     expect(standingLines(base)).toEqual(['Not on the boards yet: 7 of 20 rated deals, 3 of 10 different opponents']);
     const listed = { ...base, rated_deals: 25, opponents: 12, listed: true, ranks: [{ board: 'overall', rank: 3 }, { board: 'house', rank: null }] };
-    expect(standingLines(listed)).toEqual(['#3 on Overall', 'below #10,000 on Rating: House']);
+    expect(standingLines(listed)).toEqual(['#3 on Overall', 'below #1,000 on Rating: House']);
   });
 });

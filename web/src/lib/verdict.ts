@@ -70,6 +70,6 @@ export function standingLines(standing: Standing): string[] {
     ];
   }
   return standing.ranks.map((r) =>
-    r.rank === null ? t('standingBeyond', { rank: '10,000', board: boardName(r.board) }) : t('standingRank', { rank: r.rank, board: boardName(r.board) }),
+    r.rank === null ? t('standingBeyond', { rank: '1,000', board: boardName(r.board) }) : t('standingRank', { rank: r.rank, board: boardName(r.board) }),
   );
 }

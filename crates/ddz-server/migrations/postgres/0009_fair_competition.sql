@@ -49,6 +49,7 @@ CREATE TABLE board_rows (
 );
 
 CREATE INDEX board_rows_ranked ON board_rows (board, eligible, score DESC, deals, name_key);
+CREATE INDEX board_rows_by_player ON board_rows (name_key);
 
 INSERT INTO board_rows (board, name_key, name, score, deals, last_at)
     SELECT 'overall', name_key, MAX(name), CAST(SUM(money) AS BIGINT), CAST(SUM(deals) AS BIGINT), MAX(last_at)

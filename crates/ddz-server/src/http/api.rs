@@ -172,10 +172,10 @@ pub(super) async fn player_stats(
 ) -> Result<Response, AppError> {
     let name = path_name(&name)?;
     let db = state.rooms.db();
-    let lines = db.stats(&name).await?;
-    let ratings = db.player_ratings(&name).await?;
-    let protected = db.name_protection(&name).await?.is_some();
-    let standing = db.standing(&name).await?;
+    // Four reads at once, each on its own connection: the page waits for the slowest, not the sum.
+    let (lines, ratings, protection, standing) =
+        tokio::join!(db.stats(&name), db.player_ratings(&name), db.name_protection(&name), db.standing(&name));
+    let (lines, ratings, protected, standing) = (lines?, ratings?, protection?.is_some(), standing?);
     Ok(Json(PlayerStats { name: name.into(), protected, stats: lines, ratings, standing }).into_response())
 }
 

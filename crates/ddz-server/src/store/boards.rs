@@ -102,17 +102,24 @@ struct PairRow {
     flagged_at: Option<i64>,
 }
 
+/// The rows above a player's on a money board (most money, then fewest deals, then the name key)...
+const MONEY_ABOVE: &str = "board_rows WHERE board = $1 AND eligible = 1 AND score >= $2 \
+                           AND (score > $2 OR deals < $3 OR (deals = $3 AND name_key < $4))";
+/// ...and on a ratings board (the rating less two deviations, then the most deals, then the name key).
+const RATING_ABOVE: &str = "ratings WHERE family = $1 AND eligible = 1 AND score >= $2 \
+                            AND (score > $2 OR deals > $3 OR (deals = $3 AND name_key < $4))";
+
 /// Counts the rows above a player's on a board through its index, at most [`RANKED`] of them: the rank,
-/// or `None` beyond. `$1` is the board (or family), `$2` the player's score, `$3` deals, `$4` name key.
+/// or `None` beyond. `$1` is the board (or family), `$2` the player's score, `$3` deals, `$4` name key;
+/// `order` is the board's own order, so that the count walks the ranked index from the top (a plan that
+/// scanned the table instead would read every player to count a leader's few).
 async fn rank(
     s: &super::Store,
     above: &'static str,
-    board: &str,
-    score: i64,
-    deals: i64,
-    key: &str,
+    order: &'static str,
+    (board, score, deals, key): (&str, i64, i64, &str),
 ) -> DbResult<Option<i64>> {
-    let sql = format!("SELECT COUNT(*) FROM (SELECT 1 FROM {above} LIMIT {RANKED}) AS above");
+    let sql = format!("SELECT COUNT(*) FROM (SELECT 1 FROM {above} ORDER BY {order} LIMIT {RANKED}) AS above");
     let count: i64 = sqlx::query_scalar(sqlx::AssertSqlSafe(sql))
         .bind(board)
         .bind(score)
@@ -282,27 +289,26 @@ impl Db {
             if !standing.listed {
                 return Ok::<_, StoreError>(standing);
             }
-            let money: Vec<(String, i64, i64)> =
-                sqlx::query_as("SELECT board, score, deals FROM board_rows WHERE name_key = $1 ORDER BY board DESC")
-                    .bind(&key)
-                    .fetch_all(&s.pool)
-                    .await?;
-            for (board, score, deals) in money {
-                let above = "board_rows WHERE board = $1 AND eligible = 1 AND score >= $2 \
-                             AND (score > $2 OR deals < $3 OR (deals = $3 AND name_key < $4))";
-                let rank = rank(&s, above, &board, score, deals, &key).await?;
-                standing.ranks.push(BoardRank { board, rank });
-            }
-            let rated: Vec<(String, i64, i64)> =
-                sqlx::query_as("SELECT family, score, deals FROM ratings WHERE name_key = $1 ORDER BY family")
-                    .bind(&key)
-                    .fetch_all(&s.pool)
-                    .await?;
-            for (family, score, deals) in rated {
-                let above = "ratings WHERE family = $1 AND eligible = 1 AND score >= $2 \
-                             AND (score > $2 OR deals > $3 OR (deals = $3 AND name_key < $4))";
-                let rank = rank(&s, above, &family, score, deals, &key).await?;
-                standing.ranks.push(BoardRank { board: family, rank });
+            // Every row of the player's on a board, money boards first, in one round trip; then each rank,
+            // counted at once on connections of their own.
+            let rows: Vec<(i64, String, i64, i64)> = sqlx::query_as(
+                "SELECT 0 AS kind, board, score, deals FROM board_rows WHERE name_key = $1 \
+                 UNION ALL SELECT 1 AS kind, family, score, deals FROM ratings WHERE name_key = $1 \
+                 ORDER BY kind, board DESC",
+            )
+            .bind(&key)
+            .fetch_all(&s.pool)
+            .await?;
+            let ranks = rows.iter().map(|(kind, board, score, deals)| {
+                let (above, order) = if *kind == 0 {
+                    (MONEY_ABOVE, "score DESC, deals, name_key")
+                } else {
+                    (RATING_ABOVE, "score DESC, deals DESC, name_key")
+                };
+                rank(&s, above, order, (board, *score, *deals, &key))
+            });
+            for ((_, board, _, _), rank) in rows.iter().zip(futures_util::future::join_all(ranks).await) {
+                standing.ranks.push(BoardRank { board: board.clone(), rank: rank? });
             }
             Ok(standing)
         })

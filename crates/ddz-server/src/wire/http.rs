@@ -164,7 +164,7 @@ pub struct BoardRank {
 }
 
 /// How deep a player's rank is counted.
-pub const RANKED: i64 = 10_000;
+pub const RANKED: i64 = 1_000;
 
 /// `GET /api/ratings/FAMILY`: the ratings board of a table family, ranked by the rating less two
 /// standard deviations (docs/ratings.md).
