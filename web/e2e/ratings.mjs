@@ -38,6 +38,9 @@ test('a deal against bots moves the rating on the seat, the stats page and the b
   await page.getByTestId('rating-0').waitFor();
   const rating = await seatRating(page, 0);
   assert.notEqual(rating, 1500, 'the deal moved the rating from where a new player starts');
+  // The result panel says by how much (docs/ratings.md, "What counts").
+  const change = rating - 1500;
+  assert.equal(await page.getByTestId('verdict').innerText(), `Rating ${change > 0 ? '+' : '−'}${Math.abs(change)}`);
   await shot(page, 'rating-seat');
 
   // The stats page shows the same rating and its history as a chart.

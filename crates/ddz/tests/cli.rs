@@ -218,6 +218,34 @@ fn ratings_anchor_rates_every_bot_kind() {
 }
 
 #[test]
+fn ratings_farm_settles_a_player_who_always_wins_just_above_the_bots() {
+    let out = run(&["ratings", "farm", "--family", "house", "--bot", "random", "--deals", "100", "--from", "900"], "");
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    assert!(stdout.contains("the ceiling is 1121"), "{stdout}");
+    assert!(stdout.contains("| 100 | 1121 |"), "settled at the ceiling after 100 deals: {stdout}");
+    let unknown = run(&["ratings", "farm", "--bot", "genius"], "");
+    assert!(!unknown.status.success() && text(&unknown.stderr).contains("genius"));
+}
+
+#[test]
+fn fairness_lists_flagged_pairs_and_refuses_to_clear_a_pair_that_is_not() {
+    let db = std::env::temp_dir().join(format!("ddz-cli-fairness-{}.db", std::process::id()));
+    let url = format!("sqlite://{}", db.display());
+    let out = run(&["fairness", "--database", &url, "pairs"], "");
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(text(&out.stdout).trim(), "no flagged pairs");
+    let out = run(&["fairness", "--database", &url, "clear", "Ann", "Bea"], "");
+    assert!(!out.status.success());
+    assert!(text(&out.stderr).contains("Ann and Bea are no flagged pair"), "{}", text(&out.stderr));
+    let out = run(&["fairness", "--database", &url, "clear", "Ann", "Al\u{200B}"], "");
+    assert!(!out.status.success() && text(&out.stderr).contains("invisible"), "{}", text(&out.stderr));
+    for suffix in ["", "-wal", "-shm"] {
+        let _ = std::fs::remove_file(format!("{}{suffix}", db.display()));
+    }
+}
+
+#[test]
 fn simulate_names_the_wild_rank_option_and_bounds_the_deals() {
     let out = run(&["simulate", "--table", "house", "--wild-rank", "--deals", "1"], "");
     assert!(!out.status.success());
@@ -389,9 +417,16 @@ fn serve_survives_kill_minus_nine_mid_deal() {
     let (mut server, addr) = start();
     let created = http(&addr, "POST", "/api/play-vs-bots", r#"{"name":"Alice","level":"normal"}"#);
     let code = created["code"].as_str().unwrap().to_string();
-    // Let the bots make their first moves, then kill the server without warning.
-    std::thread::sleep(std::time::Duration::from_millis(2500));
+    // The first deal waits a while for Alice's nonce (she never connects); once it is dealt, let the bots
+    // make their first moves, then kill the server without warning.
+    let dealt = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    while http(&addr, "GET", &format!("/api/rooms/{code}"), "")["deal"].is_null() {
+        assert!(std::time::Instant::now() < dealt, "the first deal is dealt");
+        std::thread::sleep(std::time::Duration::from_millis(200));
+    }
+    std::thread::sleep(std::time::Duration::from_millis(1500));
     let before = http(&addr, "GET", &format!("/api/rooms/{code}"), "");
+    assert!(!before["deal"]["actions"].as_array().unwrap().is_empty(), "the bots moved: {before}");
     server.kill().unwrap();
     server.wait().unwrap();
 
