@@ -29,7 +29,7 @@ pub mod tempo;
 use std::fmt;
 use std::str::FromStr;
 
-use ddz_engine::{Action, DealView};
+use ddz_engine::{Action, Deal, DealView, Phase, Seat};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -148,6 +148,25 @@ impl Bot {
             }
         }
     }
+}
+
+/// The move a bot of `kind` makes for `seat` in `deal`, if the seat has one to make: the server's room
+/// task and the page's offline table (`ddz-wasm`) both ask here, so that a deal's bots answer alike
+/// wherever it is played. Seeded from the deal and how far it has gone only, so that a rally's bots answer
+/// the same moves alike. A House reveal's acknowledgment needs no thought.
+pub fn bot_action(deal: &Deal, seat: Seat, kind: BotKind) -> Option<Action> {
+    let choices: Vec<Action> = deal.choices().into_iter().filter(|a| a.seat() == Some(seat)).collect();
+    if choices.is_empty() {
+        return None;
+    }
+    if deal.phase() == Phase::Reveal {
+        return choices.into_iter().next();
+    }
+    let moves = deal.actions().len() as u64;
+    let seed = deal.setup().seed.0.iter().fold(moves, |h, b| h.wrapping_mul(31).wrapping_add(u64::from(*b)));
+    let mut bot = Bot::new(kind, seed ^ seat as u64);
+    let index = bot.decide(&deal.view(Some(seat)), &choices);
+    choices.into_iter().nth(index)
 }
 
 impl Player for Bot {

@@ -8,6 +8,11 @@
 //! the page reads and hands back to [`dealloc`]. The body is exactly what the endpoint answers with
 //! (`ReadingsAnswer`, `Hints`), or `{"message": ...}` for a malformed position (the endpoint's 400).
 //! `web/src/lib/engine.ts` is the other side.
+//!
+//! [`offline`] is Play vs 2 Bots when the server cannot be reached: the deal state machine and the
+//! `beginner`, `easy` and `normal` bots over a table the page keeps ([`offline::OfflineTable`]).
+
+pub mod offline;
 
 use ddz_engine::hints::{Position, hints_answer, readings_answer};
 
@@ -52,6 +57,25 @@ pub unsafe extern "C" fn hints(ptr: *mut u8, len: usize) -> u64 {
     answer(&input, |position| hints_answer(position).map(|a| serde_json::to_vec(&a)))
 }
 
+/// The page's offline table ([`offline::OfflineTable`]): what the table shows and the next bot's move
+/// ([`offline::OfflineState`]), or `{"message": ...}` for an action the rules refuse.
+///
+/// # Safety
+/// `ptr` and `len` are an allocation of [`alloc`] holding the table's JSON; it is freed here.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn offline(ptr: *mut u8, len: usize) -> u64 {
+    // SAFETY: as the caller promises.
+    let input = unsafe { take(ptr, len) };
+    let body = match serde_json::from_slice::<offline::OfflineTable>(&input) {
+        Ok(table) => match offline::offline_state(&table) {
+            Ok(state) => serde_json::to_vec(&state).expect("states serialise"),
+            Err(offline::Refused(message)) => refusal(message),
+        },
+        Err(e) => refusal(format!("bad table: {e}")),
+    };
+    leak(body)
+}
+
 /// The input's bytes, owned (and freed when dropped).
 unsafe fn take(ptr: *mut u8, len: usize) -> Vec<u8> {
     // SAFETY: `alloc` made it with capacity `len`, and the page wrote all `len` bytes.
@@ -67,6 +91,11 @@ fn answer(input: &[u8], ask: impl FnOnce(&Position) -> Result<serde_json::Result
         },
         Err(e) => refusal(format!("bad position: {e}")),
     };
+    leak(body)
+}
+
+/// An answer's bytes, left for the page to read and free, as a packed pointer and length.
+fn leak(body: Vec<u8>) -> u64 {
     let mut body = std::mem::ManuallyDrop::new(body.into_boxed_slice());
     let (ptr, len) = (body.as_mut_ptr() as u64, body.len() as u64);
     (ptr << 32) | len

@@ -11,8 +11,8 @@
 
 use std::collections::HashMap;
 
-use ddz_bot::{Bot, BotKind};
-use ddz_engine::{Action, Deal, Phase, Seat, Seed, TableType};
+use ddz_bot::BotKind;
+use ddz_engine::{Action, Seat, Seed, TableType};
 use tokio::sync::{mpsc, oneshot};
 use tokio::time::{Duration, Instant};
 
@@ -928,7 +928,7 @@ impl RoomTask {
             let (reply, answer) = oneshot::channel();
             let pool = self.env.pool.clone();
             tokio::spawn(async move {
-                let action = pool.run(move || bot_action(&deal, seat, kind)).await;
+                let action = pool.run(move || ddz_bot::bot_action(&deal, seat, kind)).await;
                 let _ = reply.send(action);
             });
             self.thinking = Some(Thinking { seat, timed_out, at: self.room.last, answer });
@@ -970,24 +970,6 @@ pub fn summary(room: &Room) -> Summary {
         in_deal: room.deal_in_progress(),
         closed: room.closed,
     }
-}
-
-/// The bot's choice for `seat` (the seat's own bot, or `hard` covering a human who timed out). CPU-heavy:
-/// run it on the [`Pool`].
-fn bot_action(deal: &Deal, seat: Seat, kind: BotKind) -> Option<Action> {
-    let choices: Vec<Action> = deal.choices().into_iter().filter(|a| a.seat() == Some(seat)).collect();
-    if choices.is_empty() {
-        return None;
-    }
-    if deal.phase() == Phase::Reveal {
-        return choices.into_iter().next();
-    }
-    // From the deal and how far it has gone only, so that a rally's bots answer the same moves alike.
-    let moves = deal.actions().len() as u64;
-    let seed = deal.setup().seed.0.iter().fold(moves, |h, b| h.wrapping_mul(31).wrapping_add(u64::from(*b)));
-    let mut bot = Bot::new(kind, seed ^ seat as u64);
-    let index = bot.decide(&deal.view(Some(seat)), &choices);
-    choices.into_iter().nth(index)
 }
 
 /// The answer of the bot that is thinking (pending while none is).
