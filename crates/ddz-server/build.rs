@@ -19,7 +19,14 @@ fn main() {
     let web = manifest.join("../../web");
     let dist_index = web.join("dist/index.html");
     println!("cargo:rerun-if-env-changed=DDZ_SKIP_WEB");
-    for wasm_source in ["crates/ddz-engine/src", "crates/ddz-engine/Cargo.toml", "crates/ddz-wasm", "Cargo.lock"] {
+    for wasm_source in [
+        "crates/ddz-engine/src",
+        "crates/ddz-engine/Cargo.toml",
+        "crates/ddz-bot/src",
+        "crates/ddz-bot/Cargo.toml",
+        "crates/ddz-wasm",
+        "Cargo.lock",
+    ] {
         println!("cargo:rerun-if-changed={}", manifest.join("../..").join(wasm_source).display());
     }
     let sources: Vec<PathBuf> = ["src", "public", "index.html", "package.json", "package-lock.json", "vite.config.ts"]

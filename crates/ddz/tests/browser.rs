@@ -7,7 +7,9 @@
 //! chart, the ratings board), `names.mjs` (protected names: protecting, a stranger refused, recovering),
 //! `quick.mjs` (quick match: the waiting page, bots filling the seats, strangers seated together, Cancel),
 //! `offline.mjs` (the engine in the page, and a turn played through a network cut), `feel.mjs` (motion,
-//! sounds and spoken calls, quick chat).
+//! sounds and spoken calls, quick chat), `table-layout.mjs` (the table at every size and phase, in both
+//! languages), `pwa.mjs` (the installed app: manifest, service worker, and a deal against the page's bots
+//! after the server is stopped).
 //!
 //! Needs Node.js, `npm ci` in `web/`, and Chromium (`.ci/run` installs them); without them it fails.
 
@@ -43,6 +45,14 @@ fn the_challenge_modes_play_in_chromium() {
 #[test]
 fn the_web_client_fits_every_screen() {
     run_browser_tests("screens.mjs", &["--bot-delay-ms", "400", "--bot-delay-span-ms", "200"]);
+}
+
+/// The table at thirteen sizes (phones sideways first, upright, a laptop, a desktop) in every phase, in English
+/// and Chinese, from the server's own rooms played over a stubbed socket: nothing overlaps, is cut or scrolls,
+/// every card of the hand takes a tap and is as large as the space allows, and axe finds nothing serious.
+#[test]
+fn the_table_fits_every_size_and_phase_in_chromium() {
+    run_browser_tests("table-layout.mjs", &[]);
 }
 
 /// A finished deal's replay: stepping, the timeline, autoplay, the Verify button, both languages, a phone.
@@ -86,6 +96,13 @@ fn a_turn_plays_through_a_network_cut_in_chromium() {
     run_browser_tests("offline.mjs", &["--bot-delay-ms", "100", "--bot-delay-span-ms", "100"]);
 }
 
+/// The installed app: its manifest and service worker, then the server stopped (by the script) and a deal
+/// played to its result against the bots in the page.
+#[test]
+fn the_installed_app_plays_a_deal_without_the_server_in_chromium() {
+    run_browser_tests("pwa.mjs", &[]);
+}
+
 /// The table's feel: motion at five screen sizes and none under reduced motion, sounds and spoken calls per
 /// event, the sound switch at the table, quick chat and its mute; bots slow enough that each of their actions
 /// comes in a state of its own (so each is heard and seen).
@@ -124,6 +141,8 @@ fn run_browser_tests(script: &str, server_args: &[&str]) {
         .arg(format!("web/e2e/{script}"))
         .current_dir(&root)
         .env("DDZ_URL", url)
+        // `pwa.mjs` stops the server itself, to play on without it.
+        .env("DDZ_SERVER_PID", server.0.id().to_string())
         // Screenshots of a test run go under target/, so that tests leave docs/screenshots as committed.
         .env("DDZ_SCREENSHOTS", root.join("target/e2e-screenshots"))
         .output()

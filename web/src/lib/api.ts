@@ -50,6 +50,14 @@ export class ApiError extends Error {
   }
 }
 
+/**
+ * Whether a failed request means that the server cannot be reached (no network, nothing answering, or a
+ * balancer in front with no server behind it), rather than a refusal: Play vs 2 Bots then plays offline.
+ */
+export function unreachable(e: unknown): boolean {
+  return !(e instanceof ApiError) || [502, 503, 504].includes(e.status);
+}
+
 /** `fetch`, with a failure to reach the server worded for the player, never the browser's own message. */
 async function request(path: string, init?: RequestInit): Promise<Response> {
   try {

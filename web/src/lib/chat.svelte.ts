@@ -2,7 +2,7 @@
 // by the speakers' seats, the client's own rate limit (the server's: one every 3 s) and the players this
 // browser muted, remembered by name.
 
-import type { Connection } from './conn.svelte';
+import type { RoomLink } from './conn.svelte';
 import type { Chat } from './types';
 
 /** Each chat's words in English and Chinese, or its emote (an emoji, the same in every language). */
@@ -51,7 +51,7 @@ export class ChatState {
   private timers = new Map<number, ReturnType<typeof setTimeout>>();
 
   constructor(
-    private readonly conn: Connection,
+    private readonly conn: RoomLink,
     /** The name of who sits at a seat now. */
     private readonly nameAt: (seat: number) => string | null,
     /** Called with every chat shown (the sound and the spoken phrase). */

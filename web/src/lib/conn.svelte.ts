@@ -137,9 +137,28 @@ function nextSeq(): number {
   return lastSeq;
 }
 
+/**
+ * What a table needs of its room: the latest state, refusals, and the way to act. A server's room through a
+ * `Connection`, or the page's own offline table (`lib/offline.svelte.ts`).
+ */
+export interface RoomLink {
+  readonly room: RoomView | null;
+  readonly error: string | null;
+  /** Set when the room cannot be played at all (refused for good). */
+  readonly fatal: string | null;
+  readonly status: 'connecting' | 'open' | 'closed';
+  /** The table is played in this browser, without the server: not rated, kept here only. */
+  readonly offline: boolean;
+  onChat: ((seat: number, chat: Chat) => void) | null;
+  send(command: Command): void;
+  act(action: ClientAction): void;
+  close(): void;
+}
+
 /** A room's connection under a name, or a spectator's without one (`name` null): its latest state, and the way
  * to send commands and actions. */
-export class Connection {
+export class Connection implements RoomLink {
+  readonly offline = false;
   room = $state<RoomView | null>(null);
   error = $state<string | null>(null);
   /** Set when the server refused the hello: no reconnecting then. */

@@ -15,7 +15,7 @@ async function sha256Hex(text: string): Promise<string | null> {
   return toHex(new Uint8Array(digest));
 }
 
-function toHex(bytes: Uint8Array): string {
+export function toHex(bytes: Uint8Array): string {
   return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
 }
 

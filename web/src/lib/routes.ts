@@ -2,7 +2,7 @@
 // is still read), a room watched without a name (`/watch/CODE`), a finished deal's replay (`/replay/CODE/N`, a real path: the server serves the page for
 // any path outside /api), the boards (`#/boards/KIND`) and a player's stats (`#/stats/NAME`). The server and
 // the browser tests use these addresses: they must not change. Quick match's waiting page is `#/quick` (the
-// ticket it waits on is in sessionStorage, `lib/quick.ts`).
+// ticket it waits on is in sessionStorage, `lib/quick.ts`); Play vs 2 Bots without the server is `#/offline`.
 
 /** What an address shows. */
 export type Address =
@@ -12,7 +12,8 @@ export type Address =
   | { view: 'replay'; code: string; deal: number }
   | { view: 'boards'; board: string }
   | { view: 'stats'; player: string }
-  | { view: 'quick' };
+  | { view: 'quick' }
+  | { view: 'offline' };
 
 /** The current address: a watched room, a replay, a boards or stats page (their hash may follow a room's
  * query), then a room. */
@@ -26,6 +27,7 @@ export function currentAddress(): Address {
   const stats = location.hash.match(/^#\/stats\/(.+)$/);
   if (stats) return { view: 'stats', player: decodeURIComponent(stats[1]) };
   if (/^#\/quick\/?$/.test(location.hash)) return { view: 'quick' };
+  if (/^#\/offline\/?$/.test(location.hash)) return { view: 'offline' };
   const query = new URLSearchParams(location.search).get('room');
   const hash = location.hash.match(/^#\/room\/([A-Za-z0-9]+)/)?.[1];
   const code = (query ?? hash)?.toUpperCase();
@@ -36,6 +38,9 @@ export const HOME_PATH = '/';
 
 /** Quick match's waiting page. */
 export const QUICK_PATH = '/#/quick';
+
+/** Play vs 2 Bots in this browser, without the server (`lib/offline.svelte.ts`). */
+export const OFFLINE_PATH = '/#/offline';
 
 /** A room's address on this site; `roomLink` is the same, whole, to share. */
 export function roomPath(code: string): string {

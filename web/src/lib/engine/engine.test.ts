@@ -3,8 +3,8 @@
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { reading } from '../test-fixtures';
-import type { Position } from '../wire';
-import { type Engine, engineFromBytes } from './engine';
+import type { Action, DealView, Position } from '../wire';
+import { type Engine, engineFromBytes, type OfflineTable } from './engine';
 
 let engine: Engine;
 
@@ -45,3 +45,55 @@ describe('the engine in the page', () => {
     expect(engine.hints(at({ hand: ['3S'] })).plays).toHaveLength(1);
   });
 });
+
+describe('Play vs 2 Bots in the page', () => {
+  const house = { table: 'house', wild: true, wild_rank: false } as const;
+  const seed = '07'.repeat(32);
+  const table = (actions: Action[]): OfflineTable => ({
+    rules: house,
+    names: ['Ann', 'Bot Normal', 'Bot Normal 2'],
+    bots: [null, 'normal', 'normal'],
+    deals: [{ rules: house, seed, actions }],
+    seat: 0,
+  });
+
+  it('plays a whole deal: the bots answer, the player plays its first choice, the money adds up', () => {
+    const actions: Action[] = [];
+    for (let step = 0; step < 200; step++) {
+      const state = engine.offline(table(actions));
+      const deal = state.deal!;
+      if (deal.result) {
+        expect(state.deals_played).toBe(1);
+        expect(state.balances.reduce((a, b) => a + b, 0)).toBe(300);
+        expect(state.balances).toEqual(deal.result.score.map((delta) => 100 + delta));
+        expect(state.bot).toBeNull();
+        return;
+      }
+      expect(deal.hand).toHaveLength(deal.hand_sizes[0]);
+      if (state.bot) {
+        actions.push(state.bot);
+        continue;
+      }
+      expect(deal.waiting_for).toContain(0);
+      actions.push(mine(deal));
+    }
+    expect.unreachable('the deal ends within 200 actions');
+  });
+
+  it("refuses an action the rules refuse, saying which, and never shows the others' hands", () => {
+    const state = engine.offline(table([]));
+    expect(state.deal!.hand_sizes).toEqual([17, 17, 17]);
+    expect(state.deal!.bottom).toBeNull();
+    expect(() => engine.offline(table([{ action: 'seen', seat: 0 }]))).toThrow(/action 1 of deal 1/);
+  });
+});
+
+/** The player's move: take the middle cards, say Seen, lead the smallest single, or pass. */
+function mine(deal: DealView): Action {
+  if (deal.phase === 'auction') return { action: 'take', seat: 0 };
+  if (deal.phase === 'reveal') return { action: 'seen', seat: 0 };
+  if (deal.trick) return { action: 'pass', seat: 0 };
+  const plays = engine.hints(at({ hand: deal.hand!, rules: deal.rules, wild_rank: deal.wild_rank })).plays;
+  const single = plays.filter((p) => p.cards.length === 1).at(-1) ?? plays[0];
+  return { action: 'play', seat: 0, cards: single.cards, play: single };
+}

@@ -5,9 +5,12 @@
 // The module takes and gives JSON across its linear memory: `alloc` room for the position, `readings` or `hints`
 // answer a packed pointer and length of the body `POST /api/readings` or `POST /api/hints` would answer, which
 // `dealloc` frees. Should the module fail to load, the answers come from those endpoints instead.
+//
+// `offline` is Play vs 2 Bots without the server (`crates/ddz-wasm/src/offline.rs`): the page keeps the table,
+// the module replays it and says what the server's room would, with the next bot's move.
 
 import { hints as fetchHints, readings as fetchReadings } from '../api';
-import type { HintPlay, Hints, Position, ReadingsAnswer } from '../wire';
+import type { Action, BotKind, DealView, HintPlay, Hints, Payment, Position, ReadingsAnswer, TableRules } from '../wire';
 import wasmUrl from './ddz.wasm?url';
 
 /** The module's exports (`crates/ddz-wasm/src/lib.rs`). */
@@ -17,12 +20,38 @@ type Exports = {
   dealloc(ptr: number, len: number): void;
   readings(ptr: number, len: number): bigint;
   hints(ptr: number, len: number): bigint;
+  offline(ptr: number, len: number): bigint;
+};
+
+/** A table the page keeps (`OfflineTable` in `crates/ddz-wasm/src/offline.rs`). */
+export type OfflineTable = {
+  /** The table type (each deal has its own option: the Wild may be switched between deals). */
+  rules: TableRules;
+  /** By seat. */
+  names: string[];
+  /** By seat: the bot's level, or null for the player. */
+  bots: (BotKind | null)[];
+  /** Every deal so far (its rules, its seed of 64 hex digits, its actions), the last one possibly running. */
+  deals: { rules: TableRules; seed: string; actions: Action[] }[];
+  /** The seat whose view is wanted. */
+  seat: number;
+};
+
+/** What the offline table shows (`OfflineState`): the last deal as the seat sees it, and the next bot's move. */
+export type OfflineState = {
+  deal: DealView | null;
+  deals_played: number;
+  balances: number[];
+  settlement: Payment[];
+  bot: Action | null;
 };
 
 /** The engine's answers to a position, synchronously. */
 export type Engine = {
   readings(pos: Position): ReadingsAnswer;
   hints(pos: Position): Hints;
+  /** Throws the rules' reason for an action they refuse. */
+  offline(table: OfflineTable): OfflineState;
 };
 
 /** The engine over an instantiated module. A malformed position throws with the engine's reason. */
@@ -30,8 +59,8 @@ export function engineOf(instance: WebAssembly.Instance): Engine {
   const wasm = instance.exports as unknown as Exports;
   const encoder = new TextEncoder();
   const decoder = new TextDecoder();
-  function call<T>(exported: 'readings' | 'hints', pos: Position): T {
-    const input = encoder.encode(JSON.stringify(pos));
+  function call<T>(exported: 'readings' | 'hints' | 'offline', question: Position | OfflineTable): T {
+    const input = encoder.encode(JSON.stringify(question));
     const ptr = wasm.alloc(input.length);
     new Uint8Array(wasm.memory.buffer, ptr, input.length).set(input);
     const packed = wasm[exported](ptr, input.length);
@@ -41,7 +70,11 @@ export function engineOf(instance: WebAssembly.Instance): Engine {
     if (typeof body.message === 'string') throw new Error(body.message);
     return body as T;
   }
-  return { readings: (pos) => call('readings', pos), hints: (pos) => call('hints', pos) };
+  return {
+    readings: (pos) => call('readings', pos),
+    hints: (pos) => call('hints', pos),
+    offline: (table) => call('offline', table),
+  };
 }
 
 /** Instantiates the module from its bytes (the unit tests read them from disk). */
