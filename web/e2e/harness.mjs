@@ -184,7 +184,7 @@ export async function inviteRoom(table, guests, viewports = []) {
 export function probe(page) {
   return page.evaluate(() => ({
     over: !!document.querySelector('[data-testid=result]'),
-    buttons: [...document.querySelectorAll('.controls .prompt button')].map((b) => b.textContent.trim()),
+    buttons: [...document.querySelectorAll('.controls .prompt > button:not(.keyboard)')].map((b) => b.textContent.trim()),
   }));
 }
 
@@ -244,8 +244,13 @@ export async function playDeal(pages, { auction, onPlay, timeout = 150_000 } = {
   }
 }
 
-/** The result headings and score tables, which every seat must see alike. */
-export const resultText = (page) => page.getByTestId('result').locator('h2, table').allInnerTexts();
+/** The result headings and score tables, which every seat must see alike: their words, not their layout (a
+ * phone hides some of the table's columns from sight, not from the page). */
+export const resultText = (page) =>
+  page
+    .getByTestId('result')
+    .locator('h2, table')
+    .evaluateAll((els) => els.map((e) => e.textContent.replace(/\s+/g, ' ').trim()));
 
 /** At a deal's end each seat that holds cards shows them face up, the cards the public record says. */
 export async function assertHandsFaceUp(page) {

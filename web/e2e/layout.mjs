@@ -74,7 +74,7 @@ export function layoutProblems(page) {
     const dialog = document.querySelector('.result:not(.story)');
     const actions = dialog
       ? dialog.querySelectorAll('button')
-      : document.querySelectorAll('.controls .prompt button, .result.story button, .tools .auto-play');
+      : document.querySelectorAll('.dock .prompt > button, .result.story button, .tools .auto-play, .readings .pill.on');
     for (const button of [...actions].filter(visible)) {
       const r = rect(button);
       if (!inViewport(r)) problems.push(`${describe(button)} is off the screen`);
@@ -88,7 +88,7 @@ export function layoutProblems(page) {
     const LABELS = [
       '.topbar > *', '.topbar .more > *', '.counter-box h2', '.counter li', '.seat .nameplate', '.seat .name', '.badge', '.balance', '.count',
       '.played .say', '.played .reading', '.played .mini-cards', '.trick', '.bottom', '.middle .status', '.middle .invite',
-      '.controls .prompt button', '.tools summary', '.notes > *', '.hand',
+      '.dock .prompt button', '.tools summary', '.notes > *', '.hand', '.seat .face', '.seat .hold', '.readings',
       '.result h2', '.result .big', '.result td', '.result li', '.result button', '.challenge-bar > *',
       '.hand-end', '.auction-info > *', '.tools .auto-play',
     ].join(', ');
@@ -180,11 +180,14 @@ const AXE_RULES = new Set([
   'document-title',
 ]);
 
-/** axe-core's contrast and missing-name violations on the page as it is now, one line each. */
-export async function axeViolations(page) {
+/**
+ * axe-core's contrast and missing-name violations on the page as it is now, one line each; with `serious`,
+ * every serious or critical finding of any rule too.
+ */
+export async function axeViolations(page, { serious = false } = {}) {
   if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ path: AXE });
   const violations = await page.evaluate(async () => (await window.axe.run()).violations);
   return violations
-    .filter((v) => AXE_RULES.has(v.id))
+    .filter((v) => AXE_RULES.has(v.id) || (serious && ['serious', 'critical'].includes(v.impact)))
     .flatMap((v) => v.nodes.map((n) => `${v.id}: ${n.target.join(' ')}: ${n.failureSummary.replace(/\s+/g, ' ')}`));
 }

@@ -36,7 +36,7 @@ function hintToPlayFrames(page) {
   return page.evaluate(
     () =>
       new Promise((resolve) => {
-        const buttons = [...document.querySelectorAll('.controls .prompt button')];
+        const buttons = [...document.querySelectorAll('.controls .prompt > button:not(.keyboard)')];
         const find = (name) => buttons.find((b) => b.textContent.trim() === name);
         const started = performance.now();
         let frames = 0;
@@ -62,7 +62,7 @@ function tapToPlayFrames(page) {
       new Promise((resolve) => {
         const selected = [...document.querySelectorAll('[data-testid=hand] .card[aria-pressed=true]')];
         const card = selected[selected.length - 1];
-        const play = [...document.querySelectorAll('.controls .prompt button')].find((b) => b.textContent.trim() === 'Play');
+        const play = [...document.querySelectorAll('.controls .prompt > button:not(.keyboard)')].find((b) => b.textContent.trim() === 'Play');
         card.click();
         requestAnimationFrame(() => {
           let frames = 0;

@@ -175,6 +175,9 @@ test('a deal played by typing alone, told by the live region', { timeout: 300_00
   await page.goto(BASE);
   await page.getByTestId('name').fill(name);
   await page.getByRole('button', { name: 'Play vs 2 Bots' }).click();
+  // The field waits behind the keyboard button; `/` opens it.
+  await page.getByTestId('typed-toggle').waitFor();
+  await page.keyboard.press('/');
   await field(page).waitFor();
   const seat = Number(await page.locator('.seat.me').getAttribute('data-seat'));
   assert.match(await page.locator('.keys-help .popup').textContent(), /\/ goes to the play field/, 'the Keys help tells of it');
@@ -215,6 +218,8 @@ test('the play field fits a phone held upright, and speaks Chinese', { timeout: 
   await page.getByTestId('name').fill(uniqueName('Thumb'));
   await page.getByRole('button', { name: 'Play vs 2 Bots' }).click();
   await page.locator('[data-testid=hand] .card').nth(16).waitFor();
+  // On a phone the field waits behind the keyboard button.
+  await page.getByTestId('typed-toggle').tap();
   const input = field(page);
   await input.waitFor();
   await assertLayout(page, 'the table with the play field');
@@ -232,6 +237,7 @@ test('the play field fits a phone held upright, and speaks Chinese', { timeout: 
   // In Chinese: the field's name, a refusal, and the live region.
   await page.evaluate(() => localStorage.setItem('ddz.lang', 'zh'));
   await page.reload();
+  await page.getByTestId('typed-toggle').tap();
   await page.getByRole('textbox', { name: '输入出牌，按 Enter 发送' }).waitFor();
   await typeLine(page, 'x');
   assert.equal(await outcome(page), '看不懂“x”：请输入点数（3-9、10、J Q K A 2、b r w）或 过 等词。');

@@ -34,14 +34,16 @@ export function isRed(card: Card): boolean {
 }
 
 const SUIT_NAME: Record<string, Key> = { S: 'spades', H: 'hearts', D: 'diamonds', C: 'clubs' };
-const RANK_NAME: Record<string, string> = { T: '10', J: 'Jack', Q: 'Queen', K: 'King', A: 'Ace' };
+/** The court cards' and the ace's names in the player's language (红桃A, not 红桃Ace). */
+const RANK_NAME: Record<string, Key> = { J: 'rankJack', Q: 'rankQueen', K: 'rankKing', A: 'rankAce' };
 
 /** The card in words, for screen readers and the joker labels. */
 export function cardName(card: Card): string {
   if (card === 'W') return t('wild');
   if (card === 'BJ') return t('blackJoker');
   if (card === 'RJ') return t('redJoker');
-  const rank = RANK_NAME[card[0]] ?? card[0];
+  const court = RANK_NAME[card[0]];
+  const rank = court ? t(court) : card[0] === 'T' ? '10' : card[0];
   return t('cardName', { rank, suit: t(SUIT_NAME[card[1]]) });
 }
 

@@ -27,8 +27,13 @@ export function language(): Language {
  * Replays and boards keep only the names, so the bot's level is read from its name.
  */
 export function shownName(name: string): string {
-  const level = name.match(/^Bot (Random|Greedy|Beginner|Easy|Normal|Hard|Bomber)(?: \d+)?$/)?.[1];
-  return level ? language().botName(name, level.toLowerCase()) : name;
+  const level = botLevelOf(name);
+  return level ? language().botName(name, level) : name;
+}
+
+/** The level of the server's bot called `name` ("Bot Hard 2"), or null for a person. */
+export function botLevelOf(name: string): string | null {
+  return name.match(/^Bot (Random|Greedy|Beginner|Easy|Normal|Hard|Bomber)(?: \d+)?$/)?.[1]?.toLowerCase() ?? null;
 }
 
 export function setLang(lang: Lang) {

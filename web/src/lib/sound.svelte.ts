@@ -2,7 +2,8 @@
 // - sounds are synthesized WebAudio tones, one pattern per kind of event (`SoundKind`); no audio files;
 // - spoken calls use the browser's own speech synthesis (`speechSynthesis`, no voice files and so no licence
 //   to keep), in the page's language, where the browser has a voice for it;
-// - motion (the deal, plays travelling, the effects) is on unless the setting or the system asks for less.
+// - motion (the deal, plays travelling, the effects) is on unless the setting or the system asks for less;
+// - and the one setting of play kept beside them: passing by itself when nothing beats the play.
 // A test page that defines `window.__sounds` or `window.__spoken` gets every sound or call made written there.
 
 import type { SoundKind } from './feel';
@@ -17,7 +18,14 @@ export const sound = $state({
   voice: stored('ddz.voice') !== 'false',
   /** The table's animations (the system's reduced motion turns them off as well). */
   motion: stored('ddz.motion') !== 'false',
+  /** Pass by itself when nothing in the hand beats the play (off unless chosen). */
+  autoPass: stored('ddz.autoPass') === 'true',
 });
+
+export function setAutoPass(on: boolean) {
+  sound.autoPass = on;
+  localStorage.setItem('ddz.autoPass', String(on));
+}
 
 export function setSound(on: boolean) {
   sound.on = on;

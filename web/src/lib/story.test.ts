@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { i18n } from './i18n.svelte';
-import { actionText, auctionWords, dealLog, dealLogEntries, outcomeText, scoreLineTexts } from './story';
+import { actionText, auctionWords, dealLog, dealLogEntries, outcomeText, priorityDrawLines, scoreLineTexts } from './story';
 import { dealView, play, result } from './test-fixtures';
 import type { Action, ScoreLine } from './types';
 
@@ -176,6 +176,25 @@ describe('scoreLineTexts', () => {
         { actions },
       ),
     ).toEqual(['底注：地主 $2，每位农民 $1', 'Cy 的王炸：地主再付 $4，每位农民再付 $2']);
+  });
+});
+
+describe('priorityDrawLines', () => {
+  it("tells a first deal's priority draw round by round, then who drew highest", () => {
+    const deal = dealView({ priority_draws: [['8C', 'JH', 'JS'], [null, '4C', 'AS']], first: 2 });
+    expect(priorityDrawLines(deal, name)).toEqual({
+      rounds: ['Round 1: Ann 8♣ · Bo J♥ · Cy J♠', 'Round 2: Bo 4♣ · Cy A♠'],
+      winner: 'Cy drew highest: the first option',
+    });
+    expect(dealLog(deal, [], name).slice(0, 3)).toEqual([
+      'Round 1: Ann 8♣ · Bo J♥ · Cy J♠',
+      'Round 2: Bo 4♣ · Cy A♠',
+      'Cy drew highest: the first option',
+    ]);
+  });
+
+  it('has nothing to tell of a deal without a draw', () => {
+    expect(priorityDrawLines(dealView({ priority_draws: [] }), name)).toBeNull();
   });
 });
 

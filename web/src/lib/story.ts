@@ -2,6 +2,7 @@
 // and how its amount came about. Only wording: which move counts and how the amount adds up come from the
 // server (`last_moves`, `score_lines`; docs/protocol.md).
 
+import { rankOf, rankText, SUIT } from './cards';
 import { money } from './format';
 import { t, tn } from './i18n.svelte';
 import { readingText } from './reading';
@@ -117,12 +118,25 @@ export interface LogEntry {
   step: number;
 }
 
+/** A House first deal's priority draw, round by round (each drawing seat's card), then who drew highest. */
+export function priorityDrawLines(deal: DealView, name: SeatName): { rounds: string[]; winner: string } | null {
+  if (deal.priority_draws.length === 0) return null;
+  const card = (c: string) => rankText(rankOf(c)) + (SUIT[c[1]] ?? '');
+  const rounds = deal.priority_draws.map((round, i) =>
+    t('priorityRound', { n: i + 1, draws: round.flatMap((c, seat) => (c ? [`${name(seat)} ${card(c)}`] : [])).join(' · ') }),
+  );
+  return { rounds, winner: t('priorityWinner', { name: name(deal.first) }) };
+}
+
 /**
- * The deal line by line: every auction step, who became the landlord, every play (with its reading) and
+ * The deal line by line: a first deal's priority draw, every auction step, who became the landlord, every play (with its reading) and
  * pass, the turns the clock had the bot play (`timedOut`: indexes in `deal.actions`), and the result.
  */
 export function dealLogEntries(deal: DealView, timedOut: number[], name: SeatName): LogEntry[] {
   const entries: LogEntry[] = [];
+  // The priority draw that chose who speaks first, before the auction.
+  const draw = priorityDrawLines(deal, name);
+  if (draw) entries.push(...[...draw.rounds, draw.winner].map((text) => ({ text, step: 0 })));
   let landlordNamed = false;
   deal.actions.forEach((a, i) => {
     // The landlord is named once the auction is behind: at the first Seen or play.

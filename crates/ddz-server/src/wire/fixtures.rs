@@ -75,6 +75,18 @@ mod tests {
             .expect("a deal with a long lead")
     }
 
+    /// A House first deal whose priority draw took at least two rounds (a tie) and falls to a seat after the
+    /// player's, so that the others pass before the player's turn.
+    fn house_first_deal_drawn_twice() -> DealSetup {
+        (0..5_000)
+            .map(|seed| DealSetup::shuffled(Rules::house(true), Seed::from_u64(seed), Start::PriorityDraw))
+            .find(|setup| {
+                let deal = Deal::new(setup.clone());
+                deal.priority_draws().len() >= 2 && deal.turn() == 1
+            })
+            .expect("a first deal drawn twice")
+    }
+
     /// The room as the player (`Some(0)`) or a spectator (`None`) sees it, every seat connected, with the
     /// ratings on the seats.
     fn view(room: &Room, seat: Option<usize>) -> RoomView {
@@ -106,11 +118,14 @@ mod tests {
         let mut fixtures = Vec::new();
         let setup = house_deal_with_a_long_lead();
 
-        // The auction: seat 1 and the bot passed; the player's turn to take the middle cards or pass.
+        // The auction of a room's first deal, its longest explanation: the priority draw took rounds, the
+        // others passed, and it is the player's turn to take the middle cards or pass.
         let mut house = room("HOUSE1", Rules::house(true));
-        commit(&mut house, Entry::Start { setup: setup.clone() });
-        act(&mut house, Action::Pass { seat: 1 });
-        act(&mut house, Action::Pass { seat: 2 });
+        commit(&mut house, Entry::Start { setup: house_first_deal_drawn_twice() });
+        while deal(&house).turn() != 0 {
+            let seat = deal(&house).turn();
+            act(&mut house, Action::Pass { seat });
+        }
         fixtures.push(("auction", state(view(&house, Some(0)))));
 
         // The reveal: seat 1 took the middle cards; every seat acknowledges them.
@@ -186,6 +201,22 @@ mod tests {
             act(&mut two, answer);
         }
         fixtures.push(("twoplayer", state(view(&two, Some(0)))));
+
+        // Two Player's result: called and robbed wherever a seat could, then played out, the other seat's cards
+        // face up beside it.
+        let mut two = room("TWOPLR", Rules::two_player(false));
+        commit(
+            &mut two,
+            Entry::Start { setup: DealSetup::shuffled(Rules::two_player(false), Seed::from_u64(3), Start::Seat(0)) },
+        );
+        while deal(&two).result().is_none() {
+            let choices = deal(&two).choices();
+            let eager =
+                choices.iter().find(|a| matches!(a, Action::Call { call: true, .. } | Action::Rob { rob: true, .. }));
+            let action = eager.unwrap_or(&choices[0]).clone();
+            act(&mut two, action);
+        }
+        fixtures.push(("twoplayer-result", state(view(&two, Some(0)))));
         fixtures
     }
 

@@ -33,6 +33,7 @@ let cleanup: () => void;
 
 beforeEach(() => {
   vi.mocked(readings).mockResolvedValue({ readings: [] });
+  vi.mocked(hints).mockResolvedValue([PAIR_OF_3S, PAIR_OF_4S]);
   table = tableOnTurn();
   cleanup = $effect.root(() => {
     selection = new Selection(table);
@@ -45,6 +46,9 @@ afterEach(() => {
   vi.resetAllMocks();
 });
 
+/** Lets every answer on its way arrive. */
+const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
+
 /** Someone acts: the turn moves on. */
 function nextTurn() {
   table.deal = { ...table.deal, actions: [...table.deal.actions, { action: 'pass', seat: 1 }] };
@@ -52,8 +56,9 @@ function nextTurn() {
 }
 
 describe('Selection.hint', () => {
-  it('selects the next legal play at each press, cycling, asking the server once a turn', async () => {
-    vi.mocked(hints).mockResolvedValue([PAIR_OF_3S, PAIR_OF_4S]);
+  it('selects the next legal play at each press, cycling, asking the engine once a turn', async () => {
+    await settle();
+    expect(hints).toHaveBeenCalledTimes(1);
     await selection.hint();
     expect(selection.selected).toEqual(['3S', '3H']);
     await selection.hint();
@@ -67,26 +72,37 @@ describe('Selection.hint', () => {
     expect(hints).toHaveBeenCalledTimes(2);
   });
 
-  it('says when nothing beats the trick, until the turn moves on', async () => {
+  it('says when nothing beats the trick at once, without Hint, until the turn moves on', async () => {
+    expect(selection.noPlay).toBe(false);
     vi.mocked(hints).mockResolvedValue([]);
-    await selection.hint();
+    nextTurn();
+    await settle();
     expect(selection.noPlay).toBe(true);
+    await selection.hint();
     expect(selection.selected).toEqual([]);
+    vi.mocked(hints).mockResolvedValue([PAIR_OF_4S]);
     nextTurn();
     expect(selection.noPlay).toBe(false);
   });
 
   it('drops hints that arrive after the turn moved on', async () => {
+    // A fresh table whose first turn's hints are slow to come.
+    cleanup();
     let answer!: (plays: HintPlay[]) => void;
     vi.mocked(hints).mockReturnValueOnce(new Promise((resolve) => (answer = resolve)));
+    table = tableOnTurn();
+    cleanup = $effect.root(() => {
+      selection = new Selection(table);
+    });
+    flushSync();
     const pressed = selection.hint();
-    nextTurn();
-    answer([PAIR_OF_3S]);
-    await pressed;
-    expect(selection.selected).toEqual([]);
-    expect(selection.noPlay).toBe(false);
-
     vi.mocked(hints).mockResolvedValue([PAIR_OF_4S]);
+    nextTurn();
+    answer([]);
+    await pressed;
+    await settle();
+    expect(selection.noPlay).toBe(false);
+    expect(selection.selected).toEqual([]);
     await selection.hint();
     expect(selection.selected).toEqual(['4S', '4D']);
   });

@@ -8,6 +8,7 @@ import { flushSync, untrack } from 'svelte';
 import type { Position } from '../api';
 import { hintsOf, readingsOf } from '../engine/engine';
 import { refusalText } from '../reading';
+import { naturalOrder } from './readings';
 import type { Card, ClientAction, HintPlay, Reading, ReadingsAnswer } from '../types';
 import type { TableState } from './table.svelte';
 
@@ -75,10 +76,10 @@ export class Selection {
       if (!pos || !table.playing || cards.length === 0) return;
       const show = (answer: ReadingsAnswer) => {
         if (mine !== this.token) return;
-        this.options = answer.readings;
+        this.options = naturalOrder(answer.readings);
         this.reason = refusalText(answer.refusal, answer.error);
         const want = this.wantReading;
-        const i = want ? answer.readings.findIndex((r) => sameReading(r, want)) : -1;
+        const i = want ? this.options.findIndex((r) => sameReading(r, want)) : -1;
         this.chosen = Math.max(0, i);
         // A typed Enter plays once the readings are in, unless there are several to choose from.
         if (this.playWhenRead && (this.options.length === 1 || i >= 0)) this.play();
@@ -94,6 +95,17 @@ export class Selection {
         answer = Promise.reject(e);
       }
       Promise.resolve(answer).then(show, fail);
+    });
+
+    // A turn facing a play: the Hint's plays are worked out at once (the engine is in the page), so that Pass
+    // says when nothing beats it without the player asking.
+    $effect(() => {
+      const turn = this.turn;
+      const pos = this.position();
+      if (!pos || !table.playing || !table.prior) return;
+      untrack(() => {
+        if (this.hints?.turn !== turn) void this.loadHints(pos, turn);
+      });
     });
 
     // The table is back: a held play goes if its turn is still on, else it is dropped.
@@ -140,26 +152,40 @@ export class Selection {
     this.chosen = (this.chosen + this.options.length + step) % this.options.length;
   }
 
-  /** Selects the next legal play, cycling. */
-  async hint() {
-    const pos = this.position();
-    if (!pos) return;
-    const turn = this.turn;
-    if (this.hints?.turn !== turn) {
+  /** The turn's legal plays, asked once a turn (a Hint pressed while they are on their way waits for them):
+   * false when they could not be had (the HTTP fallback failed). */
+  private loadHints(pos: Position, turn: string): Promise<boolean> {
+    if (this.loading?.turn === turn) return this.loading.done;
+    const done = (async () => {
       let plays: HintPlay[];
       try {
         plays = await hintsOf(pos);
       } catch (e) {
         // Only the HTTP fallback fails so: say why, and ask again at the next press.
         this.reason = (e as Error).message;
-        return;
+        return false;
+      } finally {
+        if (this.loading?.turn === turn) this.loading = null;
       }
       // The turn went on while the hints were on their way: they fit a position that is gone.
-      if (this.turn !== turn) return;
-      this.hints = { turn, plays, shown: -1 };
-    }
+      if (this.turn !== turn) return false;
+      if (this.hints?.turn !== turn) this.hints = { turn, plays, shown: -1 };
+      return true;
+    })();
+    this.loading = { turn, done };
+    return done;
+  }
+  /** The turn whose hints are on their way. */
+  private loading: { turn: string; done: Promise<boolean> } | null = null;
+
+  /** Selects the next legal play, cycling. */
+  async hint() {
+    const pos = this.position();
+    if (!pos) return;
+    const turn = this.turn;
+    if (this.hints?.turn !== turn && !(await this.loadHints(pos, turn))) return;
     const hints = this.hints;
-    if (hints.plays.length === 0) return;
+    if (!hints || hints.plays.length === 0) return;
     hints.shown = (hints.shown + 1) % hints.plays.length;
     const h = hints.plays[hints.shown];
     this.held = null;

@@ -2,7 +2,7 @@
 
 import { sortHand } from '../cards';
 import { CHATS, ChatState } from '../chat.svelte';
-import { Connection } from '../conn.svelte';
+import { Connection, type RoomLink } from '../conn.svelte';
 import { money } from '../format';
 import { i18n, language, t, tn } from '../i18n.svelte';
 import { rememberedLevel } from '../levels';
@@ -12,7 +12,8 @@ import type { LastMove } from '../types';
 import type { BotKind } from '../wire';
 
 export class TableState {
-  readonly conn: Connection;
+  /** The room: a server's, or the page's own offline table. */
+  readonly conn: RoomLink;
   /** The room's quick chat: the bubbles by the seats, sending, muting. */
   readonly chat: ChatState;
   // `$derived.by` where a field reads `conn` or `name`: the constructor sets them after the fields.
@@ -53,8 +54,10 @@ export class TableState {
     /** Null for a spectator, who watches without a name and never sits. */
     readonly name: string | null,
     sit: boolean,
+    /** The page's own offline table instead of the server's room `code`. */
+    link?: RoomLink,
   ) {
-    this.conn = new Connection(code, name, sit);
+    this.conn = link ?? new Connection(code, name, sit);
     this.chat = new ChatState(
       this.conn,
       (seat) => this.room?.seats[seat]?.occupant?.name ?? null,
