@@ -8,7 +8,7 @@ import { dirname, join } from 'node:path';
 import { after, before } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
-import { layoutProblems } from './layout.mjs';
+import { axeViolations, layoutProblems } from './layout.mjs';
 
 export const BASE = process.env.DDZ_URL;
 if (!BASE) throw new Error('set DDZ_URL to the server, e.g. http://127.0.0.1:8080');
@@ -167,6 +167,7 @@ export async function inviteRoom(table, guests, viewports = []) {
     // The join page says what the link joins.
     const about = await guest.getByTestId('join-about').innerText();
     assert.match(about, new RegExp(`^${TABLE_NAMES[table]}.* · Host: Host\\d+\\n`), about);
+    if (i === 0) assert.deepEqual(await axeViolations(guest), [], 'axe on the join page');
     await guest.getByLabel('Your name').fill(uniqueName(`Guest${i + 1}`));
     await guest.getByRole('button', { name: 'Join' }).click();
     await guest.locator('.seat .name', { hasText: '(you)' }).waitFor();

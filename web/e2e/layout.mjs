@@ -181,10 +181,10 @@ const AXE_RULES = new Set([
 ]);
 
 /**
- * axe-core's contrast and missing-name violations on the page as it is now, one line each; with `serious`,
- * every serious or critical finding of any rule too.
+ * axe-core's findings on the page as it is now, one line each: every serious or critical finding of any rule,
+ * and the contrast and missing-name rules whatever their impact (`serious: false` keeps only those).
  */
-export async function axeViolations(page, { serious = false } = {}) {
+export async function axeViolations(page, { serious = true } = {}) {
   if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ path: AXE });
   const violations = await page.evaluate(async () => (await window.axe.run()).violations);
   return violations

@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { BASE, newPage, playDeal, shot, useBrowser } from './harness.mjs';
+import { axeViolations } from './layout.mjs';
 
 useBrowser();
 
@@ -51,6 +52,7 @@ test('a deal against bots moves the rating on the seat, the stats page and the b
   const chart = page.getByTestId('rating-chart-house');
   assert.equal(await chart.locator('circle').count(), 1, 'one rated deal: one point');
   await shot(page, 'rating-stats');
+  assert.deepEqual(await axeViolations(page), [], 'axe on the stats page');
 
   // The ratings board, on its tab.
   await page.goto(`${BASE}/#/boards/ratings`);
@@ -58,6 +60,7 @@ test('a deal against bots moves the rating on the seat, the stats page and the b
   await row.waitFor();
   assert.match(await row.innerText(), new RegExp(`^1\\s+${name}\\s+${rating} ± \\d+\\s+1\\s+\\d{4}-`));
   await shot(page, 'rating-board');
+  assert.deepEqual(await axeViolations(page), [], 'axe on the ratings board');
   await page.context().close();
 });
 

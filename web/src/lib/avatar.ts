@@ -3,18 +3,20 @@
 // use, bottts.com). The same name always gives the same face, everywhere: the seats, the lobby, the boards
 // and the stats page. The styles load once, after the first screen is up, so that they never slow it.
 
-import { Avatar, Style } from '@dicebear/core';
+import type { Avatar as AvatarClass, Style } from '@dicebear/core';
 
-type Styles = { person: Style; bot: Style };
+type Styles = { Avatar: typeof AvatarClass; person: Style; bot: Style };
 
 let styles: Promise<Styles> | null = null;
 const drawn = new Map<string, string>();
 
 function loadStyles(): Promise<Styles> {
+  // The library too (most of its weight), so that the first screen never waits for it.
   styles ??= Promise.all([
+    import('@dicebear/core'),
     import('@dicebear/styles/thumbs.json'),
     import('@dicebear/styles/bottts-neutral.json'),
-  ]).then(([person, bot]) => ({ person: new Style(person.default), bot: new Style(bot.default) }));
+  ]).then(([{ Avatar, Style }, person, bot]) => ({ Avatar, person: new Style(person.default), bot: new Style(bot.default) }));
   return styles;
 }
 
@@ -23,8 +25,8 @@ export async function avatarUri(name: string, bot: boolean): Promise<string> {
   const key = `${bot ? 'bot' : 'person'}:${name.normalize('NFKC').toLowerCase()}`;
   const known = drawn.get(key);
   if (known) return known;
-  const style = (await loadStyles())[bot ? 'bot' : 'person'];
-  const uri = new Avatar(style, { seed: key }).toDataUri();
+  const styles = await loadStyles();
+  const uri = new styles.Avatar(styles[bot ? 'bot' : 'person'], { seed: key }).toDataUri();
   drawn.set(key, uri);
   return uri;
 }
