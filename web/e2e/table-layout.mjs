@@ -1,10 +1,11 @@
 // The table at every size players hold it and in every phase (issue 50), in English and Chinese: phones on
 // their side (640x360 to 932x430) first, upright, a laptop and a desktop. The server's own rooms in each
 // phase (`fixtures/table-*.json`, written by crates/ddz-server/src/wire/fixtures.rs from real rooms) are
-// played into the page over a stubbed WebSocket, so that each of the 260 screens loads in a moment and is
+// played into the page over a stubbed WebSocket, so that each of the 286 screens loads in a moment and is
 // exactly that phase: the auction of a first deal (with its priority draw), the reveal, a trick of 15 cards,
-// Wild Rank's choices (four wild cards and a pair selected), the result, No Shuffle's bidding (the prompt's
-// widest row), Two Player and its result (six lines of score), a spectator, and a lost connection. Each
+// the player's own play beaten in the same trick (both on the felt), Wild Rank's choices (four wild cards and
+// a pair selected), the result, No Shuffle's bidding (the prompt's widest row), Two Player and its result
+// (six lines of score), a spectator, and a lost connection. Each
 // screen must pass `layoutProblems` (nothing overlaps, nothing is cut or off screen, every card of the hand
 // takes a tap, one top-bar row), need no scroll, show the hand's cards at least as wide as the space allows
 // (`minCardWidth`), and have axe find nothing serious. Screenshots go to target/e2e-screenshots/layout/
@@ -39,6 +40,7 @@ const PHASES = {
   auction: { fixture: 'auction' },
   reveal: { fixture: 'reveal' },
   trick: { fixture: 'trick' },
+  answered: { fixture: 'answered' },
   wildrank: { fixture: 'wildrank', then: selectWildCards },
   result: { fixture: 'result' },
   bidding: { fixture: 'bidding' },

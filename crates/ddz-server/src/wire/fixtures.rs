@@ -87,6 +87,37 @@ mod tests {
             .expect("a first deal drawn twice")
     }
 
+    /// The turn's seat's longest play, if it has one.
+    fn longest_if_any(room: &Room) -> Option<Action> {
+        deal(room).choices().iter().any(|a| matches!(a, Action::Play { .. })).then(|| longest_play(room))
+    }
+
+    /// A House deal in one trick of which the landlord (seat 1) led its longest play, the bot passed, the
+    /// player beat it with its longest answer and the landlord beat that: the player's turn, its own play
+    /// still on the table beside the play to beat.
+    fn house_trick_answered() -> Room {
+        (0..5_000)
+            .find_map(|seed| {
+                let mut house = room("HOUSE1", Rules::house(true));
+                let setup = DealSetup::shuffled(Rules::house(true), Seed::from_u64(seed), Start::Seat(1));
+                commit(&mut house, Entry::Start { setup });
+                act(&mut house, Action::Take { seat: 1 });
+                for seat in 0..3 {
+                    act(&mut house, Action::Seen { seat });
+                }
+                let lead = longest_play(&house);
+                act(&mut house, lead);
+                act(&mut house, Action::Pass { seat: 2 });
+                let answer = longest_if_any(&house)?;
+                act(&mut house, answer);
+                let beaten = longest_if_any(&house)?;
+                act(&mut house, beaten);
+                act(&mut house, Action::Pass { seat: 2 });
+                Some(house)
+            })
+            .expect("a trick the player answered")
+    }
+
     /// The room as the player (`Some(0)`) or a spectator (`None`) sees it, every seat connected, with the
     /// ratings on the seats.
     fn view(room: &Room, seat: Option<usize>) -> RoomView {
@@ -146,6 +177,7 @@ mod tests {
         assert_eq!(deal(&house).turn(), 0);
         fixtures.push(("trick", state(view(&house, Some(0)))));
         fixtures.push(("spectator", state(view(&house, None))));
+        fixtures.push(("answered", state(view(&house_trick_answered(), Some(0)))));
 
         // The result: the deal played out, each seat's first choice; the panel's rating line.
         while deal(&house).result().is_none() {
