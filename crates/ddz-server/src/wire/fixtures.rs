@@ -176,7 +176,11 @@ mod tests {
         act(&mut house, answer);
         assert_eq!(deal(&house).turn(), 0);
         fixtures.push(("trick", state(view(&house, Some(0)))));
-        fixtures.push(("spectator", state(view(&house, None))));
+        // The spectator's view, with the widest nameplate: Beatrice's turns played by the bot while she is away.
+        let mut watched = view(&house, None);
+        watched.seats[1].auto_play = true;
+        watched.seats[1].connected = false;
+        fixtures.push(("spectator", state(watched)));
         fixtures.push(("answered", state(view(&house_trick_answered(), Some(0)))));
 
         // The result: the deal played out, each seat's first choice; the panel's rating line.
