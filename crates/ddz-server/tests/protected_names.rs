@@ -105,7 +105,9 @@ async fn assert_marked<const N: usize>(addr: SocketAddr, players: [(&str, Option
         let stats = get(addr, &format!("/api/players/{}", name.to_uppercase())).await;
         assert_eq!(stats["protected"], key.is_some(), "{name}: {stats}");
         let started = post(addr, "/api/challenges", json!({"name": name, "kind": "buster", "key": key})).await;
-        let (mut player, _) = hello(addr, started["code"].as_str().unwrap(), name, key).await;
+        let (mut player, first) = hello(addr, started["code"].as_str().unwrap(), name, key).await;
+        // Said when it fails, so that the cause shows (a refusal here closes the socket before any state).
+        assert!(matches!(first, Event::Session { .. }), "{name}'s hello: {first:?}");
         player.next_state().await;
         player.send(&Command::Close).await;
         player.until(|v| v.closed).await;
