@@ -17,8 +17,8 @@ pub enum Inconsistent {
     NoSuchSeat { what: &'static str, seat: Seat, players: usize },
     #[error("the view has no hand")]
     NoHand,
-    #[error("{0}")]
-    WildRank(String),
+    #[error(transparent)]
+    WildRank(#[from] crate::rules::WildRankError),
     #[error("hand_sizes has {got} entries for {players} players")]
     HandSizesLength { got: usize, players: usize },
     #[error("hand_sizes says seat {seat} holds {said} cards, but its hand has {held}")]

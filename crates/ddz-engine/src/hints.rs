@@ -105,12 +105,25 @@ impl From<&PlayError> for Refusal {
     }
 }
 
+/// Why a position is malformed: no answer can be given for it.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum PositionError {
+    #[error(transparent)]
+    WildRank(#[from] crate::WildRankError),
+    #[error("the hand: {0}")]
+    Hand(#[from] crate::CardError),
+    #[error("the hand holds cards that are not in a {0} deck")]
+    NotInDeck(Rules),
+    #[error("the play to beat: {0}")]
+    Prior(#[from] crate::ResolveError),
+}
+
 /// The rules with the drawn wild rank, the hand and the play to beat, checked.
-fn resolve_position(position: &Position) -> Result<(Rules, CardSet, Option<Play>), String> {
+fn resolve_position(position: &Position) -> Result<(Rules, CardSet, Option<Play>), PositionError> {
     let rules = position.rules.with_drawn_wild_rank(position.wild_rank)?;
-    let hand = CardSet::from_cards(position.hand.iter().copied()).map_err(|e| e.to_string())?;
+    let hand = CardSet::from_cards(position.hand.iter().copied())?;
     if !hand.counts().fits_in(rules.deck().counts()) {
-        return Err(format!("the hand holds cards that are not in a {rules} deck"));
+        return Err(PositionError::NotInDeck(rules));
     }
     let prior = position.prior.as_ref().map(|json| json.resolve(&rules)).transpose()?;
     Ok((rules, hand, prior))
@@ -118,7 +131,7 @@ fn resolve_position(position: &Position) -> Result<(Rules, CardSet, Option<Play>
 
 /// Every legal play from the hand now, with concrete cards (lowest suits first). An error only for a
 /// malformed position.
-pub fn hints(position: &Position) -> Result<Vec<HintPlay>, String> {
+pub fn hints(position: &Position) -> Result<Vec<HintPlay>, PositionError> {
     let (rules, hand, prior) = resolve_position(position)?;
     let mut plays = legal_plays_vec(&rules, hand.counts(), prior.as_ref());
     // Stable: plays that cost the same keep the engine's order.
@@ -155,7 +168,7 @@ fn hint_cost(play: &Play, hand: Counts, lead: bool) -> (bool, u32, u32, u32, Ran
 /// The readings of exactly the selected cards that may be played now: those that beat the prior, or
 /// every reading on a free lead. An error only for a malformed position; a selection that cannot be
 /// played gets no readings and the reason.
-pub fn selection_readings(position: &Position) -> Result<ReadingsAnswer, String> {
+pub fn selection_readings(position: &Position) -> Result<ReadingsAnswer, PositionError> {
     let (rules, hand, prior) = resolve_position(position)?;
     let none = |error: String, refusal: Refusal| {
         Ok(ReadingsAnswer { readings: Vec::new(), error: Some(error), refusal: Some(refusal), truncated: false })
@@ -193,7 +206,7 @@ pub fn selection_readings(position: &Position) -> Result<ReadingsAnswer, String>
 }
 
 /// [`selection_readings`] as `/api/readings` answers it: at most [`MAX_ANSWERS`] readings.
-pub fn readings_answer(position: &Position) -> Result<ReadingsAnswer, String> {
+pub fn readings_answer(position: &Position) -> Result<ReadingsAnswer, PositionError> {
     let mut answer = selection_readings(position)?;
     answer.truncated = answer.readings.len() > MAX_ANSWERS;
     answer.readings.truncate(MAX_ANSWERS);
@@ -201,7 +214,7 @@ pub fn readings_answer(position: &Position) -> Result<ReadingsAnswer, String> {
 }
 
 /// [`hints`] as `/api/hints` answers it: at most [`MAX_ANSWERS`] plays.
-pub fn hints_answer(position: &Position) -> Result<Hints, String> {
+pub fn hints_answer(position: &Position) -> Result<Hints, PositionError> {
     let mut plays = hints(position)?;
     let truncated = plays.len() > MAX_ANSWERS;
     plays.truncate(MAX_ANSWERS);

@@ -25,10 +25,10 @@ pub use deal::{
 pub use fair::{Fairness, Salt};
 pub use ledger::{Ledger, Payment, settle};
 pub use movegen::{legal_plays, legal_plays_vec};
-pub use play::{Attach, Kind, Play, PlayJson, Shape, Strength};
+pub use play::{Attach, Kind, Play, PlayJson, ResolveError, Shape, Strength};
 pub use readings::{PlayError, readings};
 pub use record::{DealRecord, RecordError, ReplayStep, Verified};
 pub use rng::Seed;
-pub use rules::{Rules, TableRules, TableType, UnknownTable, Wilds};
+pub use rules::{Rules, TableRules, TableType, UnknownTable, WildRankError, Wilds};
 pub use story::{LastMove, ScoreLine};
 pub use view::{DealView, TrickMove};

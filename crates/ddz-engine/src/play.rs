@@ -260,12 +260,12 @@ impl From<&Play> for PlayJson {
 
 impl PlayJson {
     /// The play this JSON names, checked to be a reading of its cards under `rules`.
-    pub fn resolve(&self, rules: &crate::Rules) -> Result<Play, String> {
-        let cards: Counts = self.ranks.parse().map_err(|e| format!("the play to beat: {e}"))?;
-        let all = crate::readings(rules, cards).map_err(|e| format!("the play to beat: {e}"))?;
+    pub fn resolve(&self, rules: &crate::Rules) -> Result<Play, ResolveError> {
+        let cards: Counts = self.ranks.parse()?;
+        let all = crate::readings(rules, cards)?;
         all.into_iter()
             .find(|p| self.matches(p))
-            .ok_or_else(|| format!("the play to beat: {} has no such reading under {rules}", self.ranks))
+            .ok_or_else(|| ResolveError::NoSuchReading { ranks: self.ranks.clone(), rules: *rules })
     }
 
     /// Whether `play` is the play this JSON names (fields left out match anything).
@@ -287,6 +287,17 @@ impl From<Play> for PlayJson {
     fn from(play: Play) -> PlayJson {
         PlayJson::from(&play)
     }
+}
+
+/// Why a [`PlayJson`] names no play under the rules it is read with ([`PlayJson::resolve`]).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ResolveError {
+    #[error("the play's ranks: {0}")]
+    Ranks(#[from] crate::CardError),
+    #[error("the play's cards: {0}")]
+    NotAPlay(#[from] crate::PlayError),
+    #[error("{ranks} has no such reading under {rules}")]
+    NoSuchReading { ranks: String, rules: crate::Rules },
 }
 
 /// A JSON play whose fields do not describe a play.

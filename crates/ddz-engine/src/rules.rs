@@ -90,6 +90,17 @@ pub struct Rules {
     pub four_with_two: bool,
 }
 
+/// Why a position's drawn wild rank does not fit its rules ([`Rules::with_drawn_wild_rank`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum WildRankError {
+    #[error("{rank} cannot be the wild rank at a {rules} table")]
+    NotACandidate { rank: Rank, rules: Rules },
+    #[error("a {rules} position needs its wild_rank")]
+    Missing { rules: Rules },
+    #[error("a {rules} table has no wild rank")]
+    NoWildRank { rules: Rules },
+}
+
 impl Rules {
     /// House, with or without the Wild.
     pub const fn house(the_wild: bool) -> Rules {
@@ -147,12 +158,12 @@ impl Rules {
 
     /// These rules with `wild_rank` drawn, checked: a Wild Rank table needs a rank of its deck, any
     /// other table none. For positions that arrive from outside (`ddz moves`, the client).
-    pub fn with_drawn_wild_rank(self, wild_rank: Option<Rank>) -> Result<Rules, String> {
+    pub fn with_drawn_wild_rank(self, wild_rank: Option<Rank>) -> Result<Rules, WildRankError> {
         match (self.has_wild_rank_option(), wild_rank) {
             (true, Some(rank)) if self.wild_rank_choices().any(|r| r == rank) => Ok(self.with_wild_rank(rank)),
-            (true, Some(rank)) => Err(format!("{rank} cannot be the wild rank at a {self} table")),
-            (true, None) => Err(format!("a {self} position needs its wild_rank")),
-            (false, Some(_)) => Err(format!("a {self} table has no wild rank")),
+            (true, Some(rank)) => Err(WildRankError::NotACandidate { rank, rules: self }),
+            (true, None) => Err(WildRankError::Missing { rules: self }),
+            (false, Some(_)) => Err(WildRankError::NoWildRank { rules: self }),
             (false, None) => Ok(self),
         }
     }

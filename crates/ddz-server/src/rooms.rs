@@ -29,7 +29,7 @@ use crate::domain::names::PlayerName;
 use crate::domain::room::{Entry, Mode, Room, RoomCode};
 use crate::room::{ConnId, Msg, OUTBOX, Outbound, Registry, Reply, Request, RoomTask, Summaries, Timing, ask, summary};
 use crate::store::{ChallengeStart, Db, DbResult, Fence, StoreError, StoredRoom};
-use crate::wire::protocol::{ErrorCode, Refused, RoomView, Summary};
+use crate::wire::protocol::{Refused, RoomView, Summary};
 use crate::work::Pool;
 
 #[derive(Clone)]
@@ -300,15 +300,15 @@ impl Rooms {
         let _one_at_a_time = self.starting.lock().await;
         let now = self.clock.now_ms();
         let challenge = Challenge { kind, rally: (kind == ChallengeKind::Rally).then(|| utc_date(now)) };
-        let fresh = self.unused_code().await.map_err(stored)?;
-        let (code, resumed) = match self.db.start_challenge(&fresh, &challenge, name, now).await.map_err(stored)? {
+        let fresh = self.unused_code().await.map_err(Refused::from)?;
+        let (code, resumed) = match self.db.start_challenge(&fresh, &challenge, name, now).await.map_err(Refused::from)? {
             ChallengeStart::RallyPlayed => return Ok(None),
             ChallengeStart::Unfinished(code) => (code, true),
             ChallengeStart::Created(code) => {
                 tracing::info!(room = %code, kind = kind.name(), rally = ?challenge.rally, %name, "challenge started");
                 self.run_new(Room::challenge(code.clone(), challenge, name.as_str().to_string()))
                     .await
-                    .map_err(stored)?;
+                    .map_err(Refused::from)?;
                 (code, false)
             }
         };
@@ -384,13 +384,13 @@ impl Rooms {
     /// it drops the request; the room is then loaded again and asked again.
     pub async fn request(&self, code: &RoomCode, request: Request) -> Result<Reply, Refused> {
         for _ in 0..3 {
-            let inbox = self.inbox(code).await.map_err(stored)?.ok_or_else(|| no_room(code))?;
+            let inbox = self.inbox(code).await.map_err(Refused::from)?.ok_or_else(|| Refused::no_room(code))?;
             let request = request.clone();
             if let Some(reply) = ask(&inbox, |reply| Msg::Request { request, reply }).await {
                 return reply;
             }
         }
-        Err(room_stopped())
+        Err(Refused::room_stopped())
     }
 
     /// Connects client `conn` to room `code` as `name` (`None`: a spectator), whose hello was read at
@@ -406,7 +406,7 @@ impl Rooms {
         origin: Origin,
     ) -> Result<(mpsc::Sender<Msg>, mpsc::Receiver<Outbound>, Option<String>), Refused> {
         for _ in 0..3 {
-            let inbox = self.inbox(code).await.map_err(stored)?.ok_or_else(|| no_room(code))?;
+            let inbox = self.inbox(code).await.map_err(Refused::from)?.ok_or_else(|| Refused::no_room(code))?;
             let (out, events) = mpsc::channel(OUTBOX);
             let (name, token, origin) = (name.clone(), token.clone(), origin.clone());
             let connect = |reply| Msg::Connect { conn, name, token, opened_ms, origin, out, reply };
@@ -414,7 +414,7 @@ impl Rooms {
                 return joined.map(|token| (inbox, events, token));
             }
         }
-        Err(room_stopped())
+        Err(Refused::room_stopped())
     }
 
     /// How many room tasks are running.
@@ -431,7 +431,7 @@ impl Rooms {
     pub async fn view(&self, code: &RoomCode) -> Result<RoomView, Refused> {
         match self.request(code, Request::View).await? {
             Reply::View { view } => Ok(*view),
-            other => Err(unexpected(other)),
+            other => Err(Refused::unexpected(&other)),
         }
     }
 
@@ -439,7 +439,7 @@ impl Rooms {
     pub async fn seat(&self, code: &RoomCode, name: &str) -> Result<Seat, Refused> {
         match self.request(code, Request::Seat { name: name.to_string() }).await? {
             Reply::Seated { seat } => Ok(seat),
-            other => Err(unexpected(other)),
+            other => Err(Refused::unexpected(&other)),
         }
     }
 
@@ -468,26 +468,6 @@ impl Rooms {
     pub fn stopping(&self) -> CancellationToken {
         self.stopping.clone()
     }
-}
-
-fn stored(e: StoreError) -> Refused {
-    tracing::error!(error = %e, "database error");
-    Refused::new(ErrorCode::Internal, "the server could not reach its database")
-}
-
-fn no_room(code: &RoomCode) -> Refused {
-    Refused::new(ErrorCode::UnknownRoom, format!("there is no room {code}"))
-}
-
-/// A reply that does not answer the request asked: a bug, reported as the server's own trouble.
-fn unexpected(reply: Reply) -> Refused {
-    tracing::error!(?reply, "a room answered a request with the wrong reply");
-    Refused::new(ErrorCode::Internal, "the room gave an unexpected answer")
-}
-
-/// A room task that stopped before answering (the server is shutting down).
-pub fn room_stopped() -> Refused {
-    Refused::new(ErrorCode::Internal, "the room stopped")
 }
 
 /// The open public tables among `summaries`, by code.

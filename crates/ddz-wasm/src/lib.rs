@@ -14,7 +14,7 @@
 
 pub mod offline;
 
-use ddz_engine::hints::{Position, hints_answer, readings_answer};
+use ddz_engine::hints::{Position, PositionError, hints_answer, readings_answer};
 
 /// Room for `len` bytes, for the page to write a position into.
 #[unsafe(no_mangle)]
@@ -83,11 +83,11 @@ unsafe fn take(ptr: *mut u8, len: usize) -> Vec<u8> {
 }
 
 /// The JSON answer for a position's JSON, leaked for the page to read and free.
-fn answer(input: &[u8], ask: impl FnOnce(&Position) -> Result<serde_json::Result<Vec<u8>>, String>) -> u64 {
+fn answer(input: &[u8], ask: impl FnOnce(&Position) -> Result<serde_json::Result<Vec<u8>>, PositionError>) -> u64 {
     let body = match serde_json::from_slice::<Position>(input) {
         Ok(position) => match ask(&position) {
             Ok(json) => json.expect("answers serialise"),
-            Err(message) => refusal(message),
+            Err(malformed) => refusal(malformed.to_string()),
         },
         Err(e) => refusal(format!("bad position: {e}")),
     };

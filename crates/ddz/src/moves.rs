@@ -52,7 +52,7 @@ pub fn answer(line: &str, counts_only: bool) -> Answer {
 
 fn answer_position(line: &str, counts_only: bool) -> Result<Answer, String> {
     let position: Position = serde_json::from_str(line).map_err(|e| format!("bad position: {e}"))?;
-    let rules = position.rules.with_drawn_wild_rank(position.wild_rank)?;
+    let rules = position.rules.with_drawn_wild_rank(position.wild_rank).map_err(|e| e.to_string())?;
     let (hand, cards) = match (position.hand, position.hand_ranks) {
         (Some(cards), None) => {
             let set = CardSet::from_cards(cards).map_err(|e| e.to_string())?;
@@ -67,7 +67,7 @@ fn answer_position(line: &str, counts_only: bool) -> Result<Answer, String> {
     if !hand.fits_in(deck) {
         return Err(format!("the hand {hand} holds cards that are not in a {rules} deck"));
     }
-    let prior = position.prior.map(|json| json.resolve(&rules)).transpose()?;
+    let prior = position.prior.map(|json| json.resolve(&rules)).transpose().map_err(|e| format!("the play to beat: {e}"))?;
     let mut plays = Vec::new();
     legal_plays(&rules, hand, prior.as_ref(), &mut plays);
     if counts_only {

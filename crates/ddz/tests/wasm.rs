@@ -50,7 +50,7 @@ fn server_answer(kind: &str, position: &Value) -> String {
     };
     match answer {
         Ok(json) => json.expect("answers serialise"),
-        Err(message) => json!({ "message": message }).to_string(),
+        Err(malformed) => json!({ "message": malformed.to_string() }).to_string(),
     }
 }
 

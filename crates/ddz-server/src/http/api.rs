@@ -3,17 +3,13 @@
 
 use axum::Json;
 use axum::extract::State;
-use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use ddz_bot::review::{REVIEW_BUDGET, Review};
-use ddz_engine::hints::{Position, hints_answer, readings_answer};
+use ddz_engine::hints::{Position, PositionError, hints_answer, readings_answer};
 use ddz_engine::{DealRecord, Fairness, Rules};
 use serde::Deserialize;
 
-use super::common::{
-    AppError, AppState, Body, ClientAddr, MAX_HAND, Params, Queried, bad, busy, internal, not_found, path_name,
-    unknown_room,
-};
+use super::common::{AppError, AppState, Body, ClientAddr, MAX_HAND, Params, Queried, busy, internal, path_name};
 use super::names::proven_name;
 use crate::domain::challenge::{BOARD_ROWS, ChallengeKind, is_date, rally_closed, sealed_rally, utc_date};
 use crate::domain::names::name_key;
@@ -25,6 +21,7 @@ use crate::wire::http::{
     Board, ChallengeStarted, CreateRoom, DealReview, Lobby, PlayVsBots, PlayerStats, Rallies, RallyComparison,
     RallyFairness, RatingBoard, Replay, RoomCreated, RoomDeals, StartChallenge,
 };
+use crate::store::StoreError;
 use crate::wire::protocol::{ErrorCode, Refused};
 
 pub(super) async fn create_room(
@@ -85,13 +82,13 @@ pub(super) async fn room_deals(
 
 /// A number in a request's path (a deal's, a seat's): a clear JSON 400 for anything else.
 fn path_number(text: &str, what: &str) -> Result<u32, AppError> {
-    text.parse().map_err(|_| bad(format!("{what} must be a number, not {text:?}")))
+    text.parse().map_err(|_| AppError::new(ErrorCode::BadRequest, format!("{what} must be a number, not {text:?}")))
 }
 
 /// Refuses room `code` if it is unknown (404) or a rally whose deals are still secret (403
 /// `rally_open`, from the one guard in [`sealed_rally`]).
 async fn unsealed_room(state: &AppState, code: &str) -> Result<(), AppError> {
-    let room = state.rooms.db().room(code).await?.ok_or_else(|| unknown_room(code))?;
+    let room = state.rooms.db().room(code).await?.ok_or_else(|| StoreError::NoRoom(code.to_string()))?;
     match sealed_rally(room.challenge.as_ref(), state.rooms.now_ms()) {
         Some(date) => Err(Refused::rally_open(date).into()),
         None => Ok(()),
@@ -107,7 +104,7 @@ async fn finished_deal(state: &AppState, code: &str, number: &str) -> Result<(u3
         .db()
         .deal_record(code, number)
         .await?
-        .ok_or_else(|| not_found(format!("room {code} has no finished deal {number}")))?;
+        .ok_or_else(|| AppError::new(ErrorCode::NoSuchDeal, format!("room {code} has no finished deal {number}")))?;
     let record = serde_json::from_str(&text).map_err(|e| internal(format!("deal {number} of {code}: {e}")))?;
     Ok((number, record))
 }
@@ -136,7 +133,7 @@ pub(super) async fn deal_review(
     let (number, record) = finished_deal(&state, &code, &number).await?;
     let seat = path_number(&seat, "the seat")?;
     if seat as usize >= record.seats.len() {
-        return Err(not_found(format!("deal {number} of {code} has no seat {seat}")));
+        return Err(AppError::new(ErrorCode::NoSuchSeat, format!("deal {number} of {code} has no seat {seat}")));
     }
     let db = state.rooms.db().clone();
     let text = match db.review(&code, number, seat).await? {
@@ -185,7 +182,7 @@ pub(super) async fn rating_board(
     Params(family): Params<String>,
 ) -> Result<Response, AppError> {
     let family = Family::parse(&family)
-        .ok_or_else(|| not_found(format!("no ratings for {family:?} (house, noshuffle, twoplayer)")))?;
+        .ok_or_else(|| AppError::new(ErrorCode::UnknownTableType, format!("no ratings for {family:?} (house, noshuffle, twoplayer)")))?;
     let mut rows = state.rooms.db().rating_board(family, BOARD_ROWS as i64).await?;
     let names: Vec<String> = rows.iter().map(|row| row.name.clone()).collect();
     let protected = state.rooms.db().protected_among(&names).await?;
@@ -216,7 +213,7 @@ pub(super) async fn board(
         Some(kind) => (db.challenge_board(kind, None).await?, None),
         None => {
             let money = MoneyBoard::parse(&board)
-                .ok_or_else(|| not_found(format!("no board {board:?} (overall, lobby, buster, bomber, rally)")))?;
+                .ok_or_else(|| AppError::new(ErrorCode::UnknownBoard, format!("no board {board:?} (overall, lobby, buster, bomber, rally)")))?;
             (db.board(money, BOARD_ROWS as i64).await?, None)
         }
     };
@@ -232,7 +229,7 @@ pub(super) async fn board(
 fn rally_date(state: &AppState, date: Option<String>) -> Result<String, AppError> {
     match date {
         Some(date) if is_date(&date) => Ok(date),
-        Some(date) => Err(bad(format!("{date:?} is not a date like 2026-11-29"))),
+        Some(date) => Err(AppError::new(ErrorCode::NotADate, format!("{date:?} is not a date like 2026-11-29"))),
         None => Ok(utc_date(state.rooms.now_ms())),
     }
 }
@@ -246,9 +243,7 @@ pub(super) async fn start_challenge(
     let name = proven_name(&state, &req.name, req.key.as_deref(), from).await?;
     match state.rooms.start_challenge(req.kind, &name).await {
         Ok(Some((code, resumed))) => Ok(Json(ChallengeStarted { code, resumed })),
-        Ok(None) => Err(AppError::new(
-            StatusCode::CONFLICT,
-            ErrorCode::RallyPlayed,
+        Ok(None) => Err(AppError::new(ErrorCode::RallyPlayed,
             format!("{name} has already played today's rally"),
         )),
         Err(refused) => Err(refused.into()),
@@ -271,9 +266,9 @@ pub(super) async fn rally_fairness(
     let date = rally_date(&state, Some(date))?;
     let now = state.rooms.now_ms();
     if date > utc_date(now) {
-        return Err(not_found(format!("the rally of {date} has not begun")));
+        return Err(AppError::new(ErrorCode::RallyNotBegun, format!("the rally of {date} has not begun")));
     }
-    let secret = state.rooms.db().rally_secret().await.map_err(|e| internal(format!("the rally secret: {e}")))?;
+    let secret = state.rooms.db().rally_secret().await?;
     let closed = rally_closed(&date, now);
     let setups: Vec<_> = (0..crate::domain::challenge::RALLY_DEALS)
         .map(|n| crate::domain::challenge::rally_setup(&secret, &date, n))
@@ -306,7 +301,7 @@ pub(super) async fn compare_rally(
         .db()
         .rally_results(&date, &name)
         .await?
-        .ok_or_else(|| not_found(format!("{name} has not finished the rally of {date}")))?;
+        .ok_or_else(|| AppError::new(ErrorCode::RallyNotFinished, format!("{name} has not finished the rally of {date}")))?;
     Ok(Json(RallyComparison { date, you, best }).into_response())
 }
 
@@ -317,7 +312,7 @@ pub(super) async fn selection_readings(
 ) -> Result<Response, AppError> {
     let position = parse_position(position)?;
     let answer =
-        state.rooms.pool().try_run(move || readings_answer(&position)).await.map_err(|_| busy())?.map_err(bad)?;
+        state.rooms.pool().try_run(move || readings_answer(&position)).await.map_err(|_| busy())?.map_err(malformed)?;
     Ok(Json(answer).into_response())
 }
 
@@ -327,17 +322,23 @@ pub(super) async fn hints(
     Body(position): Body<serde_json::Value>,
 ) -> Result<Response, AppError> {
     let position = parse_position(position)?;
-    let answer = state.rooms.pool().try_run(move || hints_answer(&position)).await.map_err(|_| busy())?.map_err(bad)?;
+    let answer = state.rooms.pool().try_run(move || hints_answer(&position)).await.map_err(|_| busy())?.map_err(malformed)?;
     Ok(Json(answer).into_response())
+}
+
+/// A position no table can have, refused with the engine's reason.
+fn malformed(error: PositionError) -> AppError {
+    AppError::new(ErrorCode::BadPosition, error.to_string())
 }
 
 /// A position with a hand no larger than a real one, or a 400 with the reason as JSON.
 fn parse_position(json: serde_json::Value) -> Result<Position, AppError> {
-    let position: Position = serde_json::from_value(json).map_err(|e| bad(format!("bad position: {e}")))?;
+    let position: Position =
+        serde_json::from_value(json).map_err(|e| AppError::new(ErrorCode::BadPosition, format!("bad position: {e}")))?;
     let largest = position.hand.len().max(position.cards.len());
     if largest > MAX_HAND {
         let message = format!("{largest} cards: no hand at any table holds more than {MAX_HAND}");
-        return Err(AppError::new(StatusCode::BAD_REQUEST, ErrorCode::HandTooLarge, message));
+        return Err(AppError::new(ErrorCode::HandTooLarge, message));
     }
     Ok(position)
 }

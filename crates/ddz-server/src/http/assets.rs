@@ -1,6 +1,7 @@
 //! The browser client's files, embedded in the binary.
 
-use super::common::not_found;
+use super::common::AppError;
+use crate::wire::protocol::ErrorCode;
 use axum::response::{IntoResponse, Response};
 
 /// The browser client, built from `web/` into `web/dist` and embedded in the binary.
@@ -33,13 +34,13 @@ pub(super) async fn web_client(uri: axum::http::Uri) -> Response {
     use axum::http::header::{CACHE_CONTROL, CONTENT_TYPE};
     let path = uri.path().trim_start_matches('/');
     if path.starts_with("api/") || ["api", "ws", "healthz", "readyz", "metrics"].contains(&path) {
-        return not_found(format!("no endpoint /{path}")).into_response();
+        return AppError::new(ErrorCode::NotFound, format!("no endpoint /{path}")).into_response();
     }
     let (name, file) = match WebClient::get(path).filter(|_| !path.is_empty()) {
         Some(file) => (path, file),
         None => match WebClient::get("index.html") {
             Some(file) => ("index.html", file),
-            None => return not_found("the web client was not built").into_response(),
+            None => return AppError::new(ErrorCode::NotFound, "the web client was not built").into_response(),
         },
     };
     // Vite names the files under assets/ by their content hash.

@@ -78,8 +78,9 @@ pub struct AppError {
 }
 
 impl AppError {
-    pub fn new(status: StatusCode, code: ErrorCode, message: impl Into<String>) -> AppError {
-        AppError { status, refused: Refused::new(code, message), retry_after: None }
+    /// A refusal, answered with its code's status ([`status`]).
+    pub fn new(code: ErrorCode, message: impl Into<String>) -> AppError {
+        AppError::from(Refused::new(code, message))
     }
 
     /// The same refusal, answered with `Retry-After`.
@@ -127,7 +128,8 @@ macro_rules! refused_by_axum {
     ($($rejection:ty),*) => {$(
         impl From<$rejection> for AppError {
             fn from(rejection: $rejection) -> AppError {
-                AppError::new(rejection.status(), ErrorCode::BadRequest, rejection.body_text())
+                let refused = Refused::new(ErrorCode::BadRequest, rejection.body_text());
+                AppError { status: rejection.status(), refused, retry_after: None }
             }
         }
     )*};
@@ -137,53 +139,43 @@ refused_by_axum!(JsonRejection, PathRejection, QueryRejection, WebSocketUpgradeR
 
 impl From<StoreError> for AppError {
     fn from(e: StoreError) -> AppError {
-        match e {
-            StoreError::NoRoom(code) => unknown_room(&code),
-            e => {
-                tracing::error!(error = %e, "database error");
-                let message = "the server could not reach its database";
-                AppError::new(StatusCode::INTERNAL_SERVER_ERROR, ErrorCode::Internal, message)
-            }
-        }
+        AppError::from(e.refusal())
     }
 }
 
-/// A room's or the server's refusal: the server's own trouble is a 500, anything else the client's 400.
 impl From<Refused> for AppError {
     fn from(refused: Refused) -> AppError {
-        let status = match refused.code {
-            ErrorCode::Internal => StatusCode::INTERNAL_SERVER_ERROR,
-            ErrorCode::Busy => StatusCode::SERVICE_UNAVAILABLE,
-            ErrorCode::UnknownRoom | ErrorCode::NotFound => StatusCode::NOT_FOUND,
-            ErrorCode::RallyOpen | ErrorCode::NameProtected | ErrorCode::WrongRecoveryCode => StatusCode::FORBIDDEN,
-            ErrorCode::TooManyGuesses => StatusCode::TOO_MANY_REQUESTS,
-            _ => StatusCode::BAD_REQUEST,
-        };
-        AppError { status, refused, retry_after: None }
+        AppError { status: status(refused.code), refused, retry_after: None }
     }
 }
 
-pub(super) fn bad(message: impl Into<String>) -> AppError {
-    AppError::new(StatusCode::BAD_REQUEST, ErrorCode::BadRequest, message)
-}
-
-pub(super) fn not_found(message: impl Into<String>) -> AppError {
-    AppError::new(StatusCode::NOT_FOUND, ErrorCode::NotFound, message)
+/// The HTTP status of each refusal: the server's own trouble a 5xx, anything else a 4xx.
+fn status(code: ErrorCode) -> StatusCode {
+    use ErrorCode::*;
+    match code {
+        Internal => StatusCode::INTERNAL_SERVER_ERROR,
+        Busy | ServerFull | DatabaseUnavailable | SaveFailed | RoomUnreachable | RoomMoved | Restarting | NotReady => {
+            StatusCode::SERVICE_UNAVAILABLE
+        }
+        UnknownRoom | NotFound | NoSuchDeal | UnknownTableType | UnknownBoard | RallyNotBegun | RallyNotFinished
+        | NoSuchTicket | NameNotProtected => StatusCode::NOT_FOUND,
+        RallyOpen | NameProtected | WrongRecoveryCode => StatusCode::FORBIDDEN,
+        RallyPlayed | AlreadyProtected => StatusCode::CONFLICT,
+        TooManyGuesses | RateLimited => StatusCode::TOO_MANY_REQUESTS,
+        MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
+        _ => StatusCode::BAD_REQUEST,
+    }
 }
 
 /// The server's own trouble (a stored record that does not read back): logged, and a 500.
 pub(super) fn internal(message: String) -> AppError {
     tracing::error!(%message, "internal error");
-    AppError::new(StatusCode::INTERNAL_SERVER_ERROR, ErrorCode::Internal, message)
-}
-
-pub(super) fn unknown_room(code: &str) -> AppError {
-    AppError::new(StatusCode::NOT_FOUND, ErrorCode::UnknownRoom, format!("there is no room {code}"))
+    AppError::new(ErrorCode::Internal, message)
 }
 
 pub(super) fn rate_limited(wait: Duration) -> AppError {
     let message = format!("too many requests: try again in {:.1} s", wait.as_secs_f64());
-    AppError::new(StatusCode::TOO_MANY_REQUESTS, ErrorCode::RateLimited, message).retry_after(wait)
+    AppError::new(ErrorCode::RateLimited, message).retry_after(wait)
 }
 
 /// The address a request comes from, as the per-address limits count it (behind a trusted balancer, the
@@ -208,7 +200,7 @@ pub(super) fn origin_address(from: Option<IpAddr>) -> Option<String> {
 }
 
 pub(super) fn busy() -> AppError {
-    AppError::new(StatusCode::SERVICE_UNAVAILABLE, ErrorCode::Busy, "the server is busy; try again in a moment")
+    AppError::new(ErrorCode::Busy, "the server is busy; try again in a moment")
 }
 
 /// A player name, wherever one arrives (request bodies, paths, a WebSocket `hello`), read once

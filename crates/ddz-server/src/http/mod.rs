@@ -30,7 +30,7 @@ use std::sync::Arc;
 
 use axum::extract::{ConnectInfo, Request, State};
 use axum::handler::Handler;
-use axum::http::{StatusCode, header};
+use axum::http::header;
 use axum::middleware::{Next, from_fn_with_state};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
@@ -94,7 +94,7 @@ pub fn router(state: AppState) -> Router {
 /// A 405 in the API's own shape: `GET /api/rooms`, `DELETE /api/lobby` and the like.
 async fn wrong_method(method: axum::http::Method, uri: axum::http::Uri) -> AppError {
     let message = format!("{method} is not allowed on {}", uri.path());
-    AppError::new(StatusCode::METHOD_NOT_ALLOWED, ErrorCode::BadRequest, message)
+    AppError::new(ErrorCode::MethodNotAllowed, message)
 }
 
 /// Liveness: the process answers.
@@ -120,7 +120,7 @@ async fn readyz(State(state): State<AppState>) -> Response {
         }
         Err(_) => "the database did not answer",
     };
-    AppError::new(StatusCode::SERVICE_UNAVAILABLE, ErrorCode::Internal, message).into_response()
+    AppError::new(ErrorCode::NotReady, message).into_response()
 }
 
 /// The Prometheus metrics (`crate::metrics`).

@@ -6,10 +6,9 @@ use std::net::IpAddr;
 
 use axum::Json;
 use axum::extract::State;
-use axum::http::StatusCode;
 use tokio::time::Duration;
 
-use super::common::{AppError, AppState, Body, ClientAddr, not_found, rate_limited, valid_name};
+use super::common::{AppError, AppState, Body, ClientAddr, rate_limited, valid_name};
 use crate::domain::names::{PlayerName, Secrets, key_digest, recovery_digest, same_digest};
 use crate::wire::http::{NameSecrets, ProtectName, RecoverName};
 use crate::wire::protocol::ErrorCode;
@@ -29,7 +28,7 @@ pub(super) async fn protect(
     let secrets = Secrets::draw(&mut rand::rng());
     if !state.rooms.db().protect_name(&name, &secrets.digests(), state.rooms.now_ms()).await? {
         let message = format!("{name} is protected already");
-        return Err(AppError::new(StatusCode::CONFLICT, ErrorCode::NameProtected, message));
+        return Err(AppError::new(ErrorCode::AlreadyProtected, message));
     }
     tracing::info!(%name, "name protected");
     Ok(Json(NameSecrets { name: name.into(), key: secrets.key, recovery: secrets.recovery }))
@@ -46,12 +45,12 @@ pub(super) async fn recover(
     let db = state.rooms.db();
     // Only protected names are counted (which names are protected is no secret: the boards say).
     let Some(stored) = db.name_protection(&name).await? else {
-        return Err(not_found(format!("{name} is not protected")));
+        return Err(AppError::new(ErrorCode::NameNotProtected, format!("{name} is not protected")));
     };
     let key = name.key();
     state.guesses.take(Some(key), from).map_err(too_many_guesses)?;
     let wrong =
-        || AppError::new(StatusCode::FORBIDDEN, ErrorCode::WrongRecoveryCode, "that is not the name's recovery code");
+        || AppError::new(ErrorCode::WrongRecoveryCode, "that is not the name's recovery code");
     let given = recovery_digest(&req.code).ok_or_else(wrong)?;
     if !same_digest(&given, &stored.recovery) {
         return Err(wrong());
@@ -81,7 +80,7 @@ pub(super) async fn proven_name(
     };
     let refused = || {
         let message = format!("{name} is protected: only its owner's browser, which keeps its key, plays under it");
-        AppError::new(StatusCode::FORBIDDEN, ErrorCode::NameProtected, message)
+        AppError::new(ErrorCode::NameProtected, message)
     };
     // No key is no guess: someone typed a name they did not know was taken.
     let key = key.ok_or_else(refused)?;
@@ -95,5 +94,5 @@ pub(super) async fn proven_name(
 
 fn too_many_guesses(wait: Duration) -> AppError {
     let message = format!("too many wrong keys or codes: try again in {} s", wait.as_secs_f64().ceil());
-    AppError::new(StatusCode::TOO_MANY_REQUESTS, ErrorCode::TooManyGuesses, message).retry_after(wait)
+    AppError::new(ErrorCode::TooManyGuesses, message).retry_after(wait)
 }

@@ -5,7 +5,8 @@ use axum::Json;
 use axum::extract::State;
 use axum::http::StatusCode;
 
-use super::common::{AppError, AppState, Body, ClientAddr, Params, not_found, origin_address};
+use super::common::{AppError, AppState, Body, ClientAddr, Params, origin_address};
+use crate::wire::protocol::ErrorCode;
 use super::names::proven_name;
 use crate::domain::rating::{Family, NEW_PLAYER};
 use crate::domain::room::RoomCode;
@@ -48,7 +49,8 @@ pub(super) async fn leave(
 }
 
 fn gone() -> AppError {
-    not_found("no such ticket in the queue: it was left, or not polled for a while; join again")
+    let message = "no such ticket in the queue: it was left, or not polled for a while; join again";
+    AppError::new(ErrorCode::NoSuchTicket, message)
 }
 
 async fn answer(state: &AppState, ticket: Ticket, now: u64) -> Result<QuickMatch, AppError> {

@@ -7,7 +7,6 @@ use std::sync::atomic::Ordering;
 use axum::extract::State;
 use axum::extract::ws::rejection::WebSocketUpgradeRejection;
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
-use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use futures_util::{SinkExt, StreamExt};
 use tokio::sync::mpsc;
@@ -31,7 +30,7 @@ pub(super) async fn websocket(
     };
     let Ok(permit) = state.connections.clone().try_acquire_owned() else {
         let full = "the server is full; try again soon";
-        return AppError::new(StatusCode::SERVICE_UNAVAILABLE, ErrorCode::ServerFull, full).into_response();
+        return AppError::new(ErrorCode::ServerFull, full).into_response();
     };
     let clients = state.clients.clone();
     // Commands are small: a read buffer of the default 128 KiB would be zeroed on every read.
@@ -51,6 +50,13 @@ pub(super) async fn websocket(
 async fn send(socket: &mut WebSocket, event: &Event) -> bool {
     let text = serde_json::to_string(event).expect("events serialise");
     socket.send(Message::Text(text.into())).await.is_ok()
+}
+
+/// Whether a socket's error is a frame over [`MAX_FRAME`] (or a message over its limit), as opposed to a
+/// broken connection.
+fn too_large(error: &axum::Error) -> bool {
+    let inner = std::error::Error::source(error).and_then(|e| e.downcast_ref::<tungstenite::Error>());
+    matches!(inner, Some(tungstenite::Error::Capacity(_)))
 }
 
 fn error(code: ErrorCode, message: impl Into<String>) -> Event {
@@ -109,7 +115,7 @@ async fn hello(socket: &mut WebSocket, state: &AppState, conn: ConnId, from: Opt
     let stopping = state.rooms.stopping();
     let first = tokio::select! {
         first = tokio::time::timeout(Duration::from_secs(10), socket.recv()) => first,
-        _ = stopping.cancelled() => return Err(Refused::new(ErrorCode::Internal, "the server is restarting")),
+        _ = stopping.cancelled() => return Err(Refused::new(ErrorCode::Restarting, "the server is restarting")),
     };
     let text = match first {
         Ok(Some(Ok(Message::Text(text)))) => text,
@@ -234,7 +240,8 @@ async fn serve_client(
                     Some(Err(e)) => {
                         // An oversized frame or a broken socket: say why if we can, then close.
                         tracing::debug!(conn, error = %e, "websocket error");
-                        let closed = error(ErrorCode::FrameTooLarge, format!("connection closed: {e}"));
+                        let code = if too_large(&e) { ErrorCode::FrameTooLarge } else { ErrorCode::ConnectionBroken };
+                        let closed = error(code, format!("the connection closed: {e}"));
                         let text = serde_json::to_string(&closed).expect("events serialise");
                         let _ = sink.send(Message::Text(text.into())).await;
                         break;

@@ -493,7 +493,7 @@ impl RoomTask {
 
     async fn set_up_challenge(&mut self) -> Result<(), Refused> {
         let Some(challenge) = self.room.challenge.clone() else {
-            return Err(Refused::new(ErrorCode::Internal, "this room is not a challenge"));
+            return Err(Refused::new(ErrorCode::NotAChallenge, "this room is not a challenge"));
         };
         if self.room.closed {
             return Ok(());
@@ -524,10 +524,7 @@ impl RoomTask {
         let setup = match rally {
             // Everyone's rally meets the same deals: from the day and the server's secret, not at random.
             Some(date) => {
-                let secret = self.db.rally_secret().await.map_err(|e| {
-                    tracing::error!(room = %self.room.code, error = %e, "could not read the rally secret");
-                    Refused::new(ErrorCode::Internal, "the server could not deal the rally; please try again")
-                })?;
+                let secret = self.db.rally_secret().await?;
                 rally_setup(&secret, &date, self.room.ledger.deals)
             }
             None => {
@@ -618,13 +615,13 @@ impl RoomTask {
         if let Err(e) = self.db.append(append).await {
             if matches!(e, StoreError::Fenced(_)) {
                 self.fenced = true;
-                return Err(Refused::new(ErrorCode::Internal, "this room moved to another server; reconnect"));
+            } else {
+                metrics::counter!(metrics::STORE_FAILURES).increment(1);
+                self.store_failures += 1;
+                self.failed_at = self.clock.now_ms();
+                tracing::warn!(room = %self.room.code, failures = self.store_failures, "an entry was not stored");
             }
-            metrics::counter!(metrics::STORE_FAILURES).increment(1);
-            self.store_failures += 1;
-            self.failed_at = self.clock.now_ms();
-            tracing::error!(room = %self.room.code, error = %e, failures = self.store_failures, "could not store an entry");
-            return Err(Refused::new(ErrorCode::Internal, "the server could not save that; please try again"));
+            return Err(e.write_refusal());
         }
         metrics::histogram!(metrics::COMMIT_SECONDS).record(started.elapsed().as_secs_f64());
         metrics::counter!(metrics::ENTRIES).increment(1);

@@ -36,6 +36,7 @@ use crate::domain::challenge::{BoardRow, Challenge, ChallengeKind, FinishedRun, 
 use crate::domain::fairness::Listing;
 use crate::domain::names::{self, Digests, PlayerName};
 use crate::domain::room::{Mode, Stamped};
+use crate::wire::protocol::{ErrorCode, Refused};
 
 /// The database, served by its own thread: the rooms' tasks await their writes without the database's
 /// own timers living in the game's runtime (which lets tests pause the game clock).
@@ -150,6 +151,44 @@ pub enum StoreError {
     /// The database could not be reached, or refused the statement.
     #[error("the database is unavailable: {0}")]
     Unavailable(#[from] sqlx::Error),
+}
+
+impl StoreError {
+    /// What a player is told when what they asked for could not be read or done: the one place a store
+    /// error becomes a refusal. The server's own trouble is logged here.
+    pub fn refusal(self) -> Refused {
+        match self {
+            StoreError::Fenced(code) => {
+                Refused::new(ErrorCode::RoomMoved, format!("room {code} moved to another server; reconnect"))
+            }
+            StoreError::NoRoom(code) => Refused::new(ErrorCode::UnknownRoom, format!("there is no room {code}")),
+            StoreError::Corrupt(what) => {
+                tracing::error!(%what, "stored data does not read back");
+                Refused::new(ErrorCode::Internal, format!("stored data does not read back: {what}"))
+            }
+            StoreError::Unavailable(e) => {
+                tracing::error!(error = %e, "database error");
+                Refused::new(ErrorCode::DatabaseUnavailable, "the server could not reach its database; try again")
+            }
+        }
+    }
+
+    /// [`StoreError::refusal`] for something a player did that could not be stored: it did not happen.
+    pub fn write_refusal(self) -> Refused {
+        match self {
+            StoreError::Unavailable(e) => {
+                tracing::error!(error = %e, "could not store");
+                Refused::new(ErrorCode::SaveFailed, "the server could not save that; please try again")
+            }
+            other => other.refusal(),
+        }
+    }
+}
+
+impl From<StoreError> for Refused {
+    fn from(e: StoreError) -> Refused {
+        e.refusal()
+    }
 }
 
 /// A stored room: how it was created and its log.

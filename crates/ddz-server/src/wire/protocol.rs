@@ -242,6 +242,8 @@ pub enum ErrorCode {
     NoNonceWanted,
     /// A deal is being dealt (the room waits for the players' nonces).
     Dealing,
+    /// A challenge's setting up asked of a room that is no challenge.
+    NotAChallenge,
     // Connections and requests.
     UnknownRoom,
     NameTaken,
@@ -264,14 +266,52 @@ pub enum ErrorCode {
     RallyOpen,
     /// The room has as many spectators as it takes ([`crate::Guards::spectators`]).
     TooManyWatching,
-    /// The name is protected and the request did not prove its key (or asked to protect it again).
+    /// The name is protected and the request did not prove its key.
     NameProtected,
+    /// Protecting a name that is protected already.
+    AlreadyProtected,
     /// A recovery code that is not the name's.
     WrongRecoveryCode,
     /// Too many wrong keys or recovery codes lately, for this name or from this address: wait
     /// (`Retry-After`).
     TooManyGuesses,
-    /// Something on the server's side (the database, a stopped room task); the message says what.
+    /// `DELETE /api/lobby` and the like: the path exists, the method does not.
+    MethodNotAllowed,
+    /// `/api/hints` and `/api/readings`: a position no table can have (`ddz_engine::hints::PositionError`).
+    BadPosition,
+    /// A finished deal's number (or a seat of it) that the room does not have.
+    NoSuchDeal,
+    /// A table type that is none of `house`, `noshuffle`, `twoplayer`.
+    UnknownTableType,
+    /// A board that is none of `overall`, `lobby`, `buster`, `bomber`, `rally`.
+    UnknownBoard,
+    /// A rally's date that is no date like `2026-11-29`.
+    NotADate,
+    /// A rally whose day has not come.
+    RallyNotBegun,
+    /// A rally's comparison asked for by a name that has not finished that rally.
+    RallyNotFinished,
+    /// A quick-match ticket the queue does not hold (left, or not polled for a while).
+    NoSuchTicket,
+    /// Recovering a name that is not protected.
+    NameNotProtected,
+    /// The socket broke (not a frame too large): the connection closed.
+    ConnectionBroken,
+    // The server's own situations: each says what the player can do.
+    /// The room now runs on another server of the cluster: reconnect.
+    RoomMoved,
+    /// The action could not be stored, so it did not happen: try again.
+    SaveFailed,
+    /// The server could not reach its database.
+    DatabaseUnavailable,
+    /// The server that runs the room does not answer: try again.
+    RoomUnreachable,
+    /// The server is restarting: reconnect in a moment.
+    Restarting,
+    /// Readiness: the database or NATS is not there.
+    NotReady,
+    /// A fault of the server itself (a stored record that does not read back, a wrong reply); the
+    /// message says what.
     Internal,
 }
 
@@ -369,6 +409,23 @@ impl Refused {
 }
 
 impl Refused {
+    /// A reply that does not answer what was asked (a room's, or another node's): a bug, logged, and
+    /// reported as the server's own fault.
+    pub fn unexpected(reply: &impl std::fmt::Debug) -> Refused {
+        tracing::error!(?reply, "a room answered with the wrong kind of reply");
+        Refused::new(ErrorCode::Internal, "the room gave an unexpected answer")
+    }
+
+    /// A room task that stopped before answering, again and again: the server is stopping.
+    pub fn room_stopped() -> Refused {
+        Refused::new(ErrorCode::Restarting, "the room stopped: the server is restarting")
+    }
+
+    /// There is no room `code`.
+    pub fn no_room(code: &RoomCode) -> Refused {
+        Refused::new(ErrorCode::UnknownRoom, format!("there is no room {code}"))
+    }
+
     /// What every read path answers for a rally whose day has not closed
     /// ([`crate::domain::challenge::sealed_rally`]).
     pub fn rally_open(date: &str) -> Refused {
