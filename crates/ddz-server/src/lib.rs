@@ -32,7 +32,7 @@ pub use domain::challenge::{Challenge, ChallengeKind, utc_date};
 pub use domain::fairness::{Listing, Origin};
 pub use domain::names::PlayerName;
 pub use domain::rating;
-pub use domain::room::{Mode, Occupant, RoomCode};
+pub use domain::room::{LogLine, Mode, Occupant, RoomCode};
 pub use http::Heartbeat;
 pub use http::limit::Rate;
 pub use room::{Msg, Outbound, Reply, Request, Timing};

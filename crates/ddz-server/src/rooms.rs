@@ -301,7 +301,12 @@ impl Rooms {
         let now = self.clock.now_ms();
         let challenge = Challenge { kind, rally: (kind == ChallengeKind::Rally).then(|| utc_date(now)) };
         let fresh = self.unused_code().await.map_err(Refused::from)?;
-        let (code, resumed) = match self.db.start_challenge(&fresh, &challenge, name, now).await.map_err(Refused::from)? {
+        let (code, resumed) = match self
+            .db
+            .start_challenge(&fresh, &challenge, name, now)
+            .await
+            .map_err(Refused::from)?
+        {
             ChallengeStart::RallyPlayed => return Ok(None),
             ChallengeStart::Unfinished(code) => (code, true),
             ChallengeStart::Created(code) => {

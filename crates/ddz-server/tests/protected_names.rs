@@ -58,7 +58,7 @@ async fn strangers_are_refused_a_protected_name_everywhere_and_its_key_proves_it
     let (key, _) = protect(addr, "Ann").await;
     // Names are case-insensitive: nobody protects "ANN" again, not even with its own secrets.
     let again = http(addr, "POST", "/api/names/protect", Some(json!({"name": " ANN "}))).await;
-    assert_refused(&again, 409, ErrorCode::NameProtected);
+    assert_refused(&again, 409, ErrorCode::AlreadyProtected);
 
     // A stranger, on every HTTP entry point that acts as a name: no key, and a wrong one.
     let wrong = "0".repeat(64);
@@ -129,7 +129,7 @@ async fn recovery_gives_a_new_key_and_code_and_the_old_ones_stop_working() {
 
     assert_refused(&recover(addr, "Cleo", "00000-00000-00000-00000").await, 403, ErrorCode::WrongRecoveryCode);
     assert_refused(&recover(addr, "Cleo", "not a code").await, 403, ErrorCode::WrongRecoveryCode);
-    assert_refused(&recover(addr, "Nobody", &old_code).await, 404, ErrorCode::NotFound);
+    assert_refused(&recover(addr, "Nobody", &old_code).await, 404, ErrorCode::NameNotProtected);
     // Typed back in lower case without dashes, on another device.
     let typed = old_code.replace('-', "").to_lowercase();
     let recovered = recover(addr, "cleo", &typed).await;
@@ -251,7 +251,7 @@ async fn protected_names_hold_on_postgres() {
     let addr = running.addr;
     let (old_key, code) = protect(addr, "Ivy").await;
     let again = http(addr, "POST", "/api/names/protect", Some(json!({"name": "IVY"}))).await;
-    assert_refused(&again, 409, ErrorCode::NameProtected);
+    assert_refused(&again, 409, ErrorCode::AlreadyProtected);
     assert_refused(&play_vs_bots(addr, "ivy", None).await, 403, ErrorCode::NameProtected);
     let recovered = recover(addr, "Ivy", &code).await;
     assert_eq!(recovered.status, 200, "{recovered:?}");
@@ -295,7 +295,7 @@ async fn every_look_alike_spelling_of_a_protected_name_is_refused() {
     }
     // Nobody protects a look-alike of a protected name either.
     let again = http(addr, "POST", "/api/names/protect", Some(json!({"name": "\u{FF21}lice"}))).await;
-    assert_refused(&again, 409, ErrorCode::NameProtected);
+    assert_refused(&again, 409, ErrorCode::AlreadyProtected);
 
     // An unprotected name seated and connected: its look-alike is the same player, already there.
     let (_bob, first) = hello(addr, &code, "Bob", None).await;

@@ -140,7 +140,7 @@ async fn leaving_the_queue_takes_the_ticket_out() {
     assert_eq!(http(running.addr, "DELETE", &path, None).await.status, 204);
     let again = http(running.addr, "GET", &path, None).await;
     assert_eq!(again.status, 404);
-    assert_eq!(again.body["code"], "not_found", "{}", again.body);
+    assert_eq!(again.body["code"], "no_such_ticket", "{}", again.body);
     assert_eq!(http(running.addr, "DELETE", &path, None).await.status, 404, "left once");
     let unknown = http(running.addr, "GET", "/api/quick-match/nothing-like-a-ticket", None).await;
     assert_eq!(unknown.status, 404);

@@ -47,7 +47,7 @@ async fn three_humans_play_a_house_deal_to_the_end() {
     }
     assert_eq!(replay["seats"], serde_json::json!(["Alice", "Bea", "Cy"]));
     let missing = common::http(running.addr, "GET", &format!("/api/rooms/{code}/deals/2"), None).await;
-    assert_eq!((missing.status, missing.body["code"].as_str()), (404, Some("not_found")));
+    assert_eq!((missing.status, missing.body["code"].as_str()), (404, Some("no_such_deal")));
     let unknown = common::http(running.addr, "GET", "/api/rooms/NOROOM/deals/1", None).await;
     assert_eq!((unknown.status, unknown.body["code"].as_str()), (404, Some("unknown_room")));
     assert!(running.stop().await, "the server stops in time");
@@ -141,9 +141,9 @@ async fn a_finished_deal_is_reviewed_by_the_bot_once_and_the_review_is_kept() {
     }
     assert_eq!(get(running.addr, &path).await, first, "kept: the same review again");
     let missing = common::http(running.addr, "GET", &format!("/api/rooms/{code}/deals/1/reviews/3"), None).await;
-    assert_eq!((missing.status, missing.body["code"].as_str()), (404, Some("not_found")));
+    assert_eq!((missing.status, missing.body["code"].as_str()), (404, Some("no_such_seat")));
     let unfinished = common::http(running.addr, "GET", &format!("/api/rooms/{code}/deals/2/reviews/0"), None).await;
-    assert_eq!((unfinished.status, unfinished.body["code"].as_str()), (404, Some("not_found")));
+    assert_eq!((unfinished.status, unfinished.body["code"].as_str()), (404, Some("no_such_deal")));
     let bad = common::http(running.addr, "GET", &format!("/api/rooms/{code}/deals/one/reviews/0"), None).await;
     assert_eq!((bad.status, bad.body["code"].as_str()), (400, Some("bad_request")));
     assert!(running.stop().await, "the server stops in time");
@@ -473,7 +473,7 @@ async fn public_tables_are_listed_in_the_lobby_and_anyone_can_sit() {
     let board = get(running.addr, "/api/boards/lobby").await;
     assert!(board["rows"].is_array());
     let missing = common::http(running.addr, "GET", "/api/boards/nonsense", None).await;
-    assert_eq!((missing.status, missing.body["code"].as_str()), (404, Some("not_found")));
+    assert_eq!((missing.status, missing.body["code"].as_str()), (404, Some("unknown_board")));
     assert!(running.stop().await, "the server stops in time");
 }
 

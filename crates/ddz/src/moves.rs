@@ -67,7 +67,8 @@ fn answer_position(line: &str, counts_only: bool) -> Result<Answer, String> {
     if !hand.fits_in(deck) {
         return Err(format!("the hand {hand} holds cards that are not in a {rules} deck"));
     }
-    let prior = position.prior.map(|json| json.resolve(&rules)).transpose().map_err(|e| format!("the play to beat: {e}"))?;
+    let prior =
+        position.prior.map(|json| json.resolve(&rules)).transpose().map_err(|e| format!("the play to beat: {e}"))?;
     let mut plays = Vec::new();
     legal_plays(&rules, hand, prior.as_ref(), &mut plays);
     if counts_only {

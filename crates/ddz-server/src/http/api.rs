@@ -17,11 +17,11 @@ use crate::domain::rating::Family;
 use crate::domain::room::{Mode, RoomCode};
 use crate::domain::stats::MoneyBoard;
 use crate::room::Request;
+use crate::store::StoreError;
 use crate::wire::http::{
     Board, ChallengeStarted, CreateRoom, DealReview, Lobby, PlayVsBots, PlayerStats, Rallies, RallyComparison,
     RallyFairness, RatingBoard, Replay, RoomCreated, RoomDeals, StartChallenge,
 };
-use crate::store::StoreError;
 use crate::wire::protocol::{ErrorCode, Refused};
 
 pub(super) async fn create_room(
@@ -99,12 +99,10 @@ async fn unsealed_room(state: &AppState, code: &str) -> Result<(), AppError> {
 async fn finished_deal(state: &AppState, code: &str, number: &str) -> Result<(u32, DealRecord), AppError> {
     let number = path_number(number, "the deal number")?;
     unsealed_room(state, code).await?;
-    let text = state
-        .rooms
-        .db()
-        .deal_record(code, number)
-        .await?
-        .ok_or_else(|| AppError::new(ErrorCode::NoSuchDeal, format!("room {code} has no finished deal {number}")))?;
+    let text =
+        state.rooms.db().deal_record(code, number).await?.ok_or_else(|| {
+            AppError::new(ErrorCode::NoSuchDeal, format!("room {code} has no finished deal {number}"))
+        })?;
     let record = serde_json::from_str(&text).map_err(|e| internal(format!("deal {number} of {code}: {e}")))?;
     Ok((number, record))
 }
@@ -181,8 +179,9 @@ pub(super) async fn rating_board(
     State(state): State<AppState>,
     Params(family): Params<String>,
 ) -> Result<Response, AppError> {
-    let family = Family::parse(&family)
-        .ok_or_else(|| AppError::new(ErrorCode::UnknownTableType, format!("no ratings for {family:?} (house, noshuffle, twoplayer)")))?;
+    let family = Family::parse(&family).ok_or_else(|| {
+        AppError::new(ErrorCode::UnknownTableType, format!("no ratings for {family:?} (house, noshuffle, twoplayer)"))
+    })?;
     let mut rows = state.rooms.db().rating_board(family, BOARD_ROWS as i64).await?;
     let names: Vec<String> = rows.iter().map(|row| row.name.clone()).collect();
     let protected = state.rooms.db().protected_among(&names).await?;
@@ -212,8 +211,12 @@ pub(super) async fn board(
         }
         Some(kind) => (db.challenge_board(kind, None).await?, None),
         None => {
-            let money = MoneyBoard::parse(&board)
-                .ok_or_else(|| AppError::new(ErrorCode::UnknownBoard, format!("no board {board:?} (overall, lobby, buster, bomber, rally)")))?;
+            let money = MoneyBoard::parse(&board).ok_or_else(|| {
+                AppError::new(
+                    ErrorCode::UnknownBoard,
+                    format!("no board {board:?} (overall, lobby, buster, bomber, rally)"),
+                )
+            })?;
             (db.board(money, BOARD_ROWS as i64).await?, None)
         }
     };
@@ -243,9 +246,7 @@ pub(super) async fn start_challenge(
     let name = proven_name(&state, &req.name, req.key.as_deref(), from).await?;
     match state.rooms.start_challenge(req.kind, &name).await {
         Ok(Some((code, resumed))) => Ok(Json(ChallengeStarted { code, resumed })),
-        Ok(None) => Err(AppError::new(ErrorCode::RallyPlayed,
-            format!("{name} has already played today's rally"),
-        )),
+        Ok(None) => Err(AppError::new(ErrorCode::RallyPlayed, format!("{name} has already played today's rally"))),
         Err(refused) => Err(refused.into()),
     }
 }
@@ -296,12 +297,9 @@ pub(super) async fn compare_rally(
 ) -> Result<Response, AppError> {
     let date = rally_date(&state, Some(date))?;
     let name = path_name(&name)?;
-    let (you, best) = state
-        .rooms
-        .db()
-        .rally_results(&date, &name)
-        .await?
-        .ok_or_else(|| AppError::new(ErrorCode::RallyNotFinished, format!("{name} has not finished the rally of {date}")))?;
+    let (you, best) = state.rooms.db().rally_results(&date, &name).await?.ok_or_else(|| {
+        AppError::new(ErrorCode::RallyNotFinished, format!("{name} has not finished the rally of {date}"))
+    })?;
     Ok(Json(RallyComparison { date, you, best }).into_response())
 }
 
@@ -322,7 +320,8 @@ pub(super) async fn hints(
     Body(position): Body<serde_json::Value>,
 ) -> Result<Response, AppError> {
     let position = parse_position(position)?;
-    let answer = state.rooms.pool().try_run(move || hints_answer(&position)).await.map_err(|_| busy())?.map_err(malformed)?;
+    let answer =
+        state.rooms.pool().try_run(move || hints_answer(&position)).await.map_err(|_| busy())?.map_err(malformed)?;
     Ok(Json(answer).into_response())
 }
 
@@ -333,8 +332,8 @@ fn malformed(error: PositionError) -> AppError {
 
 /// A position with a hand no larger than a real one, or a 400 with the reason as JSON.
 fn parse_position(json: serde_json::Value) -> Result<Position, AppError> {
-    let position: Position =
-        serde_json::from_value(json).map_err(|e| AppError::new(ErrorCode::BadPosition, format!("bad position: {e}")))?;
+    let position: Position = serde_json::from_value(json)
+        .map_err(|e| AppError::new(ErrorCode::BadPosition, format!("bad position: {e}")))?;
     let largest = position.hand.len().max(position.cards.len());
     if largest > MAX_HAND {
         let message = format!("{largest} cards: no hand at any table holds more than {MAX_HAND}");

@@ -157,8 +157,8 @@ fn status(code: ErrorCode) -> StatusCode {
         Busy | ServerFull | DatabaseUnavailable | SaveFailed | RoomUnreachable | RoomMoved | Restarting | NotReady => {
             StatusCode::SERVICE_UNAVAILABLE
         }
-        UnknownRoom | NotFound | NoSuchDeal | UnknownTableType | UnknownBoard | RallyNotBegun | RallyNotFinished
-        | NoSuchTicket | NameNotProtected => StatusCode::NOT_FOUND,
+        UnknownRoom | NotFound | NoSuchDeal | NoSuchSeat | UnknownTableType | UnknownBoard | RallyNotBegun
+        | RallyNotFinished | NoSuchTicket | NameNotProtected => StatusCode::NOT_FOUND,
         RallyOpen | NameProtected | WrongRecoveryCode => StatusCode::FORBIDDEN,
         RallyPlayed | AlreadyProtected => StatusCode::CONFLICT,
         TooManyGuesses | RateLimited => StatusCode::TOO_MANY_REQUESTS,

@@ -49,8 +49,7 @@ pub(super) async fn recover(
     };
     let key = name.key();
     state.guesses.take(Some(key), from).map_err(too_many_guesses)?;
-    let wrong =
-        || AppError::new(ErrorCode::WrongRecoveryCode, "that is not the name's recovery code");
+    let wrong = || AppError::new(ErrorCode::WrongRecoveryCode, "that is not the name's recovery code");
     let given = recovery_digest(&req.code).ok_or_else(wrong)?;
     if !same_digest(&given, &stored.recovery) {
         return Err(wrong());

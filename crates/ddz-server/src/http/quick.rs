@@ -6,12 +6,12 @@ use axum::extract::State;
 use axum::http::StatusCode;
 
 use super::common::{AppError, AppState, Body, ClientAddr, Params, origin_address};
-use crate::wire::protocol::ErrorCode;
 use super::names::proven_name;
 use crate::domain::rating::{Family, NEW_PLAYER};
 use crate::domain::room::RoomCode;
 use crate::store::Ticket;
 use crate::wire::http::{JoinQuickMatch, QuickMatch};
+use crate::wire::protocol::ErrorCode;
 
 /// `POST /api/quick-match`: the name joins the queue for the table type (or finds its ticket there).
 pub(super) async fn join(
