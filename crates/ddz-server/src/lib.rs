@@ -35,7 +35,7 @@ pub use domain::rating;
 pub use domain::room::{LogLine, Mode, Occupant, RoomCode};
 pub use http::Heartbeat;
 pub use http::limit::Rate;
-pub use room::{Msg, Outbound, Reply, Request, Timing};
+pub use room::{FromClient, Hello, Msg, Outbound, Reply, Request, Timing};
 pub use rooms::Rooms;
 pub use store::{ChallengeStart, Db, FlaggedPair};
 pub use wire::protocol;

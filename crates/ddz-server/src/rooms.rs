@@ -24,10 +24,11 @@ use tokio_util::task::TaskTracker;
 
 use crate::clock::Clock;
 use crate::domain::challenge::{Challenge, ChallengeKind, utc_date};
-use crate::domain::fairness::Origin;
 use crate::domain::names::PlayerName;
 use crate::domain::room::{Entry, Mode, Room, RoomCode};
-use crate::room::{ConnId, Msg, OUTBOX, Outbound, Registry, Reply, Request, RoomTask, Summaries, Timing, ask, summary};
+use crate::room::{
+    Hello, Msg, OUTBOX, Outbound, Registry, Reply, Request, RoomTask, Summaries, Timing, ask, ask_retrying, summary,
+};
 use crate::store::{ChallengeStart, Db, DbResult, Fence, StoreError, StoredRoom};
 use crate::wire::protocol::{Refused, RoomView, Summary};
 use crate::work::Pool;
@@ -385,41 +386,37 @@ impl Rooms {
         Ok(Some(tx))
     }
 
-    /// Puts `request` to room `code` and waits for the reply. A task that retired as the request reached
-    /// it drops the request; the room is then loaded again and asked again.
+    /// Puts `request` to room `code` and waits for the reply ([`ask_retrying`]: a task that retired as the
+    /// request reached it is started again).
     pub async fn request(&self, code: &RoomCode, request: Request) -> Result<Reply, Refused> {
-        for _ in 0..3 {
-            let inbox = self.inbox(code).await.map_err(Refused::from)?.ok_or_else(|| Refused::no_room(code))?;
+        let ask_room = |inbox: mpsc::Sender<Msg>| {
             let request = request.clone();
-            if let Some(reply) = ask(&inbox, |reply| Msg::Request { request, reply }).await {
-                return reply;
-            }
-        }
-        Err(Refused::room_stopped())
+            async move { ask(&inbox, |reply| Msg::Request { request, reply }).await }
+        };
+        ask_retrying(|| self.found_inbox(code), ask_room).await?.unwrap_or_else(|| Err(Refused::room_stopped()))
     }
 
-    /// Connects client `conn` to room `code` as `name` (`None`: a spectator), whose hello was read at
-    /// `opened_ms`, loading the room and trying again if its task retired as the message reached it: the
-    /// room's inbox, the connection's events, and the name's resume token.
+    /// Connects a client to room `code` ([`Hello`]): the room's inbox, the connection's events, and the
+    /// name's resume token.
     pub async fn connect(
         &self,
         code: &RoomCode,
-        conn: ConnId,
-        name: Option<String>,
-        token: Option<String>,
-        opened_ms: u64,
-        origin: Origin,
+        hello: Hello,
     ) -> Result<(mpsc::Sender<Msg>, mpsc::Receiver<Outbound>, Option<String>), Refused> {
-        for _ in 0..3 {
-            let inbox = self.inbox(code).await.map_err(Refused::from)?.ok_or_else(|| Refused::no_room(code))?;
-            let (out, events) = mpsc::channel(OUTBOX);
-            let (name, token, origin) = (name.clone(), token.clone(), origin.clone());
-            let connect = |reply| Msg::Connect { conn, name, token, opened_ms, origin, out, reply };
-            if let Some(joined) = ask(&inbox, connect).await {
-                return joined.map(|token| (inbox, events, token));
+        let enter = |inbox: mpsc::Sender<Msg>| {
+            let hello = hello.clone();
+            async move {
+                let (out, events) = mpsc::channel(OUTBOX);
+                let joined = ask(&inbox, |reply| Msg::Connect { hello, out, reply }).await?;
+                Some(joined.map(|token| (inbox, events, token)))
             }
-        }
-        Err(Refused::room_stopped())
+        };
+        ask_retrying(|| self.found_inbox(code), enter).await?.unwrap_or_else(|| Err(Refused::room_stopped()))
+    }
+
+    /// [`Rooms::inbox`], refused when there is no such room.
+    async fn found_inbox(&self, code: &RoomCode) -> Result<mpsc::Sender<Msg>, Refused> {
+        self.inbox(code).await?.ok_or_else(|| Refused::no_room(code))
     }
 
     /// How many room tasks are running.

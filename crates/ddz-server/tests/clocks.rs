@@ -13,8 +13,8 @@ use ddz_server::Db;
 use ddz_server::PlayerName;
 use ddz_server::Rooms;
 use ddz_server::protocol::RoomView;
+use ddz_server::{FromClient, Hello, Msg, Outbound, Request, RoomCode, Timing};
 use ddz_server::{LogLine, Mode};
-use ddz_server::{Msg, Outbound, Request, RoomCode, Timing};
 use tokio::sync::{mpsc, oneshot};
 
 struct Table {
@@ -52,23 +52,18 @@ async fn seated_room(name: &str, rules: Rules, timing: Timing, clock_ms: u64) ->
     (rooms, code)
 }
 
+/// Connection `conn`'s hello as `name`.
+fn hello(conn: u64, name: &str) -> Hello {
+    let name = Some(PlayerName::parse(name).unwrap());
+    Hello { conn, name, token: None, opened_ms: 0, origin: Default::default() }
+}
+
 /// Connects `name` to the room over a channel; returns the events it receives.
 async fn connect(rooms: &Rooms, code: &RoomCode, conn: u64, name: &str) -> mpsc::Receiver<Outbound> {
     let (out, events) = mpsc::channel(4096);
     let (reply, answer) = oneshot::channel();
     let inbox = rooms.inbox(code).await.unwrap().unwrap();
-    inbox
-        .send(Msg::Connect {
-            conn,
-            name: Some(name.into()),
-            token: None,
-            opened_ms: 0,
-            origin: Default::default(),
-            out,
-            reply,
-        })
-        .await
-        .unwrap();
+    inbox.send(Msg::Connect { hello: hello(conn, name), out, reply }).await.unwrap();
     answer.await.unwrap().unwrap();
     events
 }
@@ -187,7 +182,7 @@ async fn a_host_away_for_two_minutes_between_deals_hands_the_role_to_a_connected
     settle(&rooms).await;
     assert_eq!(rooms.view(&code).await.unwrap().host, "Alice", "a connected host stays host");
     let inbox = rooms.inbox(&code).await.unwrap().unwrap();
-    inbox.send(Msg::Disconnect { conn: 2 }).await.unwrap();
+    inbox.send(Msg::Client(FromClient::Disconnect { conn: 2 })).await.unwrap();
     settle(&rooms).await;
     tokio::time::advance(Duration::from_secs(119)).await;
     settle(&rooms).await;

@@ -10,7 +10,7 @@ use common::*;
 use ddz_server::Heartbeat;
 use ddz_server::Timing;
 use ddz_server::protocol::{ErrorCode, Event};
-use ddz_server::{Msg, Outbound, RoomCode};
+use ddz_server::{Hello, Msg, Outbound, PlayerName, RoomCode};
 use serde_json::json;
 use tokio::sync::{mpsc, oneshot};
 
@@ -99,11 +99,9 @@ async fn a_late_connect_of_an_older_socket_never_displaces_a_newer_one() {
             let inbox = rooms.inbox(&code).await.unwrap().unwrap();
             let (out, events) = mpsc::channel(64);
             let (reply, answer) = oneshot::channel();
-            let name = Some("Ann".to_string());
-            inbox
-                .send(Msg::Connect { conn, name, token, opened_ms, origin: Default::default(), out, reply })
-                .await
-                .unwrap();
+            let name = Some(PlayerName::parse("Ann").unwrap());
+            let hello = Hello { conn, name, token, opened_ms, origin: Default::default() };
+            inbox.send(Msg::Connect { hello, out, reply }).await.unwrap();
             (answer.await.unwrap(), events)
         }
     };

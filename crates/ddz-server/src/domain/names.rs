@@ -60,8 +60,10 @@ pub const MAX_NAME: usize = 24;
 
 /// A player's name as typed, read once at the edge (a request body, a path, a `hello`): its display form and
 /// its key. Two names with the same key are the same name everywhere: seats, protection, stats, ratings,
-/// boards and the queue.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// boards and the queue. It travels (between a cluster's nodes) as its display form, read again on
+/// arrival.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(try_from = "String", into = "String")]
 pub struct PlayerName {
     display: String,
     key: String,
@@ -130,6 +132,14 @@ impl PlayerName {
 impl std::fmt::Display for PlayerName {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(&self.display)
+    }
+}
+
+impl TryFrom<String> for PlayerName {
+    type Error = NameError;
+
+    fn try_from(typed: String) -> Result<PlayerName, NameError> {
+        PlayerName::parse(&typed)
     }
 }
 

@@ -16,7 +16,7 @@ use super::common::{AppError, AppState, COMMANDS, ClientAddr, MAX_FRAME, READ_BU
 use super::limit::Bucket;
 use super::names::proven_name;
 use crate::domain::fairness::Origin;
-use crate::room::{ConnId, Msg, Outbound};
+use crate::room::{ConnId, FromClient, Hello, Msg, Outbound};
 use crate::wire::protocol::{Command, ErrorCode, Event, Refused};
 
 pub(super) async fn websocket(
@@ -64,7 +64,7 @@ fn error(code: ErrorCode, message: impl Into<String>) -> Event {
 }
 
 /// What a first frame asks for.
-enum Hello {
+enum Greeted {
     /// A room's events, through this inbox.
     Room(mpsc::Sender<Msg>, mpsc::Receiver<Outbound>),
     /// The lobby's.
@@ -98,8 +98,8 @@ async fn watch_lobby(mut socket: WebSocket, state: &AppState) {
 /// One client: a `hello` first, then commands to its room and events back.
 async fn client(mut socket: WebSocket, state: AppState, conn: ConnId, from: Option<IpAddr>) {
     let (inbox, out_rx) = match hello(&mut socket, &state, conn, from).await {
-        Ok(Hello::Room(inbox, out_rx)) => (inbox, out_rx),
-        Ok(Hello::Lobby) => return watch_lobby(socket, &state).await,
+        Ok(Greeted::Room(inbox, out_rx)) => (inbox, out_rx),
+        Ok(Greeted::Lobby) => return watch_lobby(socket, &state).await,
         Err(refused) => {
             send(&mut socket, &refused.event(None)).await;
             let _ = socket.close().await;
@@ -107,10 +107,15 @@ async fn client(mut socket: WebSocket, state: AppState, conn: ConnId, from: Opti
         }
     };
     serve_client(socket, inbox.clone(), out_rx, conn, &state).await;
-    let _ = inbox.send(Msg::Disconnect { conn }).await;
+    let _ = inbox.send(Msg::Client(FromClient::Disconnect { conn })).await;
 }
 
-async fn hello(socket: &mut WebSocket, state: &AppState, conn: ConnId, from: Option<IpAddr>) -> Result<Hello, Refused> {
+async fn hello(
+    socket: &mut WebSocket,
+    state: &AppState,
+    conn: ConnId,
+    from: Option<IpAddr>,
+) -> Result<Greeted, Refused> {
     let refuse = |message: &str| Refused::new(ErrorCode::BadMessage, message);
     let stopping = state.rooms.stopping();
     let first = tokio::select! {
@@ -125,23 +130,23 @@ async fn hello(socket: &mut WebSocket, state: &AppState, conn: ConnId, from: Opt
     let (room, name, token, browser) = match serde_json::from_str::<Command>(&text) {
         Ok(Command::Hello { room, name, token, key, browser }) => {
             let name = proven_name(state, &name, key.as_deref(), from).await.map_err(AppError::refused)?;
-            (room, Some(String::from(name)), token, browser)
+            (room, Some(name), token, browser)
         }
         Ok(Command::Watch { room }) => (room, None, None, None),
-        Ok(Command::WatchLobby) => return Ok(Hello::Lobby),
+        Ok(Command::WatchLobby) => return Ok(Greeted::Lobby),
         _ => return Err(refuse("the first message must be a hello with a room and a name, watch, or watch_lobby")),
     };
-    let opened_ms = state.rooms.now_ms();
     let origin = Origin {
         address: origin_address(from),
         // An id is the browser's own random string: anything longer is no id of ours.
         browser: browser.filter(|id| !id.is_empty() && id.len() <= 64),
     };
-    let (inbox, events, token) = state.rooms.connect(&room, conn, name, token, opened_ms, origin).await?;
+    let hello = Hello { conn, name, token, opened_ms: state.rooms.now_ms(), origin };
+    let (inbox, events, token) = state.rooms.connect(&room, hello).await?;
     if let Some(token) = token {
         send(socket, &Event::Session { token }).await;
     }
-    Ok(Hello::Room(inbox, events))
+    Ok(Greeted::Room(inbox, events))
 }
 
 /// The `seq` of an `act` frame, read from its envelope alone, so that a refusal can carry it even when
@@ -265,7 +270,7 @@ async fn serve_client(
                     Command::Act { seq, .. } => Some(*seq),
                     _ => None,
                 };
-                if inbox.try_send(Msg::Command { conn, command }).is_err() {
+                if inbox.try_send(Msg::Client(FromClient::Command { conn, command })).is_err() {
                     let busy = Refused::new(ErrorCode::Busy, "the room is busy; try again").event(seq);
                     let _ = to_client.try_send(busy);
                 }

@@ -7,6 +7,7 @@ use serde::{Deserialize, Serialize};
 use tokio::sync::{mpsc, oneshot};
 
 use crate::domain::fairness::Origin;
+use crate::domain::names::PlayerName;
 use crate::store::Fence;
 use crate::wire::protocol::{Command, Event, Refused, RoomView};
 
@@ -51,32 +52,20 @@ impl From<Event> for Outbound {
     }
 }
 
-/// What a room's task takes: a client's connection, commands and departure, and the requests of handlers
-/// and other nodes. The cluster forwards the same [`Request`]s and [`Reply`]s between nodes.
+/// What a room's task takes: a client's connection, what its clients do, and the requests of handlers.
+/// The serialisable part of each ([`Hello`], [`FromClient`], [`Request`]) is the same on every node: the
+/// cluster carries it to the room's owner as it is ([`Mail`]), and only the channels an answer goes back
+/// by are made afresh there.
 pub enum Msg {
-    /// A client enters: as `name`, or with `None` as a spectator. A name already connected is refused,
-    /// unless `token` is the name's resume token: then the new connection replaces the old one at once,
-    /// if it is the newer one. Connections of a name are ordered by `opened_ms`, when the serving node
-    /// read the socket's hello, not by arrival: a connect retried late (an abandoned socket's, relayed
-    /// after a failover) never displaces a newer live connection.
+    /// A client enters ([`Hello`]). Its events go to `out`; the answer is the name's resume token (none
+    /// for a spectator).
     Connect {
-        conn: ConnId,
-        name: Option<String>,
-        token: Option<String>,
-        opened_ms: u64,
-        /// Where the client connects from (its address and browser), for the rating's fair play.
-        origin: Origin,
+        hello: Hello,
         out: mpsc::Sender<Outbound>,
-        /// The name's resume token (none for a spectator).
         reply: oneshot::Sender<Result<Option<String>, Refused>>,
     },
-    Disconnect {
-        conn: ConnId,
-    },
-    Command {
-        conn: ConnId,
-        command: Command,
-    },
+    /// What a connected client did: nothing is answered (its events say what came of it).
+    Client(FromClient),
     Request {
         request: Request,
         reply: oneshot::Sender<Result<Reply, Refused>>,
@@ -91,6 +80,62 @@ pub enum Msg {
     /// Cluster mode: another node took the room since this task started (its node found out before the
     /// task did): the task ends at once, as when a store of its is refused by the fence.
     Fenced,
+}
+
+/// A client entering a room: as `name`, or with `None` as a spectator. A name already connected is
+/// refused, unless `token` is the name's resume token: then the new connection replaces the old one at
+/// once, if it is the newer one. Connections of a name are ordered by `opened_ms`, when the serving node
+/// read the socket's hello, not by arrival: a connect retried late (an abandoned socket's, relayed after a
+/// failover) never displaces a newer live connection.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Hello {
+    pub conn: ConnId,
+    pub name: Option<PlayerName>,
+    pub token: Option<String>,
+    pub opened_ms: u64,
+    /// Where the client connects from (its address and browser), for the rating's fair play.
+    #[serde(default)]
+    pub origin: Origin,
+}
+
+/// What a connected client does, unanswered.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum FromClient {
+    Command {
+        conn: ConnId,
+        command: Command,
+    },
+    /// The client's socket closed.
+    Disconnect {
+        conn: ConnId,
+    },
+}
+
+impl FromClient {
+    pub fn conn(&self) -> ConnId {
+        match self {
+            FromClient::Command { conn, .. } | FromClient::Disconnect { conn } => *conn,
+        }
+    }
+
+    /// The same, from connection `conn` (the number the room's owner knows a relayed connection by).
+    pub fn from_conn(self, conn: ConnId) -> FromClient {
+        match self {
+            FromClient::Command { command, .. } => FromClient::Command { conn, command },
+            FromClient::Disconnect { .. } => FromClient::Disconnect { conn },
+        }
+    }
+}
+
+/// The serialisable part of a [`Msg`]: what a serving node sends a room's owner. The owner puts it in the
+/// room's inbox with channels of its own ([`Mail::into_msg`] is the only translation).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "mail", content = "body", rename_all = "snake_case")]
+pub enum Mail {
+    Connect(Hello),
+    Client(FromClient),
+    Request(Request),
 }
 
 /// A question a handler puts to a room, the same on every node.
@@ -131,4 +176,28 @@ pub async fn ask<T>(inbox: &mpsc::Sender<Msg>, make: impl FnOnce(oneshot::Sender
     let (reply, answer) = oneshot::channel();
     inbox.send(make(reply)).await.ok()?;
     answer.await.ok()
+}
+
+/// How many times a message is put to a room whose task keeps retiring as the message reaches it.
+const TRIES: usize = 3;
+
+/// Puts a message to a room's task with `attempt`, which answers `None` when the task stopped before
+/// answering (it retired as the message reached it, or the server is stopping): the room's inbox is then
+/// found again with `find` (which loads the room afresh) and the message put again, up to three times.
+/// The one way every path asks a room: handlers and clients here, and an owner for another node.
+pub async fn ask_retrying<T, E, Found, Answered>(
+    mut find: impl FnMut() -> Found,
+    mut attempt: impl FnMut(mpsc::Sender<Msg>) -> Answered,
+) -> Result<Option<T>, E>
+where
+    Found: Future<Output = Result<mpsc::Sender<Msg>, E>>,
+    Answered: Future<Output = Option<T>>,
+{
+    for _ in 0..TRIES {
+        let inbox = find().await?;
+        if let Some(answer) = attempt(inbox).await {
+            return Ok(Some(answer));
+        }
+    }
+    Ok(None)
 }

@@ -5,6 +5,6 @@ mod mailbox;
 mod registry;
 mod task;
 
-pub use mailbox::{ConnId, Msg, OUTBOX, Outbound, Reply, Request, ask};
+pub use mailbox::{ConnId, FromClient, Hello, Mail, Msg, OUTBOX, Outbound, Reply, Request, ask, ask_retrying};
 pub use registry::Registry;
 pub use task::*;

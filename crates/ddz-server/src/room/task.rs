@@ -16,12 +16,11 @@ use ddz_engine::{Action, Seat, Seed, TableType};
 use tokio::sync::{mpsc, oneshot};
 use tokio::time::{Duration, Instant};
 
-use super::mailbox::{ConnId, Msg, Outbound, Reply, Request};
+use super::mailbox::{ConnId, FromClient, Hello, Msg, Outbound, Reply, Request};
 use super::registry::Registry;
 use crate::clock::Clock;
 use crate::domain::challenge::{rally_closed, rally_expiry_ms, rally_setup, sealed_rally};
 use crate::domain::fairness::{Integrity, Origin, Unrated, Verdict};
-use crate::domain::names::name_key;
 use crate::domain::rating::{Family, NEW_PLAYER, bot_skill};
 use crate::domain::room::{Entry, Occupant, Room, RoomError, Stamped};
 use crate::metrics;
@@ -278,7 +277,7 @@ impl RoomTask {
 
     async fn handle(&mut self, msg: Msg) {
         match msg {
-            Msg::Connect { conn, name: None, token: _, opened_ms, origin: _, out, reply } => {
+            Msg::Connect { hello: Hello { conn, name: None, opened_ms, .. }, out, reply } => {
                 if let Some(date) = self.sealed_rally() {
                     let _ = reply.send(Err(Refused::rally_open(date)));
                     return;
@@ -297,20 +296,20 @@ impl RoomTask {
                 let _ = reply.send(Ok(None));
                 self.broadcast();
             }
-            Msg::Connect { conn, name: Some(name), token, opened_ms, origin, out, reply } => {
+            Msg::Connect { hello: Hello { conn, name: Some(name), token, opened_ms, origin }, out, reply } => {
                 // A sealed rally seats only its player: any other name would watch its deals.
                 if let Some(date) = self.sealed_rally()
-                    && !self.room.is_host(&name)
+                    && !self.room.is_host(name.as_str())
                 {
                     let _ = reply.send(Err(Refused::rally_open(date)));
                     return;
                 }
-                if self.room.is_bot_name(&name) {
+                if self.room.is_bot_name(name.as_str()) {
                     let refused = Refused::new(ErrorCode::NameTaken, format!("{name} is a bot at this table"));
                     let _ = reply.send(Err(refused));
                     return;
                 }
-                let key = name_key(&name);
+                let key = name.key().to_string();
                 let holder = token.is_some() && token.as_ref() == self.tokens.get(&key);
                 let others: Vec<ConnId> =
                     self.connections.iter().filter(|(_, c)| c.is(&key)).map(|(id, _)| *id).collect();
@@ -336,13 +335,13 @@ impl RoomTask {
                 }
                 let token = self.tokens.entry(key.clone()).or_insert_with(new_token).clone();
                 self.origins.insert(key.clone(), origin);
-                let player = Connection { name: Some(name), key: Some(key), out, opened_ms, sent_actions: None };
+                let player = Connection { name: Some(name.into()), key: Some(key), out, opened_ms, sent_actions: None };
                 self.connections.insert(conn, player);
                 let _ = reply.send(Ok(Some(token)));
                 self.note_host_presence();
                 self.broadcast();
             }
-            Msg::Disconnect { conn } => {
+            Msg::Client(FromClient::Disconnect { conn }) => {
                 if let Some(gone) = self.connections.remove(&conn) {
                     let seat = gone.seat_in(&self.room);
                     if let Some(seat) =
@@ -355,7 +354,7 @@ impl RoomTask {
                     let _ = self.deal_offer_if_ready().await;
                 }
             }
-            Msg::Command { conn, command } => self.command(conn, command).await,
+            Msg::Client(FromClient::Command { conn, command }) => self.command(conn, command).await,
             Msg::Request { request, reply } => {
                 let _ = reply.send(self.request(request).await);
             }
