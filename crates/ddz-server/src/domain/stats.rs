@@ -3,6 +3,7 @@
 use ddz_engine::{Action, Deal, Kind, TableType};
 use serde::{Deserialize, Serialize};
 
+use crate::domain::challenge::ChallengeKind;
 use crate::domain::room::{Mode, Occupant, Room};
 
 /// A player's totals for one table type and board (or, from [`stat_lines`], what one deal adds to them).
@@ -21,6 +22,46 @@ pub struct StatLine {
     pub points: i64,
     pub bombs: i64,
     pub springs: i64,
+}
+
+/// Every board, as `/api/boards/{board}` names it: the money boards ([`MoneyBoard`]) and each challenge's.
+#[derive(ts_rs::TS, Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, strum::EnumIter)]
+#[serde(rename_all = "lowercase")]
+pub enum BoardName {
+    Overall,
+    Lobby,
+    Buster,
+    Bomber,
+    Rally,
+}
+
+impl BoardName {
+    /// The board `text` names, if any.
+    pub fn parse(text: &str) -> Option<BoardName> {
+        <BoardName as strum::IntoEnumIterator>::iter().find(|board| board.name() == text)
+    }
+
+    /// The board as URLs name it.
+    pub fn name(self) -> &'static str {
+        match self {
+            BoardName::Overall => MoneyBoard::Overall.name(),
+            BoardName::Lobby => MoneyBoard::Lobby.name(),
+            BoardName::Buster => ChallengeKind::Buster.name(),
+            BoardName::Bomber => ChallengeKind::Bomber.name(),
+            BoardName::Rally => ChallengeKind::Rally.name(),
+        }
+    }
+
+    /// Where its rows come from: the money won in counted deals, or a challenge's finished runs.
+    pub fn rows(self) -> Result<MoneyBoard, ChallengeKind> {
+        match self {
+            BoardName::Overall => Ok(MoneyBoard::Overall),
+            BoardName::Lobby => Ok(MoneyBoard::Lobby),
+            BoardName::Buster => Err(ChallengeKind::Buster),
+            BoardName::Bomber => Err(ChallengeKind::Bomber),
+            BoardName::Rally => Err(ChallengeKind::Rally),
+        }
+    }
 }
 
 /// The money boards, kept up to date as deals finish: House money won in every counted deal

@@ -15,7 +15,7 @@ use crate::domain::challenge::{BOARD_ROWS, ChallengeKind, is_date, rally_closed,
 use crate::domain::names::name_key;
 use crate::domain::rating::Family;
 use crate::domain::room::{Mode, RoomCode};
-use crate::domain::stats::MoneyBoard;
+use crate::domain::stats::BoardName;
 use crate::room::Request;
 use crate::store::StoreError;
 use crate::wire::http::{
@@ -204,21 +204,16 @@ pub(super) async fn board(
     Queried(query): Queried<BoardQuery>,
 ) -> Result<Response, AppError> {
     let db = state.rooms.db();
-    let (mut rows, date) = match ChallengeKind::parse(&board) {
-        Some(ChallengeKind::Rally) => {
+    let board = BoardName::parse(&board).ok_or_else(|| {
+        AppError::new(ErrorCode::UnknownBoard, format!("no board {board:?} (overall, lobby, buster, bomber, rally)"))
+    })?;
+    let (mut rows, date) = match board.rows() {
+        Ok(money) => (db.board(money, BOARD_ROWS as i64).await?, None),
+        Err(ChallengeKind::Rally) => {
             let date = rally_date(&state, query.date)?;
             (db.challenge_board(ChallengeKind::Rally, Some(date.clone())).await?, Some(date))
         }
-        Some(kind) => (db.challenge_board(kind, None).await?, None),
-        None => {
-            let money = MoneyBoard::parse(&board).ok_or_else(|| {
-                AppError::new(
-                    ErrorCode::UnknownBoard,
-                    format!("no board {board:?} (overall, lobby, buster, bomber, rally)"),
-                )
-            })?;
-            (db.board(money, BOARD_ROWS as i64).await?, None)
-        }
+        Err(kind) => (db.challenge_board(kind, None).await?, None),
     };
     let names: Vec<String> = rows.iter().map(|row| row.name.clone()).collect();
     let protected = db.protected_among(&names).await?;

@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 use crate::domain::challenge::{BoardRow, ChallengeKind, RallyResult};
 use crate::domain::rating::{Family, PlayerRating, RatingRow};
 use crate::domain::room::RoomCode;
-use crate::domain::stats::StatLine;
+use crate::domain::stats::{BoardName, StatLine};
 use crate::wire::protocol::{ErrorCode, Summary};
 
 /// `POST /api/rooms`: an invite room of `table` (the Wild at House, Wild Rank elsewhere, per `wild`), or
@@ -177,7 +177,7 @@ pub struct RatingBoard {
 /// `GET /api/boards/BOARD`: a board's rows (a rally board's for `date`).
 #[derive(ts_rs::TS, Clone, Debug, Serialize)]
 pub struct Board {
-    pub board: String,
+    pub board: BoardName,
     pub date: Option<String>,
     pub rows: Vec<BoardRow>,
 }

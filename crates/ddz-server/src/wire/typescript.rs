@@ -8,7 +8,7 @@ use crate::domain::challenge::{BoardRow, ChallengeKind, RallyResult};
 use crate::domain::fairness::{Unrated, Verdict};
 use crate::domain::rating::{Family, PlayerRating, RatingPoint, RatingRow};
 use crate::domain::room::{LogLine, Mode, Occupant, RoomCode};
-use crate::domain::stats::StatLine;
+use crate::domain::stats::{BoardName, StatLine};
 use crate::wire::http::{
     ApiError, Board, BoardRank, ChallengeStarted, CreateRoom, DealReview, Health, JoinQuickMatch, Lobby, NameSecrets,
     PlayVsBots, PlayerStats, ProtectName, QuickMatch, Rallies, RallyComparison, RallyFairness, RatingBoard,
@@ -80,6 +80,7 @@ pub fn typescript() -> String {
         decl::<BoardRow>(&cfg),
         decl::<RallyResult>(&cfg),
         decl::<StatLine>(&cfg),
+        decl::<BoardName>(&cfg),
         decl::<Family>(&cfg),
         decl::<RatingRow>(&cfg),
         decl::<RatingPoint>(&cfg),
