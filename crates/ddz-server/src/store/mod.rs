@@ -2,7 +2,8 @@
 //! stats, challenges and reviews, on SQLite (the default: one file) or PostgreSQL (`postgres://…`), and in
 //! cluster mode the nodes' leases and the rooms' owners with their fencing numbers ([`Fence`]). Both go
 //! through sqlx's `Any` driver with the same SQL (`$1` placeholders, `ON CONFLICT`, `IS NOT DISTINCT FROM`,
-//! integers only); each has its own migrations, embedded in the binary.
+//! integers only) and the same migrations, embedded in the binary (`migrations.rs`: PostgreSQL's integers are
+//! written `BIGINT`).
 //!
 //! Only storing and loading: what an entry implies (a deal's record, the stats it earns, a run's result)
 //! is worked out by the room ([`Append::of`]) and the stats module, and what is read back is checked as it
@@ -10,6 +11,7 @@
 
 mod append;
 mod boards;
+mod migrations;
 mod queue;
 mod rekey;
 mod results;
@@ -28,8 +30,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use sqlx::any::{AnyConnectOptions, AnyPoolOptions};
-use sqlx::migrate::{Migration, MigrationType, Migrator};
-use sqlx::{AnyConnection, AnyPool, Executor, FromRow, SqlSafeStr};
+use sqlx::{AnyConnection, AnyPool, Executor, FromRow};
 use tokio::sync::{mpsc, oneshot};
 
 use crate::domain::challenge::{BoardRow, Challenge, ChallengeKind, FinishedRun, RallyResult, rank_runs};
@@ -101,38 +102,6 @@ pub enum ChallengeStart {
 }
 
 pub type DbResult<T> = Result<T, StoreError>;
-
-/// The same schema for each backend: SQLite's integers are 64-bit by nature, PostgreSQL's are written
-/// `BIGINT`.
-fn migrator(backend: Backend) -> Migrator {
-    let migration = |version, name: &'static str, sql: &'static str| {
-        Migration::new(version, name.into(), MigrationType::Simple, sql.into_sql_str(), false)
-    };
-    Migrator::with_migrations(match backend {
-        Backend::Sqlite => vec![
-            migration(1, "rooms", include_str!("../../migrations/0001_rooms.sql")),
-            migration(2, "challenges", include_str!("../../migrations/0002_challenges.sql")),
-            migration(3, "reviews", include_str!("../../migrations/0003_reviews.sql")),
-            migration(4, "one unfinished run", include_str!("../../migrations/0004_one_unfinished_run.sql")),
-            migration(5, "room owners", include_str!("../../migrations/0005_room_owners.sql")),
-            migration(6, "protected names", include_str!("../../migrations/0006_protected_names.sql")),
-            migration(7, "ratings", include_str!("../../migrations/0007_ratings.sql")),
-            migration(8, "match queue", include_str!("../../migrations/0008_match_queue.sql")),
-            migration(9, "fair competition", include_str!("../../migrations/0009_fair_competition.sql")),
-        ],
-        Backend::Postgres => vec![
-            migration(1, "rooms", include_str!("../../migrations/postgres/0001_rooms.sql")),
-            migration(2, "challenges", include_str!("../../migrations/postgres/0002_challenges.sql")),
-            migration(3, "reviews", include_str!("../../migrations/postgres/0003_reviews.sql")),
-            migration(4, "one unfinished run", include_str!("../../migrations/postgres/0004_one_unfinished_run.sql")),
-            migration(5, "room owners", include_str!("../../migrations/postgres/0005_room_owners.sql")),
-            migration(6, "protected names", include_str!("../../migrations/postgres/0006_protected_names.sql")),
-            migration(7, "ratings", include_str!("../../migrations/postgres/0007_ratings.sql")),
-            migration(8, "match queue", include_str!("../../migrations/postgres/0008_match_queue.sql")),
-            migration(9, "fair competition", include_str!("../../migrations/postgres/0009_fair_competition.sql")),
-        ],
-    })
-}
 
 /// Why the store did not do what it was asked.
 #[derive(Debug, thiserror::Error)]
@@ -689,7 +658,7 @@ impl Store {
                     .await?
             }
         };
-        migrator(backend).run(&pool).await.map_err(|e| StoreError::Unavailable(e.into()))?;
+        migrations::migrator(backend).run(&pool).await.map_err(|e| StoreError::Unavailable(e.into()))?;
         let store = Store { pool, listing };
         store.rekey_names().await?;
         Ok(store)
