@@ -6,6 +6,7 @@ use ddz_bot::BotKind;
 use ddz_engine::{Action, Deal, DealRecord};
 use serde::{Deserialize, Serialize};
 
+use super::ownership::Fence;
 use crate::domain::challenge::rally_closed;
 use crate::domain::fairness::{Integrity, Unrated, Verdict, verdicts};
 use crate::domain::rating::{RatedDeal, rated_deal};
@@ -170,12 +171,4 @@ fn deal_just_finished(stamped: &Stamped, after: &Room) -> bool {
         Entry::Close => after.deal.as_ref().is_some_and(|d| d.actions().last() == Some(&Action::Abandon)),
         _ => false,
     }
-}
-
-/// A room's ownership in cluster mode: the node that runs it and the fencing number it took it with.
-/// Every append of that node to that room checks that both still hold.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Fence {
-    pub node: String,
-    pub number: i64,
 }
