@@ -16,11 +16,13 @@ mod ownership;
 mod queue;
 mod rekey;
 mod results;
+mod rooms;
 
 pub use append::Append;
 pub use boards::FlaggedPair;
 pub use ownership::Fence;
 pub use queue::Ticket;
+pub use rooms::StoredRoom;
 
 use std::collections::HashSet;
 use std::future::Future;
@@ -32,13 +34,13 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use sqlx::any::{AnyConnectOptions, AnyPoolOptions};
-use sqlx::{AnyConnection, AnyPool, Executor, FromRow};
+use sqlx::{AnyPool, Executor, FromRow};
 use tokio::sync::{mpsc, oneshot};
 
 use crate::domain::challenge::{BoardRow, Challenge, ChallengeKind, FinishedRun, RallyResult, rank_runs};
 use crate::domain::fairness::Listing;
 use crate::domain::names::{self, Digests, PlayerName};
-use crate::domain::room::{Mode, Stamped};
+use crate::domain::room::Mode;
 
 /// The database, served by its own thread: the rooms' tasks await their writes without the database's
 /// own timers living in the game's runtime (which lets tests pause the game clock).
@@ -60,9 +62,6 @@ struct Outage {
     down: Arc<AtomicBool>,
     refused: Arc<AtomicU64>,
 }
-
-/// The most entries one transaction stores.
-const MAX_BATCH: usize = 512;
 
 type Job = Box<dyn FnOnce(Store) -> Pin<Box<dyn Future<Output = ()> + Send>> + Send>;
 
@@ -123,16 +122,6 @@ pub enum StoreError {
     Unavailable(#[from] sqlx::Error),
 }
 
-/// A stored room: how it was created and its log.
-pub struct StoredRoom {
-    pub code: String,
-    pub rules: ddz_engine::Rules,
-    pub mode: Mode,
-    pub host: String,
-    pub challenge: Option<Challenge>,
-    pub entries: Vec<Stamped>,
-}
-
 impl Db {
     /// Opens (creating if needed) the database at `url` (`sqlite://ddz.db`), migrates it, and starts the
     /// database thread.
@@ -159,7 +148,7 @@ impl Db {
                         }
                     };
                     let _ = ready.send(Ok(()));
-                    let writer = tokio::spawn(write_batches(store.clone(), pending));
+                    let writer = tokio::spawn(append::write_batches(store.clone(), pending));
                     let mut running = tokio::task::JoinSet::new();
                     while let Some(job) = queue.recv().await {
                         running.spawn(job(store.clone()));
@@ -223,86 +212,6 @@ impl Db {
         });
         self.jobs.send(job).map_err(|_| sqlx::Error::PoolClosed)?;
         answer.await.map_err(|_| StoreError::Unavailable(sqlx::Error::PoolClosed))?
-    }
-
-    pub async fn create_room(&self, code: &str, rules: &str, mode: Mode, host: &str, at: u64) -> DbResult<()> {
-        let (code, rules, host) = (code.to_string(), rules.to_string(), host.to_string());
-        self.run(move |s| async move { s.create_room(&code, &rules, mode, &host, at).await }).await
-    }
-
-    /// Stores an entry (and, when it ends a deal, the deal's record and stats) in one transaction.
-    /// Entries that arrive while a batch is written wait for the next one, so a busy server stores many
-    /// rooms' entries per transaction.
-    pub async fn append(&self, append: Append) -> DbResult<()> {
-        self.check_reachable()?;
-        let (reply, answer) = oneshot::channel();
-        self.appends.send((append, reply)).map_err(|_| sqlx::Error::PoolClosed)?;
-        answer.await.map_err(|_| sqlx::Error::PoolClosed)?
-    }
-
-    pub async fn open_rooms(&self) -> DbResult<Vec<StoredRoom>> {
-        self.run(|s| async move { s.open_rooms().await }).await
-    }
-
-    /// Whether room `code` exists (without reading its log).
-    pub async fn room_exists(&self, code: &str) -> DbResult<bool> {
-        let code = code.to_string();
-        self.run(move |s| async move {
-            let found: Option<String> = sqlx::query_scalar("SELECT code FROM rooms WHERE code = $1")
-                .bind(&code)
-                .fetch_optional(&s.pool)
-                .await?;
-            Ok::<_, StoreError>(found.is_some())
-        })
-        .await
-    }
-
-    pub async fn room(&self, code: &str) -> DbResult<Option<StoredRoom>> {
-        let code = code.to_string();
-        self.run(move |s| async move { s.room(&code).await }).await
-    }
-
-    pub async fn deal_records(&self, code: &str) -> DbResult<Vec<String>> {
-        let code = code.to_string();
-        self.run(move |s| async move { s.deal_records(&code).await }).await
-    }
-
-    /// The record of deal `number` (1-based) of room `code`, if it finished.
-    pub async fn deal_record(&self, code: &str, number: u32) -> DbResult<Option<String>> {
-        let code = code.to_string();
-        self.run(move |s| async move { s.deal_record(&code, number).await }).await
-    }
-
-    /// The stored review (JSON) of `seat`'s play in deal `number` of room `code`, if one was made.
-    pub async fn review(&self, code: &str, number: u32, seat: u32) -> DbResult<Option<String>> {
-        let code = code.to_string();
-        self.run(move |s| async move {
-            sqlx::query_scalar("SELECT review FROM reviews WHERE code = $1 AND number = $2 AND seat = $3")
-                .bind(code)
-                .bind(i64::from(number))
-                .bind(i64::from(seat))
-                .fetch_optional(&s.pool)
-                .await
-        })
-        .await
-    }
-
-    /// Keeps a review (the first one stored stays: reviews of one deal and seat are the same).
-    pub async fn store_review(&self, code: &str, number: u32, seat: u32, review: String) -> DbResult<()> {
-        let code = code.to_string();
-        self.run(move |s| async move {
-            sqlx::query(
-                "INSERT INTO reviews (code, number, seat, review) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING",
-            )
-            .bind(code)
-            .bind(i64::from(number))
-            .bind(i64::from(seat))
-            .bind(review)
-            .execute(&s.pool)
-            .await
-            .map(|_| ())
-        })
-        .await
     }
 
     /// The server's secret for the rallies' deals: drawn once, on first use, and kept.
@@ -495,102 +404,6 @@ impl Store {
         Ok(store)
     }
 
-    async fn create_room(&self, code: &str, rules: &str, mode: Mode, host: &str, at: u64) -> DbResult<()> {
-        sqlx::query("INSERT INTO rooms (code, rules, mode, host, created_at) VALUES ($1, $2, $3, $4, $5)")
-            .bind(code)
-            .bind(rules)
-            .bind(mode.name())
-            .bind(host)
-            .bind(at as i64)
-            .execute(&self.pool)
-            .await?;
-        Ok(())
-    }
-
-    /// Stores appends in one transaction. If that fails, each is tried in its own, so that one bad
-    /// entry cannot fail the others of its batch; the results are in the batch's order.
-    async fn append_batch(&self, batch: &[Append]) -> Vec<DbResult<()>> {
-        if self.append_in_one_transaction(batch).await.is_ok() {
-            return batch.iter().map(|_| Ok(())).collect();
-        }
-        let mut results = Vec::with_capacity(batch.len());
-        for append in batch {
-            results.push(self.append_in_one_transaction(std::slice::from_ref(append)).await);
-        }
-        results
-    }
-
-    async fn append_in_one_transaction(&self, appends: &[Append]) -> DbResult<()> {
-        if appends.iter().all(Append::is_log_line_only) {
-            // One statement is a transaction of its own: one round trip to the database for the whole
-            // batch, where BEGIN, an INSERT per entry and COMMIT each cost one (and two thread switches
-            // into sqlx's SQLite worker).
-            return insert_log_lines(&self.pool, appends).await;
-        }
-        let mut tx = self.pool.begin().await?;
-        ownership::check_fences(&mut tx, appends).await?;
-        insert_log_lines(&mut *tx, appends).await?;
-        for append in appends {
-            write_deal_and_room_changes(&mut tx, self.listing, append).await?;
-        }
-        Ok(tx.commit().await?)
-    }
-
-    /// Every room not closed, with its log.
-    async fn open_rooms(&self) -> DbResult<Vec<StoredRoom>> {
-        let codes: Vec<String> =
-            sqlx::query_scalar("SELECT code FROM rooms WHERE closed_at IS NULL ORDER BY created_at")
-                .fetch_all(&self.pool)
-                .await?;
-        let mut rooms = Vec::new();
-        for code in codes {
-            if let Some(room) = self.room(&code).await? {
-                rooms.push(room);
-            }
-        }
-        Ok(rooms)
-    }
-
-    /// One room and its log, closed or not.
-    async fn room(&self, code: &str) -> DbResult<Option<StoredRoom>> {
-        let Some(row) = sqlx::query_as::<_, RoomRow>(
-            "SELECT rooms.code AS code, rules, mode, host, kind, rally FROM rooms \
-             LEFT JOIN challenges ON challenges.code = rooms.code WHERE rooms.code = $1",
-        )
-        .bind(code)
-        .fetch_optional(&self.pool)
-        .await?
-        else {
-            return Ok(None);
-        };
-        let log = sqlx::query_as::<_, LogRow>("SELECT n, at, entry FROM room_log WHERE code = $1 ORDER BY n")
-            .bind(code)
-            .fetch_all(&self.pool)
-            .await?;
-        let entries = log
-            .into_iter()
-            .map(|r| {
-                let entry = serde_json::from_str(&r.entry).map_err(decode)?;
-                Ok(Stamped { n: r.n as u64, at: r.at as u64, entry })
-            })
-            .collect::<DbResult<Vec<_>>>()?;
-        let challenge = match row.kind {
-            None => None,
-            Some(kind) => {
-                let kind = ChallengeKind::parse(&kind).ok_or_else(|| unknown("challenge kind", &kind))?;
-                Some(Challenge { kind, rally: row.rally })
-            }
-        };
-        Ok(Some(StoredRoom {
-            code: row.code,
-            rules: row.rules.parse().map_err(decode)?,
-            mode: row.mode.parse().map_err(decode)?,
-            host: row.host,
-            challenge,
-            entries,
-        }))
-    }
-
     async fn rally_secret(&self) -> DbResult<ddz_engine::Seed> {
         let fresh = ddz_engine::Seed::random(&mut rand::rng()).to_string();
         sqlx::query("INSERT INTO settings (key, value) VALUES ('rally_secret', $1) ON CONFLICT DO NOTHING")
@@ -693,43 +506,6 @@ impl Store {
         let best = rows.iter().find(|r| r.name == *leader).unwrap_or(mine);
         Ok(Some((result(mine), result(best))))
     }
-
-    /// Finished deal records of a room, in order.
-    async fn deal_record(&self, code: &str, number: u32) -> DbResult<Option<String>> {
-        sqlx::query_scalar("SELECT record FROM deals WHERE code = $1 AND number = $2")
-            .bind(code)
-            .bind(i64::from(number))
-            .fetch_optional(&self.pool)
-            .await
-            .map_err(StoreError::from)
-    }
-
-    async fn deal_records(&self, code: &str) -> DbResult<Vec<String>> {
-        sqlx::query_scalar("SELECT record FROM deals WHERE code = $1 ORDER BY number")
-            .bind(code)
-            .fetch_all(&self.pool)
-            .await
-            .map_err(StoreError::from)
-    }
-}
-
-/// A `rooms` row, with its challenge's kind and rally if it is a challenge room.
-#[derive(FromRow)]
-struct RoomRow {
-    code: String,
-    rules: String,
-    mode: String,
-    host: String,
-    kind: Option<String>,
-    rally: Option<String>,
-}
-
-/// A `room_log` row.
-#[derive(FromRow)]
-struct LogRow {
-    n: i64,
-    at: i64,
-    entry: String,
 }
 
 /// A name's earlier run of a challenge.
@@ -764,89 +540,6 @@ impl RunRow {
     }
 }
 
-fn decode(error: impl std::error::Error) -> StoreError {
-    StoreError::Corrupt(error.to_string())
-}
-
-/// A stored value the server does not know.
-fn unknown(what: &str, value: &str) -> StoreError {
-    StoreError::Corrupt(format!("unknown {what} {value:?}"))
-}
-
-/// The group commit: takes every entry waiting (up to [`MAX_BATCH`]), stores them in one transaction
-/// and answers each, until every [`Db`] handle is gone.
-async fn write_batches(store: Store, mut pending: mpsc::UnboundedReceiver<(Append, oneshot::Sender<DbResult<()>>)>) {
-    let mut waiting = Vec::with_capacity(MAX_BATCH);
-    while pending.recv_many(&mut waiting, MAX_BATCH).await > 0 {
-        let (batch, replies): (Vec<Append>, Vec<_>) = waiting.drain(..).unzip();
-        crate::metrics::histogram!(crate::metrics::BATCH_ENTRIES).record(batch.len() as f64);
-        for (result, reply) in store.append_batch(&batch).await.into_iter().zip(replies) {
-            let _ = reply.send(result);
-        }
-    }
-}
-
-/// The entries' log lines, in one statement (at most [`MAX_BATCH`] rows, 4 parameters each: far below
-/// SQLite's and PostgreSQL's limits).
-async fn insert_log_lines<'c>(executor: impl Executor<'c, Database = sqlx::Any>, appends: &[Append]) -> DbResult<()> {
-    let rows: Vec<String> = (0..appends.len())
-        .map(|i| format!("(${}, ${}, ${}, ${})", 4 * i + 1, 4 * i + 2, 4 * i + 3, 4 * i + 4))
-        .collect();
-    let sql = format!("INSERT INTO room_log (code, n, at, entry) VALUES {}", rows.join(", "));
-    // Safe: the statement is built from placeholders only; the values are bound.
-    let mut query = sqlx::query(sqlx::AssertSqlSafe(sql));
-    for append in appends {
-        query = query.bind(&append.code).bind(append.n as i64).bind(append.at as i64).bind(&append.entry);
-    }
-    query.execute(executor).await?;
-    Ok(())
-}
-
-/// What an entry changes beyond its log line: a closed room, a finished run, a finished deal's record
-/// and stats.
-async fn write_deal_and_room_changes(tx: &mut AnyConnection, listing: Listing, append: &Append) -> DbResult<()> {
-    if append.closes_room {
-        sqlx::query("UPDATE rooms SET closed_at = $1 WHERE code = $2")
-            .bind(append.at as i64)
-            .bind(&append.code)
-            .execute(&mut *tx)
-            .await?;
-    }
-    if let Some(run) = &append.finished_run {
-        sqlx::query(
-            "UPDATE challenges SET finished_at = $1, net = $2, deals = $3, best_pot = $4, nets = $5 \
-                 WHERE code = $6 AND finished_at IS NULL",
-        )
-        .bind(append.at as i64)
-        .bind(run.net)
-        .bind(run.deals)
-        .bind(run.best_pot)
-        .bind(&run.nets)
-        .bind(&append.code)
-        .execute(&mut *tx)
-        .await?;
-    }
-    if let Some(deal) = &append.finished_deal {
-        sqlx::query("INSERT INTO deals (code, number, finished_at, record) VALUES ($1, $2, $3, $4)")
-            .bind(&append.code)
-            .bind(i64::from(deal.number))
-            .bind(append.at as i64)
-            .bind(&deal.record)
-            .execute(&mut *tx)
-            .await?;
-        match &deal.held_for {
-            Some(rally) => {
-                results::hold_results(tx, &append.code, deal.number, rally, append.at, &deal.results).await?
-            }
-            None => {
-                let (at, number) = (append.at, deal.number);
-                results::write_results(tx, listing, at, at, &append.code, number, &deal.results).await?;
-            }
-        }
-    }
-    Ok(())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -860,37 +553,6 @@ mod tests {
         for room in futures_util::future::join_all(reads).await {
             assert_eq!(room.unwrap().map(|r| r.host).as_deref(), Some("Ann"));
         }
-    }
-
-    fn sit(n: u64) -> Append {
-        let entry = crate::domain::room::Entry::Sit { seat: 0, name: format!("P{n}") };
-        Append {
-            code: "BATCH".into(),
-            n,
-            at: n,
-            entry: serde_json::to_string(&entry).unwrap(),
-            closes_room: false,
-            finished_deal: None,
-            finished_run: None,
-            fence: None,
-        }
-    }
-
-    #[tokio::test]
-    async fn a_group_commit_stores_every_good_entry_of_its_batch_and_refuses_only_the_bad_one() {
-        let store = Store::open("sqlite::memory:", Listing::DEFAULT).await.unwrap();
-        store.create_room("BATCH", "house", Mode::Invite, "Ann", 1).await.unwrap();
-        // Log lines alone go in one statement.
-        assert!(store.append_batch(&[sit(1), sit(2)]).await.iter().all(Result::is_ok));
-        // A duplicate number fails that statement: each entry is then tried alone, the room's close
-        // (which takes a transaction) among them.
-        let close = Append { closes_room: true, entry: r#"{"entry":"close"}"#.into(), ..sit(4) };
-        let results = store.append_batch(&[sit(3), sit(2), close]).await;
-        assert_eq!(results.iter().map(Result::is_ok).collect::<Vec<_>>(), [true, false, true]);
-        let room = store.room("BATCH").await.unwrap().unwrap();
-        assert_eq!(room.entries.iter().map(|e| (e.n, e.at)).collect::<Vec<_>>(), [(1, 1), (2, 2), (3, 3), (4, 4)]);
-        assert_eq!(room.entries[3].entry, crate::domain::room::Entry::Close);
-        assert!(store.open_rooms().await.unwrap().is_empty(), "the close is stored with its entry");
     }
 
     #[test]
