@@ -11,6 +11,7 @@
 
 mod append;
 mod boards;
+mod challenges;
 mod migrations;
 mod ownership;
 mod queue;
@@ -20,6 +21,7 @@ mod rooms;
 
 pub use append::Append;
 pub use boards::FlaggedPair;
+pub use challenges::ChallengeStart;
 pub use ownership::Fence;
 pub use queue::Ticket;
 pub use rooms::StoredRoom;
@@ -34,13 +36,11 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use sqlx::any::{AnyConnectOptions, AnyPoolOptions};
-use sqlx::{AnyPool, Executor, FromRow};
+use sqlx::{AnyPool, Executor};
 use tokio::sync::{mpsc, oneshot};
 
-use crate::domain::challenge::{BoardRow, Challenge, ChallengeKind, FinishedRun, RallyResult, rank_runs};
 use crate::domain::fairness::Listing;
 use crate::domain::names::{self, Digests, PlayerName};
-use crate::domain::room::Mode;
 
 /// The database, served by its own thread: the rooms' tasks await their writes without the database's
 /// own timers living in the game's runtime (which lets tests pause the game clock).
@@ -89,17 +89,6 @@ impl Backend {
             Err(sqlx::Error::Configuration(format!("{url:?} is no sqlite:// or postgres:// URL").into()))
         }
     }
-}
-
-/// What asking to start a challenge found.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum ChallengeStart {
-    /// A new run in a new room.
-    Created(String),
-    /// The name's unfinished run of that kind (and rally): resume it.
-    Unfinished(String),
-    /// The name has already played this rally (one attempt per name per rally).
-    RallyPlayed,
 }
 
 pub type DbResult<T> = Result<T, StoreError>;
@@ -212,53 +201,6 @@ impl Db {
         });
         self.jobs.send(job).map_err(|_| sqlx::Error::PoolClosed)?;
         answer.await.map_err(|_| StoreError::Unavailable(sqlx::Error::PoolClosed))?
-    }
-
-    /// The server's secret for the rallies' deals: drawn once, on first use, and kept.
-    pub async fn rally_secret(&self) -> DbResult<ddz_engine::Seed> {
-        self.run(|s| async move { s.rally_secret().await }).await
-    }
-
-    /// Starts `name`'s run of `challenge` in a new room `code`, unless the name has an unfinished run of
-    /// that kind (and rally) or has already played the rally.
-    pub async fn start_challenge(
-        &self,
-        code: &str,
-        challenge: &Challenge,
-        name: &PlayerName,
-        at: u64,
-    ) -> DbResult<ChallengeStart> {
-        let (code, challenge, name) = (code.to_string(), challenge.clone(), name.clone());
-        self.run(move |s| async move {
-            match s.start_challenge(&code, &challenge, &name, at).await {
-                // Another request (on this node or another) started the same name's run first: the
-                // database's unique index refused this one, and the run it started is the one to join.
-                Err(StoreError::Unavailable(e)) if e.as_database_error().is_some_and(|d| d.is_unique_violation()) => {
-                    s.start_challenge(&code, &challenge, &name, at).await
-                }
-                result => result,
-            }
-        })
-        .await
-    }
-
-    /// A challenge board: `rally` names the rally's date for Bang rallies.
-    pub async fn challenge_board(&self, kind: ChallengeKind, rally: Option<String>) -> DbResult<Vec<BoardRow>> {
-        self.run(move |s| async move {
-            Ok::<_, StoreError>(rank_runs(kind, &s.finished_runs(kind, rally.as_deref()).await?))
-        })
-        .await
-    }
-
-    /// The dates of rallies with finished attempts, newest first.
-    pub async fn rallies(&self) -> DbResult<Vec<String>> {
-        self.run(|s| async move { s.rallies().await }).await
-    }
-
-    /// `name`'s finished attempt at the rally of `date`, and the best one on its board.
-    pub async fn rally_results(&self, date: &str, name: &PlayerName) -> DbResult<Option<(RallyResult, RallyResult)>> {
-        let (date, key) = (date.to_string(), name.key().to_string());
-        self.run(move |s| async move { s.rally_results(&date, &key).await }).await
     }
 
     /// The digests of `name`'s secrets if it is protected (`docs/names.md`). Always read from the database,
@@ -403,146 +345,12 @@ impl Store {
         store.rekey_names().await?;
         Ok(store)
     }
-
-    async fn rally_secret(&self) -> DbResult<ddz_engine::Seed> {
-        let fresh = ddz_engine::Seed::random(&mut rand::rng()).to_string();
-        sqlx::query("INSERT INTO settings (key, value) VALUES ('rally_secret', $1) ON CONFLICT DO NOTHING")
-            .bind(fresh)
-            .execute(&self.pool)
-            .await?;
-        let stored: String =
-            sqlx::query_scalar("SELECT value FROM settings WHERE key = 'rally_secret'").fetch_one(&self.pool).await?;
-        stored.parse().map_err(|_| StoreError::Corrupt("the stored rally secret is not a seed".into()))
-    }
-
-    async fn start_challenge(
-        &self,
-        code: &str,
-        challenge: &Challenge,
-        name: &PlayerName,
-        at: u64,
-    ) -> DbResult<ChallengeStart> {
-        let mut tx = self.pool.begin().await?;
-        let earlier = sqlx::query_as::<_, EarlierRun>(
-            "SELECT code, CASE WHEN finished_at IS NULL THEN 0 ELSE 1 END AS finished FROM challenges \
-             WHERE name_key = $1 AND kind = $2 AND rally IS NOT DISTINCT FROM $3 \
-             AND (finished_at IS NULL OR rally IS NOT NULL)",
-        )
-        .bind(name.key())
-        .bind(challenge.kind.name())
-        .bind(&challenge.rally)
-        .fetch_optional(&mut *tx)
-        .await?;
-        if let Some(run) = earlier {
-            return Ok(if run.finished != 0 {
-                ChallengeStart::RallyPlayed
-            } else {
-                ChallengeStart::Unfinished(run.code)
-            });
-        }
-        sqlx::query("INSERT INTO rooms (code, rules, mode, host, created_at) VALUES ($1, $2, $3, $4, $5)")
-            .bind(code)
-            .bind(challenge.kind.rules().name())
-            .bind(Mode::Challenge.name())
-            .bind(name.as_str())
-            .bind(at as i64)
-            .execute(&mut *tx)
-            .await?;
-        sqlx::query(
-            "INSERT INTO challenges (code, kind, rally, name_key, name, started_at) VALUES ($1, $2, $3, $4, $5, $6)",
-        )
-        .bind(code)
-        .bind(challenge.kind.name())
-        .bind(&challenge.rally)
-        .bind(name.key())
-        .bind(name.as_str())
-        .bind(at as i64)
-        .execute(&mut *tx)
-        .await?;
-        tx.commit().await?;
-        Ok(ChallengeStart::Created(code.to_string()))
-    }
-
-    async fn finished_runs(&self, kind: ChallengeKind, rally: Option<&str>) -> DbResult<Vec<FinishedRun>> {
-        let rows = sqlx::query_as::<_, RunRow>(
-            "SELECT name, net, deals, best_pot, finished_at FROM challenges \
-             WHERE kind = $1 AND rally IS NOT DISTINCT FROM $2 AND finished_at IS NOT NULL",
-        )
-        .bind(kind.name())
-        .bind(rally)
-        .fetch_all(&self.pool)
-        .await?;
-        Ok(rows.iter().map(RunRow::finished_run).collect())
-    }
-
-    async fn rallies(&self) -> DbResult<Vec<String>> {
-        sqlx::query_scalar(
-            "SELECT DISTINCT rally FROM challenges WHERE kind = 'rally' AND finished_at IS NOT NULL \
-             ORDER BY rally DESC LIMIT 366",
-        )
-        .fetch_all(&self.pool)
-        .await
-        .map_err(StoreError::from)
-    }
-
-    async fn rally_results(&self, date: &str, key: &str) -> DbResult<Option<(RallyResult, RallyResult)>> {
-        let rows = sqlx::query_as::<_, RunRow>(
-            "SELECT name, net, deals, best_pot, finished_at, nets FROM challenges \
-             WHERE kind = 'rally' AND rally = $1 AND finished_at IS NOT NULL",
-        )
-        .bind(date)
-        .fetch_all(&self.pool)
-        .await?;
-        let result = |r: &RunRow| RallyResult {
-            name: r.name.clone(),
-            net: r.net,
-            nets: serde_json::from_str(r.nets.as_deref().unwrap_or_default()).unwrap_or_default(),
-        };
-        let Some(mine) = rows.iter().find(|r| names::name_key(&r.name) == key) else {
-            return Ok(None);
-        };
-        let runs: Vec<FinishedRun> = rows.iter().map(RunRow::finished_run).collect();
-        let leader = &rank_runs(ChallengeKind::Rally, &runs)[0].name;
-        let best = rows.iter().find(|r| r.name == *leader).unwrap_or(mine);
-        Ok(Some((result(mine), result(best))))
-    }
-}
-
-/// A name's earlier run of a challenge.
-#[derive(FromRow)]
-struct EarlierRun {
-    code: String,
-    /// 1 if finished (integers read the same from every backend).
-    finished: i64,
-}
-
-/// A finished challenge run (`nets` only where the query asks for it).
-#[derive(FromRow)]
-struct RunRow {
-    name: String,
-    net: i64,
-    deals: i64,
-    best_pot: i64,
-    finished_at: i64,
-    #[sqlx(default)]
-    nets: Option<String>,
-}
-
-impl RunRow {
-    fn finished_run(&self) -> FinishedRun {
-        FinishedRun {
-            name: self.name.clone(),
-            net: self.net,
-            deals: self.deals,
-            best_pot: self.best_pot,
-            finished_at: self.finished_at as u64,
-        }
-    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::domain::room::Mode;
 
     #[tokio::test]
     async fn an_in_memory_database_keeps_what_is_stored_in_it() {
