@@ -16,6 +16,7 @@ mod migrations;
 mod names;
 mod ownership;
 mod queue;
+mod ratings;
 mod rekey;
 mod results;
 mod rooms;
