@@ -1,13 +1,26 @@
-//! Persistence through sqlx: rooms, their append-only logs, finished deals as replayable records, player
-//! stats, challenges and reviews, on SQLite (the default: one file) or PostgreSQL (`postgres://…`), and in
-//! cluster mode the nodes' leases and the rooms' owners with their fencing numbers ([`Fence`]). Both go
+//! Persistence through sqlx, on SQLite (the default: one file) or PostgreSQL (`postgres://…`): both go
 //! through sqlx's `Any` driver with the same SQL (`$1` placeholders, `ON CONFLICT`, `IS NOT DISTINCT FROM`,
-//! integers only) and the same migrations, embedded in the binary (`migrations.rs`: PostgreSQL's integers are
-//! written `BIGINT`).
+//! integers only) and the same migrations, embedded in the binary. Only storing and loading: what an entry
+//! implies (a deal's record, the stats it earns, a run's result) is worked out by the room ([`Append::of`])
+//! and the domain, and what is read back is checked as it is loaded (a value the server does not know is
+//! an error, never a default).
 //!
-//! Only storing and loading: what an entry implies (a deal's record, the stats it earns, a run's result)
-//! is worked out by the room ([`Append::of`]) and the stats module, and what is read back is checked as it
-//! is loaded (a mode or rules value the server does not know is an error, never a default).
+//! [`Db`] is a handle to the database's own thread; each aggregate is an `impl Db` block in its own file,
+//! whose methods run their SQL on that thread through `Db::run`:
+//!
+//! - `mod.rs`: the handle, opening (the pool, the migrations, re-keying) and the errors.
+//! - `migrations.rs`: the migrations, listed once; PostgreSQL's SQL derived from SQLite's.
+//! - `ownership.rs`: cluster mode: nodes and their leases, rooms' owners, fencing numbers ([`Fence`]).
+//! - `rooms.rs`: rooms, their logs loaded back, finished deals' records, reviews.
+//! - `append.rs`: an entry to store ([`Append`]) and the group commit that writes entries in batches.
+//! - `results.rs`: what a finished deal writes in its transaction (stats, players, pairs, board rows), and
+//!   rally deals held until their rally closes.
+//! - `ratings.rs`: rating a deal, the ratings boards, a player's ratings and history.
+//! - `boards.rs`: stat lines, the money boards, a player's standing, flagged pairs.
+//! - `challenges.rs`: challenge runs, their boards, the rallies and their secret.
+//! - `names.rs`: protected names.
+//! - `rekey.rs`: stored names moved to today's keys, once, at opening.
+//! - `queue.rs`: the quick-match queue.
 
 mod append;
 mod boards;
@@ -65,7 +78,9 @@ struct Outage {
 
 type Job = Box<dyn FnOnce(Store) -> Pin<Box<dyn Future<Output = ()> + Send>> + Send>;
 
-/// The connection pool, on the database thread, and what a name needs to be listed on the boards.
+/// The connection pool, on the database thread, and what a name needs to be listed on the boards. Its own
+/// methods are what runs there outside any request: opening, re-keying names (`rekey.rs`) and the group
+/// commit's writer (`append.rs`).
 #[derive(Clone)]
 struct Store {
     pool: AnyPool,
@@ -185,6 +200,8 @@ impl Db {
         Ok(())
     }
 
+    /// Runs `work` with the store on the database thread and answers its result: how every aggregate's
+    /// requests reach the database.
     async fn run<T, E, F, Fut>(&self, work: F) -> DbResult<T>
     where
         T: Send + 'static,
@@ -211,6 +228,8 @@ const STALLED_TRANSACTION_MS: u64 = 1_000;
 const LOCK_WAIT_MS: u64 = 2_000;
 
 impl Store {
+    /// Connects to `url`, runs the migrations (`migrations.rs`) and moves stored names to their keys
+    /// (`rekey.rs`).
     async fn open(url: &str, listing: Listing) -> DbResult<Store> {
         sqlx::any::install_default_drivers();
         let backend = Backend::of(url)?;

@@ -17,11 +17,11 @@ use crate::domain::rating::{
 pub const HISTORY_KEPT: i64 = 200;
 
 /// Ratings are stored in millionths: integers read the same from every backend.
-pub(super) fn micro(value: f64) -> i64 {
+fn micro(value: f64) -> i64 {
     (value * 1e6).round() as i64
 }
 
-pub(super) fn from_micro(value: i64) -> f64 {
+fn from_micro(value: i64) -> f64 {
     value as f64 / 1e6
 }
 
@@ -135,7 +135,7 @@ impl Db {
 }
 
 /// A player's stored rating in `family`, if they have one.
-pub(super) async fn stored_skill<'c>(
+async fn stored_skill<'c>(
     executor: impl Executor<'c, Database = sqlx::Any>,
     key: &str,
     family: Family,
