@@ -2,7 +2,7 @@
 //! daily rallies (their dates, a player's result beside the best, and the secret their deals are drawn
 //! from). One attempt per name per rally and one unfinished run per name and kind are the database's
 //! unique indexes, so they hold however many requests (or nodes) start runs at once; a run's result is
-//! written by the room's close (`append.rs`).
+//! written by the room's close (`commit.rs`).
 
 use sqlx::{AnyPool, FromRow};
 

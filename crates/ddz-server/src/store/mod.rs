@@ -12,7 +12,8 @@
 //! - `migrations.rs`: the migrations, listed once; PostgreSQL's SQL derived from SQLite's.
 //! - `ownership.rs`: cluster mode: nodes and their leases, rooms' owners, fencing numbers ([`Fence`]).
 //! - `rooms.rs`: rooms, their logs loaded back, finished deals' records, reviews.
-//! - `append.rs`: an entry to store ([`Append`]) and the group commit that writes entries in batches.
+//! - `append.rs`: an entry to store ([`Append`]), as the room prepares it.
+//! - `commit.rs`: the group commit: [`Db::append`] and the writer that stores entries in batches.
 //! - `results.rs`: what a finished deal writes in its transaction (stats, players, pairs, board rows), and
 //!   rally deals held until their rally closes.
 //! - `ratings.rs`: rating a deal, the ratings boards, a player's ratings and history.
@@ -25,6 +26,7 @@
 mod append;
 mod boards;
 mod challenges;
+mod commit;
 mod migrations;
 mod names;
 mod ownership;
@@ -80,7 +82,7 @@ type Job = Box<dyn FnOnce(Store) -> Pin<Box<dyn Future<Output = ()> + Send>> + S
 
 /// The connection pool, on the database thread, and what a name needs to be listed on the boards. Its own
 /// methods are what runs there outside any request: opening, re-keying names (`rekey.rs`) and the group
-/// commit's writer (`append.rs`).
+/// commit's writer (`commit.rs`).
 #[derive(Clone)]
 struct Store {
     pool: AnyPool,
@@ -152,7 +154,7 @@ impl Db {
                         }
                     };
                     let _ = ready.send(Ok(()));
-                    let writer = tokio::spawn(append::write_batches(store.clone(), pending));
+                    let writer = tokio::spawn(commit::write_batches(store.clone(), pending));
                     let mut running = tokio::task::JoinSet::new();
                     while let Some(job) = queue.recv().await {
                         running.spawn(job(store.clone()));

@@ -4,7 +4,6 @@
 
 use sqlx::AnyConnection;
 
-use super::append::Append;
 use super::{Db, DbResult, StoreError};
 
 /// A room's ownership in cluster mode: the node that runs it and the fencing number it took it with.
@@ -193,9 +192,11 @@ impl Db {
 /// append, and then reads a log that has it. One statement for the whole batch (a group commit holds
 /// entries of many rooms); a batch with a room taken since fails as a whole, its entries are then tried one
 /// by one, and only that room's are refused.
-pub(super) async fn check_fences(tx: &mut AnyConnection, appends: &[Append]) -> DbResult<()> {
-    let mut fences: Vec<(&str, &Fence)> =
-        appends.iter().filter_map(|a| Some((a.code.as_str(), a.fence.as_ref()?))).collect();
+pub(super) async fn check_fences<'a>(
+    tx: &mut AnyConnection,
+    fences: impl Iterator<Item = (&'a str, &'a Fence)>,
+) -> DbResult<()> {
+    let mut fences: Vec<(&str, &Fence)> = fences.collect();
     fences.sort_by(|a, b| a.0.cmp(b.0).then(a.1.number.cmp(&b.1.number)).then(a.1.node.cmp(&b.1.node)));
     fences.dedup_by(|a, b| a.0 == b.0 && a.1 == b.1);
     if fences.is_empty() {
@@ -225,6 +226,7 @@ pub(super) async fn check_fences(tx: &mut AnyConnection, appends: &[Append]) -> 
 mod tests {
     use super::*;
     use crate::domain::room::Mode;
+    use crate::store::Append;
 
     fn fenced_append(n: u64, node: &str, number: i64) -> Append {
         Append {

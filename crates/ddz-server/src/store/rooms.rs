@@ -1,7 +1,7 @@
 //! Rooms and what is kept of them (migrations 0001, 0003): creating a room, loading one or every open one
 //! with its log, the finished deals' records and the reviews made of them. What is read back is checked as
 //! it is loaded: a mode, rules or challenge kind the server does not know is an error, never a default.
-//! Entries reach the logs through the group commit (`append.rs`).
+//! Entries reach the logs through the group commit (`commit.rs`).
 
 use sqlx::{AnyPool, Executor, FromRow};
 
