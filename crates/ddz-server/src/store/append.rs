@@ -1,11 +1,12 @@
-//! One entry to store, as the store writes it: the room's log line and, when the entry ends a deal or a
-//! run, what that adds to the deal records, the stats and the boards (worked out here, from the room as
-//! the entry left it, so that the database thread only writes).
+//! One entry to store, as the room prepares it ([`Append::of`]): the room's log line and, when the entry
+//! ends a deal or a run, what that adds to the deal records, the stats and the boards (worked out here,
+//! from the room as the entry left it, so that the database thread only writes: `commit.rs`).
 
 use ddz_bot::BotKind;
 use ddz_engine::{Action, Deal, DealRecord};
 use serde::{Deserialize, Serialize};
 
+use super::ownership::Fence;
 use crate::domain::challenge::rally_closed;
 use crate::domain::fairness::{Integrity, Unrated, Verdict, verdicts};
 use crate::domain::rating::{RatedDeal, rated_deal};
@@ -170,12 +171,4 @@ fn deal_just_finished(stamped: &Stamped, after: &Room) -> bool {
         Entry::Close => after.deal.as_ref().is_some_and(|d| d.actions().last() == Some(&Action::Abandon)),
         _ => false,
     }
-}
-
-/// A room's ownership in cluster mode: the node that runs it and the fencing number it took it with.
-/// Every append of that node to that room checks that both still hold.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Fence {
-    pub node: String,
-    pub number: i64,
 }

@@ -1,21 +1,17 @@
-//! What players read of each other: a player's stats, ratings and standing; the money boards and the
-//! ratings boards, each read through its ranked index (`board_rows_ranked`, `ratings_ranked`), so that a
-//! view costs the rows it shows, never a scan of every player; and the pairs of players flagged for an
-//! operator (`docs/ratings.md`, "What counts").
+//! Stats and the money boards, as players read them: a player's stat lines and standing (rated deals,
+//! distinct opponents, and the rank on each board they are on, money and ratings boards alike); the money
+//! boards, read through their ranked index (`board_rows_ranked`), so that a view costs the rows it shows,
+//! never a scan of every player; and the pairs of players flagged for an operator (`docs/ratings.md`,
+//! "What counts"). What a deal writes to them is in `results.rs`; the ratings boards in `ratings.rs`.
 
 use sqlx::FromRow;
 
-use super::results::{from_micro, stored_skill};
 use super::{Db, DbResult, StoreError};
 use crate::domain::challenge::{BoardRow, utc_date};
 use crate::domain::fairness::PairFlag;
-use crate::domain::names::{PlayerName, name_key};
-use crate::domain::rating::{Family, PlayerRating, RatingPoint, RatingRow, Skill, points};
+use crate::domain::names::PlayerName;
 use crate::domain::stats::{MoneyBoard, StatLine};
 use crate::wire::http::{BoardRank, RANKED, Standing};
-
-/// The most rating points the stats page's chart gets per family.
-pub const HISTORY_KEPT: i64 = 200;
 
 /// A `stats` row (`public` is 0 or 1: integers read the same from every backend).
 #[derive(FromRow)]
@@ -60,24 +56,6 @@ struct MoneyRow {
     score: i64,
     deals: i64,
     last_at: i64,
-}
-
-/// A `ratings` row (`mu` and `sigma` in millionths; `family` only where the query asks for it).
-#[derive(FromRow)]
-struct RatingLine {
-    name: String,
-    #[sqlx(default)]
-    family: String,
-    mu: i64,
-    sigma: i64,
-    deals: i64,
-    last_at: i64,
-}
-
-impl RatingLine {
-    fn skill(&self) -> Skill {
-        Skill { mu: from_micro(self.mu), sigma: from_micro(self.sigma) }
-    }
 }
 
 /// A pair of players flagged for an operator.
@@ -176,95 +154,6 @@ impl Db {
                     })
                     .collect(),
             )
-        })
-        .await
-    }
-
-    /// The stored ratings of `names` in `family`, by name key (a name with no rated deal is absent).
-    pub async fn ratings_of(&self, names: Vec<String>, family: Family) -> DbResult<Vec<(String, Skill)>> {
-        self.run(move |s| async move {
-            let mut found = Vec::new();
-            for name in &names {
-                let key = name_key(name);
-                if let Some(skill) = stored_skill(&s.pool, &key, family).await? {
-                    found.push((key, skill));
-                }
-            }
-            Ok::<_, StoreError>(found)
-        })
-        .await
-    }
-
-    /// A family's ratings board: its first `limit` listed players by the rating less two standard
-    /// deviations.
-    pub async fn rating_board(&self, family: Family, limit: i64) -> DbResult<Vec<RatingRow>> {
-        self.run(move |s| async move {
-            let rows = sqlx::query_as::<_, RatingLine>(
-                "SELECT name, mu, sigma, deals, last_at FROM ratings WHERE family = $1 AND eligible = 1 \
-                 ORDER BY score DESC, deals DESC, name_key LIMIT $2",
-            )
-            .bind(family.name())
-            .bind(limit)
-            .fetch_all(&s.pool)
-            .await?;
-            Ok::<_, StoreError>(
-                rows.into_iter()
-                    .enumerate()
-                    .map(|(i, r)| {
-                        let skill = r.skill();
-                        RatingRow {
-                            rank: i + 1,
-                            name: r.name,
-                            rating: skill.points(),
-                            uncertainty: points(2.0 * skill.sigma),
-                            deals: r.deals,
-                            date: utc_date(r.last_at as u64),
-                            protected: false,
-                        }
-                    })
-                    .collect(),
-            )
-        })
-        .await
-    }
-
-    /// A player's ratings in every family, each with its last [`HISTORY_KEPT`] points.
-    pub async fn player_ratings(&self, name: &PlayerName) -> DbResult<Vec<PlayerRating>> {
-        let key = name.key().to_string();
-        self.run(move |s| async move {
-            let rows = sqlx::query_as::<_, RatingLine>(
-                "SELECT name, family, mu, sigma, deals, last_at FROM ratings WHERE name_key = $1 ORDER BY family",
-            )
-            .bind(&key)
-            .fetch_all(&s.pool)
-            .await?;
-            let mut ratings = Vec::new();
-            for row in rows {
-                let family = Family::parse(&row.family)
-                    .ok_or_else(|| StoreError::Corrupt(format!("unknown rating family {:?}", row.family)))?;
-                let mut history: Vec<(i64, i64)> = sqlx::query_as(
-                    "SELECT at, mu FROM rating_history WHERE name_key = $1 AND family = $2 \
-                     ORDER BY at DESC, number DESC LIMIT $3",
-                )
-                .bind(&key)
-                .bind(family.name())
-                .bind(HISTORY_KEPT)
-                .fetch_all(&s.pool)
-                .await?;
-                history.reverse();
-                let skill = row.skill();
-                ratings.push(PlayerRating {
-                    family,
-                    rating: skill.points(),
-                    uncertainty: points(2.0 * skill.sigma),
-                    deals: row.deals,
-                    history: history
-                        .into_iter()
-                        .map(|(at, mu)| RatingPoint { at: at as u64, rating: points(from_micro(mu)) })
-                        .collect(),
-                });
-            }
-            Ok::<_, StoreError>(ratings)
         })
         .await
     }

@@ -1,29 +1,20 @@
 //! What a finished deal writes beyond its record, in the deal's transaction: every person's stats, and for
 //! the people it counts for (`crate::domain::fairness`) their rated deals and distinct opponents (which put
-//! a name on the boards), the money boards' rows, and their ratings with the history; who sat with whom,
+//! a name on the boards), the money boards' rows, and their ratings (`ratings.rs`); who sat with whom,
 //! flagging the pairs an operator should see. A rally deal's results wait in `held_results` until the day's
 //! rally closes, and then go in all at once ([`Db::release_rallies`]).
 
 use ddz_bot::BotKind;
-use sqlx::{AnyConnection, Executor};
+use sqlx::AnyConnection;
 
 use super::append::{Company, DealResults};
+use super::ratings::write_ratings;
 use super::{Db, DbResult, StoreError};
 use crate::domain::challenge::rally_closed;
 use crate::domain::fairness::{Listing, PAIR_THROWN, PAIR_TOGETHER, PairFlag};
 use crate::domain::names::name_key;
-use crate::domain::rating::{Family, NEW_PLAYER, Rated, RatedDeal, Seated, Skill, bot_skill, rate_deal, role_start};
 use crate::domain::stats::StatLine;
 use crate::metrics;
-
-/// Ratings are stored in millionths: integers read the same from every backend.
-pub(super) fn micro(value: f64) -> i64 {
-    (value * 1e6).round() as i64
-}
-
-pub(super) fn from_micro(value: i64) -> f64 {
-    value as f64 / 1e6
-}
 
 /// Writes a finished deal's results: `deal_at` is when the deal finished (the boards' dates), `now` when
 /// they count (a held rally deal's at its release: the rating history's time).
@@ -211,92 +202,6 @@ async fn flag_pair(tx: &mut AnyConnection, first: &str, second: &str, now: u64) 
             );
             return Ok(());
         }
-    }
-    Ok(())
-}
-
-/// A player's stored rating in `family`, if they have one.
-pub(super) async fn stored_skill<'c>(
-    executor: impl Executor<'c, Database = sqlx::Any>,
-    key: &str,
-    family: Family,
-) -> DbResult<Option<Skill>> {
-    let row: Option<(i64, i64)> = sqlx::query_as("SELECT mu, sigma FROM ratings WHERE name_key = $1 AND family = $2")
-        .bind(key)
-        .bind(family.name())
-        .fetch_optional(executor)
-        .await?;
-    Ok(row.map(|(mu, sigma)| Skill { mu: from_micro(mu), sigma: from_micro(sigma) }))
-}
-
-/// Rates a finished deal, in its transaction: reads the players' and the role's ratings, works out the new
-/// ones ([`rate_deal`]) and writes those of the people it counts for, with the history (and the role's,
-/// when it counts for everyone). `mu` is written as a change (`mu + delta`), so that two nodes rating deals
-/// of the same player (or the role) at once both count (cluster mode).
-async fn write_ratings(tx: &mut AnyConnection, at: u64, code: &str, number: u32, deal: &RatedDeal) -> DbResult<()> {
-    let family = deal.family;
-    let role: Option<(i64, i64)> = sqlx::query_as("SELECT mu, sigma FROM rating_roles WHERE family = $1")
-        .bind(family.name())
-        .fetch_optional(&mut *tx)
-        .await?;
-    let role =
-        role.map_or_else(|| role_start(family), |(mu, sigma)| Skill { mu: from_micro(mu), sigma: from_micro(sigma) });
-    let mut rated = Vec::new();
-    for seated in deal.seats() {
-        rated.push(match seated {
-            Seated::Player { name, moves } => Rated {
-                skill: stored_skill(&mut *tx, &name_key(name), family).await?.unwrap_or(NEW_PLAYER),
-                fixed: !moves,
-            },
-            Seated::Bot { kind } => Rated { skill: bot_skill(*kind, family), fixed: true },
-        });
-    }
-    let after = rate_deal(rated[0], role, &rated[1..], deal.landlord_won);
-    if deal.role_moves {
-        sqlx::query(
-            "INSERT INTO rating_roles (family, mu, sigma, deals) VALUES ($1, $2, $3, 1) \
-             ON CONFLICT (family) DO UPDATE SET mu = rating_roles.mu + $4, sigma = excluded.sigma, \
-             deals = rating_roles.deals + 1",
-        )
-        .bind(family.name())
-        .bind(micro(after.role.mu))
-        .bind(micro(after.role.sigma))
-        .bind(micro(after.role.mu) - micro(role.mu))
-        .execute(&mut *tx)
-        .await?;
-    }
-    let new = std::iter::once(after.landlord).chain(after.farmers);
-    for ((seated, before), skill) in deal.seats().zip(&rated).zip(new) {
-        let Seated::Player { name, moves: true } = seated else { continue };
-        let key = name_key(name);
-        sqlx::query(
-            "INSERT INTO ratings (name_key, name, family, mu, sigma, deals, last_at, score, eligible) \
-             VALUES ($1, $2, $3, $4, $5, 1, $6, $4 - 2 * $5, \
-             COALESCE((SELECT eligible FROM players WHERE name_key = $1), 0)) \
-             ON CONFLICT (name_key, family) DO UPDATE SET name = excluded.name, mu = ratings.mu + $7, \
-             sigma = excluded.sigma, deals = ratings.deals + 1, last_at = excluded.last_at, \
-             score = ratings.mu + $7 - 2 * excluded.sigma, eligible = excluded.eligible",
-        )
-        .bind(&key)
-        .bind(name)
-        .bind(family.name())
-        .bind(micro(skill.mu))
-        .bind(micro(skill.sigma))
-        .bind(at as i64)
-        .bind(micro(skill.mu) - micro(before.skill.mu))
-        .execute(&mut *tx)
-        .await?;
-        sqlx::query(
-            "INSERT INTO rating_history (name_key, family, at, code, number, mu, sigma) \
-             SELECT name_key, family, $1, $2, $3, mu, sigma FROM ratings WHERE name_key = $4 AND family = $5",
-        )
-        .bind(at as i64)
-        .bind(code)
-        .bind(i64::from(number))
-        .bind(&key)
-        .bind(family.name())
-        .execute(&mut *tx)
-        .await?;
     }
     Ok(())
 }
