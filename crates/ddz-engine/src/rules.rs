@@ -26,6 +26,33 @@ pub enum TableType {
     TwoPlayer,
 }
 
+impl TableType {
+    pub const ALL: [TableType; 3] = [TableType::House, TableType::NoShuffle, TableType::TwoPlayer];
+
+    /// The table type as it is stored, sent and put in URLs: `house`, `no_shuffle`, `two_player`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            TableType::House => "house",
+            TableType::NoShuffle => "no_shuffle",
+            TableType::TwoPlayer => "two_player",
+        }
+    }
+
+    /// The table type `text` names: its [`TableType::name`], or the word of rules names (`noshuffle`,
+    /// `twoplayer`).
+    pub fn parse(text: &str) -> Option<TableType> {
+        TableType::ALL.into_iter().find(|table| table.name() == text || table.name().replace('_', "") == text)
+    }
+
+    /// How many farmers sit against the landlord.
+    pub const fn farmers(self) -> usize {
+        match self {
+            TableType::TwoPlayer => 1,
+            TableType::House | TableType::NoShuffle => 2,
+        }
+    }
+}
+
 /// A table's rules as a client reads them: the table type and which option is on, the Wild (House) or
 /// Wild Rank (No Shuffle, Two Player). Views carry this instead of a rules name to take apart.
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
@@ -307,5 +334,23 @@ impl<'de> Deserialize<'de> for Rules {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         let s = String::deserialize(d)?;
         s.parse().map_err(serde::de::Error::custom)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_table_type_is_stored_under_its_serde_name_and_read_in_either_spelling() {
+        for table in TableType::ALL {
+            assert_eq!(serde_json::to_value(table).unwrap(), table.name());
+            assert_eq!(TableType::parse(table.name()), Some(table));
+        }
+        assert_eq!(TableType::parse("noshuffle"), Some(TableType::NoShuffle));
+        assert_eq!(TableType::parse("twoplayer"), Some(TableType::TwoPlayer));
+        assert_eq!(TableType::parse("chess"), None);
+        assert_eq!(TableType::TwoPlayer.farmers() + 1, Rules::two_player(false).players as usize);
+        assert_eq!(TableType::House.farmers() + 1, Rules::house(true).players as usize);
     }
 }

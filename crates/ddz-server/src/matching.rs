@@ -11,7 +11,7 @@ use ddz_bot::BotKind;
 use ddz_engine::{Rules, TableType};
 
 use crate::domain::matching::{MatchRules, Table, match_queue};
-use crate::domain::rating::{Family, bot_skill};
+use crate::domain::rating::bot_skill;
 use crate::domain::room::{Mode, RoomCode};
 use crate::room::{Request, retry_pause_ms};
 use crate::rooms::Rooms;
@@ -39,7 +39,7 @@ const FILL_LEVELS: [BotKind; 4] = [BotKind::Beginner, BotKind::Easy, BotKind::No
 
 /// The bot level whose rating in `table`'s family is closest to the players' average.
 pub fn fill_level(table: TableType, players: &Table) -> BotKind {
-    let family = Family::of(table);
+    let family = table;
     let average = players.players.iter().map(|p| p.rating).sum::<f64>() / players.players.len().max(1) as f64;
     let distance = |kind: &BotKind| (f64::from(bot_skill(*kind, family).points()) - average).abs();
     FILL_LEVELS.into_iter().min_by(|a, b| distance(a).total_cmp(&distance(b))).unwrap_or(BotKind::Normal)
@@ -137,7 +137,7 @@ mod tests {
 
     #[test]
     fn bots_that_fill_a_table_match_the_players_rating() {
-        let family = Family::House;
+        let family = TableType::House;
         let points = |kind| f64::from(bot_skill(kind, family).points());
         assert_eq!(fill_level(TableType::House, &table_of(&[points(BotKind::Normal)])), BotKind::Normal);
         assert_eq!(fill_level(TableType::House, &table_of(&[points(BotKind::Hard) + 200.0])), BotKind::Hard);

@@ -10,9 +10,9 @@ use std::net::SocketAddr;
 
 use common::*;
 use ddz_bot::BotKind;
+use ddz_engine::TableType;
 use ddz_engine::{Auction, DealView, Kind, Phase, legal_plays_vec};
 use ddz_server::protocol::{ClientAction, Command, Event, RoomView, simple_action};
-use ddz_server::rating::Family;
 use ddz_server::rating::{bot_skill, certain_win_margin, points};
 use ddz_server::{Clock, Listing};
 use serde_json::{Value, json};
@@ -92,7 +92,7 @@ async fn winning_against_weak_bots_settles_just_above_them() {
     let db = temp_db("fair-weak-bots");
     let running = server(&db, FAST).await;
     let addr = running.addr;
-    let ceiling = points(bot_skill(BotKind::Beginner, Family::House).mu + certain_win_margin()).max(1500);
+    let ceiling = points(bot_skill(BotKind::Beginner, TableType::House).mu + certain_win_margin()).max(1500);
     let created = post(addr, "/api/play-vs-bots", json!({"name": "Winner", "level": "beginner"})).await;
     let mut player = Client::join(addr, created["code"].as_str().unwrap(), "Winner").await;
     player.pace = PACE;

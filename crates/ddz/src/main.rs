@@ -207,7 +207,7 @@ enum RatingsCommand {
     /// prints the anchored ratings.
     Anchor {
         #[arg(long, default_value = "house", value_parser = parse_family)]
-        family: ddz_server::rating::Family,
+        family: ddz_engine::TableType,
         #[arg(long, default_value_t = 3000, value_parser = clap::value_parser!(u32).range(1..))]
         deals: u32,
         #[arg(long, default_value_t = 1)]
@@ -218,9 +218,8 @@ enum RatingsCommand {
     },
 }
 
-pub(crate) fn parse_family(text: &str) -> Result<ddz_server::rating::Family, String> {
-    ddz_server::rating::Family::parse(text)
-        .ok_or_else(|| format!("no table family {text:?} (house, noshuffle, twoplayer)"))
+pub(crate) fn parse_family(text: &str) -> Result<ddz_engine::TableType, String> {
+    ddz_engine::TableType::parse(text).ok_or_else(|| format!("no table family {text:?} (house, noshuffle, twoplayer)"))
 }
 
 #[derive(clap::Args)]

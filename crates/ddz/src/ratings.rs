@@ -1,12 +1,13 @@
 //! `ddz ratings simulate` (the ratings model against players of known strength) and `ddz ratings anchor`
 //! (the bots' fixed ratings, measured in a bot-vs-bot arena): docs/ratings.md.
 
+use ddz_engine::TableType;
 use std::collections::HashMap;
 
 use ddz_bot::arena::play_auction;
 use ddz_bot::{Bot, BotKind, Player};
 use ddz_server::rating::simulation::{Setup, simulate};
-use ddz_server::rating::{Family, NEW_PLAYER, Rated, Skill, even_role, points, rate_deal};
+use ddz_server::rating::{NEW_PLAYER, Rated, Skill, even_role, points, rate_deal};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -15,7 +16,7 @@ use rand_chacha::ChaCha8Rng;
 pub struct SimulateArgs {
     /// house, noshuffle or twoplayer.
     #[arg(long, default_value = "house", value_parser = crate::parse_family)]
-    pub family: Family,
+    pub family: TableType,
     #[arg(long, default_value_t = 200)]
     pub players: usize,
     /// Players rated fixed at their true strength, as bots are.
@@ -90,7 +91,7 @@ pub fn simulate_ratings(args: SimulateArgs) -> Result<(), String> {
 pub struct FarmArgs {
     /// house, noshuffle or twoplayer.
     #[arg(long, default_value = "house", value_parser = crate::parse_family)]
-    pub family: Family,
+    pub family: TableType,
     /// The bots beaten every deal: random, greedy, beginner, easy, normal, bomber or hard.
     #[arg(long, default_value = "random", value_parser = parse_bot)]
     pub bot: BotKind,
@@ -136,7 +137,7 @@ pub fn farm(args: FarmArgs) -> Result<(), String> {
 }
 
 pub struct AnchorArgs {
-    pub family: Family,
+    pub family: TableType,
     pub deals: u32,
     pub seed: u64,
     pub threads: usize,
@@ -149,9 +150,9 @@ const KINDS: [BotKind; 7] = BotKind::ALL;
 /// bidding for the landlord as they do at a table, and rates them all (none fixed) deal by deal.
 pub fn anchor(args: AnchorArgs) -> Result<(), String> {
     let rules = match args.family {
-        Family::House => ddz_engine::Rules::house(true),
-        Family::NoShuffle => ddz_engine::Rules::no_shuffle(false),
-        Family::TwoPlayer => ddz_engine::Rules::two_player(false),
+        TableType::House => ddz_engine::Rules::house(true),
+        TableType::NoShuffle => ddz_engine::Rules::no_shuffle(false),
+        TableType::TwoPlayer => ddz_engine::Rules::two_player(false),
     };
     let seats = args.family.farmers() + 1;
     let mut rng = ChaCha8Rng::seed_from_u64(args.seed);

@@ -8,7 +8,6 @@ import type {
   Board,
   BoardRow,
   BotKind,
-  Family,
   ChallengeKind,
   ChallengeStarted,
   CreateRoom,
@@ -172,9 +171,9 @@ export function playerStats(name: string): Promise<PlayerStats> {
   return get(`/api/players/${encodeURIComponent(name)}`);
 }
 
-/** A table family's ratings board. */
-export async function ratingBoard(family: Family): Promise<RatingRow[]> {
-  return (await get<RatingBoard>(`/api/ratings/${family}`)).rows;
+/** A table type's ratings board. */
+export async function ratingBoard(table: TableType): Promise<RatingRow[]> {
+  return (await get<RatingBoard>(`/api/ratings/${table}`)).rows;
 }
 
 /** Protects `name` (docs/names.md): its key, to keep, and its recovery code, to show once. */

@@ -351,9 +351,9 @@ protected: boolean, };
 
 export type RallyResult = { name: string, net: number, nets: Array<number>, };
 
-export type StatLine = { name: string, table: "house" | "noshuffle" | "twoplayer", public: boolean, deals: number, landlord_deals: number, landlord_wins: number, farmer_deals: number, farmer_wins: number, money: number, points: number, bombs: number, springs: number, };
+export type StatLine = { name: string, table: TableType, public: boolean, deals: number, landlord_deals: number, landlord_wins: number, farmer_deals: number, farmer_wins: number, money: number, points: number, bombs: number, springs: number, };
 
-export type Family = "house" | "noshuffle" | "twoplayer";
+export type BoardName = "overall" | "lobby" | "buster" | "bomber" | "rally";
 
 export type RatingRow = { rank: number, name: string, 
 /**
@@ -375,7 +375,7 @@ export type RatingPoint = {
  */
 at: number, rating: number, };
 
-export type PlayerRating = { family: Family, rating: number, uncertainty: number, deals: number, history: Array<RatingPoint>, };
+export type PlayerRating = { family: TableType, rating: number, uncertainty: number, deals: number, history: Array<RatingPoint>, };
 
 export type TableType = "house" | "no_shuffle" | "two_player";
 
@@ -559,9 +559,9 @@ ratings: Array<PlayerRating>,
  */
 standing: Standing, };
 
-export type Board = { board: string, date: string | null, rows: Array<BoardRow>, };
+export type Board = { board: BoardName, date: string | null, rows: Array<BoardRow>, };
 
-export type RatingBoard = { family: Family, rows: Array<RatingRow>, };
+export type RatingBoard = { family: TableType, rows: Array<RatingRow>, };
 
 export type Rallies = { today: string, dates: Array<string>, };
 

@@ -7,11 +7,10 @@ use crate::domain::challenge::ChallengeKind;
 use crate::domain::room::{Mode, Occupant, Room};
 
 /// A player's totals for one table type and board (or, from [`stat_lines`], what one deal adds to them).
-#[derive(ts_rs::TS, Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(ts_rs::TS, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct StatLine {
     pub name: String,
-    #[ts(type = "\"house\" | \"noshuffle\" | \"twoplayer\"")]
-    pub table: String,
+    pub table: TableType,
     pub public: bool,
     pub deals: i64,
     pub landlord_deals: i64,
@@ -100,7 +99,7 @@ pub struct BoardLine {
 /// The money board lines a deal's stat lines earn, for the names it counts for (House only).
 pub fn board_lines(stats: &[StatLine], counted: &[&str]) -> Vec<BoardLine> {
     let mut lines = Vec::new();
-    for line in stats.iter().filter(|l| l.table == "house" && counted.contains(&l.name.as_str())) {
+    for line in stats.iter().filter(|l| l.table == TableType::House && counted.contains(&l.name.as_str())) {
         lines.push(BoardLine { board: MoneyBoard::Overall, name: line.name.clone(), money: line.money });
         if line.public {
             lines.push(BoardLine { board: MoneyBoard::Lobby, name: line.name.clone(), money: line.money });
@@ -115,11 +114,7 @@ pub fn stat_lines(deal: &Deal, room: &Room) -> Vec<StatLine> {
     let Some(result) = deal.result() else {
         return Vec::new();
     };
-    let table = match deal.rules().table {
-        TableType::House => "house",
-        TableType::NoShuffle => "noshuffle",
-        TableType::TwoPlayer => "twoplayer",
-    };
+    let table = deal.rules().table;
     let landlord = deal.landlord();
     room.seats
         .iter()
@@ -141,7 +136,7 @@ pub fn stat_lines(deal: &Deal, room: &Room) -> Vec<StatLine> {
             let played = landlord.is_some() && result.winner.is_some();
             StatLine {
                 name: occupant.name().to_string(),
-                table: table.to_string(),
+                table,
                 // Quick-match tables seat strangers as the lobby's do: their deals count alike.
                 public: matches!(room.mode, Mode::Public | Mode::Quick),
                 deals: 1,

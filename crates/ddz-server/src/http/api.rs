@@ -13,7 +13,6 @@ use super::common::{AppError, AppState, Body, ClientAddr, MAX_HAND, Params, Quer
 use super::names::proven_name;
 use crate::domain::challenge::{BOARD_ROWS, ChallengeKind, is_date, rally_closed, sealed_rally, utc_date};
 use crate::domain::names::name_key;
-use crate::domain::rating::Family;
 use crate::domain::room::{Mode, RoomCode};
 use crate::domain::stats::BoardName;
 use crate::room::Request;
@@ -23,6 +22,7 @@ use crate::wire::http::{
     RallyFairness, RatingBoard, Replay, RoomCreated, RoomDeals, StartChallenge,
 };
 use crate::wire::protocol::{ErrorCode, Refused};
+use ddz_engine::TableType;
 
 pub(super) async fn create_room(
     State(state): State<AppState>,
@@ -179,8 +179,8 @@ pub(super) async fn rating_board(
     State(state): State<AppState>,
     Params(family): Params<String>,
 ) -> Result<Response, AppError> {
-    let family = Family::parse(&family).ok_or_else(|| {
-        AppError::new(ErrorCode::UnknownTableType, format!("no ratings for {family:?} (house, noshuffle, twoplayer)"))
+    let family = TableType::parse(&family).ok_or_else(|| {
+        AppError::new(ErrorCode::UnknownTableType, format!("no ratings for {family:?} (house, no_shuffle, two_player)"))
     })?;
     let mut rows = state.rooms.db().rating_board(family, BOARD_ROWS as i64).await?;
     let names: Vec<String> = rows.iter().map(|row| row.name.clone()).collect();

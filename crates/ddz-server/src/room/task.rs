@@ -21,7 +21,7 @@ use super::registry::Registry;
 use crate::clock::Clock;
 use crate::domain::challenge::{rally_closed, rally_expiry_ms, rally_setup, sealed_rally};
 use crate::domain::fairness::{Integrity, Origin, Unrated, Verdict};
-use crate::domain::rating::{Family, NEW_PLAYER, bot_skill};
+use crate::domain::rating::{NEW_PLAYER, bot_skill};
 use crate::domain::room::{Entry, Occupant, Room, RoomError, Stamped};
 use crate::metrics;
 use crate::store::{Append, Db, Fence, StoreError};
@@ -694,7 +694,7 @@ impl RoomTask {
         if names.is_empty() {
             return;
         }
-        match self.db.ratings_of(names, Family::of(self.room.rules().table)).await {
+        match self.db.ratings_of(names, self.room.rules().table).await {
             Ok(found) => self.ratings = found.into_iter().map(|(key, skill)| (key, skill.points())).collect(),
             Err(e) => tracing::warn!(room = %self.room.code, error = %e, "could not read the players' ratings"),
         }
@@ -733,7 +733,7 @@ impl RoomTask {
         {
             view.verdicts = verdicts.clone();
         }
-        let family = Family::of(self.room.rules().table);
+        let family = self.room.rules().table;
         for seat in &mut view.seats {
             seat.rating = match &seat.occupant {
                 Some(Occupant::Bot { level, .. }) => Some(bot_skill(*level, family).points()),

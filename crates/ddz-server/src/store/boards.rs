@@ -6,7 +6,7 @@
 
 use sqlx::FromRow;
 
-use super::{Db, DbResult, StoreError};
+use super::{Db, DbResult, StoreError, stored_table};
 use crate::domain::challenge::{BoardRow, utc_date};
 use crate::domain::fairness::PairFlag;
 use crate::domain::names::PlayerName;
@@ -31,10 +31,10 @@ struct StatRow {
 }
 
 impl StatRow {
-    fn line(self) -> StatLine {
-        StatLine {
+    fn line(self) -> DbResult<StatLine> {
+        Ok(StatLine {
             name: self.name,
-            table: self.table_type,
+            table: stored_table(&self.table_type)?,
             public: self.public != 0,
             deals: self.deals,
             landlord_deals: self.landlord_deals,
@@ -45,7 +45,7 @@ impl StatRow {
             points: self.points,
             bombs: self.bombs,
             springs: self.springs,
-        }
+        })
     }
 }
 
@@ -120,7 +120,7 @@ impl Db {
             .bind(&key)
             .fetch_all(&s.pool)
             .await?;
-            Ok::<_, StoreError>(rows.into_iter().map(StatRow::line).collect())
+            rows.into_iter().map(StatRow::line).collect::<DbResult<Vec<_>>>()
         })
         .await
     }

@@ -22,8 +22,9 @@ struct Source {
     file: &'static str,
     sql: &'static str,
     /// The end of the comment line PostgreSQL's copy began with (`-- PostgreSQL's copy of ../FILE: NOTE`):
-    /// part of the checksums PostgreSQL databases keep, so kept word for word.
-    postgres_note: &'static str,
+    /// part of the checksums PostgreSQL databases keep, so kept word for word. Migrations written since
+    /// the copies went have none.
+    postgres_note: Option<&'static str>,
 }
 
 macro_rules! source {
@@ -33,7 +34,16 @@ macro_rules! source {
             name: $name,
             file: $file,
             sql: include_str!(concat!("../../migrations/", $file)),
-            postgres_note: $note,
+            postgres_note: Some($note),
+        }
+    };
+    ($version:literal, $name:literal, $file:literal) => {
+        Source {
+            version: $version,
+            name: $name,
+            file: $file,
+            sql: include_str!(concat!("../../migrations/", $file)),
+            postgres_note: None,
         }
     };
 }
@@ -42,7 +52,7 @@ macro_rules! source {
 const BIGINT_NOTE: &str = "the same schema, with 64-bit integers (BIGINT) where SQLite's are 64-bit by nature.";
 
 /// Every migration, in order.
-const MIGRATIONS: [Source; 9] = [
+const MIGRATIONS: [Source; 10] = [
     source!(1, "rooms", "0001_rooms.sql", BIGINT_NOTE),
     source!(2, "challenges", "0002_challenges.sql", BIGINT_NOTE),
     source!(3, "reviews", "0003_reviews.sql", BIGINT_NOTE),
@@ -52,6 +62,7 @@ const MIGRATIONS: [Source; 9] = [
     source!(7, "ratings", "0007_ratings.sql", "the same schema."),
     source!(8, "match queue", "0008_match_queue.sql", "the same schema."),
     source!(9, "fair competition", "0009_fair_competition.sql", "the same schema, with 64-bit integers (BIGINT)."),
+    source!(10, "one table spelling", "0010_one_table_spelling.sql"),
 ];
 
 /// The migrations for `backend`.
@@ -74,7 +85,10 @@ pub(super) fn migrator(backend: Backend) -> Migrator {
 /// PostgreSQL's SQL for a migration: the comment line its copy began with, then the SQLite file with
 /// every `INTEGER` written `BIGINT` ([`integers_as_bigint`]).
 fn postgres_sql(m: &Source) -> String {
-    format!("-- PostgreSQL's copy of ../{}: {}\n{}", m.file, m.postgres_note, integers_as_bigint(m.sql))
+    match m.postgres_note {
+        Some(note) => format!("-- PostgreSQL's copy of ../{}: {note}\n{}", m.file, integers_as_bigint(m.sql)),
+        None => integers_as_bigint(m.sql),
+    }
 }
 
 /// `sql` with every `INTEGER` that is a whole word written `BIGINT`: exactly that, and nothing else. A
@@ -133,8 +147,14 @@ mod tests {
         for m in &MIGRATIONS {
             let postgres = postgres_sql(m);
             assert!(!postgres.contains("INTEGER"), "{}", m.file);
-            let (first, rest) = postgres.split_once('\n').unwrap();
-            assert_eq!(first, format!("-- PostgreSQL's copy of ../{}: {}", m.file, m.postgres_note));
+            let rest = match m.postgres_note {
+                Some(note) => {
+                    let (first, rest) = postgres.split_once('\n').unwrap();
+                    assert_eq!(first, format!("-- PostgreSQL's copy of ../{}: {note}", m.file));
+                    rest
+                }
+                None => &postgres,
+            };
             let (sqlite, postgres): (Vec<&str>, Vec<&str>) = (m.sql.split('\n').collect(), rest.split('\n').collect());
             assert_eq!(sqlite.len(), postgres.len(), "{}", m.file);
             for (a, b) in sqlite.iter().zip(&postgres) {
@@ -160,5 +180,38 @@ mod tests {
             .collect();
         files.sort();
         assert_eq!(files, MIGRATIONS.iter().map(|m| m.file).collect::<Vec<_>>());
+    }
+
+    #[tokio::test]
+    async fn stats_and_ratings_stored_under_the_old_words_take_the_one_spelling() {
+        sqlx::any::install_default_drivers();
+        let pool = sqlx::any::AnyPoolOptions::new().max_connections(1).connect("sqlite::memory:").await.unwrap();
+        let all: Vec<Migration> = migrator(Backend::Sqlite).iter().cloned().collect();
+        let before = Migrator::with_migrations(all[..9].to_vec());
+        before.run(&pool).await.unwrap();
+        for old in ["house", "noshuffle", "twoplayer"] {
+            let stat =
+                format!("INSERT INTO stats (name_key, name, table_type, public) VALUES ('ann', 'Ann', '{old}', 0)");
+            let rating = format!(
+                "INSERT INTO ratings (name_key, name, family, mu, sigma, deals, last_at) VALUES ('ann', 'Ann', '{old}', 1, 1, 1, 0)"
+            );
+            let role = format!("INSERT INTO rating_roles (family, mu, sigma, deals) VALUES ('{old}', 1, 1, 1)");
+            let history = format!(
+                "INSERT INTO rating_history (name_key, family, at, code, number, mu, sigma) VALUES ('ann', '{old}', 0, 'ABCDEF', 1, 1, 1)"
+            );
+            for sql in [stat, rating, role, history] {
+                sqlx::query(AssertSqlSafe(sql)).execute(&pool).await.unwrap();
+            }
+        }
+        migrator(Backend::Sqlite).run(&pool).await.unwrap();
+        for (column, table) in
+            [("table_type", "stats"), ("family", "ratings"), ("family", "rating_roles"), ("family", "rating_history")]
+        {
+            let sql = format!("SELECT {column} FROM {table} ORDER BY {column}");
+            let stored: Vec<(String,)> = sqlx::query_as(AssertSqlSafe(sql)).fetch_all(&pool).await.unwrap();
+            let names: Vec<&str> = stored.iter().map(|(word,)| word.as_str()).collect();
+            assert_eq!(names, ["house", "no_shuffle", "two_player"], "{table}");
+            assert!(names.iter().all(|word| ddz_engine::TableType::parse(word).is_some_and(|t| t.name() == *word)));
+        }
     }
 }

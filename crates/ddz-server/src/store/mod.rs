@@ -161,6 +161,11 @@ impl StoreError {
     }
 }
 
+/// A table type as every table stores it ([`ddz_engine::TableType::name`]), read back.
+fn stored_table(word: &str) -> DbResult<ddz_engine::TableType> {
+    ddz_engine::TableType::parse(word).ok_or_else(|| StoreError::Corrupt(format!("a stored table type {word:?}")))
+}
+
 impl From<StoreError> for Refused {
     fn from(e: StoreError) -> Refused {
         e.refusal()

@@ -6,7 +6,7 @@
 use ddz_engine::TableType;
 use sqlx::FromRow;
 
-use super::{Db, DbResult, StoreError};
+use super::{Db, DbResult, StoreError, stored_table};
 use crate::domain::matching::Waiting;
 use crate::domain::names::PlayerName;
 
@@ -38,7 +38,7 @@ impl TryFrom<TicketRow> for Ticket {
 
     fn try_from(row: TicketRow) -> Result<Ticket, StoreError> {
         Ok(Ticket {
-            table: table_of(&row.table_type)?,
+            table: stored_table(&row.table_type)?,
             ticket: row.ticket,
             name: row.name,
             joined_at: row.joined_at as u64,
@@ -46,20 +46,6 @@ impl TryFrom<TicketRow> for Ticket {
             bots: row.bots as u32,
         })
     }
-}
-
-/// A table type as the queue stores it.
-fn table_word(table: TableType) -> &'static str {
-    match table {
-        TableType::House => "house",
-        TableType::NoShuffle => "no_shuffle",
-        TableType::TwoPlayer => "two_player",
-    }
-}
-
-fn table_of(word: &str) -> Result<TableType, StoreError> {
-    serde_json::from_value(serde_json::Value::from(word))
-        .map_err(|_| StoreError::Corrupt(format!("a queued table type {word:?}")))
 }
 
 /// The columns a [`TicketRow`] reads (a macro, so that the queries stay static strings).
@@ -83,7 +69,7 @@ impl Db {
     ) -> DbResult<Ticket> {
         let (name, key) = (name.as_str().to_string(), name.key().to_string());
         self.run(move |s| async move {
-            let word = table_word(table);
+            let word = table.name();
             // The matched ticket of an earlier quick match is done with.
             sqlx::query("DELETE FROM match_queue WHERE name_key = $1 AND (room IS NOT NULL OR table_type <> $2)")
                 .bind(&key)
@@ -161,7 +147,7 @@ impl Db {
             let rows: Vec<(String, String, i64, i64, Option<String>)> = sqlx::query_as(
                 "SELECT ticket, name, rating, joined_at, address FROM match_queue WHERE table_type = $1 AND room IS NULL",
             )
-            .bind(table_word(table))
+            .bind(table.name())
             .fetch_all(&s.pool)
             .await?;
             Ok::<_, sqlx::Error>(
@@ -183,7 +169,7 @@ impl Db {
     pub async fn waiting_count(&self, table: TableType) -> DbResult<u32> {
         self.run(move |s| async move {
             let n: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM match_queue WHERE table_type = $1 AND room IS NULL")
-                .bind(table_word(table))
+                .bind(table.name())
                 .fetch_one(&s.pool)
                 .await?;
             Ok::<_, sqlx::Error>(n as u32)

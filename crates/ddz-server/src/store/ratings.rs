@@ -3,14 +3,15 @@
 //! read through its ranked index, the ratings of the names at a table, and a player's ratings with their
 //! recent history. Stored in millionths: integers read the same from every backend.
 
+use ddz_engine::TableType;
 use sqlx::{AnyConnection, Executor, FromRow};
 
 use super::{Db, DbResult, StoreError};
 use crate::domain::challenge::utc_date;
 use crate::domain::names::{PlayerName, name_key};
 use crate::domain::rating::{
-    Family, NEW_PLAYER, PlayerRating, Rated, RatedDeal, RatingPoint, RatingRow, Seated, Skill, bot_skill, points,
-    rate_deal, role_start,
+    NEW_PLAYER, PlayerRating, Rated, RatedDeal, RatingPoint, RatingRow, Seated, Skill, bot_skill, points, rate_deal,
+    role_start,
 };
 
 /// The most rating points the stats page's chart gets per family.
@@ -45,7 +46,7 @@ impl RatingLine {
 
 impl Db {
     /// The stored ratings of `names` in `family`, by name key (a name with no rated deal is absent).
-    pub async fn ratings_of(&self, names: Vec<String>, family: Family) -> DbResult<Vec<(String, Skill)>> {
+    pub async fn ratings_of(&self, names: Vec<String>, family: TableType) -> DbResult<Vec<(String, Skill)>> {
         self.run(move |s| async move {
             let mut found = Vec::new();
             for name in &names {
@@ -61,7 +62,7 @@ impl Db {
 
     /// A family's ratings board: its first `limit` listed players by the rating less two standard
     /// deviations.
-    pub async fn rating_board(&self, family: Family, limit: i64) -> DbResult<Vec<RatingRow>> {
+    pub async fn rating_board(&self, family: TableType, limit: i64) -> DbResult<Vec<RatingRow>> {
         self.run(move |s| async move {
             let rows = sqlx::query_as::<_, RatingLine>(
                 "SELECT name, mu, sigma, deals, last_at FROM ratings WHERE family = $1 AND eligible = 1 \
@@ -104,7 +105,7 @@ impl Db {
             .await?;
             let mut ratings = Vec::new();
             for row in rows {
-                let family = Family::parse(&row.family)
+                let family = TableType::parse(&row.family)
                     .ok_or_else(|| StoreError::Corrupt(format!("unknown rating family {:?}", row.family)))?;
                 let mut history: Vec<(i64, i64)> = sqlx::query_as(
                     "SELECT at, mu FROM rating_history WHERE name_key = $1 AND family = $2 \
@@ -138,7 +139,7 @@ impl Db {
 async fn stored_skill<'c>(
     executor: impl Executor<'c, Database = sqlx::Any>,
     key: &str,
-    family: Family,
+    family: TableType,
 ) -> DbResult<Option<Skill>> {
     let row: Option<(i64, i64)> = sqlx::query_as("SELECT mu, sigma FROM ratings WHERE name_key = $1 AND family = $2")
         .bind(key)

@@ -70,7 +70,7 @@ async fn write_stat_line(tx: &mut AnyConnection, line: &StatLine, at: u64) -> Db
     )
     .bind(name_key(&line.name))
     .bind(&line.name)
-    .bind(&line.table)
+    .bind(line.table.name())
     .bind(i64::from(line.public))
     .bind(line.deals)
     .bind(line.landlord_deals)

@@ -10,7 +10,7 @@ mod tests {
     use ddz_engine::{Action, Deal, DealSetup, Phase, Rules, Seed, Start};
 
     use crate::domain::fairness::Verdict;
-    use crate::domain::rating::{Family, bot_skill};
+    use crate::domain::rating::bot_skill;
     use crate::domain::room::{Entry, Mode, Room, Stamped};
     use crate::wire::protocol::{Deadlines, Event, RoomView};
 
@@ -128,7 +128,7 @@ mod tests {
             nonces: None,
         };
         let mut view = RoomView::of(room, seat, &vec![true; room.seats.len()], u32::from(seat.is_none()), deadlines);
-        let family = Family::of(room.rules().table);
+        let family = room.rules().table;
         for seat in &mut view.seats {
             seat.rating = match &seat.occupant {
                 Some(crate::domain::room::Occupant::Bot { level, .. }) => Some(bot_skill(*level, family).points()),

@@ -7,7 +7,7 @@ use ddz_engine::{DealRecord, Fairness, ReplayStep, TableType};
 use serde::{Deserialize, Serialize};
 
 use crate::domain::challenge::{BoardRow, ChallengeKind, RallyResult};
-use crate::domain::rating::{Family, PlayerRating, RatingRow};
+use crate::domain::rating::{PlayerRating, RatingRow};
 use crate::domain::room::RoomCode;
 use crate::domain::stats::{BoardName, StatLine};
 use crate::wire::protocol::{ErrorCode, Summary};
@@ -170,7 +170,7 @@ pub const RANKED: i64 = 1_000;
 /// standard deviations (docs/ratings.md).
 #[derive(ts_rs::TS, Clone, Debug, Serialize)]
 pub struct RatingBoard {
-    pub family: Family,
+    pub family: TableType,
     pub rows: Vec<RatingRow>,
 }
 

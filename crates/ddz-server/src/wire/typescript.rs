@@ -6,7 +6,7 @@ use ts_rs::{Config, TS};
 
 use crate::domain::challenge::{BoardRow, ChallengeKind, RallyResult};
 use crate::domain::fairness::{Unrated, Verdict};
-use crate::domain::rating::{Family, PlayerRating, RatingPoint, RatingRow};
+use crate::domain::rating::{PlayerRating, RatingPoint, RatingRow};
 use crate::domain::room::{LogLine, Mode, Occupant, RoomCode};
 use crate::domain::stats::{BoardName, StatLine};
 use crate::wire::http::{
@@ -81,7 +81,6 @@ pub fn typescript() -> String {
         decl::<RallyResult>(&cfg),
         decl::<StatLine>(&cfg),
         decl::<BoardName>(&cfg),
-        decl::<Family>(&cfg),
         decl::<RatingRow>(&cfg),
         decl::<RatingPoint>(&cfg),
         decl::<PlayerRating>(&cfg),

@@ -18,48 +18,6 @@ use skillratings::weng_lin::{WengLinConfig, WengLinRating, weng_lin_two_teams};
 use crate::domain::fairness::{Unrated, Verdict};
 use crate::domain::room::{Occupant, Room};
 
-/// The tables that share a rating: each table type, with or without its Wild option.
-#[derive(ts_rs::TS, Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Family {
-    House,
-    NoShuffle,
-    TwoPlayer,
-}
-
-impl Family {
-    pub const ALL: [Family; 3] = [Family::House, Family::NoShuffle, Family::TwoPlayer];
-
-    pub fn of(table: TableType) -> Family {
-        match table {
-            TableType::House => Family::House,
-            TableType::NoShuffle => Family::NoShuffle,
-            TableType::TwoPlayer => Family::TwoPlayer,
-        }
-    }
-
-    /// The family as it is stored and in URLs (`house`, `noshuffle`, `twoplayer`).
-    pub fn name(self) -> &'static str {
-        match self {
-            Family::House => "house",
-            Family::NoShuffle => "noshuffle",
-            Family::TwoPlayer => "twoplayer",
-        }
-    }
-
-    pub fn parse(text: &str) -> Option<Family> {
-        Family::ALL.into_iter().find(|f| f.name() == text)
-    }
-
-    /// The farmers at a deal of this family.
-    pub fn farmers(self) -> usize {
-        match self {
-            Family::TwoPlayer => 1,
-            Family::House | Family::NoShuffle => 2,
-        }
-    }
-}
-
 /// A rating: the skill estimate `mu` and its uncertainty `sigma`, in Weng-Lin's units (a new player
 /// is 25 ± 8.33).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -115,13 +73,13 @@ impl Skill {
 /// strength is a sum, so the landlord's side (one player and the role) matches two farmers when the
 /// role is worth one player, and one farmer (Two Player) when it is worth nothing. The arena measures
 /// more ([`ROLE_ANCHORS`]), which is where a new server starts.
-pub fn even_role(family: Family) -> Skill {
+pub fn even_role(family: TableType) -> Skill {
     Skill { mu: NEW_PLAYER.mu * (family.farmers() as f64 - 1.0), sigma: NEW_PLAYER.sigma }
 }
 
 /// The role's rating where a new server starts: measured in the anchoring arenas (docs/ratings.md,
 /// "Bot anchors"), shifted with the bots. Live deals move it from there.
-pub fn role_start(family: Family) -> Skill {
+pub fn role_start(family: TableType) -> Skill {
     let (_, mu, sigma) = ROLE_ANCHORS.iter().copied().find(|(f, _, _)| *f == family).expect("every family");
     Skill { mu, sigma }
 }
@@ -129,36 +87,36 @@ pub fn role_start(family: Family) -> Skill {
 /// The bots' fixed ratings per family, from `ddz ratings anchor --family F --deals 10000 --seed 1`
 /// (docs/ratings.md, 2026-12-04): `mu` after the arena, shifted so that `normal` sits at a new player's
 /// 25, and the arena's `sigma`.
-const BOT_ANCHORS: &[(Family, BotKind, f64, f64)] = &[
-    (Family::House, BotKind::Hard, 27.89, 1.57),
-    (Family::House, BotKind::Normal, 25.00, 1.53),
-    (Family::House, BotKind::Bomber, 22.96, 1.51),
-    (Family::House, BotKind::Easy, 20.18, 1.52),
-    (Family::House, BotKind::Beginner, 17.79, 1.52),
-    (Family::House, BotKind::Greedy, 14.92, 1.52),
-    (Family::House, BotKind::Random, 10.51, 1.60),
-    (Family::NoShuffle, BotKind::Hard, 28.70, 1.60),
-    (Family::NoShuffle, BotKind::Normal, 25.00, 1.55),
-    (Family::NoShuffle, BotKind::Bomber, 22.56, 1.55),
-    (Family::NoShuffle, BotKind::Easy, 18.21, 1.54),
-    (Family::NoShuffle, BotKind::Greedy, 16.33, 1.54),
-    (Family::NoShuffle, BotKind::Beginner, 13.74, 1.54),
-    (Family::NoShuffle, BotKind::Random, 8.70, 1.62),
-    (Family::TwoPlayer, BotKind::Hard, 27.13, 1.72),
-    (Family::TwoPlayer, BotKind::Normal, 25.00, 1.60),
-    (Family::TwoPlayer, BotKind::Bomber, 21.00, 1.55),
-    (Family::TwoPlayer, BotKind::Easy, 16.16, 1.58),
-    (Family::TwoPlayer, BotKind::Greedy, 12.34, 1.61),
-    (Family::TwoPlayer, BotKind::Beginner, 9.67, 1.50),
-    (Family::TwoPlayer, BotKind::Random, 0.34, 1.84),
+const BOT_ANCHORS: &[(TableType, BotKind, f64, f64)] = &[
+    (TableType::House, BotKind::Hard, 27.89, 1.57),
+    (TableType::House, BotKind::Normal, 25.00, 1.53),
+    (TableType::House, BotKind::Bomber, 22.96, 1.51),
+    (TableType::House, BotKind::Easy, 20.18, 1.52),
+    (TableType::House, BotKind::Beginner, 17.79, 1.52),
+    (TableType::House, BotKind::Greedy, 14.92, 1.52),
+    (TableType::House, BotKind::Random, 10.51, 1.60),
+    (TableType::NoShuffle, BotKind::Hard, 28.70, 1.60),
+    (TableType::NoShuffle, BotKind::Normal, 25.00, 1.55),
+    (TableType::NoShuffle, BotKind::Bomber, 22.56, 1.55),
+    (TableType::NoShuffle, BotKind::Easy, 18.21, 1.54),
+    (TableType::NoShuffle, BotKind::Greedy, 16.33, 1.54),
+    (TableType::NoShuffle, BotKind::Beginner, 13.74, 1.54),
+    (TableType::NoShuffle, BotKind::Random, 8.70, 1.62),
+    (TableType::TwoPlayer, BotKind::Hard, 27.13, 1.72),
+    (TableType::TwoPlayer, BotKind::Normal, 25.00, 1.60),
+    (TableType::TwoPlayer, BotKind::Bomber, 21.00, 1.55),
+    (TableType::TwoPlayer, BotKind::Easy, 16.16, 1.58),
+    (TableType::TwoPlayer, BotKind::Greedy, 12.34, 1.61),
+    (TableType::TwoPlayer, BotKind::Beginner, 9.67, 1.50),
+    (TableType::TwoPlayer, BotKind::Random, 0.34, 1.84),
 ];
 
 /// The role's rating measured with the bots, per family (shifted like them).
-const ROLE_ANCHORS: &[(Family, f64, f64)] =
-    &[(Family::House, 22.63, 1.54), (Family::NoShuffle, 22.85, 1.56), (Family::TwoPlayer, 3.06, 1.57)];
+const ROLE_ANCHORS: &[(TableType, f64, f64)] =
+    &[(TableType::House, 22.63, 1.54), (TableType::NoShuffle, 22.85, 1.56), (TableType::TwoPlayer, 3.06, 1.57)];
 
 /// A bot's fixed rating in `family`.
-pub fn bot_skill(kind: BotKind, family: Family) -> Skill {
+pub fn bot_skill(kind: BotKind, family: TableType) -> Skill {
     let (_, _, mu, sigma) =
         BOT_ANCHORS.iter().copied().find(|(f, k, _, _)| *f == family && *k == kind).expect("every bot and family");
     Skill { mu, sigma }
@@ -258,7 +216,7 @@ pub enum Seated {
 /// measure of the landlord's seat (the role moves only with deals that count for every person at them).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RatedDeal {
-    pub family: Family,
+    pub family: TableType,
     pub landlord: Seated,
     pub farmers: Vec<Seated>,
     pub landlord_won: bool,
@@ -300,13 +258,7 @@ pub fn rated_deal(deal: &Deal, room: &Room, verdicts: &[Option<Verdict>]) -> Opt
     let seats: Vec<Seated> = (0..room.seats.len()).map(seated).collect::<Option<_>>()?;
     let farmers = seats.iter().enumerate().filter(|(s, _)| *s != landlord).map(|(_, o)| o.clone()).collect();
     let role_moves = forfeit.is_none() && verdicts.iter().flatten().all(|v| v.counted && v.reason.is_none());
-    Some(RatedDeal {
-        family: Family::of(deal.rules().table),
-        landlord: seats[landlord].clone(),
-        farmers,
-        landlord_won,
-        role_moves,
-    })
+    Some(RatedDeal { family: deal.rules().table, landlord: seats[landlord].clone(), farmers, landlord_won, role_moves })
 }
 
 /// A line of a ratings board.
@@ -327,7 +279,7 @@ pub struct RatingRow {
 /// A player's rating in one family, with its history (oldest first).
 #[derive(ts_rs::TS, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PlayerRating {
-    pub family: Family,
+    pub family: TableType,
     pub rating: i32,
     pub uncertainty: i32,
     pub deals: i64,
@@ -353,20 +305,20 @@ mod tests {
 
     #[test]
     fn a_win_raises_the_landlord_and_the_role_and_lowers_the_farmers() {
-        let after = rate_deal(player(25.0), even_role(Family::House), &[player(25.0), player(25.0)], true);
+        let after = rate_deal(player(25.0), even_role(TableType::House), &[player(25.0), player(25.0)], true);
         assert!(after.landlord.mu > 25.0 && after.role.mu > 25.0);
         assert!(after.farmers.iter().all(|f| f.mu < 25.0 && f.sigma < NEW_PLAYER.sigma));
-        let lost = rate_deal(player(25.0), even_role(Family::House), &[player(25.0), player(25.0)], false);
+        let lost = rate_deal(player(25.0), even_role(TableType::House), &[player(25.0), player(25.0)], false);
         assert!(lost.landlord.mu < 25.0 && lost.role.mu < 25.0 && lost.farmers[0].mu > 25.0);
     }
 
     #[test]
     fn a_bot_never_moves_and_still_weighs_in() {
         let bot = Rated { skill: Skill { mu: 35.0, sigma: 1.0 }, fixed: true };
-        let after = rate_deal(player(25.0), even_role(Family::House), &[bot, player(25.0)], true);
+        let after = rate_deal(player(25.0), even_role(TableType::House), &[bot, player(25.0)], true);
         assert_eq!(after.farmers[0], bot.skill);
         // Beating a strong bot is worth more than beating an average player.
-        let even = rate_deal(player(25.0), even_role(Family::House), &[player(25.0), player(25.0)], true);
+        let even = rate_deal(player(25.0), even_role(TableType::House), &[player(25.0), player(25.0)], true);
         assert!(after.landlord.mu > even.landlord.mu);
     }
 
@@ -375,22 +327,22 @@ mod tests {
         let weak = Rated { skill: Skill { mu: 10.0, sigma: 1.5 }, fixed: true };
         let ceiling = 10.0 + certain_win_margin();
         let close = Rated { skill: Skill { mu: ceiling - 0.01, sigma: 3.0 }, fixed: false };
-        let after = rate_deal(close, role_start(Family::House), &[weak, weak], true);
+        let after = rate_deal(close, role_start(TableType::House), &[weak, weak], true);
         assert_eq!(after.landlord.mu, ceiling, "the win lifts it to the ceiling and no higher");
         assert!(after.landlord.sigma < close.skill.sigma);
         let above = Rated { skill: Skill { mu: 25.0, sigma: 8.0 }, fixed: false };
-        let as_farmer = rate_deal(weak, role_start(Family::House), &[above, weak], false);
+        let as_farmer = rate_deal(weak, role_start(TableType::House), &[above, weak], false);
         assert_eq!(as_farmer.farmers[0], above.skill, "a certain win changes nothing at all");
-        let lost = rate_deal(above, role_start(Family::House), &[weak, weak], false);
+        let lost = rate_deal(above, role_start(TableType::House), &[weak, weak], false);
         assert!(lost.landlord.mu < 25.0, "a loss always counts");
         let person = Rated { skill: Skill { mu: 10.0, sigma: 1.5 }, fixed: false };
-        let over_a_person = rate_deal(above, role_start(Family::House), &[weak, person], true);
+        let over_a_person = rate_deal(above, role_start(TableType::House), &[weak, person], true);
         assert!(over_a_person.landlord.mu > 25.0, "against a person the model alone decides");
     }
 
     #[test]
     fn the_even_role_gives_equal_players_even_odds_in_every_family() {
-        for family in Family::ALL {
+        for family in TableType::ALL {
             let farmers = vec![NEW_PLAYER; family.farmers()];
             let chance = landlord_chance(NEW_PLAYER, even_role(family), &farmers);
             assert!((chance - 0.5).abs() < 1e-9, "{family:?}: {chance}");
@@ -399,14 +351,14 @@ mod tests {
 
     #[test]
     fn two_player_is_one_against_one() {
-        let after = rate_deal(player(25.0), even_role(Family::TwoPlayer), &[player(25.0)], false);
+        let after = rate_deal(player(25.0), even_role(TableType::TwoPlayer), &[player(25.0)], false);
         assert_eq!(after.farmers.len(), 1);
         assert!(after.farmers[0].mu > 25.0 && after.role.mu < 0.0);
     }
 
     #[test]
     fn every_bot_has_an_anchor_in_every_family_in_the_order_of_their_strength() {
-        for family in Family::ALL {
+        for family in TableType::ALL {
             // The ladder players choose from, and the baselines below `easy`.
             let ladder = [BotKind::Hard, BotKind::Normal, BotKind::Easy, BotKind::Beginner, BotKind::Random];
             let baselines = [BotKind::Easy, BotKind::Greedy, BotKind::Random];
@@ -422,10 +374,10 @@ mod tests {
 
     #[test]
     fn families_read_back_from_their_names() {
-        for family in Family::ALL {
-            assert_eq!(Family::parse(family.name()), Some(family));
+        for family in TableType::ALL {
+            assert_eq!(TableType::parse(family.name()), Some(family));
         }
-        assert_eq!(Family::parse("poker"), None);
+        assert_eq!(TableType::parse("poker"), None);
         assert_eq!(points(25.0), 1500);
     }
 }

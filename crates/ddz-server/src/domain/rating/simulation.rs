@@ -13,12 +13,14 @@ use rand_chacha::ChaCha8Rng;
 
 use ddz_bot::BotKind;
 
-use super::{BETA, Family, NEW_PLAYER, Rated, Skill, bot_skill, certain_win_margin, even_role, rate_deal, role_start};
+use super::{
+    BETA, NEW_PLAYER, Rated, Skill, TableType, bot_skill, certain_win_margin, even_role, rate_deal, role_start,
+};
 
 /// What to simulate.
 #[derive(Clone, Debug)]
 pub struct Setup {
-    pub family: Family,
+    pub family: TableType,
     /// Players in all, the first `anchors` of them rated fixed at their true strength.
     pub players: usize,
     pub anchors: usize,
@@ -52,7 +54,7 @@ pub struct Checkpoint {
 /// A player rated `from` who wins every deal against bots of `bot` (two of them; one at Two Player),
 /// landlord at random one deal in as many as there are seats, rated by [`rate_deal`] with the role starting
 /// where a new server's does: the player's rating after each deal.
-pub fn farm(family: Family, bot: BotKind, from: Skill, deals: u32, seed: u64) -> Vec<Skill> {
+pub fn farm(family: TableType, bot: BotKind, from: Skill, deals: u32, seed: u64) -> Vec<Skill> {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let bots = Rated { skill: bot_skill(bot, family), fixed: true };
     let (mut player, mut role) = (Rated { skill: from, fixed: false }, role_start(family));
@@ -74,7 +76,7 @@ pub fn farm(family: Family, bot: BotKind, from: Skill, deals: u32, seed: u64) ->
 }
 
 /// Where [`farm`] must settle: the bots' rating plus the certain-win margin.
-pub fn farm_ceiling(family: Family, bot: BotKind) -> f64 {
+pub fn farm_ceiling(family: TableType, bot: BotKind) -> f64 {
     bot_skill(bot, family).mu + certain_win_margin()
 }
 
@@ -183,7 +185,7 @@ fn slope(x: &[f64], y: &[f64]) -> f64 {
 mod tests {
     use super::*;
 
-    fn setup(family: Family, deals: u32) -> Setup {
+    fn setup(family: TableType, deals: u32) -> Setup {
         Setup {
             family,
             players: 60,
@@ -198,7 +200,7 @@ mod tests {
 
     #[test]
     fn ratings_recover_the_order_and_spread_of_known_strengths() {
-        for family in [Family::House, Family::TwoPlayer] {
+        for family in [TableType::House, TableType::TwoPlayer] {
             let last = simulate(&setup(family, 8_000)).pop().expect("a measurement");
             assert!(last.rank_correlation > 0.9, "{family:?}: {last:?}");
             assert!((0.75..1.25).contains(&last.spread), "{family:?}: {last:?}");
@@ -208,7 +210,7 @@ mod tests {
 
     #[test]
     fn winning_every_deal_against_weak_bots_settles_just_above_them_never_at_the_top() {
-        for family in Family::ALL {
+        for family in TableType::ALL {
             for bot in [BotKind::Random, BotKind::Beginner] {
                 let hard = bot_skill(BotKind::Hard, family).mu;
                 let ceiling = farm_ceiling(family, bot);
@@ -227,7 +229,7 @@ mod tests {
 
     #[test]
     fn more_deals_order_the_players_better() {
-        let mut with_checkpoints = setup(Family::House, 8_000);
+        let mut with_checkpoints = setup(TableType::House, 8_000);
         with_checkpoints.checkpoints = vec![300];
         let measured = simulate(&with_checkpoints);
         assert!(measured[0].rank_correlation < measured[1].rank_correlation, "{measured:?}");
