@@ -101,9 +101,9 @@ async fn match_table(rooms: &Rooms, table: TableType, fill_after_ms: u64) -> Res
 
 /// Creates the matched table's room: the players in queue order, bots in the other seats, the first
 /// deal offered (it waits for the players' nonces as they arrive).
-async fn set_up(rooms: &Rooms, code: String, table: TableType, found: &Table) -> Result<(), MatchError> {
+async fn set_up(rooms: &Rooms, code: RoomCode, table: TableType, found: &Table) -> Result<(), MatchError> {
     let host = &found.players[0].name;
-    let code: RoomCode = rooms.create_as(code, quick_rules(table), Mode::Quick, host).await?;
+    let code = rooms.create_as(code, quick_rules(table), Mode::Quick, host).await?;
     for player in &found.players {
         rooms.seat(&code, &player.name).await?;
     }
@@ -126,7 +126,7 @@ mod tests {
             .enumerate()
             .map(|(i, &rating)| Waiting {
                 ticket: i.to_string(),
-                name: format!("P{i}"),
+                name: crate::domain::names::PlayerName::parse(&format!("P{i}")).unwrap(),
                 rating,
                 since: 0,
                 address: None,

@@ -62,10 +62,10 @@ pub trait Placement: Send + Sync + 'static {
     /// Where the summaries of the rooms that run here go, for every node's lobby.
     fn summaries_out(&self) -> mpsc::UnboundedSender<Summary>;
     /// Tells every node that this node has just taken room `code`.
-    fn announce_taken<'a>(&'a self, code: &'a str) -> BoxFuture<'a, ()>;
+    fn announce_taken<'a>(&'a self, code: &'a RoomCode) -> BoxFuture<'a, ()>;
     /// Starts this node's proxy of room `code`, which takes the messages sent to `inbox` and forwards
     /// them to the room's owner, wherever it is; it ends when idle (leaving `registry`) or on a stop.
-    fn spawn_proxy(&self, code: &str, inbox: mpsc::Receiver<Msg>, registry: Registry, task: u64, env: ProxyEnv);
+    fn spawn_proxy(&self, code: &RoomCode, inbox: mpsc::Receiver<Msg>, registry: Registry, task: u64, env: ProxyEnv);
 }
 
 /// What a proxy runs with.
@@ -191,9 +191,9 @@ impl Rooms {
 
     /// Cluster mode: the inbox of room `code` if this node owns it, taking it (and loading it from its log)
     /// when no live node does.
-    pub async fn owned_inbox(&self, code: &str) -> DbResult<Owned> {
+    pub async fn owned_inbox(&self, code: &RoomCode) -> DbResult<Owned> {
         let Some(placement) = &self.placement else {
-            return Ok(self.inbox(&RoomCode::from(code)).await?.map_or(Owned::Missing, Owned::Here));
+            return Ok(self.inbox(code).await?.map_or(Owned::Missing, Owned::Here));
         };
         if let Some(tx) = self.registry.get(code) {
             return Ok(Owned::Here(tx));
@@ -224,13 +224,13 @@ impl Rooms {
     /// Whether it did; a busy room (messages waiting, stores failing) stays here for now. One take or
     /// hand-over at a time, so that a request that reaches this node meanwhile finds the room already
     /// `to`'s instead of taking it back.
-    pub async fn hand_over(&self, code: &str, to: &str) -> DbResult<bool> {
+    pub async fn hand_over(&self, code: &RoomCode, to: &str) -> DbResult<bool> {
         let _one_at_a_time = self.taking.lock().await;
         let Some(inbox) = self.registry.get(code) else { return Ok(false) };
         let Some(Some(fence)) = ask(&inbox, |reply| Msg::HandOver { reply }).await else { return Ok(false) };
         let handed = self.db.hand_room(code, &fence, to).await?;
         if handed {
-            tracing::info!(room = code, to, "room handed over");
+            tracing::info!(room = %code, to, "room handed over");
         }
         Ok(handed)
     }
@@ -240,14 +240,14 @@ impl Rooms {
     /// outage, say) that has not stored anything since would otherwise go on serving its stale room, even
     /// after the room is handed back here. Such a task is told to end and the room is taken afresh. One
     /// database read: for attaching connections and taking orphans, not for every command.
-    pub async fn owned_inbox_checked(&self, code: &str) -> DbResult<Owned> {
+    pub async fn owned_inbox_checked(&self, code: &RoomCode) -> DbResult<Owned> {
         if let Some(placement) = &self.placement
             && let Some((task, inbox, Some(number))) = self.registry.entry(code)
         {
             if self.db.room_fence(code, placement.node()).await? == Some(number) {
                 return Ok(Owned::Here(inbox));
             }
-            tracing::warn!(room = code, fence = number, "a task here holds a room taken since: it ends");
+            tracing::warn!(room = %code, fence = number, "a task here holds a room taken since: it ends");
             self.registry.remove(code, task);
             let _ = inbox.send(Msg::Fenced).await;
         }
@@ -255,7 +255,7 @@ impl Rooms {
     }
 
     /// The inbox of room `code`'s task on this node, if it runs here.
-    pub fn running_inbox(&self, code: &str) -> Option<mpsc::Sender<Msg>> {
+    pub fn running_inbox(&self, code: &RoomCode) -> Option<mpsc::Sender<Msg>> {
         self.registry.get(code)
     }
 
@@ -265,22 +265,22 @@ impl Rooms {
     }
 
     /// Creates a room and starts its task.
-    pub async fn create(&self, rules: Rules, mode: Mode, host: &str) -> DbResult<RoomCode> {
+    pub async fn create(&self, rules: Rules, mode: Mode, host: &PlayerName) -> DbResult<RoomCode> {
         let code = self.unused_code().await?;
         self.create_as(code, rules, mode, host).await
     }
 
     /// Creates a room under a code from [`Rooms::unused_code`] (quick match claims its players for the
     /// code before the room exists) and starts its task.
-    pub async fn create_as(&self, code: String, rules: Rules, mode: Mode, host: &str) -> DbResult<RoomCode> {
-        self.db.create_room(&code, rules.name(), mode, host, self.clock.now_ms()).await?;
+    pub async fn create_as(&self, code: RoomCode, rules: Rules, mode: Mode, host: &PlayerName) -> DbResult<RoomCode> {
+        self.db.create_room(&code, rules, mode, host, self.clock.now_ms()).await?;
         self.run_new(Room::new(code.clone(), rules, mode, host.to_string())).await?;
-        tracing::info!(room = %code, rules = %rules, mode = mode.name(), host, "room created");
-        Ok(RoomCode::from(code))
+        tracing::info!(room = %code, rules = %rules, mode = mode.name(), %host, "room created");
+        Ok(code)
     }
 
     /// A room code no room has.
-    pub async fn unused_code(&self) -> DbResult<String> {
+    pub async fn unused_code(&self) -> DbResult<RoomCode> {
         loop {
             let code = new_code();
             if self.db.room(&code).await?.is_none() {
@@ -349,7 +349,6 @@ impl Rooms {
     /// The inbox of room `code`, loading the room from its log if its task is not running.
     /// In cluster mode, the inbox of the room's proxy on this node.
     pub async fn inbox(&self, code: &RoomCode) -> DbResult<Option<mpsc::Sender<Msg>>> {
-        let code = code.as_str();
         if let Some(placement) = &self.placement {
             return self.proxy(placement.as_ref(), code).await;
         }
@@ -365,7 +364,7 @@ impl Rooms {
         Ok(Some(self.spawn(rebuild(stored)?, None)))
     }
 
-    async fn proxy(&self, placement: &dyn Placement, code: &str) -> DbResult<Option<mpsc::Sender<Msg>>> {
+    async fn proxy(&self, placement: &dyn Placement, code: &RoomCode) -> DbResult<Option<mpsc::Sender<Msg>>> {
         if let Some(tx) = self.proxies.get(code) {
             return Ok(Some(tx));
         }
@@ -438,8 +437,8 @@ impl Rooms {
     }
 
     /// Seats `name` in room `code`'s first free seat (or finds the seat the name holds).
-    pub async fn seat(&self, code: &RoomCode, name: &str) -> Result<Seat, Refused> {
-        match self.request(code, Request::Seat { name: name.to_string() }).await? {
+    pub async fn seat(&self, code: &RoomCode, name: &PlayerName) -> Result<Seat, Refused> {
+        match self.request(code, Request::Seat { name: name.clone() }).await? {
             Reply::Seated { seat } => Ok(seat),
             other => Err(Refused::unexpected(&other)),
         }
@@ -451,14 +450,14 @@ impl Rooms {
     }
 
     /// Wakes on every change to any room's summary (the lobby page watches this).
-    pub fn watch_lobby(&self) -> tokio::sync::watch::Receiver<HashMap<String, Summary>> {
+    pub fn watch_lobby(&self) -> tokio::sync::watch::Receiver<HashMap<RoomCode, Summary>> {
         self.summaries.subscribe()
     }
 
     /// Tells every room task to stop after the message it is handling (a commit in flight finishes),
     /// and waits until they all have. Returns the codes of the rooms that ran here, for the cluster to
     /// let go of.
-    pub async fn shutdown(&self) -> Vec<String> {
+    pub async fn shutdown(&self) -> Vec<RoomCode> {
         let owned = self.registry.codes();
         self.stopping.cancel();
         self.tasks.close();
@@ -473,7 +472,7 @@ impl Rooms {
 }
 
 /// The open public tables among `summaries`, by code.
-pub fn public_tables(summaries: &HashMap<String, Summary>) -> Vec<Summary> {
+pub fn public_tables(summaries: &HashMap<RoomCode, Summary>) -> Vec<Summary> {
     let mut tables: Vec<Summary> =
         summaries.values().filter(|s| s.mode == Mode::Public && !s.closed).cloned().collect();
     tables.sort_by(|a, b| a.code.cmp(&b.code));
@@ -482,16 +481,17 @@ pub fn public_tables(summaries: &HashMap<String, Summary>) -> Vec<Summary> {
 
 /// Takes room `code` for this node (one take at a time: the caller holds `Rooms::taking`): its fence, or
 /// `None` when another live node owns it.
-async fn take(db: &Db, node: &str, code: &str, now: u64) -> DbResult<Option<Fence>> {
+async fn take(db: &Db, node: &str, code: &RoomCode, now: u64) -> DbResult<Option<Fence>> {
     let Some(number) = db.take_room(code, node, now).await? else { return Ok(None) };
-    tracing::info!(room = code, fence = number, node, "room taken");
+    tracing::info!(room = %code, fence = number, node, "room taken");
     crate::metrics::counter!(crate::metrics::ROOMS_TAKEN).increment(1);
     Ok(Some(Fence { node: node.to_string(), number }))
 }
 
-fn new_code() -> String {
+fn new_code() -> RoomCode {
     let mut rng = rand::rng();
-    (0..6).map(|_| CODE_CHARS[rng.random_range(0..CODE_CHARS.len())] as char).collect()
+    let code: String = (0..6).map(|_| CODE_CHARS[rng.random_range(0..CODE_CHARS.len())] as char).collect();
+    RoomCode::from(code)
 }
 
 /// A room from its stored log (rules or a mode the server does not know were refused as it was loaded).

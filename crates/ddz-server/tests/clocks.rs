@@ -44,17 +44,20 @@ async fn timed_table(name: &str, rules: Rules, timing: Timing) -> Table {
 async fn seated_room(name: &str, rules: Rules, timing: Timing, clock_ms: u64) -> (Rooms, RoomCode) {
     let db = Db::open(&format!("sqlite://{}", temp_db(name).display())).await.unwrap();
     let rooms = Rooms::new(db, Clock::starting_at(clock_ms), timing);
-    let code = rooms.create(rules, Mode::Invite, "Alice").await.unwrap();
+    let code = rooms.create(rules, Mode::Invite, &player("Alice")).await.unwrap();
     for who in ["Alice", "Bea", "Cy"].into_iter().take(rules.players as usize) {
-        let who = who.to_string();
-        rooms.seat(&code, &who).await.unwrap();
+        rooms.seat(&code, &player(who)).await.unwrap();
     }
     (rooms, code)
 }
 
+fn player(name: &str) -> PlayerName {
+    PlayerName::parse(name).unwrap()
+}
+
 /// Connection `conn`'s hello as `name`.
 fn hello(conn: u64, name: &str) -> Hello {
-    let name = Some(PlayerName::parse(name).unwrap());
+    let name = Some(player(name));
     Hello { conn, name, token: None, opened_ms: 0, origin: Default::default() }
 }
 
@@ -125,7 +128,7 @@ async fn a_timed_out_turn_is_played_by_the_bot_after_40_seconds() {
 async fn bots_act_after_half_a_second_to_a_second_and_a_half() {
     let db = Db::open(&format!("sqlite://{}", temp_db("bot-delay").display())).await.unwrap();
     let rooms = Rooms::new(db, Clock::starting_at(5_000_000), CLOCKS);
-    let code = rooms.create(Rules::house(true), Mode::Bots, "Alice").await.unwrap();
+    let code = rooms.create(Rules::house(true), Mode::Bots, &player("Alice")).await.unwrap();
     rooms.request(&code, Request::AddBots { level: ddz_bot::BotKind::Normal }).await.unwrap();
     rooms.request(&code, Request::Start).await.unwrap();
     let actions = |v: &RoomView| v.deal.as_ref().unwrap().actions.len();

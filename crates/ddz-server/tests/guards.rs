@@ -325,7 +325,7 @@ async fn every_refused_act_carries_its_seq_and_every_error_a_code() {
     assert_eq!(next_refusal(&mut clients[other]).await, (ErrorCode::NotYourTurn, Some(43)));
     clients[other].send(&Command::Close).await;
     assert_eq!(next_refusal(&mut clients[other]).await, (ErrorCode::NotHost, None));
-    let code = clients[0].view.as_ref().unwrap().code.clone();
+    let code = clients[0].view.as_ref().unwrap().code.to_string();
     let mut impostor = Client::connect(addr, &code, "BEA").await;
     assert_eq!(next_refusal(&mut impostor).await, (ErrorCode::NameTaken, None));
 

@@ -118,7 +118,10 @@ async fn walk_sealed(addr: SocketAddr, code: &str, stage: &str) -> Vec<String> {
         assert_eq!(get(addr, board).await["rows"], serde_json::json!([]), "{stage}: {board}");
     }
     let (event, raw) = first_answer(addr, &Command::WatchLobby).await;
-    assert!(matches!(&event, Event::Lobby { tables } if tables.iter().all(|t| t.code != code)), "{stage}: {event:?}");
+    assert!(
+        matches!(&event, Event::Lobby { tables } if tables.iter().all(|t| t.code.as_str() != code)),
+        "{stage}: {event:?}"
+    );
     seen.push(raw);
     seen
 }

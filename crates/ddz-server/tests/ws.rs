@@ -457,7 +457,7 @@ async fn public_tables_are_listed_in_the_lobby_and_anyone_can_sit() {
     let house = serde_json::json!({"table": "house", "wild": true, "wild_rank": false});
     assert_eq!(table["rules"], house, "public tables always play House with the Wild");
     let tables = next_lobby(&mut watcher).await;
-    assert_eq!(tables[0].code, code, "the new table is pushed to the watcher");
+    assert_eq!(tables[0].code.as_str(), code, "the new table is pushed to the watcher");
     let mut stranger = Client::join(running.addr, &code, "Stranger").await;
     stranger.send(&Command::Sit { seat: None }).await;
     stranger.until(|v| v.you == Some(1)).await;

@@ -259,7 +259,7 @@ reason: Unrated | null,
  */
 change: number | null, };
 
-export type RoomView = { code: string, mode: Mode, 
+export type RoomView = { code: RoomCode, mode: Mode, 
 /**
  * The next deal's table and option.
  */
@@ -301,7 +301,7 @@ actions_from?: number | null,
  */
 verdicts?: Array<Verdict | null>, };
 
-export type Summary = { code: string, mode: Mode, rules: TableRules, seats: Array<string | null>, deals_played: number, in_deal: boolean, closed: boolean, };
+export type Summary = { code: RoomCode, mode: Mode, rules: TableRules, seats: Array<string | null>, deals_played: number, in_deal: boolean, closed: boolean, };
 
 export type ErrorCode = "deal_over" | "not_your_turn" | "wrong_phase" | "must_take" | "bad_bid" | "bid_too_low" | "declined_cannot_rob" | "already_seen" | "not_in_hand" | "cards_do_not_match" | "not_that_reading" | "does_not_beat" | "cannot_pass_on_lead" | "no_cards" | "wild_alone" | "wild_with_both_jokers" | "four_in_a_row" | "two_or_joker_in_run" | "not_in_deck" | "not_a_play" | "room_closed" | "seat_taken" | "no_such_seat" | "room_full" | "already_seated" | "not_host" | "deal_in_progress" | "seats_empty" | "no_deal" | "not_seated" | "run_over" | "challenge_rules" | "challenge_seats" | "challenge_auto_play" | "no_nonce_wanted" | "dealing" | "not_a_challenge" | "unknown_room" | "name_taken" | "superseded" | "bad_name" | "bad_message" | "already_in_room" | "frame_too_large" | "rate_limited" | "busy" | "server_full" | "bad_request" | "hand_too_large" | "not_found" | "rally_played" | "spectator" | "rally_open" | "too_many_watching" | "name_protected" | "already_protected" | "wrong_recovery_code" | "too_many_guesses" | "method_not_allowed" | "bad_position" | "no_such_deal" | "unknown_table_type" | "unknown_board" | "not_a_date" | "rally_not_begun" | "rally_not_finished" | "no_such_ticket" | "name_not_protected" | "connection_broken" | "room_moved" | "save_failed" | "database_unavailable" | "room_unreachable" | "restarting" | "not_ready" | "internal";
 
@@ -524,9 +524,9 @@ export type Lobby = { tables: Array<Summary>, };
 
 export type RoomDeals = { deals: Array<DealRecord>, };
 
-export type Replay = { code: string, number: number, seats: Array<string>, record: DealRecord, steps: Array<ReplayStep>, };
+export type Replay = { code: RoomCode, number: number, seats: Array<string>, record: DealRecord, steps: Array<ReplayStep>, };
 
-export type DealReview = { code: string, number: number, review: Review, };
+export type DealReview = { code: RoomCode, number: number, review: Review, };
 
 export type BoardRank = { board: string, 
 /**

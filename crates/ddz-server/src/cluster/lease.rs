@@ -5,6 +5,7 @@
 use std::time::Duration;
 
 use super::Cluster;
+use crate::domain::room::RoomCode;
 use crate::rooms::Rooms;
 
 impl Cluster {
@@ -49,7 +50,7 @@ impl Cluster {
     /// Leaves the cluster as the server stops, once this node's room tasks have ended: its lease ends, so
     /// the other nodes take its rooms on their next tick, and the nodes that serve their clients are told
     /// at once.
-    pub async fn leave(&self, owned: &[String]) {
+    pub async fn leave(&self, owned: &[RoomCode]) {
         if let Err(e) = self.inner.db.leave_cluster(&self.inner.id).await {
             tracing::error!(error = %e, "could not leave the cluster: its rooms move when the lease runs out");
         }

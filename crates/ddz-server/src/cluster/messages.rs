@@ -6,6 +6,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::domain::room::RoomCode;
 use crate::room::{ConnId, Mail, Reply};
 use crate::wire::protocol::{ErrorCode, Refused};
 
@@ -13,7 +14,7 @@ use crate::wire::protocol::{ErrorCode, Refused};
 /// that node's connection numbers.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub(super) struct ToOwner {
-    pub room: String,
+    pub room: RoomCode,
     pub node: String,
     pub mail: Mail,
 }

@@ -53,6 +53,7 @@ use self::messages::Routed;
 use self::owner::Guest;
 use self::proxy::Route;
 use crate::clock::Clock;
+use crate::domain::room::RoomCode;
 use crate::metrics;
 use crate::room::{ConnId, Msg, Registry};
 use crate::rooms::{Placement, ProxyEnv, Rooms};
@@ -253,7 +254,7 @@ impl Cluster {
     }
 
     /// Tells every node that `room` has a new owner (this node), or none (`None`).
-    pub async fn announce_move(&self, room: &str, owner: Option<&str>) {
+    pub async fn announce_move(&self, room: &RoomCode, owner: Option<&str>) {
         let payload = owner.unwrap_or_default().to_string();
         let _ = self.inner.nats.publish(format!("ddz.moved.{room}"), payload.into()).await;
     }
@@ -269,11 +270,11 @@ impl Placement for Cluster {
         self.inner.summaries.clone()
     }
 
-    fn announce_taken<'a>(&'a self, code: &'a str) -> futures_util::future::BoxFuture<'a, ()> {
+    fn announce_taken<'a>(&'a self, code: &'a RoomCode) -> futures_util::future::BoxFuture<'a, ()> {
         Box::pin(self.announce_move(code, Some(self.id())))
     }
 
-    fn spawn_proxy(&self, code: &str, inbox: mpsc::Receiver<Msg>, registry: Registry, task: u64, env: ProxyEnv) {
+    fn spawn_proxy(&self, code: &RoomCode, inbox: mpsc::Receiver<Msg>, registry: Registry, task: u64, env: ProxyEnv) {
         self.start_proxy(code, inbox, registry, task, env);
     }
 }

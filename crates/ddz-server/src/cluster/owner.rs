@@ -11,6 +11,7 @@ use tokio_util::sync::CancellationToken;
 
 use super::messages::{Answer, Routed, ToOwner};
 use super::{Cluster, HAND_OVER_EVERY};
+use crate::domain::room::RoomCode;
 use crate::metrics;
 use crate::room::{ConnId, FromClient, Hello, Mail, Msg, OUTBOX, Outbound, ask, ask_retrying};
 use crate::rooms::{Owned, Rooms};
@@ -21,15 +22,15 @@ use crate::wire::protocol::{ErrorCode, Event};
 /// the number: a command for it must not be handed to that task, where it would vanish, but answered
 /// [`Answer::Unattached`], so that the serving node attaches the connection again and resends it.
 pub(super) struct Guest {
-    room: String,
+    room: RoomCode,
     conn: ConnId,
     task: mpsc::Sender<Msg>,
 }
 
 impl Guest {
     /// Whether the guest is attached to room `room`'s task whose inbox is `inbox`.
-    fn of(&self, room: &str, inbox: &mpsc::Sender<Msg>) -> bool {
-        self.room == room && self.task.same_channel(inbox)
+    fn of(&self, room: &RoomCode, inbox: &mpsc::Sender<Msg>) -> bool {
+        self.room == *room && self.task.same_channel(inbox)
     }
 
     /// Tells the room's task that the connection left.
@@ -39,13 +40,13 @@ impl Guest {
 }
 
 /// Where a room is, as an answer to another node: its inbox here, or the answer that says why not.
-fn here(owned: Result<Owned, crate::store::StoreError>, room: &str) -> Result<mpsc::Sender<Msg>, Answer> {
+fn here(owned: Result<Owned, crate::store::StoreError>, room: &RoomCode) -> Result<mpsc::Sender<Msg>, Answer> {
     match owned {
         Ok(Owned::Here(inbox)) => Ok(inbox),
         Ok(Owned::Elsewhere) => Err(Answer::NotOwner),
         Ok(Owned::Missing) => Err(Answer::NoRoom),
         Err(e) => {
-            tracing::error!(room, error = %e, "could not load a room for another node");
+            tracing::error!(%room, error = %e, "could not load a room for another node");
             Err(Answer::from(e.refusal()))
         }
     }
@@ -86,7 +87,7 @@ impl Cluster {
     async fn deliver(
         &self,
         inbox: mpsc::Sender<Msg>,
-        room: &str,
+        room: &RoomCode,
         node: &str,
         mail: Mail,
         stopping: CancellationToken,
@@ -108,7 +109,7 @@ impl Cluster {
                 inbox.send(Msg::Connect { hello: Hello { conn: guest, ..hello }, out, reply }).await.ok()?;
                 let joined = joined.await.ok()?;
                 if joined.is_ok() {
-                    let attached = Guest { room: room.to_string(), conn: guest, task: inbox.clone() };
+                    let attached = Guest { room: room.clone(), conn: guest, task: inbox.clone() };
                     let earlier = self.guests().insert(key.clone(), attached);
                     if let Some(earlier) = earlier {
                         // Attached twice at once: the later attachment stands.
@@ -132,7 +133,7 @@ impl Cluster {
                     match guests.get(&key) {
                         Some(guest) if guest.of(room, &inbox) => Some(guest.conn),
                         // Attached to a task of the room that has ended since: forgotten, and attached again.
-                        Some(guest) if guest.room == room => {
+                        Some(guest) if guest.room == *room => {
                             guests.remove(&key);
                             None
                         }
@@ -230,7 +231,7 @@ impl Cluster {
                 continue;
             }
             let now = clients_elsewhere(&self.guests(), &self.inner.id);
-            let steady: Vec<(String, String)> = now
+            let steady: Vec<(RoomCode, String)> = now
                 .iter()
                 .filter(|&(room, node)| before.get(room) == Some(node))
                 .map(|(r, n)| (r.clone(), n.clone()))
@@ -251,7 +252,7 @@ impl Cluster {
                             self.announce_move(&room, Some(&node)).await;
                         }
                         Ok(false) => {}
-                        Err(e) => tracing::warn!(room, to = node, error = %e, "could not hand a room over"),
+                        Err(e) => tracing::warn!(%room, to = node, error = %e, "could not hand a room over"),
                     }
                 }
             }
@@ -261,17 +262,17 @@ impl Cluster {
 }
 
 /// The rooms whose every connection (`guests`, by node) is on one node other than `here`, with that node.
-fn clients_elsewhere(guests: &HashMap<(String, ConnId), Guest>, here: &str) -> HashMap<String, String> {
-    let mut nodes: HashMap<&str, Option<&str>> = HashMap::new();
+fn clients_elsewhere(guests: &HashMap<(String, ConnId), Guest>, here: &str) -> HashMap<RoomCode, String> {
+    let mut nodes: HashMap<&RoomCode, Option<&str>> = HashMap::new();
     for ((node, _), Guest { room, .. }) in guests {
-        let one = nodes.entry(room.as_str()).or_insert(Some(node.as_str()));
+        let one = nodes.entry(room).or_insert(Some(node.as_str()));
         if *one != Some(node.as_str()) {
             *one = None;
         }
     }
     nodes
         .into_iter()
-        .filter_map(|(room, node)| Some((room.to_string(), node.filter(|node| *node != here)?.to_string())))
+        .filter_map(|(room, node)| Some((room.clone(), node.filter(|node| *node != here)?.to_string())))
         .collect()
 }
 
@@ -283,7 +284,7 @@ mod tests {
     fn a_room_is_handed_over_only_when_every_one_of_its_clients_is_on_the_same_other_node() {
         let (task, _) = mpsc::channel(1);
         let guest = |node: &str, conn: ConnId, room: &str| {
-            ((node.to_string(), conn), Guest { room: room.to_string(), conn, task: task.clone() })
+            ((node.to_string(), conn), Guest { room: RoomCode::from(room), conn, task: task.clone() })
         };
         let guests = HashMap::from([
             guest("b", 1, "ALLONB"),
@@ -294,6 +295,6 @@ mod tests {
             guest("a", 6, "MIXED"),
             guest("c", 7, "MIXED"),
         ]);
-        assert_eq!(clients_elsewhere(&guests, "a"), HashMap::from([("ALLONB".to_string(), "b".to_string())]));
+        assert_eq!(clients_elsewhere(&guests, "a"), HashMap::from([(RoomCode::from("ALLONB"), "b".to_string())]));
     }
 }

@@ -13,6 +13,7 @@ use tokio::time::Instant;
 
 use super::messages::{Answer, Routed, ToOwner};
 use super::{Cluster, REATTACH_EVERY};
+use crate::domain::room::RoomCode;
 use crate::metrics;
 use crate::room::{ConnId, FromClient, Hello, Mail, Msg, Outbound, Registry, sleep_until};
 use crate::rooms::ProxyEnv;
@@ -36,7 +37,7 @@ impl Cluster {
     /// Starts this node's proxy of room `code`.
     pub(super) fn start_proxy(
         &self,
-        code: &str,
+        code: &RoomCode,
         inbox: mpsc::Receiver<Msg>,
         registry: Registry,
         task: u64,
@@ -44,7 +45,7 @@ impl Cluster {
     ) {
         let tasks = env.tasks.clone();
         let proxy = Proxy {
-            code: code.to_string(),
+            code: code.clone(),
             cluster: self.clone(),
             inbox,
             owner: None,
@@ -102,7 +103,7 @@ impl Cluster {
 
 /// Where a room in use on this node sends its messages: to the room's owner.
 struct Proxy {
-    code: String,
+    code: RoomCode,
     cluster: Cluster,
     inbox: mpsc::Receiver<Msg>,
     /// The room's owner, as last found.
@@ -270,7 +271,7 @@ impl Proxy {
             }
             match self.ask(&owner, mail.clone()).await {
                 Some(Answer::Refused { code, message }) => return Err(Refused::new(code, message)),
-                Some(Answer::NoRoom) => return Err(Refused::no_room(&self.code.as_str().into())),
+                Some(Answer::NoRoom) => return Err(Refused::no_room(&self.code)),
                 Some(Answer::Unattached) => self.attached_to = None,
                 Some(Answer::NotOwner) => self.owner = None,
                 None => {

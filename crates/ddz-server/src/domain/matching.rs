@@ -8,11 +8,13 @@
 //! waited [`MatchRules::fill_after_ms`], it sits down with whoever else fits and bots take the rest.
 //! Two tickets from one address never sit at one table (a person's second name would be their partner).
 
+use crate::domain::names::PlayerName;
+
 /// One player in the queue.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Waiting {
     pub ticket: String,
-    pub name: String,
+    pub name: PlayerName,
     /// The player's rating for the table's family (the starting rating for a newcomer).
     pub rating: f64,
     /// When the player joined the queue (ms since the epoch).
@@ -99,7 +101,13 @@ mod tests {
     const THREE: MatchRules = MatchRules { seats: 3, fill_after_ms: 10_000 };
 
     fn waiting(name: &str, rating: f64, since: u64) -> Waiting {
-        Waiting { ticket: format!("t-{name}"), name: name.into(), rating, since, address: Some(format!("ip-{name}")) }
+        Waiting {
+            ticket: format!("t-{name}"),
+            name: PlayerName::parse(name).unwrap(),
+            rating,
+            since,
+            address: Some(format!("ip-{name}")),
+        }
     }
 
     fn names(table: &Table) -> Vec<&str> {

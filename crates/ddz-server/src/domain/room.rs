@@ -276,7 +276,7 @@ pub const LOG_KEPT: usize = 50;
 /// The room.
 #[derive(Clone, Debug)]
 pub struct Room {
-    pub code: String,
+    pub code: RoomCode,
     pub mode: Mode,
     pub host: String,
     pub seats: Vec<Option<Occupant>>,
@@ -337,7 +337,7 @@ impl Offer {
 
 /// A room's code as anyone may type it: read once at the edge (a path, a `hello`), trimmed and upper-cased,
 /// so that `abc234` and `ABC234` are the same room everywhere after.
-#[derive(ts_rs::TS, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(ts_rs::TS, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(from = "String", into = "String")]
 #[ts(type = "string")]
 pub struct RoomCode(String);
@@ -373,7 +373,7 @@ impl std::fmt::Display for RoomCode {
 }
 
 impl Room {
-    pub fn new(code: String, rules: Rules, mode: Mode, host: String) -> Room {
+    pub fn new(code: RoomCode, rules: Rules, mode: Mode, host: String) -> Room {
         Room {
             code,
             mode,
@@ -402,7 +402,7 @@ impl Room {
     }
 
     /// A challenge room: House with the Wild, played by `player`.
-    pub fn challenge(code: String, challenge: Challenge, player: String) -> Room {
+    pub fn challenge(code: RoomCode, challenge: Challenge, player: String) -> Room {
         let mut room = Room::new(code, challenge.kind.rules(), Mode::Challenge, player);
         room.challenge = Some(challenge);
         room

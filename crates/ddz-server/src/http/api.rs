@@ -33,8 +33,8 @@ pub(super) async fn create_room(
     // Public lobby tables always play House with the Wild, so that the lobby board compares.
     let (rules, mode) =
         if req.public { (Rules::house(true), Mode::Public) } else { (Rules::of(req.table, req.wild), Mode::Invite) };
-    let code = state.rooms.create(rules, mode, name.as_str()).await?;
-    state.rooms.seat(&code, name.as_str()).await?;
+    let code = state.rooms.create(rules, mode, &name).await?;
+    state.rooms.seat(&code, &name).await?;
     Ok(Json(RoomCreated { code }))
 }
 
@@ -46,8 +46,8 @@ pub(super) async fn play_vs_bots(
 ) -> Result<Json<RoomCreated>, AppError> {
     let name = proven_name(&state, &req.name, req.key.as_deref(), from).await?;
     let rules = Rules::of(req.table, req.wild);
-    let code = state.rooms.create(rules, Mode::Bots, name.as_str()).await?;
-    state.rooms.seat(&code, name.as_str()).await?;
+    let code = state.rooms.create(rules, Mode::Bots, &name).await?;
+    state.rooms.seat(&code, &name).await?;
     state.rooms.request(&code, Request::AddBots { level: req.level }).await?;
     state.rooms.request(&code, Request::Start).await?;
     Ok(Json(RoomCreated { code }))
@@ -69,9 +69,8 @@ pub(super) async fn room_deals(
     State(state): State<AppState>,
     Params(code): Params<RoomCode>,
 ) -> Result<Response, AppError> {
-    let code = code.as_str();
-    unsealed_room(&state, code).await?;
-    let records = state.rooms.db().deal_records(code).await?;
+    unsealed_room(&state, &code).await?;
+    let records = state.rooms.db().deal_records(&code).await?;
     let deals = records
         .iter()
         .enumerate()
@@ -87,8 +86,8 @@ fn path_number(text: &str, what: &str) -> Result<u32, AppError> {
 
 /// Refuses room `code` if it is unknown (404) or a rally whose deals are still secret (403
 /// `rally_open`, from the one guard in [`sealed_rally`]).
-async fn unsealed_room(state: &AppState, code: &str) -> Result<(), AppError> {
-    let room = state.rooms.db().room(code).await?.ok_or_else(|| StoreError::NoRoom(code.to_string()))?;
+async fn unsealed_room(state: &AppState, code: &RoomCode) -> Result<(), AppError> {
+    let room = state.rooms.db().room(code).await?.ok_or_else(|| StoreError::NoRoom(code.clone()))?;
     match sealed_rally(room.challenge.as_ref(), state.rooms.now_ms()) {
         Some(date) => Err(Refused::rally_open(date).into()),
         None => Ok(()),
@@ -96,7 +95,7 @@ async fn unsealed_room(state: &AppState, code: &str) -> Result<(), AppError> {
 }
 
 /// The record of finished deal `number` of room `code`: 404s for an unknown room or deal.
-async fn finished_deal(state: &AppState, code: &str, number: &str) -> Result<(u32, DealRecord), AppError> {
+async fn finished_deal(state: &AppState, code: &RoomCode, number: &str) -> Result<(u32, DealRecord), AppError> {
     let number = path_number(number, "the deal number")?;
     unsealed_room(state, code).await?;
     let text =
@@ -113,7 +112,6 @@ pub(super) async fn deal_replay(
     State(state): State<AppState>,
     Params((code, number)): Params<(RoomCode, String)>,
 ) -> Result<Response, AppError> {
-    let code = String::from(code);
     let (number, record) = finished_deal(&state, &code, &number).await?;
     let steps =
         state.rooms.pool().try_run(move || record.steps().map(|steps| (record, steps))).await.map_err(|_| busy())?;
@@ -127,7 +125,6 @@ pub(super) async fn deal_review(
     State(state): State<AppState>,
     Params((code, number, seat)): Params<(RoomCode, String, String)>,
 ) -> Result<Response, AppError> {
-    let code = String::from(code);
     let (number, record) = finished_deal(&state, &code, &number).await?;
     let seat = path_number(&seat, "the seat")?;
     if seat as usize >= record.seats.len() {

@@ -66,7 +66,7 @@ async fn answer(state: &AppState, ticket: Ticket, now: u64) -> Result<QuickMatch
         room: ticket.room.map(RoomCode::from),
         bots: ticket.bots,
         ticket: ticket.ticket,
-        name: ticket.name,
+        name: ticket.name.into(),
         table: ticket.table,
     })
 }

@@ -143,7 +143,7 @@ pub enum Mail {
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum Request {
     /// Seat `name` in the first free seat (Play vs 2 Bots, public tables from the lobby page).
-    Seat { name: String },
+    Seat { name: PlayerName },
     /// Fill every empty seat with a bot of `level`.
     AddBots { level: BotKind },
     /// Deal the next deal.

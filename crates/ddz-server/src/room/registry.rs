@@ -8,6 +8,7 @@ use std::sync::{Arc, Mutex};
 use tokio::sync::mpsc;
 
 use super::mailbox::{INBOX, Msg};
+use crate::domain::room::RoomCode;
 
 /// A running room task: its number, its inbox, and (cluster mode) the fencing number it holds the room with.
 type Running = (u64, mpsc::Sender<Msg>, Option<i64>);
@@ -15,23 +16,23 @@ type Running = (u64, mpsc::Sender<Msg>, Option<i64>);
 /// The inboxes of the running room tasks, by code, each with the number of the task that owns it.
 #[derive(Clone, Default)]
 pub struct Registry {
-    inboxes: Arc<Mutex<HashMap<String, Running>>>,
+    inboxes: Arc<Mutex<HashMap<RoomCode, Running>>>,
     next_task: Arc<AtomicU64>,
 }
 
 impl Registry {
-    pub fn get(&self, code: &str) -> Option<mpsc::Sender<Msg>> {
+    pub fn get(&self, code: &RoomCode) -> Option<mpsc::Sender<Msg>> {
         self.inboxes.lock().expect("registry lock").get(code).map(|(_, tx, _)| tx.clone())
     }
 
     /// Room `code`'s running task: its number, inbox and fencing number.
-    pub fn entry(&self, code: &str) -> Option<Running> {
+    pub fn entry(&self, code: &RoomCode) -> Option<Running> {
         self.inboxes.lock().expect("registry lock").get(code).cloned()
     }
 
     /// Task `task` of room `code` leaves the registry, unless a message is waiting for it: then it has
     /// work to do and stays. Returns whether it left; it must then stop taking messages.
-    pub fn retire(&self, code: &str, task: u64, inbox: &mpsc::Receiver<Msg>) -> bool {
+    pub fn retire(&self, code: &RoomCode, task: u64, inbox: &mpsc::Receiver<Msg>) -> bool {
         let mut inboxes = self.inboxes.lock().expect("registry lock");
         if !inbox.is_empty() {
             return false;
@@ -43,7 +44,7 @@ impl Registry {
     }
 
     /// Task `task` of room `code` leaves the registry as the server stops.
-    pub fn remove(&self, code: &str, task: u64) {
+    pub fn remove(&self, code: &RoomCode, task: u64) {
         let mut inboxes = self.inboxes.lock().expect("registry lock");
         if inboxes.get(code).is_some_and(|(owner, _, _)| *owner == task) {
             inboxes.remove(code);
@@ -59,7 +60,7 @@ impl Registry {
         self.inboxes.lock().expect("registry lock").len()
     }
 
-    pub fn codes(&self) -> Vec<String> {
+    pub fn codes(&self) -> Vec<RoomCode> {
         self.inboxes.lock().expect("registry lock").keys().cloned().collect()
     }
 
@@ -67,7 +68,7 @@ impl Registry {
     /// its number and inbox, or the running one's inbox.
     pub fn register(
         &self,
-        code: &str,
+        code: &RoomCode,
         fence: Option<i64>,
     ) -> Result<(u64, mpsc::Sender<Msg>, mpsc::Receiver<Msg>), mpsc::Sender<Msg>> {
         let mut inboxes = self.inboxes.lock().expect("registry lock");
@@ -76,7 +77,7 @@ impl Registry {
         }
         let (tx, rx) = mpsc::channel(INBOX);
         let task = self.next_task.fetch_add(1, Ordering::Relaxed);
-        inboxes.insert(code.to_string(), (task, tx.clone(), fence));
+        inboxes.insert(code.clone(), (task, tx.clone(), fence));
         Ok((task, tx, rx))
     }
 }

@@ -22,7 +22,7 @@ use crate::clock::Clock;
 use crate::domain::challenge::{rally_closed, rally_expiry_ms, rally_setup, sealed_rally};
 use crate::domain::fairness::{Integrity, Origin, Unrated, Verdict};
 use crate::domain::rating::{NEW_PLAYER, bot_skill};
-use crate::domain::room::{Entry, Occupant, Room, RoomError, Stamped};
+use crate::domain::room::{Entry, Occupant, Room, RoomCode, RoomError, Stamped};
 use crate::metrics;
 use crate::store::{Append, Db, Fence, StoreError};
 use crate::wire::protocol::{CHAT_EVERY_MS, Chat, Command, Deadlines, ErrorCode, Event, Refused, RoomView, Summary};
@@ -114,7 +114,7 @@ struct Connection {
 type SentActions = (u64, usize);
 
 /// Every room's summary, watched by the lobby.
-pub type Summaries = tokio::sync::watch::Sender<HashMap<String, Summary>>;
+pub type Summaries = tokio::sync::watch::Sender<HashMap<RoomCode, Summary>>;
 
 pub struct RoomTask {
     room: Room,
@@ -377,11 +377,11 @@ impl RoomTask {
     async fn request(&mut self, request: Request) -> Result<Reply, Refused> {
         match request {
             Request::Seat { name } => {
-                let seat = match self.room.human_seat_of(&name) {
+                let seat = match self.room.human_seat_of(name.as_str()) {
                     Some(seat) => seat,
                     None => {
                         let seat = self.room.seats.iter().position(Option::is_none).ok_or(RoomError::Full)?;
-                        self.commit(Entry::Sit { seat, name }).await?;
+                        self.commit(Entry::Sit { seat, name: name.into() }).await?;
                         seat
                     }
                 };

@@ -10,13 +10,13 @@ use super::ownership::Fence;
 use crate::domain::challenge::rally_closed;
 use crate::domain::fairness::{Integrity, Unrated, Verdict, verdicts};
 use crate::domain::rating::{RatedDeal, rated_deal};
-use crate::domain::room::{Entry, Occupant, Room, Stamped};
+use crate::domain::room::{Entry, Occupant, Room, RoomCode, Stamped};
 use crate::domain::stats::{BoardLine, StatLine, board_lines, stat_lines};
 
 /// One entry to store, prepared by the room: its log line and, when it ends a deal, the deal's record
 /// and the stats it earns.
 pub struct Append {
-    pub code: String,
+    pub code: RoomCode,
     pub n: u64,
     pub at: u64,
     pub entry: String,

@@ -10,15 +10,15 @@ use super::rooms::insert_room;
 use super::{Db, DbResult, StoreError};
 use crate::domain::challenge::{BoardRow, Challenge, ChallengeKind, FinishedRun, RallyResult, rank_runs};
 use crate::domain::names::{PlayerName, name_key};
-use crate::domain::room::Mode;
+use crate::domain::room::{Mode, RoomCode};
 
 /// What asking to start a challenge found.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ChallengeStart {
     /// A new run in a new room.
-    Created(String),
+    Created(RoomCode),
     /// The name's unfinished run of that kind (and rally): resume it.
-    Unfinished(String),
+    Unfinished(RoomCode),
     /// The name has already played this rally (one attempt per name per rally).
     RallyPlayed,
 }
@@ -75,12 +75,12 @@ impl Db {
     /// that kind (and rally) or has already played the rally.
     pub async fn start_challenge(
         &self,
-        code: &str,
+        code: &RoomCode,
         challenge: &Challenge,
         name: &PlayerName,
         at: u64,
     ) -> DbResult<ChallengeStart> {
-        let (code, challenge, name) = (code.to_string(), challenge.clone(), name.clone());
+        let (code, challenge, name) = (code.clone(), challenge.clone(), name.clone());
         self.run(move |s| async move {
             match try_start(&s.pool, &code, &challenge, &name, at).await {
                 // Another request (on this node or another) started the same name's run first: the
@@ -156,7 +156,7 @@ impl Db {
 /// one, or the new room and run.
 async fn try_start(
     pool: &AnyPool,
-    code: &str,
+    code: &RoomCode,
     challenge: &Challenge,
     name: &PlayerName,
     at: u64,
@@ -173,13 +173,17 @@ async fn try_start(
     .fetch_optional(&mut *tx)
     .await?;
     if let Some(run) = earlier {
-        return Ok(if run.finished != 0 { ChallengeStart::RallyPlayed } else { ChallengeStart::Unfinished(run.code) });
+        return Ok(if run.finished != 0 {
+            ChallengeStart::RallyPlayed
+        } else {
+            ChallengeStart::Unfinished(RoomCode::from(run.code))
+        });
     }
-    insert_room(&mut *tx, code, challenge.kind.rules().name(), Mode::Challenge, name.as_str(), at).await?;
+    insert_room(&mut *tx, code, challenge.kind.rules(), Mode::Challenge, name.as_str(), at).await?;
     sqlx::query(
         "INSERT INTO challenges (code, kind, rally, name_key, name, started_at) VALUES ($1, $2, $3, $4, $5, $6)",
     )
-    .bind(code)
+    .bind(code.as_str())
     .bind(challenge.kind.name())
     .bind(&challenge.rally)
     .bind(name.key())
@@ -188,5 +192,5 @@ async fn try_start(
     .execute(&mut *tx)
     .await?;
     tx.commit().await?;
-    Ok(ChallengeStart::Created(code.to_string()))
+    Ok(ChallengeStart::Created(code.clone()))
 }

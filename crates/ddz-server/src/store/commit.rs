@@ -84,7 +84,7 @@ async fn insert_log_lines<'c>(executor: impl Executor<'c, Database = sqlx::Any>,
     // Safe: the statement is built from placeholders only; the values are bound.
     let mut query = sqlx::query(sqlx::AssertSqlSafe(sql));
     for append in appends {
-        query = query.bind(&append.code).bind(append.n as i64).bind(append.at as i64).bind(&append.entry);
+        query = query.bind(append.code.as_str()).bind(append.n as i64).bind(append.at as i64).bind(&append.entry);
     }
     query.execute(executor).await?;
     Ok(())
@@ -96,7 +96,7 @@ async fn write_deal_and_room_changes(tx: &mut AnyConnection, listing: Listing, a
     if append.closes_room {
         sqlx::query("UPDATE rooms SET closed_at = $1 WHERE code = $2")
             .bind(append.at as i64)
-            .bind(&append.code)
+            .bind(append.code.as_str())
             .execute(&mut *tx)
             .await?;
     }
@@ -110,13 +110,13 @@ async fn write_deal_and_room_changes(tx: &mut AnyConnection, listing: Listing, a
         .bind(run.deals)
         .bind(run.best_pot)
         .bind(&run.nets)
-        .bind(&append.code)
+        .bind(append.code.as_str())
         .execute(&mut *tx)
         .await?;
     }
     if let Some(deal) = &append.finished_deal {
         sqlx::query("INSERT INTO deals (code, number, finished_at, record) VALUES ($1, $2, $3, $4)")
-            .bind(&append.code)
+            .bind(append.code.as_str())
             .bind(i64::from(deal.number))
             .bind(append.at as i64)
             .bind(&deal.record)
@@ -124,11 +124,11 @@ async fn write_deal_and_room_changes(tx: &mut AnyConnection, listing: Listing, a
             .await?;
         match &deal.held_for {
             Some(rally) => {
-                results::hold_results(tx, &append.code, deal.number, rally, append.at, &deal.results).await?
+                results::hold_results(tx, append.code.as_str(), deal.number, rally, append.at, &deal.results).await?
             }
             None => {
                 let (at, number) = (append.at, deal.number);
-                results::write_results(tx, listing, at, at, &append.code, number, &deal.results).await?;
+                results::write_results(tx, listing, at, at, append.code.as_str(), number, &deal.results).await?;
             }
         }
     }
@@ -138,8 +138,11 @@ async fn write_deal_and_room_changes(tx: &mut AnyConnection, listing: Listing, a
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::domain::names::PlayerName;
     use crate::domain::room::Mode;
+    use crate::domain::room::RoomCode;
     use crate::store::StoreError;
+    use ddz_engine::Rules;
 
     fn sit(n: u64) -> Append {
         let entry = crate::domain::room::Entry::Sit { seat: 0, name: format!("P{n}") };
@@ -158,7 +161,15 @@ mod tests {
     #[tokio::test]
     async fn a_group_commit_stores_every_good_entry_of_its_batch_and_refuses_only_the_bad_one() {
         let db = Db::open("sqlite::memory:").await.unwrap();
-        db.create_room("BATCH", "house", Mode::Invite, "Ann", 1).await.unwrap();
+        db.create_room(
+            &RoomCode::from("BATCH"),
+            Rules::house(true),
+            Mode::Invite,
+            &PlayerName::parse("Ann").unwrap(),
+            1,
+        )
+        .await
+        .unwrap();
         // The writer's own batches, on the database thread.
         let append_batch =
             |batch: Vec<Append>| db.run(move |s| async move { Ok::<_, StoreError>(s.append_batch(&batch).await) });
@@ -169,7 +180,7 @@ mod tests {
         let close = Append { closes_room: true, entry: r#"{"entry":"close"}"#.into(), ..sit(4) };
         let results = append_batch(vec![sit(3), sit(2), close]).await.unwrap();
         assert_eq!(results.iter().map(Result::is_ok).collect::<Vec<_>>(), [true, false, true]);
-        let room = db.room("BATCH").await.unwrap().unwrap();
+        let room = db.room(&RoomCode::from("BATCH")).await.unwrap().unwrap();
         assert_eq!(room.entries.iter().map(|e| (e.n, e.at)).collect::<Vec<_>>(), [(1, 1), (2, 2), (3, 3), (4, 4)]);
         assert_eq!(room.entries[3].entry, crate::domain::room::Entry::Close);
         assert!(db.open_rooms().await.unwrap().is_empty(), "the close is stored with its entry");

@@ -56,6 +56,7 @@ use sqlx::{AnyPool, Executor};
 use tokio::sync::{mpsc, oneshot};
 
 use crate::domain::fairness::Listing;
+use crate::domain::room::RoomCode;
 use crate::wire::protocol::{ErrorCode, Refused};
 
 /// The database, served by its own thread: the rooms' tasks await their writes without the database's
@@ -117,10 +118,10 @@ pub enum StoreError {
     /// Another node has taken the room since this node took it: the room's task here can never write to
     /// it again, and ends.
     #[error("room {0} now belongs to another node")]
-    Fenced(String),
+    Fenced(RoomCode),
     /// There is no such room.
     #[error("there is no room {0}")]
-    NoRoom(String),
+    NoRoom(RoomCode),
     /// Something stored does not read back (a value this server does not know, a broken record).
     #[error("stored data does not read back: {0}")]
     Corrupt(String),
@@ -340,9 +341,10 @@ mod tests {
     #[tokio::test]
     async fn an_in_memory_database_keeps_what_is_stored_in_it() {
         let db = Db::open("sqlite::memory:").await.unwrap();
-        db.create_room("MEMORY", "house", Mode::Invite, "Ann", 1).await.unwrap();
+        let (code, ann) = (RoomCode::from("MEMORY"), crate::domain::names::PlayerName::parse("Ann").unwrap());
+        db.create_room(&code, ddz_engine::Rules::house(true), Mode::Invite, &ann, 1).await.unwrap();
         // Several requests at once: they all meet the one database that holds the room.
-        let reads = (0..8).map(|_| db.room("MEMORY"));
+        let reads = (0..8).map(|_| db.room(&code));
         for room in futures_util::future::join_all(reads).await {
             assert_eq!(room.unwrap().map(|r| r.host).as_deref(), Some("Ann"));
         }

@@ -5,6 +5,7 @@
 use sqlx::AnyConnection;
 
 use super::{Db, DbResult, StoreError};
+use crate::domain::room::RoomCode;
 
 /// A room's ownership in cluster mode: the node that runs it and the fencing number it took it with.
 /// Every append of that node to that room checks that both still hold.
@@ -83,8 +84,8 @@ impl Db {
 
     /// Node `node` takes room `code` if nobody alive holds it (or it holds it already): the new fencing
     /// number, or `None` when another live node owns the room.
-    pub async fn take_room(&self, code: &str, node: &str, now: u64) -> DbResult<Option<i64>> {
-        let (code, node) = (code.to_string(), node.to_string());
+    pub async fn take_room(&self, code: &RoomCode, node: &str, now: u64) -> DbResult<Option<i64>> {
+        let (code, node) = (code.clone(), node.to_string());
         self.run(move |s| async move {
             sqlx::query_scalar(
                 "INSERT INTO room_owners (code, node, fence) VALUES ($1, $2, 1) \
@@ -92,7 +93,7 @@ impl Db {
                  WHERE room_owners.node = excluded.node OR room_owners.node NOT IN \
                  (SELECT id FROM nodes WHERE expires_at > $3) RETURNING fence",
             )
-            .bind(&code)
+            .bind(code.as_str())
             .bind(&node)
             .bind(now as i64)
             .fetch_optional(&s.pool)
@@ -109,11 +110,11 @@ impl Db {
     }
 
     /// Node `node` lets room `code` go (its task ended), unless someone took it since.
-    pub async fn release_room(&self, code: &str, fence: &Fence) -> DbResult<()> {
-        let (code, fence) = (code.to_string(), fence.clone());
+    pub async fn release_room(&self, code: &RoomCode, fence: &Fence) -> DbResult<()> {
+        let (code, fence) = (code.clone(), fence.clone());
         self.run(move |s| async move {
             sqlx::query("UPDATE room_owners SET node = '' WHERE code = $1 AND node = $2 AND fence = $3")
-                .bind(&code)
+                .bind(code.as_str())
                 .bind(&fence.node)
                 .bind(fence.number)
                 .execute(&s.pool)
@@ -127,14 +128,14 @@ impl Db {
     /// since: whether it did. The fencing number moves on, so nothing of the old owner's can be stored
     /// after; `to` takes the room (loading it from its log) when its clients next ask, or its lease's upkeep
     /// does if it died meanwhile.
-    pub async fn hand_room(&self, code: &str, fence: &Fence, to: &str) -> DbResult<bool> {
-        let (code, fence, to) = (code.to_string(), fence.clone(), to.to_string());
+    pub async fn hand_room(&self, code: &RoomCode, fence: &Fence, to: &str) -> DbResult<bool> {
+        let (code, fence, to) = (code.clone(), fence.clone(), to.to_string());
         self.run(move |s| async move {
             let handed = sqlx::query(
                 "UPDATE room_owners SET node = $1, fence = fence + 1 WHERE code = $2 AND node = $3 AND fence = $4",
             )
             .bind(&to)
-            .bind(&code)
+            .bind(code.as_str())
             .bind(&fence.node)
             .bind(fence.number)
             .execute(&s.pool)
@@ -145,11 +146,11 @@ impl Db {
     }
 
     /// The fencing number node `node` holds room `code` with, if the database names it the owner.
-    pub async fn room_fence(&self, code: &str, node: &str) -> DbResult<Option<i64>> {
-        let (code, node) = (code.to_string(), node.to_string());
+    pub async fn room_fence(&self, code: &RoomCode, node: &str) -> DbResult<Option<i64>> {
+        let (code, node) = (code.clone(), node.to_string());
         self.run(move |s| async move {
             sqlx::query_scalar("SELECT fence FROM room_owners WHERE code = $1 AND node = $2")
-                .bind(&code)
+                .bind(code.as_str())
                 .bind(&node)
                 .fetch_optional(&s.pool)
                 .await
@@ -158,13 +159,13 @@ impl Db {
     }
 
     /// The live node that owns room `code`, if any.
-    pub async fn room_owner(&self, code: &str, now: u64) -> DbResult<Option<String>> {
-        let code = code.to_string();
+    pub async fn room_owner(&self, code: &RoomCode, now: u64) -> DbResult<Option<String>> {
+        let code = code.clone();
         self.run(move |s| async move {
             sqlx::query_scalar(
                 "SELECT node FROM room_owners WHERE code = $1 AND node IN (SELECT id FROM nodes WHERE expires_at > $2)",
             )
-            .bind(&code)
+            .bind(code.as_str())
             .bind(now as i64)
             .fetch_optional(&s.pool)
             .await
@@ -173,15 +174,16 @@ impl Db {
     }
 
     /// Rooms whose owner's lease has run out (a node that died): someone must take them on.
-    pub async fn orphaned_rooms(&self, now: u64) -> DbResult<Vec<String>> {
+    pub async fn orphaned_rooms(&self, now: u64) -> DbResult<Vec<RoomCode>> {
         self.run(move |s| async move {
-            sqlx::query_scalar(
+            let codes: Vec<String> = sqlx::query_scalar(
                 "SELECT code FROM room_owners WHERE node <> '' AND node NOT IN \
                  (SELECT id FROM nodes WHERE expires_at > $1) ORDER BY code",
             )
             .bind(now as i64)
             .fetch_all(&s.pool)
-            .await
+            .await?;
+            Ok::<_, StoreError>(codes.into_iter().map(RoomCode::from).collect())
         })
         .await
     }
@@ -212,12 +214,9 @@ pub(super) async fn check_fences<'a>(
     }
     let held = query.execute(&mut *tx).await?;
     if held.rows_affected() != fences.len() as u64 {
-        let code = fences.first().map(|(code, _)| code.to_string()).unwrap_or_default();
-        return Err(StoreError::Fenced(if fences.len() == 1 {
-            code
-        } else {
-            format!("{code} or another room of the batch")
-        }));
+        // A batch's rooms are then tried one by one: only the room taken since is refused.
+        let code = fences.first().map(|(code, _)| RoomCode::from(*code)).unwrap_or_else(|| RoomCode::from(""));
+        return Err(StoreError::Fenced(code));
     }
     Ok(())
 }
@@ -225,8 +224,11 @@ pub(super) async fn check_fences<'a>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::domain::names::PlayerName;
     use crate::domain::room::Mode;
+    use crate::domain::room::RoomCode;
     use crate::store::Append;
+    use ddz_engine::Rules;
 
     fn fenced_append(n: u64, node: &str, number: i64) -> Append {
         Append {
@@ -247,15 +249,23 @@ mod tests {
         db.join_cluster("a", "a", 0, 1_000).await.unwrap();
         db.join_cluster("b", "b", 0, 5_000).await.unwrap();
         for code in ["KEPT", "FENCED"] {
-            db.create_room(code, "house", Mode::Invite, "Ann", 1).await.unwrap();
-            assert_eq!(db.take_room(code, "a", 10).await.unwrap(), Some(1));
+            db.create_room(
+                &RoomCode::from(code),
+                Rules::house(true),
+                Mode::Invite,
+                &PlayerName::parse("Ann").unwrap(),
+                1,
+            )
+            .await
+            .unwrap();
+            assert_eq!(db.take_room(&RoomCode::from(code), "a", 10).await.unwrap(), Some(1));
         }
         // a's lease runs out and b takes one of its two rooms; a appends to both at once.
-        assert_eq!(db.take_room("FENCED", "b", 2_000).await.unwrap(), Some(2));
+        assert_eq!(db.take_room(&RoomCode::from("FENCED"), "b", 2_000).await.unwrap(), Some(2));
         let kept = Append { code: "KEPT".into(), ..fenced_append(1, "a", 1) };
         let (kept, fenced) = tokio::join!(db.append(kept), db.append(fenced_append(1, "a", 1)));
         kept.unwrap();
-        assert!(matches!(fenced.unwrap_err(), StoreError::Fenced(code) if code == "FENCED"));
+        assert!(matches!(fenced.unwrap_err(), StoreError::Fenced(code) if code.as_str() == "FENCED"));
         let stored = db
             .run(|s| async move {
                 sqlx::query_scalar::<_, String>("SELECT code FROM room_log ORDER BY code").fetch_all(&s.pool).await
@@ -268,60 +278,87 @@ mod tests {
     #[tokio::test]
     async fn a_room_has_one_live_owner_and_a_node_that_lost_it_can_never_append_again() {
         let db = Db::open("sqlite::memory:").await.unwrap();
-        db.create_room("FENCED", "house", Mode::Invite, "Ann", 1).await.unwrap();
+        db.create_room(
+            &RoomCode::from("FENCED"),
+            Rules::house(true),
+            Mode::Invite,
+            &PlayerName::parse("Ann").unwrap(),
+            1,
+        )
+        .await
+        .unwrap();
         db.join_cluster("a", "a", 0, 1_000).await.unwrap();
         db.join_cluster("b", "b", 0, 1_000).await.unwrap();
-        assert_eq!(db.take_room("FENCED", "a", 10).await.unwrap(), Some(1));
-        assert_eq!(db.take_room("FENCED", "b", 10).await.unwrap(), None, "a's lease is alive");
-        assert_eq!(db.room_owner("FENCED", 10).await.unwrap().as_deref(), Some("a"));
+        assert_eq!(db.take_room(&RoomCode::from("FENCED"), "a", 10).await.unwrap(), Some(1));
+        assert_eq!(db.take_room(&RoomCode::from("FENCED"), "b", 10).await.unwrap(), None, "a's lease is alive");
+        assert_eq!(db.room_owner(&RoomCode::from("FENCED"), 10).await.unwrap().as_deref(), Some("a"));
         db.append(fenced_append(1, "a", 1)).await.unwrap();
 
         // a stops renewing; once its lease has run out, b takes the room with the next fencing number.
         db.renew_lease("b", 5_000).await.unwrap();
-        assert_eq!(db.orphaned_rooms(2_000).await.unwrap(), ["FENCED"]);
-        assert_eq!(db.take_room("FENCED", "b", 2_000).await.unwrap(), Some(2));
+        assert_eq!(db.orphaned_rooms(2_000).await.unwrap(), [RoomCode::from("FENCED")]);
+        assert_eq!(db.take_room(&RoomCode::from("FENCED"), "b", 2_000).await.unwrap(), Some(2));
         let late = db.append(fenced_append(2, "a", 1)).await.unwrap_err();
         assert!(matches!(late, StoreError::Fenced(_)), "{late}");
         db.append(fenced_append(2, "b", 2)).await.unwrap();
         // a comes back to life and renews: the room stays b's, and a's appends stay refused.
         db.renew_lease("a", 5_000).await.unwrap();
         assert!(matches!(db.append(fenced_append(3, "a", 1)).await.unwrap_err(), StoreError::Fenced(_)));
-        assert_eq!(db.room_owner("FENCED", 2_000).await.unwrap().as_deref(), Some("b"));
+        assert_eq!(db.room_owner(&RoomCode::from("FENCED"), 2_000).await.unwrap().as_deref(), Some("b"));
 
         // b lets the room go: anyone takes it, with a number never used before.
-        db.release_room("FENCED", &Fence { node: "b".into(), number: 2 }).await.unwrap();
-        assert_eq!(db.room_owner("FENCED", 2_000).await.unwrap(), None);
+        db.release_room(&RoomCode::from("FENCED"), &Fence { node: "b".into(), number: 2 }).await.unwrap();
+        assert_eq!(db.room_owner(&RoomCode::from("FENCED"), 2_000).await.unwrap(), None);
         assert!(db.orphaned_rooms(2_000).await.unwrap().is_empty(), "a room let go is no orphan");
-        assert_eq!(db.take_room("FENCED", "a", 2_000).await.unwrap(), Some(3));
+        assert_eq!(db.take_room(&RoomCode::from("FENCED"), "a", 2_000).await.unwrap(), Some(3));
         db.leave_cluster("a").await.unwrap();
         assert_eq!(db.live_nodes(2_000).await.unwrap(), ["b"]);
-        assert_eq!(db.orphaned_rooms(2_000).await.unwrap(), ["FENCED"], "a node that leaves hands its rooms on");
+        assert_eq!(
+            db.orphaned_rooms(2_000).await.unwrap(),
+            [RoomCode::from("FENCED")],
+            "a node that leaves hands its rooms on"
+        );
         assert_eq!(db.forget_nodes(3_000).await.unwrap(), 0, "a node a room still names is kept");
-        assert_eq!(db.take_room("FENCED", "b", 2_000).await.unwrap(), Some(4));
+        assert_eq!(db.take_room(&RoomCode::from("FENCED"), "b", 2_000).await.unwrap(), Some(4));
         assert_eq!(db.forget_nodes(3_000).await.unwrap(), 1, "then it is forgotten");
     }
 
     #[tokio::test]
     async fn a_room_handed_to_another_node_is_theirs_and_the_giver_can_never_append_again() {
         let db = Db::open("sqlite::memory:").await.unwrap();
-        db.create_room("HANDED", "house", Mode::Invite, "Ann", 1).await.unwrap();
+        db.create_room(
+            &RoomCode::from("HANDED"),
+            Rules::house(true),
+            Mode::Invite,
+            &PlayerName::parse("Ann").unwrap(),
+            1,
+        )
+        .await
+        .unwrap();
         db.join_cluster("a", "a", 0, 1_000).await.unwrap();
         db.join_cluster("b", "b", 0, 1_000).await.unwrap();
-        assert_eq!(db.take_room("HANDED", "a", 10).await.unwrap(), Some(1));
+        assert_eq!(db.take_room(&RoomCode::from("HANDED"), "a", 10).await.unwrap(), Some(1));
         let a = Fence { node: "a".into(), number: 1 };
-        assert!(!db.hand_room("HANDED", &Fence { node: "b".into(), number: 1 }, "b").await.unwrap(), "b holds nothing");
-        assert!(db.hand_room("HANDED", &a, "b").await.unwrap());
-        assert_eq!(db.room_owner("HANDED", 10).await.unwrap().as_deref(), Some("b"));
+        assert!(
+            !db.hand_room(&RoomCode::from("HANDED"), &Fence { node: "b".into(), number: 1 }, "b").await.unwrap(),
+            "b holds nothing"
+        );
+        assert!(db.hand_room(&RoomCode::from("HANDED"), &a, "b").await.unwrap());
+        assert_eq!(db.room_owner(&RoomCode::from("HANDED"), 10).await.unwrap().as_deref(), Some("b"));
         assert!(matches!(
             db.append(Append { code: "HANDED".into(), ..fenced_append(1, "a", 1) }).await.unwrap_err(),
             StoreError::Fenced(_)
         ));
-        assert!(!db.hand_room("HANDED", &a, "a").await.unwrap(), "a room handed on is handed once");
-        assert_eq!(db.take_room("HANDED", "a", 10).await.unwrap(), None, "b's lease is alive");
+        assert!(!db.hand_room(&RoomCode::from("HANDED"), &a, "a").await.unwrap(), "a room handed on is handed once");
+        assert_eq!(db.take_room(&RoomCode::from("HANDED"), "a", 10).await.unwrap(), None, "b's lease is alive");
         // b takes what it was handed, with a number of its own.
-        assert_eq!(db.room_fence("HANDED", "b").await.unwrap(), Some(2), "handed with the next number");
-        assert_eq!(db.room_fence("HANDED", "a").await.unwrap(), None, "a holds it no more");
-        assert_eq!(db.take_room("HANDED", "b", 10).await.unwrap(), Some(3));
+        assert_eq!(
+            db.room_fence(&RoomCode::from("HANDED"), "b").await.unwrap(),
+            Some(2),
+            "handed with the next number"
+        );
+        assert_eq!(db.room_fence(&RoomCode::from("HANDED"), "a").await.unwrap(), None, "a holds it no more");
+        assert_eq!(db.take_room(&RoomCode::from("HANDED"), "b", 10).await.unwrap(), Some(3));
         db.append(Append { code: "HANDED".into(), ..fenced_append(1, "b", 3) }).await.unwrap();
     }
 }

@@ -9,17 +9,18 @@ use sqlx::FromRow;
 use super::{Db, DbResult, StoreError, stored_table};
 use crate::domain::matching::Waiting;
 use crate::domain::names::PlayerName;
+use crate::domain::room::RoomCode;
 
 /// A ticket in the queue, as its player polls it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Ticket {
     pub ticket: String,
-    pub name: String,
+    pub name: PlayerName,
     pub table: TableType,
     /// When the player joined (ms since the epoch).
     pub joined_at: u64,
     /// The room the player was matched into, and how many bots sit with them there.
-    pub room: Option<String>,
+    pub room: Option<RoomCode>,
     pub bots: u32,
 }
 
@@ -33,6 +34,11 @@ struct TicketRow {
     bots: i64,
 }
 
+/// A queued name, read again as it was when it joined (it was read at the edge then).
+fn queued_name(name: &str) -> DbResult<PlayerName> {
+    PlayerName::parse(name).map_err(|e| StoreError::Corrupt(format!("a queued name {name:?}: {e}")))
+}
+
 impl TryFrom<TicketRow> for Ticket {
     type Error = StoreError;
 
@@ -40,9 +46,9 @@ impl TryFrom<TicketRow> for Ticket {
         Ok(Ticket {
             table: stored_table(&row.table_type)?,
             ticket: row.ticket,
-            name: row.name,
+            name: queued_name(&row.name)?,
             joined_at: row.joined_at as u64,
-            room: row.room,
+            room: row.room.map(RoomCode::from),
             bots: row.bots as u32,
         })
     }
@@ -150,17 +156,11 @@ impl Db {
             .bind(table.name())
             .fetch_all(&s.pool)
             .await?;
-            Ok::<_, sqlx::Error>(
-                rows.into_iter()
-                    .map(|(ticket, name, rating, since, address)| Waiting {
-                        ticket,
-                        name,
-                        rating: rating as f64,
-                        since: since as u64,
-                        address,
-                    })
-                    .collect(),
-            )
+            rows.into_iter()
+                .map(|(ticket, name, rating, since, address)| {
+                    Ok(Waiting { ticket, name: queued_name(&name)?, rating: rating as f64, since: since as u64, address })
+                })
+                .collect::<DbResult<Vec<_>>>()
         })
         .await
     }
@@ -179,14 +179,14 @@ impl Db {
 
     /// Claims `tickets` for room `room` with `bots` bots, all or none: `false` when any of them was
     /// matched (by another node) or left meanwhile.
-    pub async fn claim_tickets(&self, tickets: Vec<String>, room: &str, bots: usize) -> DbResult<bool> {
-        let room = room.to_string();
+    pub async fn claim_tickets(&self, tickets: Vec<String>, room: &RoomCode, bots: usize) -> DbResult<bool> {
+        let room = room.clone();
         self.run(move |s| async move {
             let mut tx = s.pool.begin().await?;
             for ticket in &tickets {
                 let claimed =
                     sqlx::query("UPDATE match_queue SET room = $1, bots = $2 WHERE ticket = $3 AND room IS NULL")
-                        .bind(&room)
+                        .bind(room.as_str())
                         .bind(bots as i64)
                         .bind(ticket)
                         .execute(&mut *tx)

@@ -7,11 +7,13 @@ use sqlx::{AnyPool, Executor, FromRow};
 
 use super::{Db, DbResult, StoreError};
 use crate::domain::challenge::{Challenge, ChallengeKind};
-use crate::domain::room::{Mode, Stamped};
+use crate::domain::names::PlayerName;
+use crate::domain::room::{Mode, RoomCode, Stamped};
+use ddz_engine::Rules;
 
 /// A stored room: how it was created and its log.
 pub struct StoredRoom {
-    pub code: String,
+    pub code: RoomCode,
     pub rules: ddz_engine::Rules,
     pub mode: Mode,
     pub host: String,
@@ -39,9 +41,17 @@ struct LogRow {
 }
 
 impl Db {
-    pub async fn create_room(&self, code: &str, rules: &str, mode: Mode, host: &str, at: u64) -> DbResult<()> {
-        let (code, rules, host) = (code.to_string(), rules.to_string(), host.to_string());
-        self.run(move |s| async move { insert_room(&s.pool, &code, &rules, mode, &host, at).await }).await
+    /// Creates room `code` with `rules`, hosted by `host`.
+    pub async fn create_room(
+        &self,
+        code: &RoomCode,
+        rules: Rules,
+        mode: Mode,
+        host: &PlayerName,
+        at: u64,
+    ) -> DbResult<()> {
+        let (code, host) = (code.clone(), host.clone());
+        self.run(move |s| async move { insert_room(&s.pool, &code, rules, mode, host.as_str(), at).await }).await
     }
 
     /// Every room not closed, with its log.
@@ -53,7 +63,7 @@ impl Db {
                     .await?;
             let mut rooms = Vec::new();
             for code in codes {
-                if let Some(room) = load_room(&s.pool, &code).await? {
+                if let Some(room) = load_room(&s.pool, &RoomCode::from(code)).await? {
                     rooms.push(room);
                 }
             }
@@ -63,11 +73,11 @@ impl Db {
     }
 
     /// Whether room `code` exists (without reading its log).
-    pub async fn room_exists(&self, code: &str) -> DbResult<bool> {
-        let code = code.to_string();
+    pub async fn room_exists(&self, code: &RoomCode) -> DbResult<bool> {
+        let code = code.clone();
         self.run(move |s| async move {
             let found: Option<String> = sqlx::query_scalar("SELECT code FROM rooms WHERE code = $1")
-                .bind(&code)
+                .bind(code.as_str())
                 .fetch_optional(&s.pool)
                 .await?;
             Ok::<_, StoreError>(found.is_some())
@@ -76,17 +86,17 @@ impl Db {
     }
 
     /// One room and its log, closed or not.
-    pub async fn room(&self, code: &str) -> DbResult<Option<StoredRoom>> {
-        let code = code.to_string();
+    pub async fn room(&self, code: &RoomCode) -> DbResult<Option<StoredRoom>> {
+        let code = code.clone();
         self.run(move |s| async move { load_room(&s.pool, &code).await }).await
     }
 
     /// The records of room `code`'s finished deals, in order.
-    pub async fn deal_records(&self, code: &str) -> DbResult<Vec<String>> {
-        let code = code.to_string();
+    pub async fn deal_records(&self, code: &RoomCode) -> DbResult<Vec<String>> {
+        let code = code.clone();
         self.run(move |s| async move {
             sqlx::query_scalar("SELECT record FROM deals WHERE code = $1 ORDER BY number")
-                .bind(&code)
+                .bind(code.as_str())
                 .fetch_all(&s.pool)
                 .await
         })
@@ -94,11 +104,11 @@ impl Db {
     }
 
     /// The record of deal `number` (1-based) of room `code`, if it finished.
-    pub async fn deal_record(&self, code: &str, number: u32) -> DbResult<Option<String>> {
-        let code = code.to_string();
+    pub async fn deal_record(&self, code: &RoomCode, number: u32) -> DbResult<Option<String>> {
+        let code = code.clone();
         self.run(move |s| async move {
             sqlx::query_scalar("SELECT record FROM deals WHERE code = $1 AND number = $2")
-                .bind(&code)
+                .bind(code.as_str())
                 .bind(i64::from(number))
                 .fetch_optional(&s.pool)
                 .await
@@ -107,11 +117,11 @@ impl Db {
     }
 
     /// The stored review (JSON) of `seat`'s play in deal `number` of room `code`, if one was made.
-    pub async fn review(&self, code: &str, number: u32, seat: u32) -> DbResult<Option<String>> {
-        let code = code.to_string();
+    pub async fn review(&self, code: &RoomCode, number: u32, seat: u32) -> DbResult<Option<String>> {
+        let code = code.clone();
         self.run(move |s| async move {
             sqlx::query_scalar("SELECT review FROM reviews WHERE code = $1 AND number = $2 AND seat = $3")
-                .bind(code)
+                .bind(code.as_str())
                 .bind(i64::from(number))
                 .bind(i64::from(seat))
                 .fetch_optional(&s.pool)
@@ -121,13 +131,13 @@ impl Db {
     }
 
     /// Keeps a review (the first one stored stays: reviews of one deal and seat are the same).
-    pub async fn store_review(&self, code: &str, number: u32, seat: u32, review: String) -> DbResult<()> {
-        let code = code.to_string();
+    pub async fn store_review(&self, code: &RoomCode, number: u32, seat: u32, review: String) -> DbResult<()> {
+        let code = code.clone();
         self.run(move |s| async move {
             sqlx::query(
                 "INSERT INTO reviews (code, number, seat, review) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING",
             )
-            .bind(code)
+            .bind(code.as_str())
             .bind(i64::from(number))
             .bind(i64::from(seat))
             .bind(review)
@@ -142,15 +152,15 @@ impl Db {
 /// Creates room `code` (on its own, or in a challenge's transaction).
 pub(super) async fn insert_room<'c>(
     executor: impl Executor<'c, Database = sqlx::Any>,
-    code: &str,
-    rules: &str,
+    code: &RoomCode,
+    rules: Rules,
     mode: Mode,
     host: &str,
     at: u64,
 ) -> DbResult<()> {
     sqlx::query("INSERT INTO rooms (code, rules, mode, host, created_at) VALUES ($1, $2, $3, $4, $5)")
-        .bind(code)
-        .bind(rules)
+        .bind(code.as_str())
+        .bind(rules.name())
         .bind(mode.name())
         .bind(host)
         .bind(at as i64)
@@ -160,19 +170,19 @@ pub(super) async fn insert_room<'c>(
 }
 
 /// One room and its log, closed or not.
-async fn load_room(pool: &AnyPool, code: &str) -> DbResult<Option<StoredRoom>> {
+async fn load_room(pool: &AnyPool, code: &RoomCode) -> DbResult<Option<StoredRoom>> {
     let Some(row) = sqlx::query_as::<_, RoomRow>(
         "SELECT rooms.code AS code, rules, mode, host, kind, rally FROM rooms \
          LEFT JOIN challenges ON challenges.code = rooms.code WHERE rooms.code = $1",
     )
-    .bind(code)
+    .bind(code.as_str())
     .fetch_optional(pool)
     .await?
     else {
         return Ok(None);
     };
     let log = sqlx::query_as::<_, LogRow>("SELECT n, at, entry FROM room_log WHERE code = $1 ORDER BY n")
-        .bind(code)
+        .bind(code.as_str())
         .fetch_all(pool)
         .await?;
     let entries = log
@@ -190,7 +200,7 @@ async fn load_room(pool: &AnyPool, code: &str) -> DbResult<Option<StoredRoom>> {
         }
     };
     Ok(Some(StoredRoom {
-        code: row.code,
+        code: RoomCode::from(row.code),
         rules: row.rules.parse().map_err(decode)?,
         mode: row.mode.parse().map_err(decode)?,
         host: row.host,

@@ -112,7 +112,7 @@ pub struct RoomDeals {
 /// finished).
 #[derive(ts_rs::TS, Clone, Debug, Serialize, Deserialize)]
 pub struct Replay {
-    pub code: String,
+    pub code: RoomCode,
     pub number: u32,
     pub seats: Vec<String>,
     pub record: DealRecord,
@@ -122,7 +122,7 @@ pub struct Replay {
 /// `GET /api/rooms/CODE/deals/N/reviews/SEAT`: the `hard` bot's review of one seat's trick play.
 #[derive(ts_rs::TS, Clone, Debug, Serialize, Deserialize)]
 pub struct DealReview {
-    pub code: String,
+    pub code: RoomCode,
     pub number: u32,
     pub review: Review,
 }

@@ -444,7 +444,7 @@ impl From<RoomError> for Refused {
 /// What the lobby and the room list know of a room without asking it.
 #[derive(ts_rs::TS, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Summary {
-    pub code: String,
+    pub code: RoomCode,
     pub mode: Mode,
     pub rules: TableRules,
     pub seats: Vec<Option<String>>,
@@ -472,7 +472,7 @@ pub struct SeatView {
 /// The room for one client.
 #[derive(ts_rs::TS, Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct RoomView {
-    pub code: String,
+    pub code: RoomCode,
     pub mode: Mode,
     /// The next deal's table and option.
     pub rules: TableRules,
