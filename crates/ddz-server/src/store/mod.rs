@@ -986,7 +986,7 @@ async fn write_batches(store: Store, mut pending: mpsc::UnboundedReceiver<(Appen
     }
 }
 
-/// Fails with [`Fenced`] unless the writer still owns the room (cluster mode), locking the owner row until
+/// Fails with [`StoreError::Fenced`] unless the writer still owns the room (cluster mode), locking the owner row until
 /// the commit: a node taking the room over waits for this append, and then reads a log that has it.
 /// Cluster mode: every room of the batch is still this node's, by its fencing number: one statement for
 /// the whole batch (a group commit holds entries of many rooms). A batch with a room taken since fails as a
