@@ -48,7 +48,7 @@ fi
 # its type check (svelte-check with tsc) and its unit tests.
 (cd web && npm ci --no-audit --no-fund)
 cargo build --release
-# Every doc link names a real item (private ones too: these crates' docs are for whoever works on them); DDZ_SKIP_WEB=1 as cargo doc runs build.rs, which would build the client again.
+# Every doc link names a real item (private ones too: these crates' docs are for whoever works on them); DDZ_SKIP_WEB=1: cargo doc runs build.rs too, and the client is built already.
 RUSTDOCFLAGS="-D warnings -A rustdoc::private_intra_doc_links" DDZ_SKIP_WEB=1 cargo doc --workspace --no-deps --document-private-items
 (cd web && npm run check && npm test)
 
