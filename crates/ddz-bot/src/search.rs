@@ -106,84 +106,38 @@ enum Model {
     Planner,
 }
 
-/// The opponents' plays so far fit the simple player: the rollouts are a good model, so trust them
-/// over the heuristic, among more candidates, and play for the expected score (once the fit is
-/// established: [`FITTING_FOR_THE_SCORE`]).
+/// Opponents who fit the simple player: more candidates, no nudge, the expected score (docs/bots.md#fitting).
 const FITTING: Trust = Trust { sensible: 100.0, widen: 2, aim: Aim::Score, prior: 0.0 };
 
-/// Nothing seen yet, or plays the simple player would not make: the heuristic's sensible few, nudged
-/// by its score, and the most wins (against planning players the rollouts' model is rough, and
-/// multiplying its outcomes by the stake magnified its errors: it lost money at House). The rollouts
-/// play the opponents as the hand-planning player ([`Model::Planner`]). Against the `hard` of
-/// 2026-11-30 at House (10,000 deals, seed 31) that won 0.528 of the games and +0.17 money a game where
-/// the simple player had won 0.502 and +0.03; with Wild Rank (2,000 deals, seeds 41-43) 0.524, 0.520
-/// and 0.527 where it had won 0.514, 0.505 and 0.520. The searching side's fast heuristic of the time
-/// (since replaced by the planner) as the model did worse than the simple player (House, 2,000 deals,
-/// seed 23: 0.492 against 0.515; the planner 0.523), and so did the planner for an opponent's next
-/// three decisions only, the simple player after (0.508).
+/// Nothing seen yet, or players who plan: the sensible few, nudged, for the most wins (docs/bots.md#cautious).
 const CAUTIOUS: Trust = Trust { sensible: 40.0, widen: 1, aim: Aim::Win, prior: 0.01 };
 
-/// Opponents who play at random ([`inference::plays_at_random`]): rollouts that play them at random, among
-/// more candidates and every bomb, for the expected score, not nudged by the heuristic. Modelled as the
-/// simple player, random farmers' shedding (they beat whatever they can) made the landlord lose one
-/// deal in 24; modelled as they play once they are seen beating each other, one in 37 (1,000 research
-/// deals against random; an older search that knew from the first play lost one in 70 to 100, but
-/// today's, told so, loses one in 42, as many as it does finding out: docs/architecture.md). The score
-/// costs no wins here because the rollouts cash their bombs ([`Sim::cash_bomb`]) and leave the opponents'
-/// bombs out of the count. The heuristic's table sense is for players who plan: it scores a bomb 40 to
-/// 100 points below its best play, and a nudge of 0.01 a point held bombs back for ever (the rollouts
-/// cash one at the next chance after any other play, so now and later looked alike, and farmers whose
-/// partner went out first never cashed theirs). Against random play, 10,000 research deals: a nudge of
-/// 0.01 scored +3.01 a deal; none on the bomb alone, +3.03; and 0.005 on the rest, +3.04; none at all,
-/// +3.05, winning 0.983 of the games (0.980-0.981 before). They play out [`ERRATIC_DEALS`] times the
-/// budget's deals.
+/// Opponents who play at random: more candidates and every bomb, for the expected score (docs/bots.md#erratic).
 const ERRATIC: Trust = Trust { sensible: 100.0, widen: 2, aim: Aim::Score, prior: 0.0 };
 
-/// Random opponents make the rollouts noisy: against them the search plays out this many times the
-/// budget's deals. Against random play (10,000 research deals) +3.01 a deal where one set had scored
-/// +2.99, with the decisions' p99 unchanged; three sets scored +3.00.
+/// Against random opponents the search plays out this many times the budget's deals (docs/bots.md#erratic_deals).
 const ERRATIC_DEALS: usize = 2;
 
 /// Whether opponents who fit the simple player are trusted to be one ([`FITTING`]; the solver plays
 /// them as one), their deals weighed by it either way: at No Shuffle without Wild Rank only, where it is
-/// what beats the rule agent. Players who plan fit it early in a deal, and against the `hard` of
-/// 2026-11-30 trusting the fit did worse. At House it won 0.490 of the games and lost 0.06 money a
-/// game, setting it aside 0.502 and +0.03 (the same 10,000 deals, seed 31; against `normal` 0.597 for
-/// 0.583, against random play 0.988 for 0.986, 2,000 deals). With Wild Rank, on four sets of 2,000
-/// deals (seeds 41-44), 0.498, 0.498, 0.512 and 0.515 trusting it, 0.514, 0.505, 0.520 and 0.516 not
-/// (points +0.39 a game against +0.90, within their noise). Two Player does not weigh deals at all.
+/// what beats the rule agent; Two Player does not weigh deals at all (docs/bots.md#trusts_a_fit).
 fn trusts_a_fit(rules: &Rules) -> bool {
     rules.table == TableType::NoShuffle && !rules.has_wild_rank_option()
 }
 
-/// The search plays for the score only once this many opponent decisions fit the simple player:
-/// early in a deal nearly any opponent fits, and there playing for the score on that model lost money
-/// at House against `hard` (-0.20 a deal against -0.02 for the most wins, 2,000 deals).
+/// Opponent decisions that fit before the search plays for the score (docs/bots.md#fitting_for_the_score).
 const FITTING_FOR_THE_SCORE: usize = 8;
 
-/// Against opponents who fit the simple player, the exact solver starts this many cards earlier, with
-/// 5/3 the budget's nodes a deal and 4/3 its nodes a decision: from 35 cards with 10,000 and 200,000
-/// nodes the rule agent won 0.096 of its games where it had won 0.102 from 30 cards with 6,000 and
-/// 150,000 (4,000 research deals, seed 7; over 6,000, seed 11: 0.094 for 0.098). Only its own side's
-/// moves branch there, so the nodes go further; decisions against the rule agent stay within p99 42 ms,
-/// max 50 ms.
+/// Against the simple player the solver starts this many cards earlier (docs/bots.md#modelled_endgame_cards).
 const MODELLED_ENDGAME_CARDS: usize = 15;
 
-/// What breaking up a bomb costs a landlord whose farmers fit the simple player, in wins per deal played
-/// out: the search may still break one for clearly more wins (kept whole always, the landlord lost wins
-/// against the rule agent), but not for a near tie (against random farmers it broke one in a ninth of
-/// its games, modelled as simple players early in the deal, and lost the doubling).
+/// A landlord whose farmers fit breaks up a bomb only for this many more wins (docs/bots.md#landlord_break_cost).
 const LANDLORD_BREAK_COST: f32 = 0.08;
 
-/// The rollouts play an opponent as keeping its groups whole only where that habit explains every
-/// play in more than this many times as many drawn deals as the simple player does: the simple player
-/// is what the search's trust was tuned with, and early in a deal both explain most deals. Against the
-/// rule agent (500 research deals, seed 5), switching wherever the habit explained more deals cost 0.9
-/// of a point of win rate (0.891 for 0.900: the rule agent's plays often keep groups whole too); a
-/// margin of 2 cost none (0.903).
+/// An opponent keeps its groups whole where that explains this many times the deals (docs/bots.md#habit_margin).
 const HABIT_MARGIN: usize = 2;
 
-/// Deals drawn at random for each one played out: the inference resamples among them by weight.
+/// Deals drawn at random for each one played out, resampled by weight (docs/bots.md#draws_per_sample).
 const DRAWS_PER_SAMPLE: usize = 48;
 
 /// Picks among `scored` (the heuristic's scores for `choices`) by rollouts.
@@ -276,15 +230,7 @@ pub fn choose(
 }
 
 /// Whether `action` breaks up a bomb or the rocket of the hand (a four played with kickers, or in part;
-/// one joker of the two), at No Shuffle. Every bomb doubles the score there, and playing for wins,
-/// `hard` broke up most of its fours (as the landlord against random play, 47 of 75 went out as
-/// four-with-two and 9 as bombs; against `normal`, 51 and 5). Kept whole (research protocol): against
-/// random play +2.97 a deal where it had scored +2.73, at the same win rate (2,000 deals); against the
-/// rule agent +2.45 for +2.28, 0.898 of the games won for 0.900 (4,000 deals). Kept by the landlord
-/// against farmers who fit the simple player too: +3.04 against random play, but 0.892 against the rule
-/// agent (as the landlord 0.883 for 0.897). At House, kept whole, `hard` won 0.477 of its games
-/// against the `hard` of 2026-11-30 where it had won 0.497, so House keeps its ways; Two Player is not
-/// measured.
+/// one joker of the two), at No Shuffle, where every bomb doubles the score (docs/bots.md#breaks_a_bomb).
 fn breaks_a_bomb(table: &Table, action: &Action) -> bool {
     let Action::Play { play, .. } = action else {
         return false;
@@ -426,10 +372,7 @@ impl Sample {
 /// [`HABIT_MARGIN`] times as many drawn deals as the simple player does, the simple player where the
 /// reverse holds. Where they do not say, it is read as the opponents together are (two opponents of one
 /// habit pool their evidence). The sample's model is the group-keeping habit's when some opponent is
-/// read so. Read on their own, a guide's player beside RLCard's agent gave `hard` +0.020 ± 0.014 of a
-/// game (500 research deals, seed 5, paired with reading them together); without the pooling, two of
-/// the guide's players cost it 0.024 ± 0.015, and with it nothing (-0.001 ± 0.007; the rule agent
-/// +0.000 ± 0.004, the `hard` before +0.003 ± 0.008).
+/// read so (docs/bots.md#each-opponent-read-on-its-own-sample_deals).
 fn sample_deals(table: &Table, landlord: Seat, n: usize, model: Model, rng: &mut ChaCha8Rng) -> Sample {
     let evidence = Evidence::new(table);
     // Two Player is left as it was: one opponent and nine cards out of play, where the weighing is
@@ -675,12 +618,7 @@ impl Sim {
 
     /// The rollout policy: go out if possible. The searching seat's opponents play as `opponents` says;
     /// its own side cashes a bomb against random opponents and otherwise plays as the hand-planning
-    /// player. That player in place of a fast heuristic (the smallest follow that keeps control, the
-    /// lead that sheds most) won 0.545 ± 0.031 of the games against the `hard` that used the heuristic
-    /// (research, 500 deals), 0.558 at House, 0.545 with Wild Rank and 0.544 at Two Player, and +0.050
-    /// ± 0.018 of a game against `guide-rule` on the same deals; it was no gain against random play
-    /// alone, where it was first tried (2026-12-03), and cost no more time at the tables of the
-    /// decisions bench (2026-12-04).
+    /// player (docs/bots.md#the-searching-sides-rollouts-simrollout_choice).
     fn rollout_choice(&mut self, seat: Seat, eval: &mut PlanEvaluator) -> Option<Play> {
         let hand = self.hands[seat];
         let prior = self.trick.map(|(_, p)| p);

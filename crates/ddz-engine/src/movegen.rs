@@ -7,9 +7,9 @@
 //! missing (and, where natural cards are there too, every way of using the wild cards instead). Without
 //! wild cards each core has exactly one way, which is the fast path benchmarks measure.
 //!
-//! The result is tested against [`crate::readings`], which reads any set of cards straight from the
-//! rules: a generated play must be a reading of its cards, and every reading of every sub-hand that
-//! beats the prior play must be generated.
+//! The result is tested against [`crate::readings`](mod@crate::readings), which reads any set of cards
+//! straight from the rules: a generated play must be a reading of its cards, and every reading of every
+//! sub-hand that beats the prior play must be generated.
 
 use arrayvec::ArrayVec;
 

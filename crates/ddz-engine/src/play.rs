@@ -308,7 +308,7 @@ pub struct BadPlayJson(String);
 impl TryFrom<PlayJson> for Play {
     type Error = BadPlayJson;
     /// The play as written. Whether it is a reading of its cards under some rules is checked where
-    /// the rules are known ([`crate::readings`]).
+    /// the rules are known ([`crate::readings`](mod@crate::readings)).
     fn try_from(json: PlayJson) -> Result<Play, BadPlayJson> {
         let bad = |e: crate::card::CardError| BadPlayJson(e.to_string());
         let attach = match json.attach {

@@ -9,7 +9,7 @@
 //! core would have used three or four of them); when all four wild-rank cards are attached as two pairs
 //! (RULES.md 3.3: a wild card counts as the rank it stands for, an attachment included), the second pair
 //! stands for the lowest rank that is free (not a core rank, not the wild rank, not another pair's). Both
-//! are **[decision]**s, so that a set of cards never has two readings that differ only in what a loose
+//! are **\[decision\]**s, so that a set of cards never has two readings that differ only in what a loose
 //! attachment stands for.
 
 use crate::card::{Counts, Rank, WILD_SLOT};

@@ -4,12 +4,21 @@
 //!
 //! # Layout
 //!
-//! In layers, each importing only from those below it (docs/architecture.md; `tests/layers.rs` keeps it):
-//! `domain` (the room as a fold, challenges, fair play, ratings, names, stats: pure); `wire` (what crosses
-//! the network, [`protocol`] public); `store` (the database); `room` (the task that owns a room: check,
-//! stamp, store, apply, broadcast); `rooms` (the directory of rooms); `cluster` (NATS, leases, proxies);
-//! `matching` and `upkeep` (quick match's matcher, the rallies' release); `http` (every edge); and
-//! `clock`, `metrics`, `work` beneath them all.
+//! In layers from the bottom up; a module imports only from its own layer and those below it
+//! (docs/architecture.md, "Layers of the server"; `tests/layers.rs` keeps it):
+//!
+//! - [`crate::clock`]: time as an input, wall-clock milliseconds advanced by tokio's clock (tests pause it).
+//! - [`crate::metrics`]: the Prometheus metrics, served at `GET /metrics`.
+//! - [`crate::work`]: the bounded pool of blocking threads for bot decisions, hints and readings.
+//! - [`crate::domain`]: the game around the engine, pure: the room as a fold, challenges, fair play, ratings, names.
+//! - [`crate::wire`]: what crosses the network, and the same types in TypeScript ([`protocol`] is public).
+//! - [`crate::store`]: the database (SQLite or PostgreSQL): rooms' logs, results, boards, queues, leases.
+//! - [`crate::room`]: the task that owns one room (check, stamp, store, apply, broadcast), its mailbox, its registry.
+//! - [`crate::rooms`]: the directory of this node's rooms: create, restore, load on demand, ask.
+//! - [`crate::cluster`]: cluster mode: NATS between the nodes, leases, rooms' owners and the proxies that reach them.
+//! - [`crate::matching`]: quick match's matcher, which seats the queued players at tables.
+//! - [`crate::upkeep`]: what belongs to no room: writing the results of the rallies that have closed.
+//! - [`crate::http`]: every edge: the JSON endpoints, one WebSocket per client, the embedded client, the limits.
 //!
 //! Modules are private to the crate; the few types a binary or a test needs are re-exported here.
 

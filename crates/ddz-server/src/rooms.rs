@@ -4,7 +4,8 @@
 //! A room's task runs while it has something to do; an idle or closed room's task ends by itself (see
 //! [`Registry::retire`]) and the room is loaded again from its log when it is next asked for. There is
 //! never more than one task per room: tasks are started and retired under the registry's lock, and a
-//! message that reaches a task as it retires is answered by a fresh one ([`Rooms::ask`] tries again).
+//! message that reaches a task as it retires is answered by a fresh one ([`Rooms::request`] and
+//! [`Rooms::connect`] try again).
 //!
 //! With several nodes the directory holds the tasks of the rooms this node owns, taken through the
 //! database one at a time; the node's clients and handlers reach every room through a proxy (registered

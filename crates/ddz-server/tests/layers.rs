@@ -1,7 +1,11 @@
 //! The server's layers (docs/architecture.md, "Layers of the server"), kept by a test: every file of
 //! `src/` imports only from its own layer or the layers below it, and no files import each other in a
 //! circle. Imports are read from the code as text (`crate::…` and `super::…` paths outside comments and
-//! test modules), resolved to the file that defines the module they name.
+//! string literals), resolved to the file that defines the module they name.
+//!
+//! A file's test modules are read with it and held to the same rule: a unit test builds what it tests
+//! from its own layer and those below (an in-memory `Db` under a room's task, say); a test that needs a
+//! layer above belongs in `tests/`, which goes through the crate's public API.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -46,11 +50,72 @@ fn modules(src: &Path) -> BTreeMap<String, PathBuf> {
     found
 }
 
-/// The code of a file without comments and without its test module.
-fn code(path: &Path) -> String {
-    let text = std::fs::read_to_string(path).expect("a source file");
-    let text = text.split("#[cfg(test)]").next().unwrap_or_default();
-    text.lines().map(|line| line.split("//").next().unwrap_or_default()).collect::<Vec<_>>().join("\n")
+/// The code of file `module` without comments and string literals, by the module each part is in: the
+/// file's own, and `module::name` for each inline `mod name { … }` (a test module, whose `super::` is the
+/// file's module).
+fn code_by_module(module: &str, text: &str) -> BTreeMap<String, String> {
+    let chars: Vec<char> = text.chars().collect();
+    let at = |i: usize, s: &str| s.chars().enumerate().all(|(n, c)| chars.get(i + n) == Some(&c));
+    let mut parts = BTreeMap::from([(module.to_string(), String::new())]);
+    // The modules open here, innermost last, each with the brace depth its body ends at.
+    let mut open = vec![(module.to_string(), 0)];
+    let mut depth = 0;
+    let mut i = 0;
+    while i < chars.len() {
+        let c = chars[i];
+        let scope = &open.last().expect("the file's module stays open").0;
+        let code = parts.get_mut(scope).expect("every open module has its code");
+        let ident = |j: Option<usize>| j.and_then(|j| chars.get(j)).is_some_and(|c| c.is_alphanumeric() || *c == '_');
+        let raw_prefix = !ident(i.checked_sub(1)) || (chars[i - 1] == 'b' && !ident(i.checked_sub(2)));
+        if at(i, "//") {
+            i = (i..chars.len()).find(|&j| chars[j] == '\n').unwrap_or(chars.len());
+        } else if at(i, "/*") {
+            i = (i + 2..chars.len()).find(|&j| at(j, "*/")).map_or(chars.len(), |j| j + 2);
+        } else if c == '"' {
+            // A string: skipped to its closing quote, escapes included, so that a brace in it counts for nothing.
+            let mut j = i + 1;
+            while j < chars.len() && chars[j] != '"' {
+                j += if chars[j] == '\\' { 2 } else { 1 };
+            }
+            code.push_str("\"\"");
+            i = j + 1;
+        } else if c == 'r' && raw_prefix && (at(i + 1, "\"") || at(i + 1, "#")) {
+            // A raw string `r#"…"#` (or `br"…"`): it ends at a quote followed by as many hashes as it opened with.
+            let hashes = chars[i + 1..].iter().take_while(|&&h| h == '#').count();
+            let close: String = std::iter::once('"').chain(std::iter::repeat_n('#', hashes)).collect();
+            let body = i + 2 + hashes;
+            i = (body..chars.len()).find(|&j| at(j, &close)).map_or(chars.len(), |j| j + close.len());
+            code.push_str("\"\"");
+        } else if c == '\'' && at(i + 1, "\\") {
+            // An escaped character literal (`'\''`, `'\u{7b}'`).
+            i = (i + 3..chars.len()).find(|&j| chars[j] == '\'').map_or(chars.len(), |j| j + 1);
+        } else if c == '\'' && chars.get(i + 2) == Some(&'\'') {
+            // A character literal (`'{'`); a lifetime (`'a`) is read on as code.
+            i += 3;
+        } else {
+            if c == '{' {
+                depth += 1;
+                let head = code.trim_end();
+                let name: String = head.chars().rev().take_while(|c| c.is_alphanumeric() || *c == '_').collect();
+                let before = head[..head.len() - name.len()].trim_end();
+                let keyword: String = before.chars().rev().take_while(|c| c.is_alphanumeric() || *c == '_').collect();
+                if !name.is_empty() && keyword == "dom" {
+                    let inline = format!("{scope}::{}", name.chars().rev().collect::<String>());
+                    parts.entry(inline.clone()).or_default();
+                    open.push((inline, depth));
+                }
+            } else if c == '}' {
+                if open.len() > 1 && open.last().is_some_and(|(_, ends)| *ends == depth) {
+                    open.pop();
+                }
+                depth -= 1;
+            }
+            let scope = &open.last().expect("the file's module stays open").0;
+            parts.get_mut(scope).expect("every open module has its code").push(c);
+            i += 1;
+        }
+    }
+    parts
 }
 
 /// The module paths a file's code names, as written after `crate::` or resolved from `super::`.
@@ -115,9 +180,11 @@ fn imports() -> BTreeMap<String, BTreeSet<String>> {
     modules
         .iter()
         .map(|(module, path)| {
-            let targets = named_paths(module, &code(path))
+            let text = std::fs::read_to_string(path).expect("a source file");
+            let targets = code_by_module(module, &text)
                 .iter()
-                .map(|named| resolve(named, &modules).to_string())
+                .flat_map(|(scope, code)| named_paths(scope, code))
+                .map(|named| resolve(&named, &modules).to_string())
                 .filter(|target| target != module)
                 .collect();
             (module.clone(), targets)
@@ -179,4 +246,25 @@ fn the_import_reader_sees_every_kind_of_path() {
     assert_eq!(resolve("room::mailbox::ask", &modules), "room::mailbox");
     assert_eq!(resolve("room::Msg", &modules), "room");
     assert!(layer("http::api") > layer("room::task"));
+}
+
+#[test]
+fn test_modules_are_read_and_their_super_is_the_file() {
+    let text = r##"
+use crate::store::Db; // crate::http in a comment
+/* crate::cluster in a block comment */
+fn f() -> &'static str { let (brace, quote) = ('{', '\''); "crate::matching and } in a string" }
+#[cfg(test)]
+mod tests {
+    use super::Task;
+    use crate::rooms::Rooms;
+    const JSON: &str = r#"{"crate::upkeep": "}"}"#;
+    const BYTES: &[u8] = br"crate::http }";
+}
+fn after_the_tests() { crate::work::run(); }
+"##;
+    let parts = code_by_module("room::task", text);
+    assert_eq!(parts.keys().collect::<Vec<_>>(), ["room::task", "room::task::tests"]);
+    assert_eq!(named_paths("room::task", &parts["room::task"]), ["store::Db", "work::run"]);
+    assert_eq!(named_paths("room::task::tests", &parts["room::task::tests"]), ["rooms::Rooms", "room::task::Task"]);
 }

@@ -116,18 +116,19 @@ async fn two_player_quick_match_seats_two() {
 async fn players_of_different_table_types_are_not_matched() {
     let db = temp_db("quick-tables");
     let running = server(&db, FAST).await;
-    let tickets = [
-        join(running.addr, "Ann", "house").await,
-        join(running.addr, "Bea", "noshuffle").await,
-        join(running.addr, "Cy", "house").await,
-    ];
-    tokio::time::sleep(Duration::from_millis(800)).await;
-    for ticket in &tickets {
+    let (ann, cy) = (join(running.addr, "Ann", "house").await, join(running.addr, "Cy", "house").await);
+    let bea = join(running.addr, "Bea", "noshuffle").await;
+    // Two more for No Shuffle make Bea's table: once it is set up, the matcher has looked at every queue
+    // with all five in it (a round reads each table type's).
+    join(running.addr, "Dee", "noshuffle").await;
+    join(running.addr, "Eve", "noshuffle").await;
+    let answer = matched(running.addr, &bea).await;
+    assert_eq!(answer["bots"], 0, "Bea sits with Dee and Eve: {answer}");
+    for ticket in [&ann, &cy] {
         let answer = get(running.addr, &format!("/api/quick-match/{}", ticket["ticket"].as_str().unwrap())).await;
-        assert!(answer["room"].is_null(), "nobody has a table of three of one type: {answer}");
+        assert!(answer["room"].is_null(), "two for House are no table, nor are they Bea's: {answer}");
+        assert_eq!(answer["waiting"], 2, "Ann and Cy wait for House");
     }
-    let answer = get(running.addr, &format!("/api/quick-match/{}", tickets[0]["ticket"].as_str().unwrap())).await;
-    assert_eq!(answer["waiting"], 2, "Ann and Cy wait for House");
     assert!(running.stop().await);
 }
 
@@ -182,13 +183,19 @@ async fn a_ticket_nobody_polls_leaves_the_queue_and_a_restart_keeps_the_others()
     let running = server_at_ms(&db, FAST, start).await;
     let ann = join(running.addr, "Ann", "house").await;
     assert!(running.stop().await);
-    // The server comes back 20 s later: Ann's tab was closed all along, so her ticket is gone...
+    // The server comes back 20 s later: Ann's tab was closed all along, so the matcher's next look at the
+    // queue takes her ticket out (polling it would keep it: Bea's poll shows the queue instead)...
     let running = server_at_ms(&db, FAST, start + 20_000).await;
-    tokio::time::sleep(Duration::from_millis(600)).await;
+    let bea = join(running.addr, "Bea", "house").await;
+    let bea_path = format!("/api/quick-match/{}", bea["ticket"].as_str().unwrap());
+    let looked = tokio::time::Instant::now() + Duration::from_secs(10);
+    while get(running.addr, &bea_path).await["waiting"] != 1 {
+        assert!(tokio::time::Instant::now() < looked, "Ann's stale ticket is still in the queue after 10 s");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
     let path = format!("/api/quick-match/{}", ann["ticket"].as_str().unwrap());
     assert_eq!(http(running.addr, "GET", &path, None).await.status, 404);
     // ...while a ticket polled across the restart keeps its place.
-    let bea = join(running.addr, "Bea", "house").await;
     assert!(running.stop().await);
     let running = server_at_ms(&db, FAST, start + 21_000).await;
     let answer = get(running.addr, &format!("/api/quick-match/{}", bea["ticket"].as_str().unwrap())).await;
@@ -228,10 +235,14 @@ async fn a_matched_tables_first_deal_waits_for_every_players_nonce_however_late_
         tickets.push(join(addr, name, "house").await);
     }
     let room = matched(addr, &tickets[0]).await["room"].as_str().unwrap().to_string();
+    // From the match on, the game clock moves only as the test moves it.
+    tokio::time::pause();
+    let _held = hold_the_clock();
     let mut clients = Vec::new();
     for (i, name) in ["Ann", "Bea", "Cy"].into_iter().enumerate() {
-        // Each one opens the table later than the last: 0.8 s, then 2.4 s after the match.
-        tokio::time::sleep(Duration::from_millis(800 * i as u64)).await;
+        // Each one opens the table later than the last: 0.8 s, then 2.4 s after the match (past the usual
+        // two seconds).
+        tokio::time::advance(Duration::from_millis(800 * i as u64)).await;
         let mut client = Client::join(addr, &room, name).await;
         let view = client.until(|v| v.offer.is_some() || v.deal.is_some()).await;
         let offer = view.offer.as_ref().unwrap_or_else(|| panic!("{name} found the deal dealt without them: {view:?}"));
@@ -244,4 +255,14 @@ async fn a_matched_tables_first_deal_waits_for_every_players_nonce_however_late_
     let nonces = view.deal.unwrap().fairness.unwrap().nonces.unwrap();
     assert!(nonces.iter().all(Option::is_some), "every player's nonce went in: {nonces:?}");
     assert!(running.stop().await);
+}
+
+/// Holds tokio's paused clock still until dropped: time then moves only by `tokio::time::advance`, never
+/// by itself while the runtime waits, as it would while the database's thread works (and jump to the next
+/// timer: a room's deadline). Tokio does not auto-advance while a blocking task runs; this one waits for
+/// the drop, or 30 s at most, after which a test still waiting fails by its own timeouts instead of hanging.
+fn hold_the_clock() -> std::sync::mpsc::Sender<()> {
+    let (release, released) = std::sync::mpsc::channel::<()>();
+    tokio::task::spawn_blocking(move || released.recv_timeout(Duration::from_secs(30)));
+    release
 }

@@ -9,7 +9,7 @@
 //! (`ReadingsAnswer`, `Hints`), or `{"message": ...}` for a malformed position (the endpoint's 400).
 //! `web/src/lib/engine.ts` is the other side.
 //!
-//! [`offline`] is Play vs 2 Bots when the server cannot be reached: the deal state machine and the
+//! [`mod@offline`] is Play vs 2 Bots when the server cannot be reached: the deal state machine and the
 //! `beginner`, `easy` and `normal` bots over a table the page keeps ([`offline::OfflineTable`]).
 
 pub mod offline;

@@ -390,8 +390,9 @@ fn serve_survives_kill_minus_nine_mid_deal() {
     let db = std::env::temp_dir().join(format!("ddz-kill9-{}.db", std::process::id()));
     let url = format!("sqlite://{}", db.display());
     let start = || {
+        // Dealt at once: the wait for a nonce Alice never sends is another test's (tests/nonces.rs).
         let mut child = Command::new(DDZ)
-            .args(["serve", "--addr", "127.0.0.1:0", "--database", &url])
+            .args(["serve", "--addr", "127.0.0.1:0", "--database", &url, "--nonce-wait-ms", "0"])
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
             .spawn()
@@ -414,26 +415,33 @@ fn serve_survives_kill_minus_nine_mid_deal() {
         serde_json::from_str(response.split_once("\r\n\r\n").unwrap().1).unwrap()
     };
 
+    // The room as `GET /api/rooms/CODE` shows it, polled until it is as `wanted` says (20 s at most).
+    let room_when = |addr: &str, code: &str, what: &str, wanted: &dyn Fn(&serde_json::Value) -> bool| {
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+        loop {
+            let room = http(addr, "GET", &format!("/api/rooms/{code}"), "");
+            if wanted(&room) {
+                return room;
+            }
+            assert!(std::time::Instant::now() < deadline, "{what} within 20 s: {room}");
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        }
+    };
+    let moved = |room: &serde_json::Value| room["deal"]["actions"].as_array().is_some_and(|a| !a.is_empty());
+
     let (mut server, addr) = start();
-    // The first deal waits a while for Alice's nonce (she never connects); once it is dealt, let the bots
-    // make their first moves, then kill the server without warning. Alice never moves, so the bots move
-    // first only where the priority draw gave one of them the first option: a new room until it does.
+    // Once the bots have made their first move, kill the server without warning. Alice never moves, so the
+    // bots move first only where the priority draw gave one of them the first option: a new room until
+    // it does.
     let (code, before) = (0..12)
         .find_map(|_| {
             let created = http(&addr, "POST", "/api/play-vs-bots", r#"{"name":"Alice","level":"normal"}"#);
             let code = created["code"].as_str().unwrap().to_string();
-            let dealt = std::time::Instant::now() + std::time::Duration::from_secs(20);
-            let mut room = http(&addr, "GET", &format!("/api/rooms/{code}"), "");
-            while room["deal"].is_null() {
-                assert!(std::time::Instant::now() < dealt, "the first deal is dealt");
-                std::thread::sleep(std::time::Duration::from_millis(200));
-                room = http(&addr, "GET", &format!("/api/rooms/{code}"), "");
-            }
+            let room = room_when(&addr, &code, "the first deal", &|room| !room["deal"].is_null());
             if room["deal"]["first"] == 0 {
                 return None;
             }
-            std::thread::sleep(std::time::Duration::from_millis(1500));
-            Some((code.clone(), http(&addr, "GET", &format!("/api/rooms/{code}"), "")))
+            Some((code.clone(), room_when(&addr, &code, "a bot's first move", &moved)))
         })
         .expect("a room whose first option fell to a bot");
     assert!(!before["deal"]["actions"].as_array().unwrap().is_empty(), "the bots moved: {before}");

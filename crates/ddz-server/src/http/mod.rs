@@ -1,10 +1,10 @@
 //! HTTP and WebSocket: the JSON endpoints and one WebSocket per client.
 //!
-//! Guards: frames over [`MAX_FRAME`] bytes are refused, each connection may send [`COMMANDS`] (10
-//! messages a second, bursts of 20), outgoing queues are bounded, and at most `max_connections` sockets
-//! are open at once. Per client address, a token bucket limits API requests and another new WebSockets
-//! (`crate::Guards`). Hints and readings run on the bounded [`crate::work::Pool`] and refuse hands larger
-//! than [`MAX_HAND`].
+//! Guards: frames over [`common::MAX_FRAME`] bytes are refused, each connection may send
+//! [`common::COMMANDS`] (10 messages a second, bursts of 20), outgoing queues are bounded, and at most
+//! `max_connections` sockets are open at once. Per client address, a token bucket limits API requests
+//! and another new WebSockets (`crate::Guards`). Hints and readings run on the bounded [`crate::work::Pool`] and refuse hands larger
+//! than [`common::MAX_HAND`].
 //!
 //! Protected names (`names`, `docs/names.md`): every request that acts as a name proves its key if the
 //! name is protected.

@@ -997,3 +997,305 @@ pub(crate) async fn sleep_until(deadline: Option<Instant>) {
         None => std::future::pending().await,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    //! What the task itself does around the room's fold (`domain::room` has the fold's own tests): the
+    //! order of store and broadcast, slow connections, retiring, the clock, store failures, stopping. One
+    //! task over an in-memory database, on a paused clock held still: time moves only as a test moves it.
+
+    use ddz_engine::Rules;
+    use tokio::sync::watch;
+    use tokio_util::sync::CancellationToken;
+
+    use super::*;
+    use crate::domain::names::PlayerName;
+    use crate::domain::room::Mode;
+    use crate::room::ask;
+    use crate::wire::protocol::simple_action;
+
+    const CODE: &str = "TASKS";
+
+    fn code() -> RoomCode {
+        RoomCode::from(CODE)
+    }
+
+    fn player(name: &str) -> PlayerName {
+        PlayerName::parse(name).expect("a name")
+    }
+    const OPENED_MS: u64 = 1_800_000_000_000;
+    /// The clocks as in play, but a deal is dealt from the server's seed at once (no wait for nonces).
+    const TIMING: Timing = Timing { nonce_ms: 0, ..Timing::DEFAULT };
+    /// Long enough for anything the task does in real time (the database, a bot's thought).
+    const PATIENCE: Duration = Duration::from_secs(20);
+
+    /// A room's task, started as the directory starts one, and what a test reaches it by.
+    struct Started {
+        db: Db,
+        registry: Registry,
+        inbox: mpsc::Sender<Msg>,
+        stopping: CancellationToken,
+        /// Where the task's bots think.
+        pool: Pool,
+        task: tokio::task::JoinHandle<()>,
+        _lobby: watch::Receiver<HashMap<RoomCode, Summary>>,
+        _held: std::sync::mpsc::Sender<()>,
+    }
+
+    /// An empty No Shuffle room hosted by Ann, its task running.
+    async fn start() -> Started {
+        let held = hold_the_clock();
+        let db = Db::open("sqlite::memory:").await.expect("an in-memory database");
+        let rules = Rules::no_shuffle(false);
+        db.create_room(&code(), rules, Mode::Invite, &player("Ann"), OPENED_MS).await.expect("the room is stored");
+        let registry = Registry::default();
+        let (task, inbox, taken) = registry.register(&code(), None).expect("no task yet");
+        let stopping = CancellationToken::new();
+        let pool = Pool::new(1);
+        let env = TaskEnv {
+            registry: registry.clone(),
+            task,
+            stopping: stopping.clone(),
+            idle_ms: TIMING.idle_ms,
+            pool: pool.clone(),
+            spectators: 10,
+            fence: None,
+            summaries_out: None,
+        };
+        let (summaries, lobby) = watch::channel(HashMap::new());
+        let room = Room::new(code(), rules, Mode::Invite, "Ann".into());
+        let clock = Clock::starting_at(OPENED_MS);
+        let task = tokio::spawn(RoomTask::new(room, db.clone(), clock, TIMING, taken, summaries, env).run());
+        Started { db, registry, inbox, stopping, pool, task, _lobby: lobby, _held: held }
+    }
+
+    /// Holds tokio's paused clock still until dropped: it then moves only by `tokio::time::advance`, not
+    /// by itself whenever the runtime waits on the database's thread (it would jump to the next deadline).
+    /// Tokio does not auto-advance while a blocking task runs; this one waits for the drop, or 30 s at
+    /// most, after which a test still waiting fails by its timeouts instead of hanging.
+    fn hold_the_clock() -> std::sync::mpsc::Sender<()> {
+        let (release, released) = std::sync::mpsc::channel::<()>();
+        tokio::task::spawn_blocking(move || released.recv_timeout(Duration::from_secs(30)));
+        release
+    }
+
+    /// The one place a `Msg::Connect` is built, beside the other `Msg`s.
+    fn connect_msg(
+        conn: ConnId,
+        name: Option<&str>,
+        out: mpsc::Sender<Outbound>,
+        reply: oneshot::Sender<Result<Option<String>, Refused>>,
+    ) -> Msg {
+        let hello =
+            Hello { conn, name: name.map(player), token: None, opened_ms: OPENED_MS, origin: Origin::default() };
+        Msg::Connect { hello, out, reply }
+    }
+
+    fn request_msg(request: Request, reply: oneshot::Sender<Result<Reply, Refused>>) -> Msg {
+        Msg::Request { request, reply }
+    }
+
+    fn command_msg(conn: ConnId, command: Command) -> Msg {
+        Msg::Client(FromClient::Command { conn, command })
+    }
+
+    impl Started {
+        /// Connects `conn` as `name` (`None`: a spectator) with an outbox of `room` events; its events.
+        async fn connect(&self, conn: ConnId, name: Option<&str>, room: usize) -> mpsc::Receiver<Outbound> {
+            let (out, events) = mpsc::channel(room);
+            let joined = ask(&self.inbox, |reply| connect_msg(conn, name, out, reply)).await;
+            joined.expect("the task answers").expect("the connection is taken");
+            events
+        }
+
+        async fn request(&self, request: Request) -> Option<Result<Reply, Refused>> {
+            ask(&self.inbox, |reply| request_msg(request, reply)).await
+        }
+
+        async fn view(&self) -> RoomView {
+            match self.request(Request::View).await {
+                Some(Ok(Reply::View { view })) => *view,
+                other => panic!("no view: {other:?}"),
+            }
+        }
+
+        async fn command(&self, conn: ConnId, command: Command) {
+            self.inbox.send(command_msg(conn, command)).await.expect("the task takes commands");
+        }
+
+        /// Ann, Bea and Cy seated (none of them connected) and the first deal dealt.
+        async fn three_seated_and_dealt(&self) {
+            for name in ["Ann", "Bea", "Cy"] {
+                let seated = self.request(Request::Seat { name: player(name) }).await;
+                assert!(matches!(seated, Some(Ok(Reply::Seated { .. }))), "{name}: {seated:?}");
+            }
+            assert_eq!(self.request(Request::Start).await, Some(Ok(Reply::Done)));
+        }
+
+        /// The entries stored for the room.
+        async fn stored(&self) -> Vec<Entry> {
+            self.stamped().await.into_iter().map(|stamped| stamped.entry).collect()
+        }
+
+        /// The entries stored for the room, with their numbers and times.
+        async fn stamped(&self) -> Vec<Stamped> {
+            self.db.room(&code()).await.expect("the database answers").expect("the room").entries
+        }
+    }
+
+    /// The next event a connection is sent.
+    async fn next(events: &mut mpsc::Receiver<Outbound>) -> Event {
+        match tokio::time::timeout(PATIENCE, events.recv()).await {
+            Ok(Some(Outbound::Event(event))) => event,
+            other => panic!("no event: {other:?}"),
+        }
+    }
+
+    /// The events a connection was sent before the answer to its `ping`: everything the task had sent it.
+    async fn sent_before_pong(started: &Started, conn: ConnId, events: &mut mpsc::Receiver<Outbound>) -> Vec<Event> {
+        started.command(conn, Command::Ping).await;
+        let mut sent = Vec::new();
+        loop {
+            match next(events).await {
+                Event::Pong => return sent,
+                event => sent.push(event),
+            }
+        }
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn an_entry_the_database_refuses_is_never_broadcast() {
+        let room = start().await;
+        let mut watcher = room.connect(1, None, 64).await;
+        let mut ann = room.connect(2, Some("Ann"), 64).await;
+        sent_before_pong(&room, 1, &mut watcher).await;
+        sent_before_pong(&room, 2, &mut ann).await;
+
+        room.db.simulate_outage(true);
+        room.command(2, Command::Sit { seat: None }).await;
+        assert!(matches!(next(&mut ann).await, Event::Error { code: ErrorCode::Internal, .. }));
+        assert_eq!(sent_before_pong(&room, 1, &mut watcher).await, [], "nobody hears of what was not stored");
+        assert!(room.view().await.seats[0].occupant.is_none());
+
+        room.db.simulate_outage(false);
+        room.command(2, Command::Sit { seat: None }).await;
+        let Event::State { n, room: view } = next(&mut watcher).await else { panic!("a state") };
+        assert!(view.seats[0].occupant.is_some(), "Ann sat");
+        // What a connection hears of is in the log already: the entry numbered as the state is.
+        assert_eq!(room.stored().await.len() as u64, n, "the state's entry is stored");
+        assert_eq!(room.stored().await, [Entry::Sit { seat: 0, name: "Ann".into() }]);
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_store_that_fails_refuses_the_action_and_the_same_action_goes_through_after() {
+        let room = start().await;
+        room.three_seated_and_dealt().await;
+        let first = room.view().await.deal.expect("dealt").waiting_for[0];
+        let name = ["Ann", "Bea", "Cy"][first];
+        let mut player = room.connect(1, Some(name), 64).await;
+        let Event::State { room: view, .. } = next(&mut player).await else { panic!("a state") };
+        let action = simple_action(view.deal.as_ref().expect("the deal"));
+
+        room.db.simulate_outage(true);
+        room.command(1, Command::Act { seq: 41, action: action.clone() }).await;
+        assert!(matches!(next(&mut player).await, Event::Error { seq: Some(41), .. }), "refused, with its number");
+        assert!(room.view().await.deal.expect("the deal").actions.is_empty(), "the room did not move");
+
+        // The same action again (the client retries its number): taken, not answered as a repeat.
+        room.db.simulate_outage(false);
+        room.command(1, Command::Act { seq: 41, action }).await;
+        assert_eq!(next(&mut player).await, Event::Ack { seq: 41 }, "the ack first...");
+        let Event::State { room: view, .. } = next(&mut player).await else { panic!("...then the state") };
+        assert_eq!(view.deal.expect("the deal").actions.len(), 1);
+        let acts: Vec<Entry> = room.stored().await.into_iter().filter(|e| matches!(e, Entry::Act { .. })).collect();
+        assert!(matches!(acts[..], [Entry::Act { seq: Some(41), timed_out: false, .. }]), "stored once: {acts:?}");
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_connection_whose_outbox_is_full_is_dropped_and_the_others_are_not() {
+        let room = start().await;
+        room.request(Request::Seat { name: player("Ann") }).await;
+        // Ann's client reads nothing: her outbox holds one event, the state she connected to.
+        let mut ann = room.connect(1, Some("Ann"), 1).await;
+        let mut bea = room.connect(2, Some("Bea"), 64).await;
+        room.request(Request::Seat { name: player("Bea") }).await;
+        let view = room.view().await;
+        assert!(!view.seats[0].connected, "Ann, who could not keep up, is dropped");
+        assert!(view.seats[1].connected, "Bea, who reads, stays");
+        assert!(matches!(ann.recv().await, Some(Outbound::Event(Event::State { .. }))));
+        assert!(ann.recv().await.is_none(), "Ann's events end: her client reconnects for a snapshot");
+        let seen = sent_before_pong(&room, 2, &mut bea).await;
+        assert!(seen.iter().any(|e| matches!(e, Event::State { room, .. } if room.you == Some(1))), "{seen:?}");
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn an_idle_task_retires_a_minute_after_its_last_message_and_a_late_sender_is_told() {
+        let mut room = start().await;
+        let minute = Duration::from_millis(TIMING.idle_ms);
+        tokio::time::advance(minute - Duration::from_millis(1)).await;
+        assert!(room.request(Request::View).await.is_some(), "answered a moment before the idle minute ends");
+        // The minute counts from that request: not a moment before it is up...
+        tokio::time::advance(minute - Duration::from_millis(1)).await;
+        tokio::task::yield_now().await;
+        assert!(!room.task.is_finished() && room.registry.get(&code()).is_some(), "still the room's task");
+        // ...and then the task leaves the registry and ends.
+        tokio::time::advance(Duration::from_millis(1)).await;
+        tokio::time::timeout(PATIENCE, &mut room.task).await.expect("the idle task ends").unwrap();
+        assert!(room.registry.get(&code()).is_none(), "nobody is handed the inbox of a task that ended");
+        // A sender that still holds its inbox hears the room stopped at once (and loads it again).
+        assert!(room.request(Request::View).await.is_none());
+        assert!(room.registry.register(&code(), None).is_ok(), "the room can be loaded again");
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_turn_not_taken_in_40_seconds_is_played_by_the_clock() {
+        let room = start().await;
+        room.three_seated_and_dealt().await;
+        let mut watcher = room.connect(1, None, 64).await;
+        let first = room.view().await.deal.expect("dealt").waiting_for[0];
+
+        tokio::time::advance(Duration::from_millis(TIMING.turn_ms - 1)).await;
+        assert!(room.view().await.deal.expect("the deal").actions.is_empty(), "nothing before the 40 seconds");
+        assert_eq!(room.pool.in_flight(), 0, "and no bot thinking of the turn yet");
+        tokio::time::advance(Duration::from_millis(1)).await;
+        let played = loop {
+            if let Event::State { room: view, .. } = next(&mut watcher).await
+                && view.deal.as_ref().is_some_and(|d| !d.actions.is_empty())
+            {
+                break *view;
+            }
+        };
+        assert_eq!(played.timed_out, [0], "the deal's first action was the clock's");
+        let stamped = room.stamped().await;
+        let dealt_at = stamped.iter().find(|s| matches!(s.entry, Entry::Start { .. })).expect("the deal's start").at;
+        let acts: Vec<&Stamped> = stamped.iter().filter(|s| matches!(s.entry, Entry::Act { .. })).collect();
+        assert!(
+            matches!(&acts[..], [Stamped { entry: Entry::Act { action, timed_out: true, seq: None }, .. }]
+                if action.seat() == Some(first)),
+            "stored as the clock's, for the seat whose turn it was: {acts:?}"
+        );
+        assert_eq!(acts[0].at, dealt_at + TIMING.turn_ms, "played when the 40 seconds were up, by the room's clock");
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_stopping_server_ends_the_task_after_the_message_in_hand() {
+        let mut room = start().await;
+        tokio::task::yield_now().await;
+        let (seat_reply, mut seated) = oneshot::channel();
+        room.inbox.try_send(request_msg(Request::Seat { name: player("Bea") }, seat_reply)).unwrap();
+        // One turn of the task: it takes the request and waits on the database (a store, then the ratings).
+        tokio::task::yield_now().await;
+        assert_eq!(room.inbox.capacity(), room.inbox.max_capacity(), "the task has taken the request...");
+        assert!(seated.try_recv().is_err(), "...and not answered it yet");
+
+        room.stopping.cancel();
+        let (late_reply, late) = oneshot::channel();
+        room.inbox.try_send(request_msg(Request::Seat { name: player("Cy") }, late_reply)).unwrap();
+        let seated = tokio::time::timeout(PATIENCE, seated).await.expect("an answer");
+        assert_eq!(seated.unwrap(), Ok(Reply::Seated { seat: 0 }), "the request in hand is finished");
+        assert!(late.await.is_err(), "one not taken yet is dropped: its sender hears the room stopped");
+        tokio::time::timeout(PATIENCE, &mut room.task).await.expect("the task ends").unwrap();
+        assert!(room.registry.get(&code()).is_none());
+        assert_eq!(room.stored().await, [Entry::Sit { seat: 0, name: "Bea".into() }]);
+    }
+}

@@ -1,8 +1,8 @@
 //! The table in each phase the layout test looks at (`web/e2e/table-layout.mjs`), written as the server
 //! sends it: one `state` event per phase, from real rooms (seated players and bots, real deals, real
-//! actions) and [`RoomView::of`], so that the page measured is the page players see. The test
-//! `the_tables_fixtures_are_the_rooms_the_server_sends` keeps `web/e2e/fixtures/` equal to them
-//! (`DDZ_BLESS=1` rewrites it).
+//! actions) and [`crate::wire::protocol::RoomView::of`], so that the page measured is the page players
+//! see. The test `the_tables_fixtures_are_the_rooms_the_server_sends` keeps `web/e2e/fixtures/` equal to
+//! them (`DDZ_BLESS=1` rewrites it).
 
 #[cfg(test)]
 mod tests {
