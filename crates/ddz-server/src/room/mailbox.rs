@@ -129,7 +129,7 @@ impl FromClient {
 }
 
 /// The serialisable part of a [`Msg`]: what a serving node sends a room's owner. The owner puts it in the
-/// room's inbox with channels of its own ([`Mail::into_msg`] is the only translation).
+/// room's inbox as a [`Msg`] with channels of its own (the owner's gateway is the only translation).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "mail", content = "body", rename_all = "snake_case")]
 pub enum Mail {

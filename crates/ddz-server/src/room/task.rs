@@ -100,7 +100,7 @@ pub struct TaskEnv {
 struct Connection {
     /// `None`: a spectator, who watches without a name and can never take a seat.
     name: Option<String>,
-    /// The name's key ([`name_key`]), worked out once as the connection arrives.
+    /// The name's key ([`crate::domain::names::PlayerName::key`]), read once at the edge.
     key: Option<String>,
     out: mpsc::Sender<Outbound>,
     /// When the serving node read the socket's hello ([`Msg::Connect`]).
