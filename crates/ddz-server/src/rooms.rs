@@ -320,7 +320,6 @@ impl Rooms {
             }
         };
         // A resumed run gets whatever part of its setting up an interruption left undone.
-        let code = RoomCode::from(code);
         self.request(&code, Request::SetUpChallenge).await?;
         Ok(Some((code, resumed)))
     }

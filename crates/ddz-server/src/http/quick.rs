@@ -8,7 +8,6 @@ use axum::http::StatusCode;
 use super::common::{AppError, AppState, Body, ClientAddr, Params, origin_address};
 use super::names::proven_name;
 use crate::domain::rating::NEW_PLAYER;
-use crate::domain::room::RoomCode;
 use crate::store::Ticket;
 use crate::wire::http::{JoinQuickMatch, QuickMatch};
 use crate::wire::protocol::ErrorCode;
@@ -63,7 +62,7 @@ async fn answer(state: &AppState, ticket: Ticket, now: u64) -> Result<QuickMatch
         waited_ms,
         fill_in_ms: state.rooms.timing().match_fill_ms.saturating_sub(waited_ms),
         waiting,
-        room: ticket.room.map(RoomCode::from),
+        room: ticket.room,
         bots: ticket.bots,
         ticket: ticket.ticket,
         name: ticket.name.into(),
