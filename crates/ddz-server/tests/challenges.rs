@@ -11,6 +11,7 @@ use common::{Client, FAST, get, play_to_end, post, server_at_ms, server_at_noon,
 /// 2026-12-01 02:00 UTC: the rally of 2026-11-30 (the day of `server_at_noon`) closed an hour before.
 const AFTER_THE_RALLY_CLOSED_MS: u64 = 1_796_040_000_000 + 14 * 3_600_000;
 use ddz_engine::Action;
+use ddz_server::LogLine;
 use ddz_server::protocol::{ChallengeView, Command, ErrorCode, Event, RoomView};
 
 async fn start(addr: SocketAddr, name: &str, kind: &str) -> serde_json::Value {
@@ -92,7 +93,7 @@ async fn bot_buster_plays_until_twenty_deals_or_a_balance_at_zero_and_goes_to_th
     assert!(deals <= 20);
     let net: i64 = run.nets.iter().sum();
     assert_eq!(net, balances[0] - 100, "the run's net is the player's balance change");
-    assert!(last.log.iter().any(|l| l.to_string().contains("the run is over")), "{:?}", last.log);
+    assert!(last.log.iter().any(|l| matches!(l, LogLine::RunOver { .. })), "{:?}", last.log);
 
     // Over means over: no further deal.
     ann.send(&Command::Start).await;
@@ -141,7 +142,7 @@ async fn an_interrupted_run_resumes_by_name_and_abandoning_counts_with_the_curre
     bo.send(&Command::Close).await;
     let closed = bo.until(|v| v.closed).await;
     assert!(challenge(&closed).over);
-    assert!(closed.log.iter().any(|l| l.to_string().contains("abandoned the run")), "{:?}", closed.log);
+    assert!(closed.log.iter().any(|l| matches!(l, LogLine::RunAbandoned { .. })), "{:?}", closed.log);
     let row = board_row(&get(running.addr, "/api/boards/buster").await, "Bo").clone();
     assert_eq!((row["score"].as_i64(), row["deals"].as_i64()), (Some(net_after_one), Some(1)));
 

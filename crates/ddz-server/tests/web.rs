@@ -196,7 +196,8 @@ async fn the_client_is_served_with_a_fallback_to_index_html() {
     let (status, headers, body) = get_raw(running.addr, "/api/nothing").await;
     assert!(status.contains("404"), "{status}");
     assert!(headers.contains("application/json"), "{headers}");
-    assert!(body.contains("no endpoint"), "{body}");
+    let refused: serde_json::Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(refused["code"], "not_found", "{body}");
     assert!(running.stop().await, "the server stops in time");
 }
 
