@@ -329,12 +329,13 @@ impl Proxy {
                         attached.token = token;
                     }
                 }
-                // Not there yet, not answering, or unable to load the room (its database is away): found
-                // again and attached shortly (`run`), or on the next call or move.
+                // Not there yet, not answering, unable to load the room (its database is away), or the room
+                // moved on as it was asked: found again and attached shortly (`run`), or on the next call or
+                // move.
                 answer @ (Some(
                     Answer::NotOwner
                     | Answer::Unattached
-                    | Answer::Refused { code: ErrorCode::DatabaseUnavailable, .. },
+                    | Answer::Refused { code: ErrorCode::DatabaseUnavailable | ErrorCode::RoomMoved, .. },
                 )
                 | None) => {
                     tracing::debug!(room = %self.code, owner, ?answer, "could not attach connections to the room's owner");

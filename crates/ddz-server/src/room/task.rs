@@ -1173,7 +1173,7 @@ mod tests {
 
         room.db.simulate_outage(true);
         room.command(2, Command::Sit { seat: None }).await;
-        assert!(matches!(next(&mut ann).await, Event::Error { code: ErrorCode::Internal, .. }));
+        assert!(matches!(next(&mut ann).await, Event::Error { code: ErrorCode::SaveFailed, .. }));
         assert_eq!(sent_before_pong(&room, 1, &mut watcher).await, [], "nobody hears of what was not stored");
         assert!(room.view().await.seats[0].occupant.is_none());
 
