@@ -238,8 +238,15 @@ test('a spectator watches a public table live from the lobby and never takes a s
   const hostName = uniqueName('Showman');
   await host.getByTestId('name').fill(hostName);
   await host.getByRole('button', { name: 'Open a public table' }).click();
-  await host.getByRole('button', { name: 'Add bot' }).first().click();
-  await host.getByRole('button', { name: 'Add bot' }).first().click();
+  // One bot at a time: a second click before the first bot's state arrives would land on the same seat.
+  const addBot = host.getByRole('button', { name: 'Add bot' });
+  for (const left of [1, 0]) {
+    await addBot.first().click();
+    await host.waitForFunction(
+      (left) => [...document.querySelectorAll('button')].filter((b) => b.textContent.trim() === 'Add bot').length === left,
+      left,
+    );
+  }
   const code = new URL(host.url()).searchParams.get('room');
 
   // Someone without a name finds the table in the lobby and watches it.

@@ -138,11 +138,7 @@ async fn write_deal_and_room_changes(tx: &mut AnyConnection, listing: Listing, a
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::domain::names::PlayerName;
-    use crate::domain::room::Mode;
-    use crate::domain::room::RoomCode;
-    use crate::store::StoreError;
-    use ddz_engine::Rules;
+    use crate::store::{StoreError, test_room};
 
     fn sit(n: u64) -> Append {
         let entry = crate::domain::room::Entry::Sit { seat: 0, name: format!("P{n}") };
@@ -161,15 +157,7 @@ mod tests {
     #[tokio::test]
     async fn a_group_commit_stores_every_good_entry_of_its_batch_and_refuses_only_the_bad_one() {
         let db = Db::open("sqlite::memory:").await.unwrap();
-        db.create_room(
-            &RoomCode::from("BATCH"),
-            Rules::house(true),
-            Mode::Invite,
-            &PlayerName::parse("Ann").unwrap(),
-            1,
-        )
-        .await
-        .unwrap();
+        let batch = test_room(&db, "BATCH").await;
         // The writer's own batches, on the database thread.
         let append_batch =
             |batch: Vec<Append>| db.run(move |s| async move { Ok::<_, StoreError>(s.append_batch(&batch).await) });
@@ -180,7 +168,7 @@ mod tests {
         let close = Append { closes_room: true, entry: r#"{"entry":"close"}"#.into(), ..sit(4) };
         let results = append_batch(vec![sit(3), sit(2), close]).await.unwrap();
         assert_eq!(results.iter().map(Result::is_ok).collect::<Vec<_>>(), [true, false, true]);
-        let room = db.room(&RoomCode::from("BATCH")).await.unwrap().unwrap();
+        let room = db.room(&batch).await.unwrap().unwrap();
         assert_eq!(room.entries.iter().map(|e| (e.n, e.at)).collect::<Vec<_>>(), [(1, 1), (2, 2), (3, 3), (4, 4)]);
         assert_eq!(room.entries[3].entry, crate::domain::room::Entry::Close);
         assert!(db.open_rooms().await.unwrap().is_empty(), "the close is stored with its entry");

@@ -167,6 +167,16 @@ fn stored_table(word: &str) -> DbResult<ddz_engine::TableType> {
     ddz_engine::TableType::parse(word).ok_or_else(|| StoreError::Corrupt(format!("a stored table type {word:?}")))
 }
 
+/// Room `code`, hosted by Ann at House with the Wild, created in `db` (the store's tests).
+#[cfg(test)]
+async fn test_room(db: &Db, code: &str) -> RoomCode {
+    let (code, ann) = (RoomCode::from(code), crate::domain::names::PlayerName::parse("Ann").expect("a name"));
+    db.create_room(&code, ddz_engine::Rules::house(true), crate::domain::room::Mode::Invite, &ann, 1)
+        .await
+        .expect("the room is stored");
+    code
+}
+
 impl From<StoreError> for Refused {
     fn from(e: StoreError) -> Refused {
         e.refusal()

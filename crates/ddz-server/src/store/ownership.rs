@@ -224,11 +224,7 @@ pub(super) async fn check_fences<'a>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::domain::names::PlayerName;
-    use crate::domain::room::Mode;
-    use crate::domain::room::RoomCode;
-    use crate::store::Append;
-    use ddz_engine::Rules;
+    use crate::store::{Append, test_room};
 
     fn fenced_append(n: u64, node: &str, number: i64) -> Append {
         Append {
@@ -248,21 +244,13 @@ mod tests {
         let db = Db::open("sqlite::memory:").await.unwrap();
         db.join_cluster("a", "a", 0, 1_000).await.unwrap();
         db.join_cluster("b", "b", 0, 5_000).await.unwrap();
-        for code in ["KEPT", "FENCED"] {
-            db.create_room(
-                &RoomCode::from(code),
-                Rules::house(true),
-                Mode::Invite,
-                &PlayerName::parse("Ann").unwrap(),
-                1,
-            )
-            .await
-            .unwrap();
-            assert_eq!(db.take_room(&RoomCode::from(code), "a", 10).await.unwrap(), Some(1));
+        let (kept, fenced) = (test_room(&db, "KEPT").await, test_room(&db, "FENCED").await);
+        for code in [&kept, &fenced] {
+            assert_eq!(db.take_room(code, "a", 10).await.unwrap(), Some(1));
         }
         // a's lease runs out and b takes one of its two rooms; a appends to both at once.
-        assert_eq!(db.take_room(&RoomCode::from("FENCED"), "b", 2_000).await.unwrap(), Some(2));
-        let kept = Append { code: "KEPT".into(), ..fenced_append(1, "a", 1) };
+        assert_eq!(db.take_room(&fenced, "b", 2_000).await.unwrap(), Some(2));
+        let kept = Append { code: kept, ..fenced_append(1, "a", 1) };
         let (kept, fenced) = tokio::join!(db.append(kept), db.append(fenced_append(1, "a", 1)));
         kept.unwrap();
         assert!(matches!(fenced.unwrap_err(), StoreError::Fenced(code) if code.as_str() == "FENCED"));
@@ -278,39 +266,31 @@ mod tests {
     #[tokio::test]
     async fn a_room_has_one_live_owner_and_a_node_that_lost_it_can_never_append_again() {
         let db = Db::open("sqlite::memory:").await.unwrap();
-        db.create_room(
-            &RoomCode::from("FENCED"),
-            Rules::house(true),
-            Mode::Invite,
-            &PlayerName::parse("Ann").unwrap(),
-            1,
-        )
-        .await
-        .unwrap();
+        let fenced = test_room(&db, "FENCED").await;
         db.join_cluster("a", "a", 0, 1_000).await.unwrap();
         db.join_cluster("b", "b", 0, 1_000).await.unwrap();
-        assert_eq!(db.take_room(&RoomCode::from("FENCED"), "a", 10).await.unwrap(), Some(1));
-        assert_eq!(db.take_room(&RoomCode::from("FENCED"), "b", 10).await.unwrap(), None, "a's lease is alive");
-        assert_eq!(db.room_owner(&RoomCode::from("FENCED"), 10).await.unwrap().as_deref(), Some("a"));
+        assert_eq!(db.take_room(&fenced, "a", 10).await.unwrap(), Some(1));
+        assert_eq!(db.take_room(&fenced, "b", 10).await.unwrap(), None, "a's lease is alive");
+        assert_eq!(db.room_owner(&fenced, 10).await.unwrap().as_deref(), Some("a"));
         db.append(fenced_append(1, "a", 1)).await.unwrap();
 
         // a stops renewing; once its lease has run out, b takes the room with the next fencing number.
         db.renew_lease("b", 5_000).await.unwrap();
         assert_eq!(db.orphaned_rooms(2_000).await.unwrap(), [RoomCode::from("FENCED")]);
-        assert_eq!(db.take_room(&RoomCode::from("FENCED"), "b", 2_000).await.unwrap(), Some(2));
+        assert_eq!(db.take_room(&fenced, "b", 2_000).await.unwrap(), Some(2));
         let late = db.append(fenced_append(2, "a", 1)).await.unwrap_err();
         assert!(matches!(late, StoreError::Fenced(_)), "{late}");
         db.append(fenced_append(2, "b", 2)).await.unwrap();
         // a comes back to life and renews: the room stays b's, and a's appends stay refused.
         db.renew_lease("a", 5_000).await.unwrap();
         assert!(matches!(db.append(fenced_append(3, "a", 1)).await.unwrap_err(), StoreError::Fenced(_)));
-        assert_eq!(db.room_owner(&RoomCode::from("FENCED"), 2_000).await.unwrap().as_deref(), Some("b"));
+        assert_eq!(db.room_owner(&fenced, 2_000).await.unwrap().as_deref(), Some("b"));
 
         // b lets the room go: anyone takes it, with a number never used before.
-        db.release_room(&RoomCode::from("FENCED"), &Fence { node: "b".into(), number: 2 }).await.unwrap();
-        assert_eq!(db.room_owner(&RoomCode::from("FENCED"), 2_000).await.unwrap(), None);
+        db.release_room(&fenced, &Fence { node: "b".into(), number: 2 }).await.unwrap();
+        assert_eq!(db.room_owner(&fenced, 2_000).await.unwrap(), None);
         assert!(db.orphaned_rooms(2_000).await.unwrap().is_empty(), "a room let go is no orphan");
-        assert_eq!(db.take_room(&RoomCode::from("FENCED"), "a", 2_000).await.unwrap(), Some(3));
+        assert_eq!(db.take_room(&fenced, "a", 2_000).await.unwrap(), Some(3));
         db.leave_cluster("a").await.unwrap();
         assert_eq!(db.live_nodes(2_000).await.unwrap(), ["b"]);
         assert_eq!(
@@ -319,46 +299,31 @@ mod tests {
             "a node that leaves hands its rooms on"
         );
         assert_eq!(db.forget_nodes(3_000).await.unwrap(), 0, "a node a room still names is kept");
-        assert_eq!(db.take_room(&RoomCode::from("FENCED"), "b", 2_000).await.unwrap(), Some(4));
+        assert_eq!(db.take_room(&fenced, "b", 2_000).await.unwrap(), Some(4));
         assert_eq!(db.forget_nodes(3_000).await.unwrap(), 1, "then it is forgotten");
     }
 
     #[tokio::test]
     async fn a_room_handed_to_another_node_is_theirs_and_the_giver_can_never_append_again() {
         let db = Db::open("sqlite::memory:").await.unwrap();
-        db.create_room(
-            &RoomCode::from("HANDED"),
-            Rules::house(true),
-            Mode::Invite,
-            &PlayerName::parse("Ann").unwrap(),
-            1,
-        )
-        .await
-        .unwrap();
+        let handed = test_room(&db, "HANDED").await;
         db.join_cluster("a", "a", 0, 1_000).await.unwrap();
         db.join_cluster("b", "b", 0, 1_000).await.unwrap();
-        assert_eq!(db.take_room(&RoomCode::from("HANDED"), "a", 10).await.unwrap(), Some(1));
+        assert_eq!(db.take_room(&handed, "a", 10).await.unwrap(), Some(1));
         let a = Fence { node: "a".into(), number: 1 };
-        assert!(
-            !db.hand_room(&RoomCode::from("HANDED"), &Fence { node: "b".into(), number: 1 }, "b").await.unwrap(),
-            "b holds nothing"
-        );
-        assert!(db.hand_room(&RoomCode::from("HANDED"), &a, "b").await.unwrap());
-        assert_eq!(db.room_owner(&RoomCode::from("HANDED"), 10).await.unwrap().as_deref(), Some("b"));
+        assert!(!db.hand_room(&handed, &Fence { node: "b".into(), number: 1 }, "b").await.unwrap(), "b holds nothing");
+        assert!(db.hand_room(&handed, &a, "b").await.unwrap());
+        assert_eq!(db.room_owner(&handed, 10).await.unwrap().as_deref(), Some("b"));
         assert!(matches!(
             db.append(Append { code: "HANDED".into(), ..fenced_append(1, "a", 1) }).await.unwrap_err(),
             StoreError::Fenced(_)
         ));
-        assert!(!db.hand_room(&RoomCode::from("HANDED"), &a, "a").await.unwrap(), "a room handed on is handed once");
-        assert_eq!(db.take_room(&RoomCode::from("HANDED"), "a", 10).await.unwrap(), None, "b's lease is alive");
+        assert!(!db.hand_room(&handed, &a, "a").await.unwrap(), "a room handed on is handed once");
+        assert_eq!(db.take_room(&handed, "a", 10).await.unwrap(), None, "b's lease is alive");
         // b takes what it was handed, with a number of its own.
-        assert_eq!(
-            db.room_fence(&RoomCode::from("HANDED"), "b").await.unwrap(),
-            Some(2),
-            "handed with the next number"
-        );
-        assert_eq!(db.room_fence(&RoomCode::from("HANDED"), "a").await.unwrap(), None, "a holds it no more");
-        assert_eq!(db.take_room(&RoomCode::from("HANDED"), "b", 10).await.unwrap(), Some(3));
+        assert_eq!(db.room_fence(&handed, "b").await.unwrap(), Some(2), "handed with the next number");
+        assert_eq!(db.room_fence(&handed, "a").await.unwrap(), None, "a holds it no more");
+        assert_eq!(db.take_room(&handed, "b", 10).await.unwrap(), Some(3));
         db.append(Append { code: "HANDED".into(), ..fenced_append(1, "b", 3) }).await.unwrap();
     }
 }
