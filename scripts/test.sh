@@ -48,8 +48,10 @@ fi
 # its type check (svelte-check with tsc) and its unit tests.
 (cd web && npm ci --no-audit --no-fund)
 cargo build --release
-# Every doc link names a real item (private ones too: these crates' docs are for whoever works on them); DDZ_SKIP_WEB=1: cargo doc runs build.rs too, and the client is built already.
-RUSTDOCFLAGS="-D warnings -A rustdoc::private_intra_doc_links" DDZ_SKIP_WEB=1 cargo doc --workspace --no-deps --document-private-items
+# Every doc link names a real item (private ones too: these crates' docs are for whoever works on them).
+# In the release profile, right after its build: the dependencies' metadata is reused (a few seconds, where
+# the dev profile would check every dependency again), and build.rs finds the client built and unchanged.
+RUSTDOCFLAGS="-D warnings -A rustdoc::private_intra_doc_links" cargo doc --release --workspace --no-deps --document-private-items
 (cd web && npm run check && npm test)
 
 # The Rust workspace: the engine, the bots, the server (SQLite, PostgreSQL, the cluster with NATS), the
