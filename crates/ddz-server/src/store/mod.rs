@@ -138,7 +138,7 @@ impl StoreError {
             StoreError::Fenced(code) => {
                 Refused::new(ErrorCode::RoomMoved, format!("room {code} moved to another server; reconnect"))
             }
-            StoreError::NoRoom(code) => Refused::new(ErrorCode::UnknownRoom, format!("there is no room {code}")),
+            StoreError::NoRoom(code) => Refused::no_room(&code),
             StoreError::Corrupt(what) => {
                 tracing::error!(%what, "stored data does not read back");
                 Refused::new(ErrorCode::Internal, format!("stored data does not read back: {what}"))
