@@ -1,29 +1,41 @@
-//! Tournaments (docs/tournaments.md): the rules that decide who sits where and who goes on. They are the
-//! settings and their bounds, the rising line of the chip rounds, the chips carried into the fixed-deal
-//! rounds, the seat draw from the tournament's committed seed (never two entrants of one address at a
-//! table), and Swiss reseating between rounds.
+//! Tournaments (docs/tournaments.md) as a pure fold, like the room: a tournament is its [`Entry`] log,
+//! and its state ([`Tournament`]) is the fold over it. The rules that decide who sits where and who goes
+//! on are pure functions beside it: the settings and their bounds, the rising line of the chip rounds,
+//! the chips carried into the fixed-deal rounds, the seat draw from the tournament's seed (never two
+//! entrants of one address at a table), Swiss reseating, and the standings.
 //!
-//! Pure: seeds, entrants and scores come in as values. The fold that runs a tournament on these rules is
-//! the next part of issue 52.
+//! Time is an input: what is due ([`Tournament::due`]) is asked with the time, and the driver
+//! (`crate::tournaments`) stores the entry it answers before acting on it.
 
+use ddz_bot::BotKind;
 use ddz_engine::{Seed, TableType};
 use rand::SeedableRng;
 use rand::seq::SliceRandom;
 use rand_chacha::ChaCha20Rng;
+use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
+use crate::domain::names::name_key;
+use crate::domain::room::RoomCode;
+
 /// A tournament's settings, chosen at creation within [`Settings::check`]'s bounds.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(ts_rs::TS, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Settings {
     pub table: TableType,
     /// Everyone's chips at the start.
     pub chips: i64,
-    /// The line at the start, in percent of the starting chips: below it after a deal, a player is out.
+    /// Chips per point (No Shuffle, Two Player) or per dollar (House) a deal's settlement moves.
+    pub stake: i64,
+    /// The line after the first chip round, in percent of the starting chips: below it, a player is out.
     pub line_percent: i64,
-    /// How much the line rises, in percent of the starting chips, every [`Settings::line_every`] deals.
+    /// How much the line rises after each further chip round, in percent of the starting chips.
     pub line_step_percent: i64,
+    /// Deals each table plays in a chip round.
     pub line_every: u32,
-    /// The chip rounds end when no more players than this remain.
+    /// Chip rounds at most: after the last, the chip leaders go on.
+    pub chip_rounds: u32,
+    /// The chip rounds end when no more players than this remain (a multiple of a table's seats; a
+    /// field too small for it takes half its size, rounded down to whole tables).
     pub chip_rounds_until: usize,
     /// The share of a player's chips carried into the fixed-deal rounds, in percent.
     pub carry_percent: i64,
@@ -33,35 +45,48 @@ pub struct Settings {
     pub final_deals: u32,
 }
 
-/// Why settings are refused.
+/// Why settings, a format or a registration are refused.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum SettingsError {
-    #[error("starting chips are 1,000 to 1,000,000")]
+    #[error("starting chips are 1,000 to 1,000,000, and a point moves 1 to 10,000 chips")]
     Chips,
-    #[error("the line starts at 0 to 50% of the starting chips")]
+    #[error("the line starts at 0 to 90% of the starting chips and rises by 0 to 50% a round")]
     Line,
-    #[error("the line rises by 0 to 50% of the starting chips, every 1 to 12 deals")]
-    LineStep,
+    #[error("a chip round is 1 to 12 deals, and there are 1 to 6 chip rounds")]
+    ChipRounds,
     #[error("the chip rounds end at a multiple of {seats} players, from {seats} to half the entrants")]
     ChipRoundsUntil { seats: usize },
     #[error("0 to 100% of the chips are carried")]
     Carry,
     #[error("a round is 1 to 12 deals, the final 1 to 24")]
     Deals,
-    #[error("{entrants} entrants do not fill tables of {seats}")]
-    Entrants { entrants: usize, seats: usize },
+    #[error("a sit-and-go seats {sizes}")]
+    Size { sizes: String },
+    #[error("bots fill a sit-and-go after 10 seconds to 30 minutes")]
+    Wait,
+    #[error("a scheduled event starts within 30 days")]
+    StartsAt,
 }
 
+/// Entrants a scheduled event takes at most.
+pub const MAX_ENTRANTS: usize = 999;
+/// How long a sit-and-go waits before bots fill it, where its host allows them: two minutes.
+pub const BOTS_AFTER_MS: u64 = 120_000;
+/// The level of the bots that fill a tournament's empty places.
+pub const FILL_LEVEL: BotKind = BotKind::Normal;
+
 impl Settings {
-    /// The defaults of docs/tournaments.md, for 27 players at House (scaled to `entrants` and `table`).
+    /// The defaults of docs/tournaments.md, scaled to `entrants` and `table`.
     pub fn default_for(table: TableType, entrants: usize) -> Settings {
         let seats = seats(table);
         Settings {
             table,
             chips: 10_000,
-            line_percent: 10,
-            line_step_percent: 10,
+            stake: 500,
+            line_percent: 20,
+            line_step_percent: 20,
             line_every: 3,
+            chip_rounds: 3,
             chip_rounds_until: (entrants / 3 / seats).max(1) * seats,
             carry_percent: 10,
             deals_per_round: 3,
@@ -69,23 +94,21 @@ impl Settings {
         }
     }
 
-    /// Whether the settings are within their bounds for `entrants` players.
-    pub fn check(&self, entrants: usize) -> Result<(), SettingsError> {
+    /// Whether the settings are within their bounds (the chip rounds' end against `entrants`, where the
+    /// field is known: a sit-and-go's size).
+    pub fn check(&self, entrants: Option<usize>) -> Result<(), SettingsError> {
         let seats = seats(self.table);
-        if entrants < 2 * seats || !entrants.is_multiple_of(seats) {
-            return Err(SettingsError::Entrants { entrants, seats });
-        }
-        if !(1_000..=1_000_000).contains(&self.chips) {
+        if !(1_000..=1_000_000).contains(&self.chips) || !(1..=10_000).contains(&self.stake) {
             return Err(SettingsError::Chips);
         }
-        if !(0..=50).contains(&self.line_percent) {
+        if !(0..=90).contains(&self.line_percent) || !(0..=50).contains(&self.line_step_percent) {
             return Err(SettingsError::Line);
         }
-        if !(0..=50).contains(&self.line_step_percent) || !(1..=12).contains(&self.line_every) {
-            return Err(SettingsError::LineStep);
+        if !(1..=12).contains(&self.line_every) || !(1..=6).contains(&self.chip_rounds) {
+            return Err(SettingsError::ChipRounds);
         }
         let until = self.chip_rounds_until;
-        if until < seats || !until.is_multiple_of(seats) || until > entrants / 2 {
+        if until < seats || !until.is_multiple_of(seats) || entrants.is_some_and(|n| until > n / 2) {
             return Err(SettingsError::ChipRoundsUntil { seats });
         }
         if !(0..=100).contains(&self.carry_percent) {
@@ -97,9 +120,9 @@ impl Settings {
         Ok(())
     }
 
-    /// The line after `deals` deals of the chip rounds: a player with fewer chips is out.
-    pub fn line(&self, deals: u32) -> i64 {
-        let percent = self.line_percent + self.line_step_percent * i64::from(deals / self.line_every);
+    /// The line at the end of chip round `round` (from 1): a player with fewer chips is out.
+    pub fn line(&self, round: u32) -> i64 {
+        let percent = self.line_percent + self.line_step_percent * i64::from(round.saturating_sub(1));
         self.chips * percent / 100
     }
 
@@ -114,20 +137,518 @@ pub fn seats(table: TableType) -> usize {
     table.farmers() + 1
 }
 
-/// An entrant as the seat draw knows them: where they play from (the address fair play compares).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Entrant {
-    pub address: Option<String>,
+/// The sizes a sit-and-go of `table` may have: three or nine tables.
+pub fn sit_and_go_sizes(table: TableType) -> [usize; 2] {
+    match seats(table) {
+        2 => [8, 16],
+        s => [3 * s, 9 * s],
+    }
 }
 
-/// The tables of round `round`, as indices into `entrants`: a draw from the tournament's seed, so that
-/// anyone who learns the seed afterwards can check it, and nobody chooses a table or a partner. Two
-/// entrants of one address never share a table while a swap with another table can part them.
-pub fn draw_tables(entrants: &[Entrant], seats: usize, seed: &Seed, round: u32) -> Vec<Vec<usize>> {
-    let mut order: Vec<usize> = (0..entrants.len()).collect();
+/// How a tournament starts.
+#[derive(ts_rs::TS, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Format {
+    /// Starts when `size` players have registered; if `bots_after_ms` is set (the host allowed bots),
+    /// bots take the empty places that long after the tournament was created.
+    SitAndGo {
+        size: usize,
+        #[ts(optional)]
+        bots_after_ms: Option<u64>,
+    },
+    /// Starts at `starts_at` (ms since the epoch) with whoever registered: the latest registrations beyond
+    /// whole tables get byes, or (`bots_fill`) bots fill the last table.
+    Scheduled { starts_at: u64, bots_fill: bool },
+}
+
+impl Format {
+    /// Whether the format fits `table` and, at `now`, is still ahead.
+    pub fn check(&self, table: TableType, now: u64) -> Result<(), SettingsError> {
+        match *self {
+            Format::SitAndGo { size, bots_after_ms } => {
+                let sizes = sit_and_go_sizes(table);
+                if !sizes.contains(&size) {
+                    return Err(SettingsError::Size { sizes: format!("{} or {}", sizes[0], sizes[1]) });
+                }
+                if bots_after_ms.is_some_and(|ms| !(10_000..=30 * 60_000).contains(&ms)) {
+                    return Err(SettingsError::Wait);
+                }
+            }
+            Format::Scheduled { starts_at, .. } => {
+                if starts_at < now || starts_at > now + 30 * 24 * 3_600_000 {
+                    return Err(SettingsError::StartsAt);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The field a sit-and-go's settings are checked against.
+    pub fn size(&self) -> Option<usize> {
+        match self {
+            Format::SitAndGo { size, .. } => Some(*size),
+            Format::Scheduled { .. } => None,
+        }
+    }
+}
+
+/// The three stages a tournament plays through.
+#[derive(ts_rs::TS, Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Stage {
+    /// Chip rounds: out below the rising line (打立出局).
+    Chips,
+    /// Fixed-deal rounds: the leaders advance (定局积分), reseated Swiss-style (瑞士移位).
+    Fixed,
+    /// The final table.
+    Final,
+}
+
+/// One change to a tournament, as stored.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "entry", rename_all = "snake_case")]
+pub enum Entry {
+    /// The tournament is announced; its seed is drawn now and only its commitment is shown until the end.
+    Created { title: String, host: String, format: Format, settings: Settings, seed: Seed },
+    Registered {
+        name: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        address: Option<String>,
+    },
+    Withdrew { name: String },
+    /// Registration closed: `byes` are left out (the latest beyond whole tables), `bots` bots join.
+    Started { byes: Vec<String>, bots: usize },
+    /// Not started: too few registered.
+    Cancelled,
+    /// Round `round`'s tables, each a room with its players in seat order (indexes into the field).
+    Seated { round: u32, stage: Stage, deals: u32, tables: Vec<(RoomCode, Vec<usize>)> },
+    /// A finished deal at one of the round's tables: each seat's score, as the deal settled it.
+    DealCounted { code: RoomCode, number: u32, scores: Vec<i64> },
+    /// The round is over; `out` leave the tournament.
+    RoundClosed { round: u32, out: Vec<usize> },
+    Finished,
+}
+
+/// A stored entry with its number and time (ms since the Unix epoch).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Stamped {
+    pub n: u64,
+    pub at: u64,
+    pub entry: Entry,
+}
+
+/// Where a tournament is.
+#[derive(ts_rs::TS, Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Phase {
+    Registering,
+    Running,
+    Finished,
+    Cancelled,
+}
+
+impl Phase {
+    pub fn name(self) -> &'static str {
+        match self {
+            Phase::Registering => "registering",
+            Phase::Running => "running",
+            Phase::Finished => "finished",
+            Phase::Cancelled => "cancelled",
+        }
+    }
+}
+
+/// An entrant: a registered player, or a bot that filled a place.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Entrant {
+    pub name: String,
+    pub key: String,
+    /// Where they registered from (the address fair play compares); none for a bot.
+    pub address: Option<String>,
+    pub bot: Option<BotKind>,
+    pub chips: i64,
+    /// The round they went out in.
+    pub out: Option<u32>,
+}
+
+/// A table of a round: a room, its players by seat, and what it has played.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Table {
+    pub code: RoomCode,
+    pub players: Vec<usize>,
+    /// Deals counted so far.
+    pub counted: u32,
+    /// Chips each seat won or lost at this table.
+    pub won: Vec<i64>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Round {
+    pub number: u32,
+    pub stage: Stage,
+    /// Deals every table plays.
+    pub deals: u32,
+    pub tables: Vec<Table>,
+    pub closed: bool,
+    /// The line this round's end applies (chip rounds).
+    pub line: Option<i64>,
+}
+
+impl Round {
+    /// Whether every table has played its deals.
+    pub fn played(&self) -> bool {
+        self.tables.iter().all(|t| t.counted >= self.deals)
+    }
+}
+
+/// A tournament: the fold over its entries.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Tournament {
+    pub title: String,
+    pub host: String,
+    pub format: Format,
+    pub settings: Settings,
+    pub seed: Seed,
+    pub created_at: u64,
+    pub phase: Phase,
+    pub started_at: Option<u64>,
+    pub finished_at: Option<u64>,
+    /// Registered players before the start; the field (with any bots) after it.
+    pub entrants: Vec<Entrant>,
+    pub byes: Vec<String>,
+    pub rounds: Vec<Round>,
+    /// The chip rounds' end, for the field that started.
+    pub until: usize,
+    /// The last entry's number.
+    pub last: u64,
+}
+
+/// Why a registration or a withdrawal is refused.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum EntryError {
+    #[error("registration is closed")]
+    Closed,
+    #[error("{0} is already registered")]
+    AlreadyRegistered(String),
+    #[error("{0} is not registered")]
+    NotRegistered(String),
+    #[error("the tournament is full")]
+    Full,
+}
+
+/// A player's place in the standings.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Standing {
+    pub entrant: usize,
+    pub place: usize,
+}
+
+impl Tournament {
+    /// The tournament its first entry announces; `None` when the log does not start with one.
+    pub fn from_log(log: &[Stamped]) -> Option<Tournament> {
+        let (first, rest) = log.split_first()?;
+        let Entry::Created { title, host, format, settings, seed } = &first.entry else { return None };
+        let mut tournament = Tournament {
+            title: title.clone(),
+            host: host.clone(),
+            format: format.clone(),
+            settings: settings.clone(),
+            seed: *seed,
+            created_at: first.at,
+            phase: Phase::Registering,
+            started_at: None,
+            finished_at: None,
+            entrants: Vec::new(),
+            byes: Vec::new(),
+            rounds: Vec::new(),
+            until: settings.chip_rounds_until,
+            last: first.n,
+        };
+        for stamped in rest {
+            tournament.apply(stamped);
+        }
+        Some(tournament)
+    }
+
+    pub fn seats(&self) -> usize {
+        seats(self.settings.table)
+    }
+
+    /// SHA-256 of the seed, shown from the start; the seed itself once the tournament is over.
+    pub fn commitment(&self) -> String {
+        hex(&Sha256::digest(self.seed.0))
+    }
+
+    pub fn entrant_of(&self, name: &str) -> Option<usize> {
+        let key = name_key(name);
+        self.entrants.iter().position(|e| e.key == key)
+    }
+
+    /// Whether `name` may register now.
+    pub fn check_register(&self, name: &str) -> Result<(), EntryError> {
+        if self.phase != Phase::Registering {
+            return Err(EntryError::Closed);
+        }
+        if self.entrant_of(name).is_some() {
+            return Err(EntryError::AlreadyRegistered(name.to_string()));
+        }
+        let cap = self.format.size().unwrap_or(MAX_ENTRANTS);
+        if self.entrants.len() >= cap {
+            return Err(EntryError::Full);
+        }
+        Ok(())
+    }
+
+    /// Whether `name` may withdraw now.
+    pub fn check_withdraw(&self, name: &str) -> Result<(), EntryError> {
+        if self.phase != Phase::Registering {
+            return Err(EntryError::Closed);
+        }
+        self.entrant_of(name).map(|_| ()).ok_or_else(|| EntryError::NotRegistered(name.to_string()))
+    }
+
+    /// Folds one stored entry in (entries were checked before they were stored).
+    pub fn apply(&mut self, stamped: &Stamped) {
+        self.last = stamped.n;
+        match &stamped.entry {
+            Entry::Created { .. } => {}
+            Entry::Registered { name, address } => self.entrants.push(Entrant {
+                name: name.clone(),
+                key: name_key(name),
+                address: address.clone(),
+                bot: None,
+                chips: self.settings.chips,
+                out: None,
+            }),
+            Entry::Withdrew { name } => {
+                let key = name_key(name);
+                self.entrants.retain(|e| e.key != key);
+            }
+            Entry::Started { byes, bots } => {
+                let keys: Vec<String> = byes.iter().map(|b| name_key(b)).collect();
+                self.entrants.retain(|e| !keys.contains(&e.key));
+                self.byes = byes.clone();
+                for i in 1..=*bots {
+                    let name = format!("Bot {i}");
+                    self.entrants.push(Entrant {
+                        key: name_key(&name),
+                        name,
+                        address: None,
+                        bot: Some(FILL_LEVEL),
+                        chips: self.settings.chips,
+                        out: None,
+                    });
+                }
+                let field = self.entrants.len();
+                let seats = self.seats();
+                self.until = self.settings.chip_rounds_until.min(field / 2 / seats * seats).max(seats);
+                self.phase = Phase::Running;
+                self.started_at = Some(stamped.at);
+            }
+            Entry::Cancelled => {
+                self.phase = Phase::Cancelled;
+                self.finished_at = Some(stamped.at);
+            }
+            Entry::Seated { round, stage, deals, tables } => {
+                if *stage != Stage::Chips && self.rounds.last().is_some_and(|r| r.stage == Stage::Chips) {
+                    for entrant in self.entrants.iter_mut().filter(|e| e.out.is_none()) {
+                        entrant.chips = self.settings.carried(entrant.chips);
+                    }
+                }
+                let line = (*stage == Stage::Chips).then(|| self.settings.line(*round));
+                self.rounds.push(Round {
+                    number: *round,
+                    stage: *stage,
+                    deals: *deals,
+                    tables: tables
+                        .iter()
+                        .map(|(code, players)| Table {
+                            code: code.clone(),
+                            players: players.clone(),
+                            counted: 0,
+                            won: vec![0; players.len()],
+                        })
+                        .collect(),
+                    closed: false,
+                    line,
+                });
+            }
+            Entry::DealCounted { code, scores, .. } => {
+                let stake = self.settings.stake;
+                let Some(table) =
+                    self.rounds.last_mut().and_then(|r| r.tables.iter_mut().find(|t| &t.code == code))
+                else {
+                    return;
+                };
+                table.counted += 1;
+                for (seat, score) in scores.iter().enumerate().take(table.players.len()) {
+                    table.won[seat] += score * stake;
+                    self.entrants[table.players[seat]].chips += score * stake;
+                }
+            }
+            Entry::RoundClosed { round, out } => {
+                for &i in out {
+                    self.entrants[i].out = Some(*round);
+                }
+                if let Some(r) = self.rounds.last_mut() {
+                    r.closed = true;
+                }
+            }
+            Entry::Finished => {
+                self.phase = Phase::Finished;
+                self.finished_at = Some(stamped.at);
+            }
+        }
+    }
+
+    /// The players still in, best first (chips, then the seat draw's order).
+    pub fn ranked_in(&self) -> Vec<usize> {
+        let mut alive: Vec<usize> = (0..self.entrants.len()).filter(|&i| self.entrants[i].out.is_none()).collect();
+        alive.sort_by_key(|&i| (std::cmp::Reverse(self.entrants[i].chips), i));
+        alive
+    }
+
+    /// Everyone's place: the players still in by chips, then those out, the later out first (by the chips
+    /// they went out with).
+    pub fn standings(&self) -> Vec<Standing> {
+        let mut order: Vec<usize> = (0..self.entrants.len()).collect();
+        order.sort_by_key(|&i| {
+            let e = &self.entrants[i];
+            (e.out.map_or(0, |round| u32::MAX - round), std::cmp::Reverse(e.chips), i)
+        });
+        order.into_iter().enumerate().map(|(place, entrant)| Standing { entrant, place: place + 1 }).collect()
+    }
+
+    /// The round in play, if one is.
+    pub fn current(&self) -> Option<&Round> {
+        self.rounds.last().filter(|r| !r.closed)
+    }
+
+    /// What is due at `now`: the entry to store next, if any. Seating needs room codes; they come from
+    /// `codes` (one per table, fresh ones the caller drew), which is called only when tables are due.
+    pub fn due(&self, now: u64, codes: impl FnOnce(usize) -> Vec<RoomCode>) -> Option<Entry> {
+        match self.phase {
+            Phase::Registering => self.start_due(now),
+            Phase::Running => match self.rounds.last() {
+                Some(round) if !round.closed => round.played().then(|| self.close_round(round)),
+                Some(round) if round.stage == Stage::Final => Some(Entry::Finished),
+                _ => Some(self.seating(codes)),
+            },
+            Phase::Finished | Phase::Cancelled => None,
+        }
+    }
+
+    /// Whether registration closes at `now`, and how.
+    fn start_due(&self, now: u64) -> Option<Entry> {
+        let seats = self.seats();
+        let registered = self.entrants.len();
+        match self.format {
+            Format::SitAndGo { size, bots_after_ms } => {
+                if registered >= size {
+                    return Some(Entry::Started { byes: Vec::new(), bots: 0 });
+                }
+                let waited = bots_after_ms.is_some_and(|wait| now >= self.created_at + wait);
+                (waited && registered > 0).then(|| Entry::Started { byes: Vec::new(), bots: size - registered })
+            }
+            Format::Scheduled { starts_at, bots_fill } => {
+                if now < starts_at {
+                    return None;
+                }
+                if bots_fill && registered > 0 {
+                    let field = registered.div_ceil(seats).max(2) * seats;
+                    return Some(Entry::Started { byes: Vec::new(), bots: field - registered });
+                }
+                let field = registered / seats * seats;
+                if field < 2 * seats {
+                    return Some(Entry::Cancelled);
+                }
+                let byes = self.entrants[field..].iter().map(|e| e.name.clone()).collect();
+                Some(Entry::Started { byes, bots: 0 })
+            }
+        }
+    }
+
+    /// Who goes out at the end of `round`.
+    fn close_round(&self, round: &Round) -> Entry {
+        let ranked = self.ranked_in();
+        let seats = self.seats();
+        let keep = match round.stage {
+            Stage::Chips => {
+                let line = round.line.unwrap_or(0);
+                let above = ranked.iter().filter(|&&i| self.entrants[i].chips >= line).count();
+                let last_chip_round = self.rounds.iter().filter(|r| r.stage == Stage::Chips).count() as u32
+                    >= self.settings.chip_rounds;
+                if last_chip_round || above <= self.until {
+                    self.until
+                } else {
+                    above / seats * seats
+                }
+            }
+            Stage::Fixed => advancing(ranked.len(), seats),
+            Stage::Final => ranked.len(),
+        };
+        Entry::RoundClosed { round: round.number, out: ranked[keep.min(ranked.len())..].to_vec() }
+    }
+
+    /// The next round's tables: drawn from the seed in the chip rounds, Swiss-style after them, and the
+    /// final table once one table's worth is left.
+    fn seating(&self, codes: impl FnOnce(usize) -> Vec<RoomCode>) -> Entry {
+        let seats = self.seats();
+        let ranked = self.ranked_in();
+        let round = self.rounds.len() as u32 + 1;
+        let chip_rounds = self.rounds.iter().filter(|r| r.stage == Stage::Chips).count() as u32;
+        let (stage, deals) = if ranked.len() <= seats {
+            (Stage::Final, self.settings.final_deals)
+        } else if ranked.len() > self.until && chip_rounds < self.settings.chip_rounds {
+            (Stage::Chips, self.settings.line_every)
+        } else {
+            (Stage::Fixed, self.settings.deals_per_round)
+        };
+        let field: Vec<Option<&str>> = self.entrants.iter().map(|e| e.address.as_deref()).collect();
+        let tables = match stage {
+            Stage::Chips => {
+                // The draw is the seed's, over the players still in, in the field's order.
+                let mut alive = ranked.clone();
+                alive.sort_unstable();
+                draw_tables(&alive, &field, seats, &self.seed, round)
+            }
+            Stage::Fixed | Stage::Final => {
+                let before: Vec<Vec<usize>> =
+                    self.rounds.last().map(|r| r.tables.iter().map(|t| t.players.clone()).collect()).unwrap_or_default();
+                let mut tables = swiss_tables(&ranked, seats, &before);
+                part_addresses(&mut tables, &field);
+                tables
+            }
+        };
+        let codes = codes(tables.len());
+        Entry::Seated { round, stage, deals, tables: codes.into_iter().zip(tables).collect() }
+    }
+
+    /// Where `entrant` sits in the round in play: the table's code.
+    pub fn table_of(&self, entrant: usize) -> Option<&Table> {
+        self.current()?.tables.iter().find(|t| t.players.contains(&entrant))
+    }
+}
+
+/// Players advancing from a fixed-deal round of `field`: two thirds, in whole tables, at least one table
+/// fewer, never fewer than the final table.
+pub fn advancing(field: usize, seats: usize) -> usize {
+    (field * 2 / 3 / seats * seats).min(field.saturating_sub(seats)).max(seats)
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// The tables of round `round` for the players `alive` (indexes into the field, whose addresses are
+/// `addresses`): a draw from the tournament's seed, so that anyone who learns the seed afterwards can
+/// check it, and nobody chooses a table or a partner. Two entrants of one address never share a table
+/// while a swap with another table can part them.
+pub fn draw_tables(alive: &[usize], addresses: &[Option<&str>], seats: usize, seed: &Seed, round: u32) -> Vec<Vec<usize>> {
+    let mut order = alive.to_vec();
     order.shuffle(&mut round_rng(seed, round));
     let mut tables: Vec<Vec<usize>> = order.chunks(seats).map(<[usize]>::to_vec).collect();
-    part_addresses(&mut tables, entrants);
+    part_addresses(&mut tables, addresses);
     tables
 }
 
@@ -145,8 +666,8 @@ fn round_rng(seed: &Seed, round: u32) -> ChaCha20Rng {
 
 /// Moves the later of two entrants of one address at a table to another table, in exchange for a seat
 /// whose entrant clashes with nobody there.
-fn part_addresses(tables: &mut [Vec<usize>], entrants: &[Entrant]) {
-    let address = |i: usize| entrants[i].address.as_deref();
+fn part_addresses(tables: &mut [Vec<usize>], addresses: &[Option<&str>]) {
+    let address = |i: usize| addresses[i];
     let clashes = |table: &[usize], who: usize, skip: usize| {
         address(who).is_some() && table.iter().any(|&other| other != skip && address(other) == address(who))
     };
@@ -210,44 +731,128 @@ pub fn swiss_tables(ranked: &[usize], seats: usize, before: &[Vec<usize>]) -> Ve
 mod tests {
     use super::*;
 
-    fn entrants(addresses: &[&str]) -> Vec<Entrant> {
-        addresses.iter().map(|a| Entrant { address: Some(a.to_string()) }).collect()
+    const HOUR: u64 = 3_600_000;
+
+    fn codes(n: usize) -> Vec<RoomCode> {
+        (0..n).map(|i| RoomCode::from(format!("T{i:05}").as_str())).collect()
+    }
+
+    /// A log-backed tournament: entries are stamped and folded as the store would.
+    struct Log {
+        entries: Vec<Stamped>,
+        now: u64,
+    }
+
+    impl Log {
+        fn new(format: Format, settings: Settings) -> Log {
+            let created = Entry::Created {
+                title: "Test".into(),
+                host: "Host".into(),
+                format,
+                settings,
+                seed: Seed::from_u64(42),
+            };
+            Log { entries: vec![Stamped { n: 1, at: 0, entry: created }], now: 0 }
+        }
+
+        fn push(&mut self, entry: Entry) {
+            self.entries.push(Stamped { n: self.entries.len() as u64 + 1, at: self.now, entry });
+        }
+
+        fn state(&self) -> Tournament {
+            Tournament::from_log(&self.entries).unwrap()
+        }
+
+        fn register(&mut self, names: &[&str]) {
+            for name in names {
+                self.state().check_register(name).unwrap();
+                self.push(Entry::Registered { name: name.to_string(), address: Some(format!("10.0.0.{name}")) });
+            }
+        }
+
+        /// Stores what is due until nothing is, counting every deal with `score` (by seat).
+        fn play(&mut self, score: impl Fn(&Tournament, &Table, u32) -> Vec<i64>) {
+            for _ in 0..10_000 {
+                let state = self.state();
+                if let Some(round) = state.current()
+                    && !round.played()
+                {
+                    let table = round.tables.iter().find(|t| t.counted < round.deals).unwrap();
+                    let scores = score(&state, table, table.counted + 1);
+                    self.push(Entry::DealCounted { code: table.code.clone(), number: table.counted + 1, scores });
+                    continue;
+                }
+                match state.due(self.now, codes) {
+                    Some(entry) => self.push(entry),
+                    None => return,
+                }
+            }
+            panic!("the tournament never ended");
+        }
+    }
+
+    fn names(n: usize) -> Vec<String> {
+        (0..n).map(|i| format!("P{i}")).collect()
+    }
+
+    fn sit_and_go(size: usize, bots: bool) -> Log {
+        let format = Format::SitAndGo { size, bots_after_ms: bots.then_some(BOTS_AFTER_MS) };
+        Log::new(format, Settings::default_for(TableType::House, size))
+    }
+
+    /// The landlord (seat 0 here) wins two points from each farmer at every table.
+    fn seat_zero_wins(_: &Tournament, table: &Table, _: u32) -> Vec<i64> {
+        let farmers = table.players.len() as i64 - 1;
+        (0..table.players.len()).map(|s| if s == 0 { 2 * farmers } else { -2 }).collect()
     }
 
     #[test]
     fn the_defaults_are_within_their_bounds_for_every_table_type() {
         for (table, entrants) in [(TableType::House, 27), (TableType::NoShuffle, 9), (TableType::TwoPlayer, 16)] {
             let settings = Settings::default_for(table, entrants);
-            assert_eq!(settings.check(entrants), Ok(()), "{table:?}");
+            assert_eq!(settings.check(Some(entrants)), Ok(()), "{table:?}");
         }
         assert_eq!(Settings::default_for(TableType::House, 27).chip_rounds_until, 9);
+        assert_eq!(Settings::default_for(TableType::House, 9).chip_rounds_until, 3);
     }
 
     #[test]
     fn settings_out_of_their_bounds_are_refused_with_the_reason() {
         let good = Settings::default_for(TableType::House, 27);
-        assert_eq!(Settings { chips: 10, ..good.clone() }.check(27), Err(SettingsError::Chips));
-        assert_eq!(Settings { line_percent: 60, ..good.clone() }.check(27), Err(SettingsError::Line));
-        assert_eq!(Settings { line_every: 0, ..good.clone() }.check(27), Err(SettingsError::LineStep));
         let seats = 3;
-        assert_eq!(
-            Settings { chip_rounds_until: 10, ..good.clone() }.check(27),
-            Err(SettingsError::ChipRoundsUntil { seats })
-        );
-        assert_eq!(
-            Settings { chip_rounds_until: 15, ..good.clone() }.check(27),
-            Err(SettingsError::ChipRoundsUntil { seats })
-        );
-        assert_eq!(Settings { carry_percent: 101, ..good.clone() }.check(27), Err(SettingsError::Carry));
-        assert_eq!(Settings { final_deals: 0, ..good.clone() }.check(27), Err(SettingsError::Deals));
-        assert_eq!(good.check(26), Err(SettingsError::Entrants { entrants: 26, seats }));
-        assert_eq!(good.check(3), Err(SettingsError::Entrants { entrants: 3, seats }));
+        let refused = |s: Settings| s.check(Some(27)).unwrap_err();
+        assert_eq!(refused(Settings { chips: 10, ..good.clone() }), SettingsError::Chips);
+        assert_eq!(refused(Settings { stake: 0, ..good.clone() }), SettingsError::Chips);
+        assert_eq!(refused(Settings { line_percent: 95, ..good.clone() }), SettingsError::Line);
+        assert_eq!(refused(Settings { line_every: 0, ..good.clone() }), SettingsError::ChipRounds);
+        assert_eq!(refused(Settings { chip_rounds: 7, ..good.clone() }), SettingsError::ChipRounds);
+        assert_eq!(refused(Settings { chip_rounds_until: 10, ..good.clone() }), SettingsError::ChipRoundsUntil { seats });
+        assert_eq!(refused(Settings { chip_rounds_until: 15, ..good.clone() }), SettingsError::ChipRoundsUntil { seats });
+        assert_eq!(refused(Settings { carry_percent: 101, ..good.clone() }), SettingsError::Carry);
+        assert_eq!(refused(Settings { final_deals: 0, ..good.clone() }), SettingsError::Deals);
+        // A scheduled event's field is not known yet: only the table's seats bound the chip rounds' end.
+        assert_eq!(Settings { chip_rounds_until: 300, ..good }.check(None), Ok(()));
     }
 
     #[test]
-    fn the_line_starts_at_its_share_of_the_chips_and_rises_every_few_deals() {
+    fn a_sit_and_go_seats_three_or_nine_tables_and_bots_wait_ten_seconds_to_thirty_minutes() {
+        let sit = |size, bots_after_ms| Format::SitAndGo { size, bots_after_ms };
+        assert_eq!(sit(9, None).check(TableType::House, 0), Ok(()));
+        assert_eq!(sit(27, Some(10_000)).check(TableType::NoShuffle, 0), Ok(()));
+        assert_eq!(sit(16, None).check(TableType::TwoPlayer, 0), Ok(()));
+        assert!(matches!(sit(12, None).check(TableType::House, 0), Err(SettingsError::Size { .. })));
+        assert!(matches!(sit(9, None).check(TableType::TwoPlayer, 0), Err(SettingsError::Size { .. })));
+        assert_eq!(sit(9, Some(5_000)).check(TableType::House, 0), Err(SettingsError::Wait));
+        let at = |starts_at| Format::Scheduled { starts_at, bots_fill: false };
+        assert_eq!(at(HOUR).check(TableType::House, 0), Ok(()));
+        assert_eq!(at(HOUR).check(TableType::House, 2 * HOUR), Err(SettingsError::StartsAt));
+        assert_eq!(at(31 * 24 * HOUR).check(TableType::House, 0), Err(SettingsError::StartsAt));
+    }
+
+    #[test]
+    fn the_line_starts_at_its_share_of_the_chips_and_rises_every_chip_round() {
         let settings = Settings::default_for(TableType::House, 27);
-        assert_eq!([0, 2, 3, 5, 6, 9].map(|deals| settings.line(deals)), [1_000, 1_000, 2_000, 2_000, 3_000, 4_000]);
+        assert_eq!([1, 2, 3].map(|round| settings.line(round)), [2_000, 4_000, 6_000]);
     }
 
     #[test]
@@ -257,34 +862,102 @@ mod tests {
     }
 
     #[test]
+    fn a_sit_and_go_starts_when_full() {
+        let mut log = sit_and_go(9, false);
+        log.register(&["A", "B", "C", "D", "E", "F", "G", "H"]);
+        log.now = 10 * HOUR;
+        assert_eq!(log.state().due(log.now, codes), None, "eight of nine, no bots: it waits");
+        log.register(&["I"]);
+        assert_eq!(log.state().due(log.now, codes), Some(Entry::Started { byes: vec![], bots: 0 }));
+        assert_eq!(log.state().check_register("J"), Err(EntryError::Full));
+    }
+
+    #[test]
+    fn bots_fill_a_sit_and_go_after_the_wait_only_where_the_host_allowed_them() {
+        let mut log = sit_and_go(9, true);
+        log.register(&["A", "B"]);
+        log.now = BOTS_AFTER_MS - 1;
+        assert_eq!(log.state().due(log.now, codes), None);
+        log.now = BOTS_AFTER_MS;
+        let started = log.state().due(log.now, codes).unwrap();
+        assert_eq!(started, Entry::Started { byes: vec![], bots: 7 });
+        log.push(started);
+        let state = log.state();
+        assert_eq!(state.entrants.iter().filter(|e| e.bot.is_some()).count(), 7);
+        assert_eq!(state.phase, Phase::Running);
+    }
+
+    #[test]
+    fn registration_and_withdrawal_are_open_until_the_start_and_one_name_registers_once() {
+        let mut log = sit_and_go(9, false);
+        log.register(&["Ann"]);
+        assert_eq!(log.state().check_register("ANN"), Err(EntryError::AlreadyRegistered("ANN".into())));
+        assert_eq!(log.state().check_withdraw("Bob"), Err(EntryError::NotRegistered("Bob".into())));
+        log.push(Entry::Withdrew { name: "ann".into() });
+        assert!(log.state().entrants.is_empty());
+        log.register(&names(9).iter().map(String::as_str).collect::<Vec<_>>());
+        let started = log.state().due(0, codes).unwrap();
+        log.push(started);
+        assert_eq!(log.state().check_register("Late"), Err(EntryError::Closed));
+        assert_eq!(log.state().check_withdraw("P1"), Err(EntryError::Closed));
+    }
+
+    #[test]
+    fn a_scheduled_event_gives_the_latest_registrations_byes_beyond_whole_tables() {
+        let mut log = Log::new(
+            Format::Scheduled { starts_at: HOUR, bots_fill: false },
+            Settings::default_for(TableType::House, 27),
+        );
+        log.register(&names(11).iter().map(String::as_str).collect::<Vec<_>>());
+        assert_eq!(log.state().due(HOUR - 1, codes), None);
+        let started = log.state().due(HOUR, codes).unwrap();
+        assert_eq!(started, Entry::Started { byes: vec!["P9".into(), "P10".into()], bots: 0 });
+        log.push(started);
+        let state = log.state();
+        assert_eq!(state.entrants.len(), 9);
+        assert_eq!(state.until, 3, "nine players: the chip rounds end at one table");
+    }
+
+    #[test]
+    fn a_scheduled_event_with_bots_allowed_fills_its_last_table_and_one_too_small_is_cancelled() {
+        let settings = Settings::default_for(TableType::House, 27);
+        let mut filled = Log::new(Format::Scheduled { starts_at: HOUR, bots_fill: true }, settings.clone());
+        filled.register(&names(7).iter().map(String::as_str).collect::<Vec<_>>());
+        assert_eq!(filled.state().due(HOUR, codes), Some(Entry::Started { byes: vec![], bots: 2 }));
+        let mut small = Log::new(Format::Scheduled { starts_at: HOUR, bots_fill: false }, settings);
+        small.register(&names(5).iter().map(String::as_str).collect::<Vec<_>>());
+        assert_eq!(small.state().due(HOUR, codes), Some(Entry::Cancelled));
+    }
+
+    #[test]
     fn the_seat_draw_is_the_seeds_and_the_rounds_and_seats_everyone_once() {
-        let field = entrants(&["a", "b", "c", "d", "e", "f", "g", "h", "i"]);
+        let field = vec![None; 9];
+        let alive: Vec<usize> = (0..9).collect();
         let seed = Seed::from_u64(7);
-        let first = draw_tables(&field, 3, &seed, 1);
-        assert_eq!(first, draw_tables(&field, 3, &seed, 1), "anyone with the seed draws the same tables");
-        assert_ne!(first, draw_tables(&field, 3, &seed, 2), "each round its own draw");
-        assert_ne!(first, draw_tables(&field, 3, &Seed::from_u64(8), 1), "each seed its own draw");
+        let first = draw_tables(&alive, &field, 3, &seed, 1);
+        assert_eq!(first, draw_tables(&alive, &field, 3, &seed, 1), "anyone with the seed draws the same tables");
+        assert_ne!(first, draw_tables(&alive, &field, 3, &seed, 2), "each round its own draw");
+        assert_ne!(first, draw_tables(&alive, &field, 3, &Seed::from_u64(8), 1), "each seed its own draw");
         let mut seated: Vec<usize> = first.concat();
         seated.sort_unstable();
-        assert_eq!(seated, (0..9).collect::<Vec<_>>());
+        assert_eq!(seated, alive);
         assert!(first.iter().all(|table| table.len() == 3));
     }
 
     #[test]
     fn two_entrants_of_one_address_never_share_a_table() {
         // Three pairs from one address each, among nine: every draw parts every pair.
-        let field = entrants(&["home", "home", "office", "office", "cafe", "cafe", "g", "h", "i"]);
+        let field: Vec<Option<&str>> =
+            ["home", "home", "office", "office", "cafe", "cafe", "g", "h", "i"].into_iter().map(Some).collect();
+        let alive: Vec<usize> = (0..9).collect();
         for round in 0..200 {
-            for table in draw_tables(&field, 3, &Seed::from_u64(3), round) {
-                let mut addresses: Vec<_> = table.iter().map(|&i| field[i].address.clone()).collect();
+            for table in draw_tables(&alive, &field, 3, &Seed::from_u64(3), round) {
+                let mut addresses: Vec<_> = table.iter().map(|&i| field[i]).collect();
                 addresses.sort();
                 addresses.dedup();
                 assert_eq!(addresses.len(), 3, "round {round}: {table:?}");
             }
         }
-        // Without an address there is nothing to compare.
-        let unknown = vec![Entrant { address: None }; 6];
-        assert_eq!(draw_tables(&unknown, 3, &Seed::from_u64(3), 0).concat().len(), 6);
     }
 
     #[test]
@@ -306,5 +979,130 @@ mod tests {
         let mut seated = tables.concat();
         seated.sort_unstable();
         assert_eq!(seated, ranked);
+    }
+
+    #[test]
+    fn players_below_the_line_after_a_chip_round_are_out_and_the_tables_stay_full() {
+        let mut log = sit_and_go(27, false);
+        log.register(&names(27).iter().map(String::as_str).collect::<Vec<_>>());
+        // Chip rounds of one deal; a farmer loses 10 points (5,000 chips): 5,000 left, below no line of 20%.
+        let settings = Settings { line_every: 1, line_percent: 60, stake: 500, ..log.state().settings };
+        log.entries[0].entry = Entry::Created {
+            title: "Test".into(),
+            host: "Host".into(),
+            format: log.state().format,
+            settings,
+            seed: Seed::from_u64(42),
+        };
+        log.push(log.state().due(0, codes).unwrap());
+        log.push(log.state().due(0, codes).unwrap());
+        let round = log.state().current().unwrap().clone();
+        assert_eq!((round.stage, round.line, round.tables.len()), (Stage::Chips, Some(6_000), 9));
+        for table in &round.tables {
+            log.push(Entry::DealCounted { code: table.code.clone(), number: 1, scores: vec![20, -10, -10] });
+        }
+        let Some(Entry::RoundClosed { out, .. }) = log.state().due(0, codes) else { panic!() };
+        assert_eq!(out.len(), 18, "every farmer fell to 5,000, below the line of 6,000");
+        log.push(Entry::RoundClosed { round: 1, out });
+        let Some(Entry::Seated { stage, tables, .. }) = log.state().due(0, codes) else { panic!() };
+        assert_eq!((stage, tables.len()), (Stage::Fixed, 3), "nine left: the chip rounds are over");
+    }
+
+    #[test]
+    fn a_chip_round_keeps_whole_tables_cutting_the_lowest_above_the_line() {
+        let mut log = sit_and_go(27, false);
+        log.register(&names(27).iter().map(String::as_str).collect::<Vec<_>>());
+        log.push(log.state().due(0, codes).unwrap());
+        log.push(log.state().due(0, codes).unwrap());
+        let round = log.state().current().unwrap().clone();
+        // Two tables' farmers each lose 8 points (4,000 chips): below nobody's line, but ...
+        for (t, table) in round.tables.iter().enumerate() {
+            for number in 1..=3 {
+                let scores = if t < 2 && number == 1 { vec![16, -8, -8] } else { vec![0, 0, 0] };
+                log.push(Entry::DealCounted { code: table.code.clone(), number, scores });
+            }
+        }
+        // ... the line after the first chip round is 2,000: everyone is above it, nobody goes out.
+        let Some(Entry::RoundClosed { out, .. }) = log.state().due(0, codes) else { panic!() };
+        assert!(out.is_empty(), "{out:?}");
+    }
+
+    #[test]
+    fn the_fixed_deal_rounds_carry_a_share_of_the_chips_and_two_thirds_advance() {
+        assert_eq!([9, 6, 27, 18, 12, 4].map(|n| advancing(n, 3)), [6, 3, 18, 12, 6, 3]);
+        assert_eq!([16, 8, 4].map(|n| advancing(n, 2)), [10, 4, 2]);
+        let mut log = sit_and_go(9, false);
+        log.register(&names(9).iter().map(String::as_str).collect::<Vec<_>>());
+        log.play(seat_zero_wins);
+        let state = log.state();
+        let stages: Vec<Stage> = state.rounds.iter().map(|r| r.stage).collect();
+        assert_eq!(stages, [Stage::Chips, Stage::Chips, Stage::Chips, Stage::Final]);
+        let winner = state.standings()[0].entrant;
+        let final_table = &state.rounds.last().unwrap().tables[0];
+        assert!(final_table.players.contains(&winner));
+        // Each finalist's chips started from the carried share of their chip rounds'.
+        for (seat, &player) in final_table.players.iter().enumerate() {
+            let won_in_chip_rounds: i64 = state.rounds[..3]
+                .iter()
+                .flat_map(|r| r.tables.iter())
+                .filter_map(|t| t.players.iter().position(|&p| p == player).map(|s| t.won[s]))
+                .sum();
+            let carried = state.settings.carried(state.settings.chips + won_in_chip_rounds);
+            assert_eq!(state.entrants[player].chips, carried + final_table.won[seat]);
+        }
+    }
+
+    #[test]
+    fn a_27_player_event_plays_chip_rounds_then_swiss_rounds_to_a_final_table_and_a_podium() {
+        let mut log = sit_and_go(27, false);
+        log.register(&names(27).iter().map(String::as_str).collect::<Vec<_>>());
+        // Scores that differ by table and deal, so that rankings move.
+        log.play(|_, table, number| {
+            let lucky = (table.code.as_str().len() + number as usize + table.players[0]) % 3;
+            (0..3).map(|s| if s == lucky { 4 } else { -2 }).collect()
+        });
+        let state = log.state();
+        assert_eq!(state.phase, Phase::Finished);
+        let sizes: Vec<(Stage, usize)> = state.rounds.iter().map(|r| (r.stage, r.tables.len())).collect();
+        assert_eq!(sizes.first(), Some(&(Stage::Chips, 9)));
+        assert_eq!(sizes.last(), Some(&(Stage::Final, 1)));
+        assert!(sizes.contains(&(Stage::Fixed, 3)) && sizes.contains(&(Stage::Fixed, 2)), "{sizes:?}");
+        for round in &state.rounds {
+            let mut seated: Vec<usize> = round.tables.iter().flat_map(|t| t.players.clone()).collect();
+            assert!(round.tables.iter().all(|t| t.players.len() == 3 && t.counted == round.deals));
+            seated.sort_unstable();
+            seated.dedup();
+            assert_eq!(seated.len(), round.tables.len() * 3, "nobody sits twice in round {}", round.number);
+        }
+        let standings = state.standings();
+        let mut places: Vec<usize> = standings.iter().map(|s| s.entrant).collect();
+        places.sort_unstable();
+        assert_eq!(places, (0..27).collect::<Vec<_>>());
+        let podium: Vec<usize> = standings[..3].iter().map(|s| s.entrant).collect();
+        let final_players = &state.rounds.last().unwrap().tables[0].players;
+        assert!(podium.iter().all(|p| final_players.contains(p)), "the podium is the final table");
+        assert_eq!(state.due(u64::MAX, codes), None);
+    }
+
+    #[test]
+    fn two_player_events_seat_pairs() {
+        let mut log = Log::new(
+            Format::SitAndGo { size: 8, bots_after_ms: None },
+            Settings::default_for(TableType::TwoPlayer, 8),
+        );
+        log.register(&names(8).iter().map(String::as_str).collect::<Vec<_>>());
+        log.play(|_, _, number| if number % 2 == 0 { vec![3, -3] } else { vec![-1, 1] });
+        let state = log.state();
+        assert_eq!(state.phase, Phase::Finished);
+        assert!(state.rounds.iter().all(|r| r.tables.iter().all(|t| t.players.len() == 2)));
+        assert_eq!(state.rounds.last().map(|r| (r.stage, r.tables.len())), Some((Stage::Final, 1)));
+    }
+
+    #[test]
+    fn the_commitment_is_the_seeds_hash() {
+        let log = sit_and_go(9, false);
+        let state = log.state();
+        assert_eq!(state.commitment(), hex(&Sha256::digest(Seed::from_u64(42).0)));
+        assert_eq!(state.commitment().len(), 64);
     }
 }
