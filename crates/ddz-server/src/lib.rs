@@ -31,6 +31,7 @@ mod metrics;
 pub(crate) mod room;
 pub(crate) mod rooms;
 pub(crate) mod store;
+mod tournaments;
 mod upkeep;
 pub mod wire;
 pub(crate) mod work;
@@ -156,6 +157,8 @@ pub async fn start(config: Config) -> Result<Running, Box<dyn std::error::Error 
     let restored = rooms.restore().await?;
     matching::spawn(rooms.clone(), config.timing.match_fill_ms);
     upkeep::spawn(rooms.clone());
+    let desk = tournaments::Desk::new(rooms.clone());
+    desk.clone().spawn();
     let cluster = cluster.map(|(node, subscriptions)| {
         node.run(&rooms, subscriptions);
         node
@@ -163,6 +166,7 @@ pub async fn start(config: Config) -> Result<Running, Box<dyn std::error::Error 
     let clients = TaskTracker::new();
     let state = AppState {
         rooms: rooms.clone(),
+        desk,
         cluster: cluster.clone(),
         connections: Arc::new(Semaphore::new(config.max_connections)),
         next_conn: Arc::new(AtomicU64::new(1)),

@@ -186,7 +186,7 @@ export type Review = { seat: number, decisions: Array<Decision>, };
 
 export type RoomCode = string;
 
-export type Mode = "invite" | "public" | "bots" | "challenge" | "quick";
+export type Mode = "invite" | "public" | "bots" | "challenge" | "quick" | "tournament";
 
 export type Occupant = { "type": "human", name: string, } | { "type": "bot", name: string, level: BotKind, };
 
@@ -303,7 +303,7 @@ verdicts?: Array<Verdict | null>, };
 
 export type Summary = { code: RoomCode, mode: Mode, rules: TableRules, seats: Array<string | null>, deals_played: number, in_deal: boolean, closed: boolean, };
 
-export type ErrorCode = "deal_over" | "not_your_turn" | "wrong_phase" | "must_take" | "bad_bid" | "bid_too_low" | "declined_cannot_rob" | "already_seen" | "not_in_hand" | "cards_do_not_match" | "not_that_reading" | "does_not_beat" | "cannot_pass_on_lead" | "no_cards" | "wild_alone" | "wild_with_both_jokers" | "four_in_a_row" | "two_or_joker_in_run" | "not_in_deck" | "not_a_play" | "room_closed" | "seat_taken" | "no_such_seat" | "room_full" | "already_seated" | "not_host" | "deal_in_progress" | "seats_empty" | "no_deal" | "not_seated" | "run_over" | "challenge_rules" | "challenge_seats" | "challenge_auto_play" | "no_nonce_wanted" | "dealing" | "not_a_challenge" | "unknown_room" | "name_taken" | "superseded" | "bad_name" | "bad_message" | "already_in_room" | "frame_too_large" | "rate_limited" | "busy" | "server_full" | "bad_request" | "hand_too_large" | "not_found" | "rally_played" | "spectator" | "rally_open" | "too_many_watching" | "name_protected" | "already_protected" | "wrong_recovery_code" | "too_many_guesses" | "method_not_allowed" | "bad_position" | "no_such_deal" | "unknown_table_type" | "unknown_board" | "not_a_date" | "rally_not_begun" | "rally_not_finished" | "no_such_ticket" | "name_not_protected" | "connection_broken" | "room_moved" | "save_failed" | "database_unavailable" | "room_unreachable" | "restarting" | "not_ready" | "internal";
+export type ErrorCode = "deal_over" | "not_your_turn" | "wrong_phase" | "must_take" | "bad_bid" | "bid_too_low" | "declined_cannot_rob" | "already_seen" | "not_in_hand" | "cards_do_not_match" | "not_that_reading" | "does_not_beat" | "cannot_pass_on_lead" | "no_cards" | "wild_alone" | "wild_with_both_jokers" | "four_in_a_row" | "two_or_joker_in_run" | "not_in_deck" | "not_a_play" | "room_closed" | "seat_taken" | "no_such_seat" | "room_full" | "already_seated" | "not_host" | "deal_in_progress" | "seats_empty" | "no_deal" | "not_seated" | "run_over" | "challenge_rules" | "challenge_seats" | "challenge_auto_play" | "no_nonce_wanted" | "dealing" | "not_a_challenge" | "unknown_room" | "name_taken" | "superseded" | "bad_name" | "bad_message" | "already_in_room" | "frame_too_large" | "rate_limited" | "busy" | "server_full" | "bad_request" | "hand_too_large" | "not_found" | "rally_played" | "spectator" | "rally_open" | "too_many_watching" | "name_protected" | "already_protected" | "wrong_recovery_code" | "too_many_guesses" | "method_not_allowed" | "bad_position" | "no_such_deal" | "unknown_table_type" | "unknown_board" | "not_a_date" | "rally_not_begun" | "rally_not_finished" | "no_such_ticket" | "name_not_protected" | "no_such_tournament" | "bad_settings" | "registration_closed" | "already_registered" | "not_registered" | "tournament_full" | "tournament_table" | "connection_broken" | "room_moved" | "save_failed" | "database_unavailable" | "room_unreachable" | "restarting" | "not_ready" | "internal";
 
 export type ClientAction = { "action": "take" } | { "action": "pass" } | { "action": "bid", bid: number, } | { "action": "call", call: boolean, } | { "action": "rob", rob: boolean, } | { "action": "seen" } | { "action": "play", cards: CardSet, play: Play, };
 
@@ -580,6 +580,133 @@ export type ProtectName = { name: string, };
 export type RecoverName = { name: string, code: string, };
 
 export type NameSecrets = { name: string, key: string, recovery: string, };
+
+export type TournamentSettings = { table: TableType, 
+/**
+ * Everyone's chips at the start.
+ */
+chips: number, 
+/**
+ * Chips per point (No Shuffle, Two Player) or per dollar (House) a deal's settlement moves.
+ */
+stake: number, 
+/**
+ * The line after the first chip round, in percent of the starting chips: below it, a player is out.
+ */
+line_percent: number, 
+/**
+ * How much the line rises after each further chip round, in percent of the starting chips.
+ */
+line_step_percent: number, 
+/**
+ * Deals each table plays in a chip round.
+ */
+line_every: number, 
+/**
+ * Chip rounds at most: after the last, the chip leaders go on.
+ */
+chip_rounds: number, 
+/**
+ * The chip rounds end when no more players than this remain (a multiple of a table's seats; a
+ * field too small for it takes half its size, rounded down to whole tables).
+ */
+chip_rounds_until: number, 
+/**
+ * The share of a player's chips carried into the fixed-deal rounds, in percent.
+ */
+carry_percent: number, 
+/**
+ * Deals each table plays in a fixed-deal round.
+ */
+deals_per_round: number, 
+/**
+ * Deals at the final table.
+ */
+final_deals: number, };
+
+export type TournamentFormat = { "kind": "sit_and_go", size: number, bots_after_ms?: number, } | { "kind": "scheduled", starts_at: number, bots_fill: boolean, };
+
+export type TournamentStage = "chips" | "fixed" | "final";
+
+export type TournamentPhase = "registering" | "running" | "finished" | "cancelled";
+
+export type CreateTournament = { name: string, 
+/**
+ * The name's key, if it is protected (`docs/names.md`).
+ */
+key: string | null, 
+/**
+ * What the lists call it (the table type and format if left out): at most 40 characters.
+ */
+title: string | null, table: TableType, format: TournamentFormat, settings?: TournamentSettings, };
+
+export type TournamentEntry = { name: string, 
+/**
+ * The name's key, if it is protected (`docs/names.md`).
+ */
+key: string | null, };
+
+export type TournamentSummary = { id: string, title: string, host: string, table: TableType, format: TournamentFormat, phase: TournamentPhase, created_at: number, 
+/**
+ * When registration closes by itself: a scheduled event's start, a sit-and-go's bots filling it.
+ */
+starts_at?: number, started_at?: number, finished_at?: number, 
+/**
+ * Registered (before the start) or playing (after it), bots included.
+ */
+entrants: number, 
+/**
+ * Players still in.
+ */
+left: number, round?: number, stage?: TournamentStage, 
+/**
+ * The first three (two at Two Player) once it is over.
+ */
+podium: Array<string>, };
+
+export type Tournaments = { upcoming: Array<TournamentSummary>, running: Array<TournamentSummary>, finished: Array<TournamentSummary>, };
+
+export type TournamentCreated = { id: string, };
+
+export type EntrantView = { place: number, name: string, bot: boolean, chips: number, 
+/**
+ * The round they went out in.
+ */
+out?: number, };
+
+export type TournamentTable = { code: RoomCode, players: Array<string>, counted: number, won: Array<number>, };
+
+export type TournamentRound = { number: number, stage: TournamentStage, deals: number, 
+/**
+ * The line this chip round's end applies.
+ */
+line?: number, closed: boolean, tables: Array<TournamentTable>, };
+
+export type TournamentView = { summary: TournamentSummary, settings: TournamentSettings, 
+/**
+ * The chip rounds end at this many players (for the field that started).
+ */
+until: number, 
+/**
+ * SHA-256 of the seed the seats are drawn from, shown from the start.
+ */
+commitment: string, 
+/**
+ * The seed, once the tournament is over: anyone can draw the seats again (docs/tournaments.md).
+ */
+seed?: Seed, 
+/**
+ * The standings, best first (before the start: the registered, in order).
+ */
+standings: Array<EntrantView>, 
+/**
+ * Registrations left out at the start (beyond whole tables).
+ */
+byes: Array<string>, rounds: Array<TournamentRound>, 
+/**
+ * The server's time, for the countdown.
+ */
+now: number, };
 
 export type ApiError = { code: ErrorCode, message: string, };
 

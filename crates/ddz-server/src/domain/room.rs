@@ -31,10 +31,13 @@ pub enum Mode {
     /// Quick match: strangers of similar rating seated together by the queue, bots in the seats nobody
     /// came for (`crate::domain::matching`). Not listed in the lobby: its seats are full from the start.
     Quick,
+    /// A table of a tournament (`crate::domain::tournament`): the tournament seats its players, deals its
+    /// deals and closes it. Not listed in the lobby.
+    Tournament,
 }
 
 impl Mode {
-    pub const ALL: [Mode; 5] = [Mode::Invite, Mode::Public, Mode::Bots, Mode::Challenge, Mode::Quick];
+    pub const ALL: [Mode; 6] = [Mode::Invite, Mode::Public, Mode::Bots, Mode::Challenge, Mode::Quick, Mode::Tournament];
 
     /// The mode as it is stored and sent (`invite`, `public`, `bots`, `challenge`, `quick`).
     pub fn name(self) -> &'static str {
@@ -44,6 +47,7 @@ impl Mode {
             Mode::Bots => "bots",
             Mode::Challenge => "challenge",
             Mode::Quick => "quick",
+            Mode::Tournament => "tournament",
         }
     }
 
@@ -52,7 +56,7 @@ impl Mode {
     /// friends pick each other.
     pub fn rated(self) -> bool {
         match self {
-            Mode::Public | Mode::Bots | Mode::Challenge | Mode::Quick => true,
+            Mode::Public | Mode::Bots | Mode::Challenge | Mode::Quick | Mode::Tournament => true,
             Mode::Invite => false,
         }
     }

@@ -138,7 +138,7 @@ pub fn stat_lines(deal: &Deal, room: &Room) -> Vec<StatLine> {
                 name: occupant.name().to_string(),
                 table,
                 // Quick-match tables seat strangers as the lobby's do: their deals count alike.
-                public: matches!(room.mode, Mode::Public | Mode::Quick),
+                public: matches!(room.mode, Mode::Public | Mode::Quick | Mode::Tournament),
                 deals: 1,
                 landlord_deals: i64::from(played && is_landlord),
                 landlord_wins: i64::from(is_landlord && won == Some(true)),

@@ -20,6 +20,7 @@ use crate::domain::room::RoomCode;
 
 /// A tournament's settings, chosen at creation within [`Settings::check`]'s bounds.
 #[derive(ts_rs::TS, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[ts(rename = "TournamentSettings")]
 pub struct Settings {
     pub table: TableType,
     /// Everyone's chips at the start.
@@ -70,8 +71,6 @@ pub enum SettingsError {
 
 /// Entrants a scheduled event takes at most.
 pub const MAX_ENTRANTS: usize = 999;
-/// How long a sit-and-go waits before bots fill it, where its host allows them: two minutes.
-pub const BOTS_AFTER_MS: u64 = 120_000;
 /// The level of the bots that fill a tournament's empty places.
 pub const FILL_LEVEL: BotKind = BotKind::Normal;
 
@@ -148,6 +147,7 @@ pub fn sit_and_go_sizes(table: TableType) -> [usize; 2] {
 /// How a tournament starts.
 #[derive(ts_rs::TS, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
+#[ts(rename = "TournamentFormat")]
 pub enum Format {
     /// Starts when `size` players have registered; if `bots_after_ms` is set (the host allowed bots),
     /// bots take the empty places that long after the tournament was created.
@@ -195,6 +195,7 @@ impl Format {
 /// The three stages a tournament plays through.
 #[derive(ts_rs::TS, Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[ts(rename = "TournamentStage")]
 pub enum Stage {
     /// Chip rounds: out below the rising line (打立出局).
     Chips,
@@ -209,23 +210,46 @@ pub enum Stage {
 #[serde(tag = "entry", rename_all = "snake_case")]
 pub enum Entry {
     /// The tournament is announced; its seed is drawn now and only its commitment is shown until the end.
-    Created { title: String, host: String, format: Format, settings: Settings, seed: Seed },
+    Created {
+        title: String,
+        host: String,
+        format: Format,
+        settings: Settings,
+        seed: Seed,
+    },
     Registered {
         name: String,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         address: Option<String>,
     },
-    Withdrew { name: String },
+    Withdrew {
+        name: String,
+    },
     /// Registration closed: `byes` are left out (the latest beyond whole tables), `bots` bots join.
-    Started { byes: Vec<String>, bots: usize },
+    Started {
+        byes: Vec<String>,
+        bots: usize,
+    },
     /// Not started: too few registered.
     Cancelled,
     /// Round `round`'s tables, each a room with its players in seat order (indexes into the field).
-    Seated { round: u32, stage: Stage, deals: u32, tables: Vec<(RoomCode, Vec<usize>)> },
+    Seated {
+        round: u32,
+        stage: Stage,
+        deals: u32,
+        tables: Vec<(RoomCode, Vec<usize>)>,
+    },
     /// A finished deal at one of the round's tables: each seat's score, as the deal settled it.
-    DealCounted { code: RoomCode, number: u32, scores: Vec<i64> },
+    DealCounted {
+        code: RoomCode,
+        number: u32,
+        scores: Vec<i64>,
+    },
     /// The round is over; `out` leave the tournament.
-    RoundClosed { round: u32, out: Vec<usize> },
+    RoundClosed {
+        round: u32,
+        out: Vec<usize>,
+    },
     Finished,
 }
 
@@ -240,6 +264,7 @@ pub struct Stamped {
 /// Where a tournament is.
 #[derive(ts_rs::TS, Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[ts(rename = "TournamentPhase")]
 pub enum Phase {
     Registering,
     Running,
@@ -334,6 +359,30 @@ pub enum EntryError {
     NotRegistered(String),
     #[error("the tournament is full")]
     Full,
+}
+
+/// What a tournament needs next ([`Tournament::due`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Due {
+    Store(Entry),
+    Seat(Seating),
+}
+
+/// A round's tables as drawn, each a list of players (indexes into the field) by seat.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Seating {
+    pub round: u32,
+    pub stage: Stage,
+    pub deals: u32,
+    pub tables: Vec<Vec<usize>>,
+}
+
+impl Seating {
+    /// The entry that seats the round, each table in the room of its code.
+    pub fn with_codes(self, codes: Vec<RoomCode>) -> Entry {
+        let Seating { round, stage, deals, tables } = self;
+        Entry::Seated { round, stage, deals, tables: codes.into_iter().zip(tables).collect() }
+    }
 }
 
 /// A player's place in the standings.
@@ -475,8 +524,7 @@ impl Tournament {
             }
             Entry::DealCounted { code, scores, .. } => {
                 let stake = self.settings.stake;
-                let Some(table) =
-                    self.rounds.last_mut().and_then(|r| r.tables.iter_mut().find(|t| &t.code == code))
+                let Some(table) = self.rounds.last_mut().and_then(|r| r.tables.iter_mut().find(|t| &t.code == code))
                 else {
                     return;
                 };
@@ -524,15 +572,15 @@ impl Tournament {
         self.rounds.last().filter(|r| !r.closed)
     }
 
-    /// What is due at `now`: the entry to store next, if any. Seating needs room codes; they come from
-    /// `codes` (one per table, fresh ones the caller drew), which is called only when tables are due.
-    pub fn due(&self, now: u64, codes: impl FnOnce(usize) -> Vec<RoomCode>) -> Option<Entry> {
+    /// What is due at `now`, if anything: an entry to store, or a round's tables to seat (which need
+    /// room codes before they are stored, [`Seating::with_codes`]).
+    pub fn due(&self, now: u64) -> Option<Due> {
         match self.phase {
-            Phase::Registering => self.start_due(now),
+            Phase::Registering => self.start_due(now).map(Due::Store),
             Phase::Running => match self.rounds.last() {
-                Some(round) if !round.closed => round.played().then(|| self.close_round(round)),
-                Some(round) if round.stage == Stage::Final => Some(Entry::Finished),
-                _ => Some(self.seating(codes)),
+                Some(round) if !round.closed => round.played().then(|| Due::Store(self.close_round(round))),
+                Some(round) if round.stage == Stage::Final => Some(Due::Store(Entry::Finished)),
+                _ => Some(Due::Seat(self.seating())),
             },
             Phase::Finished | Phase::Cancelled => None,
         }
@@ -576,13 +624,9 @@ impl Tournament {
             Stage::Chips => {
                 let line = round.line.unwrap_or(0);
                 let above = ranked.iter().filter(|&&i| self.entrants[i].chips >= line).count();
-                let last_chip_round = self.rounds.iter().filter(|r| r.stage == Stage::Chips).count() as u32
-                    >= self.settings.chip_rounds;
-                if last_chip_round || above <= self.until {
-                    self.until
-                } else {
-                    above / seats * seats
-                }
+                let last_chip_round =
+                    self.rounds.iter().filter(|r| r.stage == Stage::Chips).count() as u32 >= self.settings.chip_rounds;
+                if last_chip_round || above <= self.until { self.until } else { above / seats * seats }
             }
             Stage::Fixed => advancing(ranked.len(), seats),
             Stage::Final => ranked.len(),
@@ -592,7 +636,7 @@ impl Tournament {
 
     /// The next round's tables: drawn from the seed in the chip rounds, Swiss-style after them, and the
     /// final table once one table's worth is left.
-    fn seating(&self, codes: impl FnOnce(usize) -> Vec<RoomCode>) -> Entry {
+    fn seating(&self) -> Seating {
         let seats = self.seats();
         let ranked = self.ranked_in();
         let round = self.rounds.len() as u32 + 1;
@@ -613,20 +657,17 @@ impl Tournament {
                 draw_tables(&alive, &field, seats, &self.seed, round)
             }
             Stage::Fixed | Stage::Final => {
-                let before: Vec<Vec<usize>> =
-                    self.rounds.last().map(|r| r.tables.iter().map(|t| t.players.clone()).collect()).unwrap_or_default();
+                let before: Vec<Vec<usize>> = self
+                    .rounds
+                    .last()
+                    .map(|r| r.tables.iter().map(|t| t.players.clone()).collect())
+                    .unwrap_or_default();
                 let mut tables = swiss_tables(&ranked, seats, &before);
                 part_addresses(&mut tables, &field);
                 tables
             }
         };
-        let codes = codes(tables.len());
-        Entry::Seated { round, stage, deals, tables: codes.into_iter().zip(tables).collect() }
-    }
-
-    /// Where `entrant` sits in the round in play: the table's code.
-    pub fn table_of(&self, entrant: usize) -> Option<&Table> {
-        self.current()?.tables.iter().find(|t| t.players.contains(&entrant))
+        Seating { round, stage, deals, tables }
     }
 }
 
@@ -644,7 +685,13 @@ fn hex(bytes: &[u8]) -> String {
 /// `addresses`): a draw from the tournament's seed, so that anyone who learns the seed afterwards can
 /// check it, and nobody chooses a table or a partner. Two entrants of one address never share a table
 /// while a swap with another table can part them.
-pub fn draw_tables(alive: &[usize], addresses: &[Option<&str>], seats: usize, seed: &Seed, round: u32) -> Vec<Vec<usize>> {
+pub fn draw_tables(
+    alive: &[usize],
+    addresses: &[Option<&str>],
+    seats: usize,
+    seed: &Seed,
+    round: u32,
+) -> Vec<Vec<usize>> {
     let mut order = alive.to_vec();
     order.shuffle(&mut round_rng(seed, round));
     let mut tables: Vec<Vec<usize>> = order.chunks(seats).map(<[usize]>::to_vec).collect();
@@ -732,9 +779,24 @@ mod tests {
     use super::*;
 
     const HOUR: u64 = 3_600_000;
+    /// The wait before bots fill a sit-and-go, as the page offers it: two minutes.
+    const BOTS_AFTER_MS: u64 = 120_000;
 
     fn codes(n: usize) -> Vec<RoomCode> {
         (0..n).map(|i| RoomCode::from(format!("T{i:05}").as_str())).collect()
+    }
+
+    impl Tournament {
+        /// What is due, as the entry the driver would store (tables get codes `T00000`, ...).
+        fn due_entry(&self, now: u64) -> Option<Entry> {
+            self.due(now).map(|due| match due {
+                Due::Store(entry) => entry,
+                Due::Seat(seating) => {
+                    let count = seating.tables.len();
+                    seating.with_codes(codes(count))
+                }
+            })
+        }
     }
 
     /// A log-backed tournament: entries are stamped and folded as the store would.
@@ -782,7 +844,7 @@ mod tests {
                     self.push(Entry::DealCounted { code: table.code.clone(), number: table.counted + 1, scores });
                     continue;
                 }
-                match state.due(self.now, codes) {
+                match state.due_entry(self.now) {
                     Some(entry) => self.push(entry),
                     None => return,
                 }
@@ -826,8 +888,14 @@ mod tests {
         assert_eq!(refused(Settings { line_percent: 95, ..good.clone() }), SettingsError::Line);
         assert_eq!(refused(Settings { line_every: 0, ..good.clone() }), SettingsError::ChipRounds);
         assert_eq!(refused(Settings { chip_rounds: 7, ..good.clone() }), SettingsError::ChipRounds);
-        assert_eq!(refused(Settings { chip_rounds_until: 10, ..good.clone() }), SettingsError::ChipRoundsUntil { seats });
-        assert_eq!(refused(Settings { chip_rounds_until: 15, ..good.clone() }), SettingsError::ChipRoundsUntil { seats });
+        assert_eq!(
+            refused(Settings { chip_rounds_until: 10, ..good.clone() }),
+            SettingsError::ChipRoundsUntil { seats }
+        );
+        assert_eq!(
+            refused(Settings { chip_rounds_until: 15, ..good.clone() }),
+            SettingsError::ChipRoundsUntil { seats }
+        );
         assert_eq!(refused(Settings { carry_percent: 101, ..good.clone() }), SettingsError::Carry);
         assert_eq!(refused(Settings { final_deals: 0, ..good.clone() }), SettingsError::Deals);
         // A scheduled event's field is not known yet: only the table's seats bound the chip rounds' end.
@@ -866,9 +934,9 @@ mod tests {
         let mut log = sit_and_go(9, false);
         log.register(&["A", "B", "C", "D", "E", "F", "G", "H"]);
         log.now = 10 * HOUR;
-        assert_eq!(log.state().due(log.now, codes), None, "eight of nine, no bots: it waits");
+        assert_eq!(log.state().due_entry(log.now), None, "eight of nine, no bots: it waits");
         log.register(&["I"]);
-        assert_eq!(log.state().due(log.now, codes), Some(Entry::Started { byes: vec![], bots: 0 }));
+        assert_eq!(log.state().due_entry(log.now), Some(Entry::Started { byes: vec![], bots: 0 }));
         assert_eq!(log.state().check_register("J"), Err(EntryError::Full));
     }
 
@@ -877,9 +945,9 @@ mod tests {
         let mut log = sit_and_go(9, true);
         log.register(&["A", "B"]);
         log.now = BOTS_AFTER_MS - 1;
-        assert_eq!(log.state().due(log.now, codes), None);
+        assert_eq!(log.state().due_entry(log.now), None);
         log.now = BOTS_AFTER_MS;
-        let started = log.state().due(log.now, codes).unwrap();
+        let started = log.state().due_entry(log.now).unwrap();
         assert_eq!(started, Entry::Started { byes: vec![], bots: 7 });
         log.push(started);
         let state = log.state();
@@ -896,7 +964,7 @@ mod tests {
         log.push(Entry::Withdrew { name: "ann".into() });
         assert!(log.state().entrants.is_empty());
         log.register(&names(9).iter().map(String::as_str).collect::<Vec<_>>());
-        let started = log.state().due(0, codes).unwrap();
+        let started = log.state().due_entry(0).unwrap();
         log.push(started);
         assert_eq!(log.state().check_register("Late"), Err(EntryError::Closed));
         assert_eq!(log.state().check_withdraw("P1"), Err(EntryError::Closed));
@@ -909,8 +977,8 @@ mod tests {
             Settings::default_for(TableType::House, 27),
         );
         log.register(&names(11).iter().map(String::as_str).collect::<Vec<_>>());
-        assert_eq!(log.state().due(HOUR - 1, codes), None);
-        let started = log.state().due(HOUR, codes).unwrap();
+        assert_eq!(log.state().due_entry(HOUR - 1), None);
+        let started = log.state().due_entry(HOUR).unwrap();
         assert_eq!(started, Entry::Started { byes: vec!["P9".into(), "P10".into()], bots: 0 });
         log.push(started);
         let state = log.state();
@@ -923,10 +991,10 @@ mod tests {
         let settings = Settings::default_for(TableType::House, 27);
         let mut filled = Log::new(Format::Scheduled { starts_at: HOUR, bots_fill: true }, settings.clone());
         filled.register(&names(7).iter().map(String::as_str).collect::<Vec<_>>());
-        assert_eq!(filled.state().due(HOUR, codes), Some(Entry::Started { byes: vec![], bots: 2 }));
+        assert_eq!(filled.state().due_entry(HOUR), Some(Entry::Started { byes: vec![], bots: 2 }));
         let mut small = Log::new(Format::Scheduled { starts_at: HOUR, bots_fill: false }, settings);
         small.register(&names(5).iter().map(String::as_str).collect::<Vec<_>>());
-        assert_eq!(small.state().due(HOUR, codes), Some(Entry::Cancelled));
+        assert_eq!(small.state().due_entry(HOUR), Some(Entry::Cancelled));
     }
 
     #[test]
@@ -994,17 +1062,17 @@ mod tests {
             settings,
             seed: Seed::from_u64(42),
         };
-        log.push(log.state().due(0, codes).unwrap());
-        log.push(log.state().due(0, codes).unwrap());
+        log.push(log.state().due_entry(0).unwrap());
+        log.push(log.state().due_entry(0).unwrap());
         let round = log.state().current().unwrap().clone();
         assert_eq!((round.stage, round.line, round.tables.len()), (Stage::Chips, Some(6_000), 9));
         for table in &round.tables {
             log.push(Entry::DealCounted { code: table.code.clone(), number: 1, scores: vec![20, -10, -10] });
         }
-        let Some(Entry::RoundClosed { out, .. }) = log.state().due(0, codes) else { panic!() };
+        let Some(Entry::RoundClosed { out, .. }) = log.state().due_entry(0) else { panic!() };
         assert_eq!(out.len(), 18, "every farmer fell to 5,000, below the line of 6,000");
         log.push(Entry::RoundClosed { round: 1, out });
-        let Some(Entry::Seated { stage, tables, .. }) = log.state().due(0, codes) else { panic!() };
+        let Some(Entry::Seated { stage, tables, .. }) = log.state().due_entry(0) else { panic!() };
         assert_eq!((stage, tables.len()), (Stage::Fixed, 3), "nine left: the chip rounds are over");
     }
 
@@ -1012,8 +1080,8 @@ mod tests {
     fn a_chip_round_keeps_whole_tables_cutting_the_lowest_above_the_line() {
         let mut log = sit_and_go(27, false);
         log.register(&names(27).iter().map(String::as_str).collect::<Vec<_>>());
-        log.push(log.state().due(0, codes).unwrap());
-        log.push(log.state().due(0, codes).unwrap());
+        log.push(log.state().due_entry(0).unwrap());
+        log.push(log.state().due_entry(0).unwrap());
         let round = log.state().current().unwrap().clone();
         // Two tables' farmers each lose 8 points (4,000 chips): below nobody's line, but ...
         for (t, table) in round.tables.iter().enumerate() {
@@ -1023,7 +1091,7 @@ mod tests {
             }
         }
         // ... the line after the first chip round is 2,000: everyone is above it, nobody goes out.
-        let Some(Entry::RoundClosed { out, .. }) = log.state().due(0, codes) else { panic!() };
+        let Some(Entry::RoundClosed { out, .. }) = log.state().due_entry(0) else { panic!() };
         assert!(out.is_empty(), "{out:?}");
     }
 
@@ -1081,15 +1149,13 @@ mod tests {
         let podium: Vec<usize> = standings[..3].iter().map(|s| s.entrant).collect();
         let final_players = &state.rounds.last().unwrap().tables[0].players;
         assert!(podium.iter().all(|p| final_players.contains(p)), "the podium is the final table");
-        assert_eq!(state.due(u64::MAX, codes), None);
+        assert_eq!(state.due_entry(u64::MAX), None);
     }
 
     #[test]
     fn two_player_events_seat_pairs() {
-        let mut log = Log::new(
-            Format::SitAndGo { size: 8, bots_after_ms: None },
-            Settings::default_for(TableType::TwoPlayer, 8),
-        );
+        let mut log =
+            Log::new(Format::SitAndGo { size: 8, bots_after_ms: None }, Settings::default_for(TableType::TwoPlayer, 8));
         log.register(&names(8).iter().map(String::as_str).collect::<Vec<_>>());
         log.play(|_, _, number| if number % 2 == 0 { vec![3, -3] } else { vec![-1, 1] });
         let state = log.state();

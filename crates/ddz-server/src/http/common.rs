@@ -22,6 +22,7 @@ use crate::cluster::Cluster;
 use crate::domain::names::PlayerName;
 use crate::rooms::Rooms;
 use crate::store::StoreError;
+use crate::tournaments::Desk;
 use crate::wire::http::ApiError;
 use crate::wire::protocol::{ErrorCode, Refused};
 use crate::work::Queue;
@@ -39,6 +40,7 @@ pub const REVIEWS_QUEUED: usize = 8;
 #[derive(Clone)]
 pub struct AppState {
     pub rooms: Rooms,
+    pub desk: Desk,
     /// Cluster mode: this node's part (its NATS connection counts for readiness).
     pub cluster: Option<Cluster>,
     pub connections: Arc<Semaphore>,
@@ -158,9 +160,13 @@ fn status(code: ErrorCode) -> StatusCode {
             StatusCode::SERVICE_UNAVAILABLE
         }
         UnknownRoom | NotFound | NoSuchDeal | NoSuchSeat | UnknownTableType | UnknownBoard | RallyNotBegun
-        | RallyNotFinished | NoSuchTicket | NameNotProtected => StatusCode::NOT_FOUND,
+        | RallyNotFinished | NoSuchTicket | NameNotProtected | NoSuchTournament | NotRegistered => {
+            StatusCode::NOT_FOUND
+        }
         RallyOpen | NameProtected | WrongRecoveryCode => StatusCode::FORBIDDEN,
-        RallyPlayed | AlreadyProtected => StatusCode::CONFLICT,
+        RallyPlayed | AlreadyProtected | AlreadyRegistered | TournamentFull | RegistrationClosed => {
+            StatusCode::CONFLICT
+        }
         TooManyGuesses | RateLimited => StatusCode::TOO_MANY_REQUESTS,
         MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
         _ => StatusCode::BAD_REQUEST,

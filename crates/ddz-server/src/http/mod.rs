@@ -20,6 +20,7 @@ mod common;
 pub mod limit;
 mod names;
 mod quick;
+mod tournaments;
 mod ws;
 
 use common::{AppError, rate_limited};
@@ -64,6 +65,10 @@ pub fn router(state: AppState) -> Router {
         .route("/api/play-vs-bots", post(api::play_vs_bots))
         .route("/api/quick-match", post(quick::join))
         .route("/api/quick-match/{ticket}", get(quick::poll).delete(quick::leave))
+        .route("/api/tournaments", get(tournaments::list).post(tournaments::create))
+        .route("/api/tournaments/{id}", get(tournaments::view))
+        .route("/api/tournaments/{id}/register", post(tournaments::register))
+        .route("/api/tournaments/{id}/withdraw", post(tournaments::withdraw))
         .route("/api/lobby", get(api::lobby))
         .route("/api/rooms/{code}", get(api::room_summary))
         .route("/api/rooms/{code}/deals", get(api::room_deals))

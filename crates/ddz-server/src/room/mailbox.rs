@@ -153,6 +153,21 @@ pub enum Request {
     /// A challenge room: seat its player, fill the other seats with its bots, and deal the first deal, as
     /// far as not done yet (a new run, or one resumed after a restart interrupted its setting up).
     SetUpChallenge,
+    /// A tournament's table: seat the drawn players and bots, by seat, where a seat is still empty.
+    SetUpTable { seats: Vec<TableSeat> },
+    /// A tournament's table: deal deal `number` if it is the next and none is being dealt or played
+    /// (so that a request repeated, by this node or another, never deals one too many).
+    StartDeal { number: u32 },
+    /// A tournament's table whose round is over: close it.
+    CloseTable,
+}
+
+/// Who a tournament draws into a seat.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum TableSeat {
+    Player { name: PlayerName },
+    Bot { level: BotKind },
 }
 
 /// A room's answer to a [`Request`].

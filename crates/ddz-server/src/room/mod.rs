@@ -5,6 +5,8 @@ mod mailbox;
 mod registry;
 mod task;
 
-pub use mailbox::{ConnId, FromClient, Hello, Mail, Msg, OUTBOX, Outbound, Reply, Request, ask, ask_retrying};
+pub use mailbox::{
+    ConnId, FromClient, Hello, Mail, Msg, OUTBOX, Outbound, Reply, Request, TableSeat, ask, ask_retrying,
+};
 pub use registry::Registry;
 pub use task::*;

@@ -16,13 +16,13 @@ use ddz_engine::{Action, Seat, Seed, TableType};
 use tokio::sync::{mpsc, oneshot};
 use tokio::time::{Duration, Instant};
 
-use super::mailbox::{ConnId, FromClient, Hello, Msg, Outbound, Reply, Request};
+use super::mailbox::{ConnId, FromClient, Hello, Msg, Outbound, Reply, Request, TableSeat};
 use super::registry::Registry;
 use crate::clock::Clock;
 use crate::domain::challenge::{rally_closed, rally_expiry_ms, rally_setup, sealed_rally};
 use crate::domain::fairness::{Integrity, Origin, Unrated, Verdict};
 use crate::domain::rating::{NEW_PLAYER, bot_skill};
-use crate::domain::room::{Entry, Occupant, Room, RoomCode, RoomError, Stamped};
+use crate::domain::room::{Entry, Mode, Occupant, Room, RoomCode, RoomError, Stamped};
 use crate::metrics;
 use crate::store::{Append, Db, Fence, StoreError};
 use crate::wire::protocol::{CHAT_EVERY_MS, Chat, Command, Deadlines, ErrorCode, Event, Refused, RoomView, Summary};
@@ -49,6 +49,10 @@ pub struct Timing {
     /// Quick match: how long the longest-waiting player waits for people before bots fill the empty
     /// seats: ten seconds.
     pub match_fill_ms: u64,
+    /// A tournament table's player away this long has the bot play their turns until they return: 15 s.
+    pub away_ms: u64,
+    /// A tournament table's pause between one deal's end and the next deal: five seconds to see the result.
+    pub between_deals_ms: u64,
 }
 
 impl Timing {
@@ -62,6 +66,8 @@ impl Timing {
         idle_ms: 60_000,
         nonce_ms: 2_000,
         match_fill_ms: 10_000,
+        away_ms: 15_000,
+        between_deals_ms: 5_000,
     };
 }
 
@@ -153,6 +159,10 @@ pub struct RoomTask {
     /// The last finished deal's verdicts, by seat, with the entry that started that deal: the result
     /// panel says what the deal did to each rating.
     verdicts: Option<(u64, Vec<Option<Verdict>>)>,
+    /// When this task started, and when each name (by key) last lost its last connection: a tournament
+    /// table's player away [`Timing::away_ms`] has the bot play their turns until they return.
+    opened_at: u64,
+    left_at: HashMap<String, u64>,
 }
 
 /// A bot's move in the making: the seat, whether it covers a human who timed out, the entry number it was
@@ -209,6 +219,8 @@ impl RoomTask {
             flagged: Vec::new(),
             departed: Vec::new(),
             verdicts: None,
+            opened_at: clock.now_ms(),
+            left_at: HashMap::new(),
         }
     }
 
@@ -343,6 +355,11 @@ impl RoomTask {
             }
             Msg::Client(FromClient::Disconnect { conn }) => {
                 if let Some(gone) = self.connections.remove(&conn) {
+                    if let Some(key) = gone.key.as_deref()
+                        && !self.connections.values().any(|c| c.is(key))
+                    {
+                        self.left_at.insert(key.to_string(), self.clock.now_ms());
+                    }
                     let seat = gone.seat_in(&self.room);
                     if let Some(seat) =
                         seat.filter(|&s| !self.connections.values().any(|c| c.seat_in(&self.room) == Some(s)))
@@ -400,7 +417,37 @@ impl RoomTask {
                 Ok(Reply::View { view: Box::new(view) })
             }
             Request::SetUpChallenge => self.set_up_challenge().await.map(|()| Reply::Done),
+            Request::SetUpTable { seats } => self.set_up_table(seats).await.map(|()| Reply::Done),
+            Request::StartDeal { number } => {
+                let next = self.room.ledger.deals + 1 == number;
+                if next && !self.room.closed && self.room.deal.is_none() && self.room.offer.is_none() {
+                    self.start().await?;
+                }
+                Ok(Reply::Done)
+            }
+            Request::CloseTable => {
+                if !self.room.closed {
+                    self.commit(Entry::Close).await?;
+                }
+                Ok(Reply::Done)
+            }
         }
+    }
+
+    /// A tournament's table: each empty seat gets the player or bot the tournament drew for it (again
+    /// after a restart interrupted the setting up: seats already taken stay as they are).
+    async fn set_up_table(&mut self, seats: Vec<TableSeat>) -> Result<(), Refused> {
+        for (seat, wanted) in seats.into_iter().enumerate() {
+            if self.room.seats.get(seat).is_none_or(Option::is_some) {
+                continue;
+            }
+            let entry = match wanted {
+                TableSeat::Player { name } => Entry::Sit { seat, name: name.into() },
+                TableSeat::Bot { level } => Entry::AddBot { seat, level },
+            };
+            self.commit(entry).await?;
+        }
+        Ok(())
     }
 
     async fn command(&mut self, conn: ConnId, command: Command) {
@@ -425,6 +472,16 @@ impl RoomTask {
             }
             return;
         };
+        if self.room.mode == Mode::Tournament
+            && (command.host_only().is_some() || matches!(command, Command::Sit { .. }))
+        {
+            let refused = Refused::new(
+                ErrorCode::TournamentTable,
+                "the tournament runs this table: it seats, deals and closes by itself",
+            );
+            self.send(conn, refused.event(None));
+            return;
+        }
         if let Some(what) = command.host_only()
             && !self.room.is_host_key(&key)
         {
@@ -814,10 +871,30 @@ impl RoomTask {
             .into_iter()
             .map(|seat| {
                 let bot = self.room.seats[seat].as_ref().is_some_and(Occupant::is_bot) || self.room.auto_play[seat];
-                let wait = if bot { self.bot_delay_ms(seat) } else { self.timing.turn_ms };
-                (seat, self.room.turn_started_at + wait)
+                let started = self.room.turn_started_at;
+                let bot_at = started + self.bot_delay_ms(seat);
+                let at = match self.away_since(seat) {
+                    _ if bot => bot_at,
+                    Some(since) => (since + self.timing.away_ms).max(bot_at).min(started + self.timing.turn_ms),
+                    None => started + self.timing.turn_ms,
+                };
+                (seat, at)
             })
             .collect()
+    }
+
+    /// At a tournament's table, since when the human in `seat` has been away (never connected since this
+    /// task started, or their last connection closed): the bot plays for them after [`Timing::away_ms`],
+    /// so that one player who dropped does not hold up the event. Elsewhere, `None`: the turn clock alone.
+    fn away_since(&self, seat: Seat) -> Option<u64> {
+        if self.room.mode != Mode::Tournament {
+            return None;
+        }
+        let key = self.room.key_of(seat)?;
+        if self.connections.values().any(|c| c.is(key)) {
+            return None;
+        }
+        Some(self.left_at.get(key).copied().unwrap_or(self.opened_at))
     }
 
     fn next_deadline(&self) -> Option<Instant> {

@@ -35,6 +35,7 @@ mod ratings;
 mod rekey;
 mod results;
 mod rooms;
+mod tournaments;
 
 pub use append::Append;
 pub use boards::FlaggedPair;

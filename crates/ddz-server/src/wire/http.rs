@@ -3,13 +3,14 @@
 
 use ddz_bot::BotKind;
 use ddz_bot::review::Review;
-use ddz_engine::{DealRecord, Fairness, ReplayStep, TableType};
+use ddz_engine::{DealRecord, Fairness, ReplayStep, Seed, TableType};
 use serde::{Deserialize, Serialize};
 
 use crate::domain::challenge::{BoardRow, ChallengeKind, RallyResult};
 use crate::domain::rating::{PlayerRating, RatingRow};
 use crate::domain::room::RoomCode;
 use crate::domain::stats::{BoardName, StatLine};
+use crate::domain::tournament::{Format, Phase, Settings, Stage};
 use crate::wire::protocol::{ErrorCode, Summary};
 
 /// `POST /api/rooms`: an invite room of `table` (the Wild at House, Wild Rank elsewhere, per `wild`), or
@@ -252,4 +253,129 @@ fn house() -> TableType {
 
 fn hard() -> BotKind {
     BotKind::Hard
+}
+
+/// `POST /api/tournaments`: a sit-and-go or a scheduled event of `table`, hosted by `name`. Settings left
+/// out take docs/tournaments.md's defaults for the format's field.
+#[derive(ts_rs::TS, Clone, Debug, Serialize, Deserialize)]
+pub struct CreateTournament {
+    pub name: String,
+    /// The name's key, if it is protected (`docs/names.md`).
+    #[serde(default)]
+    pub key: Option<String>,
+    /// What the lists call it (the table type and format if left out): at most 40 characters.
+    #[serde(default)]
+    pub title: Option<String>,
+    pub table: TableType,
+    pub format: Format,
+    #[serde(default)]
+    #[ts(optional)]
+    pub settings: Option<Settings>,
+}
+
+/// `POST /api/tournaments/{id}/register` and `/withdraw`.
+#[derive(ts_rs::TS, Clone, Debug, Serialize, Deserialize)]
+pub struct TournamentEntry {
+    pub name: String,
+    /// The name's key, if it is protected (`docs/names.md`).
+    #[serde(default)]
+    pub key: Option<String>,
+}
+
+/// A tournament as the lists show it.
+#[derive(ts_rs::TS, Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TournamentSummary {
+    pub id: String,
+    pub title: String,
+    pub host: String,
+    pub table: TableType,
+    pub format: Format,
+    pub phase: Phase,
+    pub created_at: u64,
+    /// When registration closes by itself: a scheduled event's start, a sit-and-go's bots filling it.
+    #[ts(optional)]
+    pub starts_at: Option<u64>,
+    #[ts(optional)]
+    pub started_at: Option<u64>,
+    #[ts(optional)]
+    pub finished_at: Option<u64>,
+    /// Registered (before the start) or playing (after it), bots included.
+    pub entrants: usize,
+    /// Players still in.
+    pub left: usize,
+    #[ts(optional)]
+    pub round: Option<u32>,
+    #[ts(optional)]
+    pub stage: Option<Stage>,
+    /// The first three (two at Two Player) once it is over.
+    pub podium: Vec<String>,
+}
+
+/// `GET /api/tournaments`: upcoming (registering), running and finished (the latest 50) tournaments.
+#[derive(ts_rs::TS, Clone, Debug, Serialize, Deserialize)]
+pub struct Tournaments {
+    pub upcoming: Vec<TournamentSummary>,
+    pub running: Vec<TournamentSummary>,
+    pub finished: Vec<TournamentSummary>,
+}
+
+/// `POST /api/tournaments`'s answer.
+#[derive(ts_rs::TS, Clone, Debug, Serialize, Deserialize)]
+pub struct TournamentCreated {
+    pub id: String,
+}
+
+/// One line of the standings.
+#[derive(ts_rs::TS, Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct EntrantView {
+    pub place: usize,
+    pub name: String,
+    pub bot: bool,
+    pub chips: i64,
+    /// The round they went out in.
+    #[ts(optional)]
+    pub out: Option<u32>,
+}
+
+/// A round's table: its room, players by seat, deals counted, and the chips each seat won there.
+#[derive(ts_rs::TS, Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TournamentTable {
+    pub code: RoomCode,
+    pub players: Vec<String>,
+    pub counted: u32,
+    pub won: Vec<i64>,
+}
+
+#[derive(ts_rs::TS, Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TournamentRound {
+    pub number: u32,
+    pub stage: Stage,
+    pub deals: u32,
+    /// The line this chip round's end applies.
+    #[ts(optional)]
+    pub line: Option<i64>,
+    pub closed: bool,
+    pub tables: Vec<TournamentTable>,
+}
+
+/// `GET /api/tournaments/{id}`: everything about one tournament. Each table shows its standing only
+/// (deals counted, chips won); its cards are its room's.
+#[derive(ts_rs::TS, Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TournamentView {
+    pub summary: TournamentSummary,
+    pub settings: Settings,
+    /// The chip rounds end at this many players (for the field that started).
+    pub until: usize,
+    /// SHA-256 of the seed the seats are drawn from, shown from the start.
+    pub commitment: String,
+    /// The seed, once the tournament is over: anyone can draw the seats again (docs/tournaments.md).
+    #[ts(optional)]
+    pub seed: Option<Seed>,
+    /// The standings, best first (before the start: the registered, in order).
+    pub standings: Vec<EntrantView>,
+    /// Registrations left out at the start (beyond whole tables).
+    pub byes: Vec<String>,
+    pub rounds: Vec<TournamentRound>,
+    /// The server's time, for the countdown.
+    pub now: u64,
 }

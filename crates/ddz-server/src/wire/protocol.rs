@@ -295,6 +295,20 @@ pub enum ErrorCode {
     NoSuchTicket,
     /// Recovering a name that is not protected.
     NameNotProtected,
+    /// A tournament id no tournament has.
+    NoSuchTournament,
+    /// A tournament's settings or format outside their bounds (docs/tournaments.md).
+    BadSettings,
+    /// Registering for, or withdrawing from, a tournament that has started.
+    RegistrationClosed,
+    /// Registering a name that is registered already.
+    AlreadyRegistered,
+    /// Withdrawing a name that is not registered.
+    NotRegistered,
+    /// A sit-and-go with every place taken.
+    TournamentFull,
+    /// A command a tournament's table does not take from a player (the tournament seats, deals and closes).
+    TournamentTable,
     /// The socket broke (not a frame too large): the connection closed.
     ConnectionBroken,
     // The server's own situations: each says what the player can do.

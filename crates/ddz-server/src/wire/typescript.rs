@@ -9,10 +9,15 @@ use crate::domain::fairness::{Unrated, Verdict};
 use crate::domain::rating::{PlayerRating, RatingPoint, RatingRow};
 use crate::domain::room::{LogLine, Mode, Occupant, RoomCode};
 use crate::domain::stats::{BoardName, StatLine};
+use crate::domain::tournament::{
+    Format as TournamentFormat, Phase as TournamentPhase, Settings as TournamentSettings, Stage as TournamentStage,
+};
 use crate::wire::http::{
-    ApiError, Board, BoardRank, ChallengeStarted, CreateRoom, DealReview, Health, JoinQuickMatch, Lobby, NameSecrets,
-    PlayVsBots, PlayerStats, ProtectName, QuickMatch, Rallies, RallyComparison, RallyFairness, RatingBoard,
-    RecoverName, Replay, RoomCreated, RoomDeals, Standing, StartChallenge,
+    ApiError, Board, BoardRank, ChallengeStarted, CreateRoom, CreateTournament, DealReview, EntrantView, Health,
+    JoinQuickMatch, Lobby, NameSecrets, PlayVsBots, PlayerStats, ProtectName, QuickMatch, Rallies, RallyComparison,
+    RallyFairness, RatingBoard, RecoverName, Replay, RoomCreated, RoomDeals, Standing, StartChallenge,
+    TournamentCreated, TournamentEntry, TournamentRound, TournamentSummary, TournamentTable, TournamentView,
+    Tournaments,
 };
 
 use crate::wire::protocol::{
@@ -116,6 +121,19 @@ pub fn typescript() -> String {
         decl::<ProtectName>(&cfg),
         decl::<RecoverName>(&cfg),
         decl::<NameSecrets>(&cfg),
+        decl::<TournamentSettings>(&cfg),
+        decl::<TournamentFormat>(&cfg),
+        decl::<TournamentStage>(&cfg),
+        decl::<TournamentPhase>(&cfg),
+        decl::<CreateTournament>(&cfg),
+        decl::<TournamentEntry>(&cfg),
+        decl::<TournamentSummary>(&cfg),
+        decl::<Tournaments>(&cfg),
+        decl::<TournamentCreated>(&cfg),
+        decl::<EntrantView>(&cfg),
+        decl::<TournamentTable>(&cfg),
+        decl::<TournamentRound>(&cfg),
+        decl::<TournamentView>(&cfg),
         decl::<ApiError>(&cfg),
         decl::<Health>(&cfg),
     ];

@@ -31,6 +31,8 @@ pub const FAST: Timing = Timing {
     // Deals from the server's seed alone: tests of the players' nonces turn the wait on (tests/nonces.rs).
     nonce_ms: 0,
     match_fill_ms: 10_000,
+    away_ms: 15_000,
+    between_deals_ms: 50,
 };
 
 /// A fresh database file for one test, `ddz-test-{name}-{pid}.db` in the temporary directory. It stays

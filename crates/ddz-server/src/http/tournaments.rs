@@ -1,0 +1,67 @@
+//! Tournaments over HTTP (docs/tournaments.md): the lists, one tournament's page, creating one,
+//! registering and withdrawing. Every node answers from the database, as quick match does.
+
+use axum::Json;
+use axum::extract::State;
+use axum::http::StatusCode;
+
+use super::common::{AppError, AppState, Body, ClientAddr, Params, origin_address};
+use super::names::proven_name;
+use crate::domain::tournament::Settings;
+use crate::tournaments::Creating;
+use crate::wire::http::{CreateTournament, TournamentCreated, TournamentEntry, TournamentView, Tournaments};
+
+/// `GET /api/tournaments`: upcoming, running and finished.
+pub(super) async fn list(State(state): State<AppState>) -> Result<Json<Tournaments>, AppError> {
+    Ok(Json(state.desk.list().await.map_err(crate::wire::protocol::Refused::from)?))
+}
+
+/// `GET /api/tournaments/{id}`: settings, standings, rounds and tables.
+pub(super) async fn view(
+    State(state): State<AppState>,
+    Params(id): Params<String>,
+) -> Result<Json<TournamentView>, AppError> {
+    Ok(Json(state.desk.view(&id).await.map_err(crate::wire::protocol::Refused::from)?))
+}
+
+/// `POST /api/tournaments`: a new sit-and-go or scheduled event, hosted by the name.
+pub(super) async fn create(
+    State(state): State<AppState>,
+    ClientAddr(from): ClientAddr,
+    Body(req): Body<CreateTournament>,
+) -> Result<(StatusCode, Json<TournamentCreated>), AppError> {
+    let host = proven_name(&state, &req.name, req.key.as_deref(), from).await?;
+    let field = req.format.size().unwrap_or(27);
+    let settings =
+        Settings { table: req.table, ..req.settings.unwrap_or_else(|| Settings::default_for(req.table, field)) };
+    let creating = Creating { host, title: req.title, format: req.format, settings };
+    let id = state.desk.create(creating, None).await.map_err(crate::wire::protocol::Refused::from)?;
+    let id = id.expect("a fresh id is never taken");
+    Ok((StatusCode::CREATED, Json(TournamentCreated { id })))
+}
+
+/// `POST /api/tournaments/{id}/register`.
+pub(super) async fn register(
+    State(state): State<AppState>,
+    ClientAddr(from): ClientAddr,
+    Params(id): Params<String>,
+    Body(req): Body<TournamentEntry>,
+) -> Result<Json<TournamentView>, AppError> {
+    let name = proven_name(&state, &req.name, req.key.as_deref(), from).await?;
+    let refused = crate::wire::protocol::Refused::from;
+    state.desk.register(&id, &name, origin_address(from)).await.map_err(refused)?;
+    Ok(Json(state.desk.view(&id).await.map_err(refused)?))
+}
+
+/// `POST /api/tournaments/{id}/withdraw`.
+pub(super) async fn withdraw(
+    State(state): State<AppState>,
+    ClientAddr(from): ClientAddr,
+    Params(id): Params<String>,
+    Body(req): Body<TournamentEntry>,
+) -> Result<Json<TournamentView>, AppError> {
+    let name = proven_name(&state, &req.name, req.key.as_deref(), from).await?;
+    let refused = crate::wire::protocol::Refused::from;
+    state.desk.withdraw(&id, &name).await.map_err(refused)?;
+    Ok(Json(state.desk.view(&id).await.map_err(refused)?))
+}

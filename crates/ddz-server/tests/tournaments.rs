@@ -1,0 +1,308 @@
+//! Tournaments over real HTTP and sockets (docs/tournaments.md): players register, find their table on
+//! the tournament's page, play their deals at ordinary rooms, drop and come back while the bot plays for
+//! them, and the event runs through its rounds to a podium; every deal's record verifies.
+
+mod common;
+
+use std::net::SocketAddr;
+use std::time::Duration;
+
+use common::*;
+use ddz_engine::DealRecord;
+use ddz_server::Timing;
+use ddz_server::protocol::ErrorCode;
+use serde_json::{Value, json};
+use tokio::time::Instant;
+
+/// A player away half a second has the bot play for them; tables deal again at once.
+const TOURNEY: Timing = Timing { away_ms: 500, ..FAST };
+
+/// Settings for a short event: one deal per chip round, one per fixed round, one at the final.
+fn quick_settings(table: &str, until: usize, chip_rounds: u32) -> Value {
+    json!({
+        "table": table, "chips": 10000, "stake": 500, "line_percent": 20, "line_step_percent": 20,
+        "line_every": 1, "chip_rounds": chip_rounds, "chip_rounds_until": until, "carry_percent": 10,
+        "deals_per_round": 1, "final_deals": 1
+    })
+}
+
+/// A server whose per-address limits let a whole field play from one test: every simulated player
+/// reads the tournament's page and connects from 127.0.0.1.
+async fn tournament_server(db: &std::path::Path) -> ddz_server::Running {
+    let many = ddz_server::Rate::new(10_000.0, 10_000.0);
+    guarded_server(db, TOURNEY, ddz_server::Guards { api: many, websockets: many, ..Default::default() }).await
+}
+
+async fn view(addr: SocketAddr, id: &str) -> Value {
+    get(addr, &format!("/api/tournaments/{id}")).await
+}
+
+/// The table `name` plays at now, if the tournament has seated them in a round still in play.
+fn table_of(view: &Value, name: &str) -> Option<String> {
+    let round = view["rounds"].as_array()?.last().filter(|r| r["closed"] == false)?;
+    round["tables"].as_array()?.iter().find_map(|t| {
+        let seated = t["players"].as_array()?.iter().any(|p| p == name);
+        seated.then(|| t["code"].as_str().unwrap().to_string())
+    })
+}
+
+fn is_out(view: &Value, name: &str) -> bool {
+    view["standings"].as_array().unwrap().iter().any(|e| e["name"] == name && e["out"].is_number())
+}
+
+/// One simulated player: reads the tournament's page as the web client does, goes to their table, plays
+/// their turns, and (if `drops`) leaves in the middle of a deal once, to come back a second later while
+/// the bot plays for them. Returns once they are out or the tournament is over.
+async fn play(addr: SocketAddr, id: String, name: String, drops: bool) -> usize {
+    let deadline = Instant::now() + Duration::from_secs(300);
+    let mut at: Option<(String, Client)> = None;
+    let mut dropped = false;
+    let mut tables = 0;
+    loop {
+        assert!(Instant::now() < deadline, "{name}: the tournament did not end within 5 minutes");
+        let page = view(addr, &id).await;
+        if page["summary"]["phase"] == "finished" || is_out(&page, &name) {
+            return tables;
+        }
+        let Some(code) = table_of(&page, &name) else {
+            tokio::time::sleep(Duration::from_millis(100)).await;
+            continue;
+        };
+        if at.as_ref().is_none_or(|(here, _)| *here != code) {
+            at = Some((code.clone(), Client::connect(addr, &code, &name).await));
+            tables += 1;
+        }
+        let (_, client) = at.as_mut().unwrap();
+        let until = Instant::now() + Duration::from_millis(400);
+        while Instant::now() < until && !client.closed {
+            if client.my_turn() {
+                client.act().await;
+            }
+            client.recv_within(Duration::from_millis(40)).await;
+        }
+        let playing = client.deal().is_some_and(|d| d.result.is_none());
+        if drops && !dropped && playing {
+            // The tab closes mid-deal; the bot plays this seat until the player is back.
+            at = None;
+            dropped = true;
+            tokio::time::sleep(Duration::from_millis(1_000)).await;
+        }
+    }
+}
+
+/// Every deal of every table: as many as the round asked, each record replaying and verifying.
+async fn check_records(addr: SocketAddr, page: &Value) -> usize {
+    let mut checked = 0;
+    for round in page["rounds"].as_array().unwrap() {
+        for table in round["tables"].as_array().unwrap() {
+            let code = table["code"].as_str().unwrap();
+            let deals = get(addr, &format!("/api/rooms/{code}/deals")).await;
+            let records: Vec<DealRecord> = serde_json::from_value(deals["deals"].clone()).expect("deal records");
+            assert_eq!(records.len() as u64, round["deals"].as_u64().unwrap(), "table {code}");
+            let mut previous = None;
+            for record in &records {
+                record.verify(previous).unwrap_or_else(|e| panic!("a deal of {code} does not verify: {e}"));
+                previous = Some(record);
+                checked += 1;
+            }
+        }
+    }
+    checked
+}
+
+async fn finished(addr: SocketAddr, id: &str) -> Value {
+    for _ in 0..600 {
+        let page = view(addr, id).await;
+        if page["summary"]["phase"] == "finished" {
+            return page;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    panic!("tournament {id} did not finish");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_nine_player_sit_and_go_plays_over_sockets_to_its_podium() {
+    let db = temp_db("sit-and-go");
+    let running = tournament_server(&db).await;
+    let addr = running.addr;
+    let created = post(
+        addr,
+        "/api/tournaments",
+        json!({"name": "Host", "table": "house", "format": {"kind": "sit_and_go", "size": 9},
+               "settings": quick_settings("house", 3, 1)}),
+    )
+    .await;
+    let id = created["id"].as_str().expect("an id").to_string();
+    let names: Vec<String> = (1..=9).map(|i| format!("Player{i}")).collect();
+    for name in &names[..8] {
+        post(addr, &format!("/api/tournaments/{id}/register"), json!({"name": name})).await;
+    }
+    let page = view(addr, &id).await;
+    assert_eq!(
+        (page["summary"]["phase"].as_str(), page["summary"]["entrants"].as_u64()),
+        (Some("registering"), Some(8))
+    );
+    assert_eq!(page["seed"], Value::Null, "the seed stays secret until the end");
+    let commitment = page["commitment"].as_str().unwrap().to_string();
+    // The ninth fills it: it starts at once.
+    let players: Vec<_> =
+        names.iter().map(|name| tokio::spawn(play(addr, id.clone(), name.clone(), name == "Player3"))).collect();
+    post(addr, &format!("/api/tournaments/{id}/register"), json!({"name": names[8]})).await;
+    for player in players {
+        player.await.expect("a player");
+    }
+    let page = finished(addr, &id).await;
+    let stages: Vec<&str> = page["rounds"].as_array().unwrap().iter().map(|r| r["stage"].as_str().unwrap()).collect();
+    assert_eq!(stages, ["chips", "final"]);
+    assert_eq!(page["summary"]["podium"].as_array().unwrap().len(), 3);
+    let standings = page["standings"].as_array().unwrap();
+    assert_eq!(standings.len(), 9);
+    let places: Vec<u64> = standings.iter().map(|e| e["place"].as_u64().unwrap()).collect();
+    assert_eq!(places, (1..=9).collect::<Vec<_>>());
+    assert_eq!(check_records(addr, &page).await, 3 + 1);
+    // The seed is shown once it is over, and it is the one committed to.
+    let seed: ddz_engine::Seed = serde_json::from_value(page["seed"].clone()).expect("the seed");
+    let digest: String = <sha2::Sha256 as sha2::Digest>::digest(seed.0).iter().map(|b| format!("{b:02x}")).collect();
+    assert_eq!(digest, commitment);
+    // The deals are rated and in the players' stats, as quick match's.
+    let stats = get(addr, "/api/players/Player1").await;
+    assert!(stats["stats"][0]["deals"].as_u64().is_some_and(|deals| deals >= 1), "{stats}");
+    assert!(stats["ratings"][0]["deals"].as_u64().is_some_and(|deals| deals >= 1), "{stats}");
+    // The podium is kept: the finished list shows it.
+    let lists = get(addr, "/api/tournaments").await;
+    assert_eq!(lists["finished"][0]["id"], id.as_str());
+    assert!(running.stop().await);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_scheduled_event_of_27_gives_the_28th_a_bye_and_plays_chip_and_swiss_rounds_to_a_final() {
+    let db = temp_db("scheduled-27");
+    let running = tournament_server(&db).await;
+    let addr = running.addr;
+    let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_millis() as u64;
+    let created = post(
+        addr,
+        "/api/tournaments",
+        json!({"name": "Organiser", "table": "house", "title": "Club championship",
+               "format": {"kind": "scheduled", "starts_at": now + 4_000, "bots_fill": false},
+               "settings": quick_settings("house", 9, 1)}),
+    )
+    .await;
+    let id = created["id"].as_str().expect("an id").to_string();
+    let names: Vec<String> = (1..=28).map(|i| format!("Entrant{i}")).collect();
+    for name in &names {
+        post(addr, &format!("/api/tournaments/{id}/register"), json!({"name": name})).await;
+    }
+    // One withdraws and registers again: the latest registration now.
+    let path = format!("/api/tournaments/{id}/withdraw");
+    post(addr, &path, json!({"name": "Entrant2"})).await;
+    let again = http(addr, "POST", &path, Some(json!({"name": "Entrant2"}))).await;
+    assert_eq!(again.body["code"], "not_registered");
+    post(addr, &format!("/api/tournaments/{id}/register"), json!({"name": "Entrant2"})).await;
+    let twice = http(addr, "POST", &format!("/api/tournaments/{id}/register"), Some(json!({"name": "entrant2"}))).await;
+    assert_eq!((twice.status, twice.body["code"].as_str()), (409, Some("already_registered")));
+    let upcoming = get(addr, "/api/tournaments").await;
+    assert_eq!(upcoming["upcoming"][0]["entrants"], 28);
+    let players: Vec<_> = names
+        .iter()
+        .map(|name| {
+            let drops = ["Entrant5", "Entrant11", "Entrant20"].contains(&name.as_str());
+            tokio::spawn(play(addr, id.clone(), name.clone(), drops))
+        })
+        .collect();
+    for player in players {
+        player.await.expect("a player");
+    }
+    let page = finished(addr, &id).await;
+    assert_eq!(page["byes"], json!(["Entrant2"]), "the latest registration beyond whole tables");
+    let late = http(addr, "POST", &format!("/api/tournaments/{id}/register"), Some(json!({"name": "Late"}))).await;
+    assert_eq!(late.body["code"], "registration_closed");
+    let rounds: Vec<(String, usize)> = page["rounds"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| (r["stage"].as_str().unwrap().to_string(), r["tables"].as_array().unwrap().len()))
+        .collect();
+    let expected = [("chips", 9), ("fixed", 3), ("fixed", 2), ("final", 1)].map(|(s, n)| (s.to_string(), n));
+    assert_eq!(rounds, expected);
+    assert_eq!(check_records(addr, &page).await, 9 + 3 + 2 + 1);
+    assert_eq!(page["standings"].as_array().unwrap().len(), 27);
+    assert!(running.stop().await);
+}
+
+#[tokio::test]
+async fn tournament_requests_out_of_bounds_are_refused_with_their_codes() {
+    let db = temp_db("tournament-refusals");
+    let running = tournament_server(&db).await;
+    let addr = running.addr;
+    let create = |body: Value| http(addr, "POST", "/api/tournaments", Some(body));
+    let wrong_size =
+        create(json!({"name": "Host", "table": "house", "format": {"kind": "sit_and_go", "size": 10}})).await;
+    assert_eq!((wrong_size.status, wrong_size.body["code"].as_str()), (400, Some("bad_settings")));
+    let past = create(
+        json!({"name": "Host", "table": "house", "format": {"kind": "scheduled", "starts_at": 1, "bots_fill": false}}),
+    )
+    .await;
+    assert_eq!(past.body["code"], "bad_settings");
+    let mut settings = quick_settings("house", 3, 1);
+    settings["chips"] = json!(5);
+    let chips = create(
+        json!({"name": "Host", "table": "house", "format": {"kind": "sit_and_go", "size": 9}, "settings": settings}),
+    )
+    .await;
+    assert_eq!(chips.body["code"], "bad_settings");
+    let malformed = http_text(addr, "POST", "/api/tournaments", Some("application/json"), "{\"name\": 5}").await;
+    assert_eq!(malformed.body["code"], "bad_request");
+    let unknown = http(addr, "GET", "/api/tournaments/nosuchthing", None).await;
+    assert_eq!((unknown.status, unknown.body["code"].as_str()), (404, Some("no_such_tournament")));
+    // One host, three tournaments taking registrations at most.
+    for _ in 0..3 {
+        let ok = create(json!({"name": "Busy", "table": "house", "format": {"kind": "sit_and_go", "size": 9}})).await;
+        assert_eq!(ok.status, 201);
+    }
+    let fourth = create(json!({"name": "Busy", "table": "house", "format": {"kind": "sit_and_go", "size": 9}})).await;
+    assert_eq!(fourth.body["code"], "bad_settings");
+    assert!(running.stop().await);
+}
+
+#[tokio::test]
+async fn a_tournament_table_takes_no_seat_deal_or_close_from_a_player() {
+    let db = temp_db("tournament-table");
+    let running = tournament_server(&db).await;
+    let addr = running.addr;
+    let created = post(
+        addr,
+        "/api/tournaments",
+        json!({"name": "Host", "table": "no_shuffle", "format": {"kind": "sit_and_go", "size": 9},
+               "settings": quick_settings("no_shuffle", 3, 1)}),
+    )
+    .await;
+    let id = created["id"].as_str().unwrap().to_string();
+    for i in 1..=9 {
+        post(addr, &format!("/api/tournaments/{id}/register"), json!({"name": format!("P{i}")})).await;
+    }
+    let mut code = None;
+    for _ in 0..100 {
+        code = table_of(&view(addr, &id).await, "P1");
+        if code.is_some() {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let code = code.expect("P1 is seated");
+    let mut p1 = Client::join(addr, &code, "P1").await;
+    for command in [
+        ddz_server::protocol::Command::Close,
+        ddz_server::protocol::Command::Start,
+        ddz_server::protocol::Command::Sit { seat: None },
+    ] {
+        p1.send(&command).await;
+        let (refused, _) = p1.next_refusal().await;
+        assert_eq!(refused, ErrorCode::TournamentTable, "{command:?}");
+    }
+    let mut stranger = Client::join(addr, &code, "Stranger").await;
+    stranger.send(&ddz_server::protocol::Command::Sit { seat: None }).await;
+    assert_eq!(stranger.next_refusal().await.0, ErrorCode::TournamentTable);
+    assert!(running.stop().await);
+}
