@@ -315,7 +315,7 @@ impl Desk {
                 match self.append(id, &tournament, entry).await? {
                     Some(after) => tournament = after,
                     // Another node counted meanwhile: its count stands.
-                    None => return Ok(self.load(id).await?),
+                    None => return self.load(id).await,
                 }
                 number += 1;
             }
