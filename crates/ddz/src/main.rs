@@ -243,6 +243,12 @@ struct ServeArgs {
     /// docs/fair-deals.md); 0 deals from the server's seed alone.
     #[arg(long, env = "DDZ_NONCE_WAIT_MS", default_value_t = 2000)]
     nonce_wait_ms: u64,
+    /// A tournament table's pause between a deal's end and the next deal (milliseconds).
+    #[arg(long, env = "DDZ_TOURNAMENT_PAUSE_MS", default_value_t = 5000)]
+    tournament_pause_ms: u64,
+    /// A tournament player away this long has the bot play their turns until they return (milliseconds).
+    #[arg(long, env = "DDZ_TOURNAMENT_AWAY_MS", default_value_t = 15000)]
+    tournament_away_ms: u64,
     /// HTTP API requests per client address and second...
     #[arg(long, env = "DDZ_API_RATE", default_value_t = 20.0)]
     api_rate: f64,
@@ -310,6 +316,8 @@ fn serve(args: ServeArgs) -> Result<(), String> {
             bot_min_ms: args.bot_delay_ms,
             bot_span_ms: args.bot_delay_span_ms,
             nonce_ms: args.nonce_wait_ms,
+            between_deals_ms: args.tournament_pause_ms,
+            away_ms: args.tournament_away_ms,
             ..ddz_server::Timing::default()
         },
         heartbeat: ddz_server::Heartbeat::default(),
