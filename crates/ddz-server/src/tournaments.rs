@@ -26,7 +26,7 @@ use crate::domain::tournament::{
 use crate::matching::quick_rules;
 use crate::room::{Request, TableSeat, retry_pause_ms};
 use crate::rooms::Rooms;
-use crate::store::{DbResult, StoreError};
+use crate::store::{DbResult, StoreError, TableDeal};
 use crate::wire::http::{
     EntrantView, TournamentRound, TournamentSummary, TournamentTable, TournamentView, Tournaments,
 };
@@ -181,8 +181,11 @@ impl Desk {
             tournament.check_register(name.as_str())?;
             let entry = Entry::Registered { name: name.to_string(), address: address.clone() };
             if let Some(after) = self.append(id, &tournament, entry).await? {
-                // A sit-and-go that this registration filled starts at once.
-                self.step(id, after).await?;
+                // A sit-and-go that this registration filled starts at once; if that fails, the
+                // registration stands and the driver's next look starts it.
+                if let Err(e) = self.step(id, after).await {
+                    tracing::warn!(tournament = %id, error = %e, "a tournament could not move on");
+                }
                 return Ok(());
             }
         }
@@ -267,9 +270,10 @@ impl Desk {
     /// Moves one tournament on as far as it can go now: counts its tables' finished deals, stores what is
     /// due, and asks its tables for their next deals.
     async fn step(&self, id: &str, mut tournament: Tournament) -> Result<(), DeskError> {
+        let mut finished = Vec::new();
         // A round closes, the next is seated, and so on: a few entries at most, bounded all the same.
         for _ in 0..16 {
-            tournament = self.count_deals(id, tournament).await?;
+            (tournament, finished) = self.count_deals(id, tournament).await?;
             let Some(due) = tournament.due(self.rooms.now_ms()) else { break };
             let entry = match due {
                 Due::Store(entry) => entry,
@@ -290,42 +294,53 @@ impl Desk {
                 None => self.load(id).await?,
             };
             for table in closing {
+                self.set_up.lock().expect("the notes").remove(&table.code);
+                self.asked.lock().expect("the notes").remove(&table.code);
                 // Best effort: a table left open only idles, and its task retires.
                 let _ = self.rooms.request(&table.code, Request::CloseTable).await;
             }
         }
-        self.deal_on(&tournament).await
+        if matches!(tournament.phase, Phase::Finished | Phase::Cancelled) {
+            // Read again from the log when next asked for: nothing moves it any more.
+            self.known.lock().expect("the cache").remove(id);
+        }
+        self.deal_on(&tournament, &finished).await
     }
 
-    /// Stores a count for each deal the round's tables have finished since the last count.
-    async fn count_deals(&self, id: &str, mut tournament: Tournament) -> Result<Tournament, DeskError> {
-        let Some(round) = tournament.current().cloned() else { return Ok(tournament) };
+    /// Stores a count for each deal the round's tables have finished since the last count; with the
+    /// round's finished deals as they were read.
+    async fn count_deals(&self, id: &str, mut tournament: Tournament) -> Result<(Tournament, Vec<TableDeal>), DeskError> {
+        let Some(round) = tournament.current().cloned() else { return Ok((tournament, Vec::new())) };
         if round.played() {
-            return Ok(tournament);
+            return Ok((tournament, Vec::new()));
         }
         let deals = self.rooms.db().tournament_deals(id, round.number).await?;
         for table in &round.tables {
             let mut number = table.counted + 1;
-            while number <= round.deals {
-                let Some(deal) = deals.iter().find(|d| d.code == table.code && d.number == number) else { break };
-                let record: DealRecord = serde_json::from_str(&deal.record)
-                    .map_err(|e| StoreError::Corrupt(format!("deal {number} of {}: {e}", table.code)))?;
+            while number <= round.deals && deals.iter().any(|d| d.code == table.code && d.number == number) {
+                let stored = self.rooms.db().deal_record(&table.code, number).await?;
+                let record: DealRecord = stored
+                    .as_deref()
+                    .map(serde_json::from_str)
+                    .transpose()
+                    .map_err(|e| StoreError::Corrupt(format!("deal {number} of {}: {e}", table.code)))?
+                    .ok_or_else(|| StoreError::Corrupt(format!("deal {number} of {} is gone", table.code)))?;
                 let scores = record.result.map(|r| r.score).unwrap_or_default();
                 let entry = Entry::DealCounted { code: table.code.clone(), number, scores };
                 match self.append(id, &tournament, entry).await? {
                     Some(after) => tournament = after,
                     // Another node counted meanwhile: its count stands.
-                    None => return self.load(id).await,
+                    None => return Ok((self.load(id).await?, deals)),
                 }
                 number += 1;
             }
         }
-        Ok(tournament)
+        Ok((tournament, deals))
     }
 
     /// Sets up the round's tables this node has not seen set up, and deals each table's next deal once
     /// the last one's result has been shown for a moment.
-    async fn deal_on(&self, tournament: &Tournament) -> Result<(), DeskError> {
+    async fn deal_on(&self, tournament: &Tournament, finished: &[TableDeal]) -> Result<(), DeskError> {
         let Some(round) = tournament.current() else { return Ok(()) };
         let now = self.rooms.now_ms();
         for table in &round.tables {
@@ -341,11 +356,9 @@ impl Desk {
             if self.asked.lock().expect("the notes").get(&table.code) == Some(&next) {
                 continue;
             }
-            if table.counted > 0 {
-                let last = self.rooms.db().deal_finished_at(&table.code, table.counted).await?;
-                if last.is_some_and(|at| now < at + self.rooms.timing().between_deals_ms) {
-                    continue;
-                }
+            let last = finished.iter().find(|d| d.code == table.code && d.number == table.counted);
+            if last.is_some_and(|d| now < d.finished_at + self.rooms.timing().between_deals_ms) {
+                continue;
             }
             self.rooms.request(&table.code, Request::StartDeal { number: next }).await?;
             self.asked.lock().expect("the notes").insert(table.code.clone(), next);

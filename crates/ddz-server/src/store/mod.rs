@@ -43,6 +43,7 @@ pub use challenges::ChallengeStart;
 pub use ownership::Fence;
 pub use queue::Ticket;
 pub use rooms::StoredRoom;
+pub use tournaments::TableDeal;
 
 use std::future::Future;
 use std::pin::Pin;

@@ -104,20 +104,6 @@ impl Db {
     }
 
     /// The record of deal `number` (1-based) of room `code`, if it finished.
-    /// When deal `number` of room `code` finished, if it has.
-    pub async fn deal_finished_at(&self, code: &RoomCode, number: u32) -> DbResult<Option<u64>> {
-        let code = code.clone();
-        self.run(move |s| async move {
-            let at: Option<i64> = sqlx::query_scalar("SELECT finished_at FROM deals WHERE code = $1 AND number = $2")
-                .bind(code.as_str())
-                .bind(i64::from(number))
-                .fetch_optional(&s.pool)
-                .await?;
-            Ok::<_, StoreError>(at.map(|at| at as u64))
-        })
-        .await
-    }
-
     pub async fn deal_record(&self, code: &RoomCode, number: u32) -> DbResult<Option<String>> {
         let code = code.clone();
         self.run(move |s| async move {

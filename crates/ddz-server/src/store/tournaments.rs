@@ -18,14 +18,12 @@ struct LogRow {
     entry: String,
 }
 
-/// A finished deal at one of a round's tables.
+/// A finished deal at one of a round's tables (its record is read apart, once, when it is counted).
 #[derive(Clone, Debug)]
 pub struct TableDeal {
     pub code: RoomCode,
     pub number: u32,
     pub finished_at: u64,
-    /// The deal's record as stored (JSON, `ddz_engine::record`).
-    pub record: String,
 }
 
 #[derive(FromRow)]
@@ -33,7 +31,6 @@ struct DealRow {
     code: String,
     number: i64,
     finished_at: i64,
-    record: String,
 }
 
 /// A tournament as its row lists it.
@@ -170,12 +167,13 @@ impl Db {
         .await
     }
 
-    /// The finished deals at round `round`'s tables of tournament `id`, by table and number.
+    /// The finished deals at round `round`'s tables of tournament `id`, by table and number: one light
+    /// query each look, however many tables.
     pub async fn tournament_deals(&self, id: &str, round: u32) -> DbResult<Vec<TableDeal>> {
         let id = id.to_string();
         self.run(move |s| async move {
             let rows = sqlx::query_as::<_, DealRow>(
-                "SELECT d.code, d.number, d.finished_at, d.record FROM deals d \
+                "SELECT d.code, d.number, d.finished_at FROM deals d \
                  JOIN tournament_tables t ON t.code = d.code WHERE t.id = $1 AND t.round = $2 \
                  ORDER BY d.code, d.number",
             )
@@ -189,7 +187,6 @@ impl Db {
                     code: RoomCode::from(row.code),
                     number: row.number as u32,
                     finished_at: row.finished_at as u64,
-                    record: row.record,
                 })
                 .collect();
             Ok::<_, StoreError>(deals)
