@@ -309,7 +309,11 @@ impl Desk {
 
     /// Stores a count for each deal the round's tables have finished since the last count; with the
     /// round's finished deals as they were read.
-    async fn count_deals(&self, id: &str, mut tournament: Tournament) -> Result<(Tournament, Vec<TableDeal>), DeskError> {
+    async fn count_deals(
+        &self,
+        id: &str,
+        mut tournament: Tournament,
+    ) -> Result<(Tournament, Vec<TableDeal>), DeskError> {
         let Some(round) = tournament.current().cloned() else { return Ok((tournament, Vec::new())) };
         if round.played() {
             return Ok((tournament, Vec::new()));

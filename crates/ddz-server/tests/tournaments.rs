@@ -111,14 +111,15 @@ async fn check_records(addr: SocketAddr, page: &Value) -> usize {
 }
 
 async fn finished(addr: SocketAddr, id: &str) -> Value {
+    let mut page = Value::Null;
     for _ in 0..600 {
-        let page = view(addr, id).await;
+        page = view(addr, id).await;
         if page["summary"]["phase"] == "finished" {
             return page;
         }
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
-    panic!("tournament {id} did not finish");
+    panic!("tournament {id} did not finish: {}", page["rounds"]);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
@@ -305,4 +306,47 @@ async fn a_tournament_table_takes_no_seat_deal_or_close_from_a_player() {
     stranger.send(&ddz_server::protocol::Command::Sit { seat: None }).await;
     assert_eq!(stranger.next_refusal().await.0, ErrorCode::TournamentTable);
     assert!(running.stop().await);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_tournament_survives_a_restart_mid_round_and_counts_every_deal_once() {
+    let db = temp_db("tournament-restart");
+    let running = tournament_server(&db).await;
+    let addr = running.addr;
+    let settings = json!({
+        "table": "no_shuffle", "chips": 10000, "stake": 500, "line_percent": 20, "line_step_percent": 20,
+        "line_every": 3, "chip_rounds": 1, "chip_rounds_until": 3, "carry_percent": 10,
+        "deals_per_round": 1, "final_deals": 2
+    });
+    let created = post(
+        addr,
+        "/api/tournaments",
+        json!({"name": "Host", "table": "no_shuffle", "format": {"kind": "sit_and_go", "size": 9}, "settings": settings}),
+    )
+    .await;
+    let id = created["id"].as_str().unwrap().to_string();
+    // Nobody connects: the bot plays every seat of players who are away.
+    for i in 1..=9 {
+        post(addr, &format!("/api/tournaments/{id}/register"), json!({"name": format!("Away{i}")})).await;
+    }
+    let mut counted = 0;
+    for _ in 0..400 {
+        let page = view(addr, &id).await;
+        counted = page["rounds"][0]["tables"]
+            .as_array()
+            .map_or(0, |t| t.iter().map(|t| t["counted"].as_u64().unwrap()).sum());
+        if counted >= 2 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert!(counted >= 2, "two deals of the first round were counted before the restart");
+    assert!(running.stop().await);
+    let again = tournament_server(&db).await;
+    let page = finished(again.addr, &id).await;
+    let stages: Vec<&str> = page["rounds"].as_array().unwrap().iter().map(|r| r["stage"].as_str().unwrap()).collect();
+    assert_eq!(stages, ["chips", "final"]);
+    // Every table played exactly its deals: none dealt twice or lost across the restart.
+    assert_eq!(check_records(again.addr, &page).await, 3 * 3 + 2);
+    assert!(again.stop().await);
 }

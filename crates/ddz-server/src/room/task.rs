@@ -420,7 +420,7 @@ impl RoomTask {
             Request::SetUpTable { seats } => self.set_up_table(seats).await.map(|()| Reply::Done),
             Request::StartDeal { number } => {
                 let next = self.room.ledger.deals + 1 == number;
-                if next && !self.room.closed && self.room.deal.is_none() && self.room.offer.is_none() {
+                if next && !self.room.closed && !self.room.deal_in_progress() && self.room.offer.is_none() {
                     self.start().await?;
                 }
                 Ok(Reply::Done)
