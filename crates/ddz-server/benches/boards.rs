@@ -64,6 +64,7 @@ async fn bench(backend: &str, url: &str, players: u64) {
         cluster: None,
         trusted_proxies: Vec::new(),
         listing: Listing::DEFAULT,
+        tournaments: Vec::new(),
     })
     .await
     .expect("the server starts");

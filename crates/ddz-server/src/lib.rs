@@ -43,6 +43,7 @@ pub use domain::fairness::{Listing, Origin};
 pub use domain::names::PlayerName;
 pub use domain::rating;
 pub use domain::room::{LogLine, Mode, Occupant, RoomCode};
+pub use domain::tournament::{Recurring, RecurringError};
 pub use http::Heartbeat;
 pub use http::limit::Rate;
 pub use room::{FromClient, Hello, Msg, Outbound, Reply, Request, Timing};
@@ -80,6 +81,8 @@ pub struct Config {
     pub trusted_proxies: Vec<std::net::IpAddr>,
     /// What a name needs to be listed on the boards (docs/ratings.md, "What counts").
     pub listing: Listing,
+    /// The operator's recurring tournaments (`ddz serve --tournaments FILE`).
+    pub tournaments: Vec<Recurring>,
 }
 
 /// Limits on what one client can make the server do.
@@ -157,7 +160,7 @@ pub async fn start(config: Config) -> Result<Running, Box<dyn std::error::Error 
     let restored = rooms.restore().await?;
     matching::spawn(rooms.clone(), config.timing.match_fill_ms);
     upkeep::spawn(rooms.clone());
-    let desk = tournaments::Desk::new(rooms.clone());
+    let desk = tournaments::Desk::new(rooms.clone(), config.tournaments.clone());
     desk.clone().spawn();
     let cluster = cluster.map(|(node, subscriptions)| {
         node.run(&rooms, subscriptions);

@@ -21,7 +21,7 @@ use ddz_engine::{DealRecord, Seed};
 use crate::domain::names::PlayerName;
 use crate::domain::room::{Mode, RoomCode};
 use crate::domain::tournament::{
-    Due, Entry, EntryError, FILL_LEVEL, Format, Phase, Settings, SettingsError, Stamped, Tournament, seats,
+    Due, Entry, EntryError, FILL_LEVEL, Format, Phase, Recurring, Settings, SettingsError, Stamped, Tournament, seats,
 };
 use crate::matching::quick_rules;
 use crate::room::{Request, TableSeat, retry_pause_ms};
@@ -49,6 +49,9 @@ pub struct Desk {
     /// Tables this node has set up (or found set up), and the deal it last asked each for.
     set_up: Arc<Mutex<HashSet<RoomCode>>>,
     asked: Arc<Mutex<HashMap<RoomCode, u32>>>,
+    /// The operator's recurring events, and the runs this node has seen announced.
+    recurring: Arc<[Recurring]>,
+    announced: Arc<Mutex<HashSet<String>>>,
 }
 
 /// Why a tournament request is refused.
@@ -100,8 +103,15 @@ pub struct Creating {
 }
 
 impl Desk {
-    pub fn new(rooms: Rooms) -> Desk {
-        Desk { rooms, known: Arc::default(), set_up: Arc::default(), asked: Arc::default() }
+    pub fn new(rooms: Rooms, recurring: Vec<Recurring>) -> Desk {
+        Desk {
+            rooms,
+            known: Arc::default(),
+            set_up: Arc::default(),
+            asked: Arc::default(),
+            recurring: recurring.into(),
+            announced: Arc::default(),
+        }
     }
 
     /// Creates a tournament under a fresh id (`id` for an operator's recurring run, which another node may
@@ -250,8 +260,9 @@ impl Desk {
         });
     }
 
-    /// One look at every open tournament.
+    /// One look at every open tournament, after announcing the recurring events' next runs.
     async fn tick(&self) -> DbResult<()> {
+        self.announce().await?;
         let open = self.rooms.db().tournaments_in(&[Phase::Registering, Phase::Running], u32::MAX).await?;
         for listed in open {
             let moved = match self.load(&listed.id).await {
@@ -263,6 +274,34 @@ impl Desk {
                 Err(DeskError::Store(e @ StoreError::Unavailable(_))) => return Err(e),
                 Err(e) => tracing::warn!(tournament = %listed.id, error = %e, "a tournament could not move on"),
             }
+        }
+        Ok(())
+    }
+
+    /// Creates each recurring event's next run once its registration opens. Every node does; the run's id
+    /// is its start, so the first node's creation stands and the others find it there.
+    async fn announce(&self) -> DbResult<()> {
+        let now = self.rooms.now_ms();
+        for event in self.recurring.iter() {
+            let Some((id, starts_at)) = event.due(now) else { continue };
+            if self.announced.lock().expect("the notes").contains(&id) {
+                continue;
+            }
+            let creating = Creating {
+                host: operator(),
+                title: Some(event.title.clone()),
+                format: Format::Scheduled { starts_at, bots_fill: event.bots_fill },
+                settings: event.settings(),
+            };
+            match self.create(creating, Some(id.clone())).await {
+                Ok(_) => {}
+                Err(DeskError::Store(e)) => return Err(e),
+                Err(e) => tracing::error!(event = %event.slug, error = %e, "a recurring event could not be announced"),
+            }
+            let mut announced = self.announced.lock().expect("the notes");
+            // One run per event is remembered: the ids before it are past.
+            announced.retain(|known| !known.starts_with(&format!("{}-", event.slug)));
+            announced.insert(id);
         }
         Ok(())
     }

@@ -42,6 +42,7 @@ impl Node {
             cluster: None,
             trusted_proxies: Vec::new(),
             listing: ddz_server::Listing::DEFAULT,
+            tournaments: Vec::new(),
             guards: Guards {
                 api: ddz_server::Rate::new(1000.0, 1000.0),
                 websockets: ddz_server::Rate::new(1000.0, 1000.0),

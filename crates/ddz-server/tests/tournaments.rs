@@ -350,3 +350,38 @@ async fn a_tournament_survives_a_restart_mid_round_and_counts_every_deal_once() 
     assert_eq!(check_records(again.addr, &page).await, 3 * 3 + 2);
     assert!(again.stop().await);
 }
+
+#[tokio::test]
+async fn an_operators_recurring_event_is_announced_once_however_often_servers_start() {
+    let db = temp_db("recurring");
+    let event: ddz_server::Recurring = serde_json::from_value(json!({
+        "slug": "every-ten", "title": "Every ten minutes", "table": "two_player", "every_minutes": 10, "bots_fill": true
+    }))
+    .expect("an event");
+    let upcoming = |lists: &Value| -> Vec<Value> { lists["upcoming"].as_array().unwrap().clone() };
+    let mut announced = Vec::new();
+    for _ in 0..2 {
+        let running = server_with_tournaments(&db, TOURNEY, vec![event.clone()]).await;
+        let mut lists = Value::Null;
+        for _ in 0..50 {
+            lists = get(running.addr, "/api/tournaments").await;
+            if !upcoming(&lists).is_empty() {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        let runs = upcoming(&lists);
+        assert_eq!(runs.len(), 1, "one run announced: {lists}");
+        assert_eq!(
+            (runs[0]["title"].as_str(), runs[0]["host"].as_str()),
+            (Some("Every ten minutes"), Some("Organiser"))
+        );
+        assert_eq!(runs[0]["format"]["kind"], "scheduled");
+        let starts_at = runs[0]["starts_at"].as_u64().unwrap();
+        assert_eq!(starts_at % 600_000, 0, "runs start on the tenth minute");
+        assert!(runs[0]["id"].as_str().unwrap().starts_with("every-ten-"));
+        announced.push(runs[0]["id"].clone());
+        assert!(running.stop().await);
+    }
+    assert_eq!(announced[0], announced[1], "a second start (or node) finds the run announced");
+}

@@ -243,6 +243,10 @@ struct ServeArgs {
     /// docs/fair-deals.md); 0 deals from the server's seed alone.
     #[arg(long, env = "DDZ_NONCE_WAIT_MS", default_value_t = 2000)]
     nonce_wait_ms: u64,
+    /// The operator's recurring tournaments: a TOML file of `[[event]]` tables (docs/tournaments.md,
+    /// `tournaments.example.toml`).
+    #[arg(long, env = "DDZ_TOURNAMENTS")]
+    tournaments: Option<std::path::PathBuf>,
     /// A tournament table's pause between a deal's end and the next deal (milliseconds).
     #[arg(long, env = "DDZ_TOURNAMENT_PAUSE_MS", default_value_t = 5000)]
     tournament_pause_ms: u64,
@@ -300,7 +304,36 @@ fn host_name() -> String {
         .unwrap_or_else(|| "node".into())
 }
 
+/// The file of `ddz serve --tournaments`.
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RecurringFile {
+    #[serde(default)]
+    event: Vec<ddz_server::Recurring>,
+}
+
+/// Reads and checks the operator's recurring tournaments.
+fn read_tournaments(text: &str) -> Result<Vec<ddz_server::Recurring>, String> {
+    let file: RecurringFile = toml::from_str(text).map_err(|e| e.to_string())?;
+    for event in &file.event {
+        event.check().map_err(|e| e.to_string())?;
+    }
+    let mut slugs: Vec<&str> = file.event.iter().map(|e| e.slug.as_str()).collect();
+    slugs.sort_unstable();
+    if let Some(twice) = slugs.windows(2).find(|pair| pair[0] == pair[1]) {
+        return Err(format!("two events are called {:?}", twice[0]));
+    }
+    Ok(file.event)
+}
+
 fn serve(args: ServeArgs) -> Result<(), String> {
+    let tournaments = match &args.tournaments {
+        None => Vec::new(),
+        Some(path) => {
+            let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+            read_tournaments(&text).map_err(|e| format!("{}: {e}", path.display()))?
+        }
+    };
     tracing_subscriber::fmt()
         .with_writer(std::io::stderr)
         .with_env_filter(
@@ -329,6 +362,7 @@ fn serve(args: ServeArgs) -> Result<(), String> {
         }),
         trusted_proxies: args.trusted_proxies,
         listing: ddz_server::Listing { deals: args.board_min_deals, opponents: args.board_min_opponents },
+        tournaments,
         guards: ddz_server::Guards {
             api: ddz_server::Rate::new(args.api_rate, args.api_burst),
             websockets: ddz_server::Rate::new(args.ws_rate, args.ws_burst),
@@ -401,5 +435,27 @@ fn main() -> ExitCode {
             eprintln!("ddz: {e}");
             ExitCode::FAILURE
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::read_tournaments;
+
+    #[test]
+    fn the_example_recurring_tournaments_read_back() {
+        let events = read_tournaments(include_str!("../../../tournaments.example.toml")).expect("the example reads");
+        let slugs: Vec<&str> = events.iter().map(|e| e.slug.as_str()).collect();
+        assert_eq!(slugs, ["hourly-house", "daily-no-shuffle"]);
+        assert_eq!(events[1].settings().chips, 20_000);
+    }
+
+    #[test]
+    fn a_recurring_tournaments_file_with_a_mistake_is_refused_with_the_reason() {
+        let event = "[[event]]\nslug = \"a\"\ntitle = \"A\"\ntable = \"house\"\nevery_minutes = 60\n";
+        assert!(read_tournaments(&format!("{event}{event}")).unwrap_err().contains("two events are called \"a\""));
+        assert!(read_tournaments(&format!("{event}colour = \"red\"\n")).unwrap_err().contains("colour"));
+        let often = event.replace("every_minutes = 60", "every_minutes = 1");
+        assert!(read_tournaments(&often).unwrap_err().contains("10 minutes to a week"));
     }
 }

@@ -671,6 +671,78 @@ impl Tournament {
     }
 }
 
+/// An operator's recurring scheduled event (`ddz serve --tournaments FILE`, docs/tournaments.md): a run
+/// starts every `every_minutes`, `offset_minutes` after midnight UTC (and every period from there), and
+/// opens for registration `open_minutes` before its start.
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Recurring {
+    /// Names the runs (`{slug}-{minute of the start}`): lower-case letters, digits and dashes.
+    pub slug: String,
+    pub title: String,
+    pub table: TableType,
+    /// 60 for hourly, 1440 for daily: 10 minutes to a week.
+    pub every_minutes: u64,
+    #[serde(default)]
+    pub offset_minutes: u64,
+    /// How long before its start a run is announced: by default one period, at most a day.
+    #[serde(default)]
+    pub open_minutes: Option<u64>,
+    /// Bots fill the last table (otherwise the latest registrations beyond whole tables get byes).
+    #[serde(default)]
+    pub bots_fill: bool,
+    /// The settings (their `table` is the event's); docs/tournaments.md's defaults for 27 if left out.
+    #[serde(default)]
+    pub settings: Option<Settings>,
+}
+
+/// Why a recurring event is refused.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum RecurringError {
+    #[error("{0:?}: a slug is 1 to 32 lower-case letters, digits and dashes")]
+    Slug(String),
+    #[error("{0}: runs are 10 minutes to a week apart")]
+    Every(String),
+    #[error("{0}: {1}")]
+    Settings(String, SettingsError),
+}
+
+const MINUTE: u64 = 60_000;
+
+impl Recurring {
+    /// Whether the event is well formed.
+    pub fn check(&self) -> Result<(), RecurringError> {
+        let slug_chars = self.slug.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-');
+        if self.slug.is_empty() || self.slug.len() > 32 || !slug_chars {
+            return Err(RecurringError::Slug(self.slug.clone()));
+        }
+        if !(10..=7 * 1440).contains(&self.every_minutes) {
+            return Err(RecurringError::Every(self.slug.clone()));
+        }
+        self.settings().check(None).map_err(|e| RecurringError::Settings(self.slug.clone(), e))
+    }
+
+    pub fn settings(&self) -> Settings {
+        let settings = self.settings.clone().unwrap_or_else(|| Settings::default_for(self.table, 27));
+        Settings { table: self.table, ..settings }
+    }
+
+    /// The first run starting after `now` (ms since the epoch).
+    pub fn next_start(&self, now: u64) -> u64 {
+        let every = i128::from(self.every_minutes * MINUTE);
+        let offset = i128::from(self.offset_minutes * MINUTE) % every;
+        let periods = (i128::from(now) - offset).div_euclid(every) + 1;
+        (offset + periods * every) as u64
+    }
+
+    /// The run to announce at `now`, if its registration has opened: its id and start.
+    pub fn due(&self, now: u64) -> Option<(String, u64)> {
+        let start = self.next_start(now);
+        let open = self.open_minutes.unwrap_or(self.every_minutes).min(1440) * MINUTE;
+        (now + open >= start).then(|| (format!("{}-{}", self.slug, start / MINUTE), start))
+    }
+}
+
 /// Players advancing from a fixed-deal round of `field`: two thirds, in whole tables, at least one table
 /// fewer, never fewer than the final table.
 pub fn advancing(field: usize, seats: usize) -> usize {
@@ -1162,6 +1234,45 @@ mod tests {
         assert_eq!(state.phase, Phase::Finished);
         assert!(state.rounds.iter().all(|r| r.tables.iter().all(|t| t.players.len() == 2)));
         assert_eq!(state.rounds.last().map(|r| (r.stage, r.tables.len())), Some((Stage::Final, 1)));
+    }
+
+    fn hourly() -> Recurring {
+        Recurring {
+            slug: "hourly-house".into(),
+            title: "Hourly House".into(),
+            table: TableType::House,
+            every_minutes: 60,
+            offset_minutes: 0,
+            open_minutes: None,
+            bots_fill: true,
+            settings: None,
+        }
+    }
+
+    #[test]
+    fn a_recurring_event_announces_its_next_run_one_period_ahead() {
+        let event = hourly();
+        assert_eq!(event.check(), Ok(()));
+        // 10:20 UTC: the 11:00 run is open; its id names its start.
+        let at_10_20 = 10 * HOUR + 20 * 60_000;
+        assert_eq!(event.next_start(at_10_20), 11 * HOUR);
+        assert_eq!(event.due(at_10_20), Some((format!("hourly-house-{}", 11 * 60), 11 * HOUR)));
+        // On the hour the next run is the following one.
+        assert_eq!(event.next_start(11 * HOUR), 12 * HOUR);
+        // A daily event at 20:00 UTC, announced two hours ahead.
+        let daily = Recurring { every_minutes: 1440, offset_minutes: 1200, open_minutes: Some(120), ..hourly() };
+        assert_eq!(daily.next_start(10 * HOUR), 20 * HOUR);
+        assert_eq!(daily.due(10 * HOUR), None);
+        assert_eq!(daily.due(18 * HOUR).map(|(_, start)| start), Some(20 * HOUR));
+        assert_eq!(daily.next_start(21 * HOUR), 44 * HOUR);
+    }
+
+    #[test]
+    fn a_recurring_event_out_of_bounds_is_refused() {
+        assert!(matches!(Recurring { slug: "Hourly!".into(), ..hourly() }.check(), Err(RecurringError::Slug(_))));
+        assert!(matches!(Recurring { every_minutes: 5, ..hourly() }.check(), Err(RecurringError::Every(_))));
+        let bad = Settings { chips: 1, ..Settings::default_for(TableType::House, 27) };
+        assert!(matches!(Recurring { settings: Some(bad), ..hourly() }.check(), Err(RecurringError::Settings(..))));
     }
 
     #[test]

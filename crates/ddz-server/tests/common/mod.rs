@@ -133,7 +133,15 @@ fn test_config(
         cluster: None,
         trusted_proxies: Vec::new(),
         listing: LISTED_AT_ONCE,
+        tournaments: Vec::new(),
     }
+}
+
+/// A server running the operator's recurring tournaments `events`.
+pub async fn server_with_tournaments(db: &Path, timing: Timing, events: Vec<ddz_server::Recurring>) -> Running {
+    let mut config = test_config(sqlite(db), timing, Default::default(), Guards::default(), Clock::system());
+    config.tournaments = events;
+    ddz_server::start(config).await.expect("the server starts")
 }
 
 /// A server behind a balancer on this machine (its `X-Forwarded-For` is trusted), so that each client
