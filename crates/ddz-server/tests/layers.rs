@@ -20,6 +20,7 @@ const LAYERS: &[&[&str]] = &[
     &["rooms"],
     &["cluster"],
     &["matching", "upkeep"],
+    &["tournaments"],
     &["http"],
     &["crate"],
 ];
