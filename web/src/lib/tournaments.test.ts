@@ -10,6 +10,7 @@ import {
   lastTournament,
   playerPath,
   rememberTournament,
+  runningWords,
   tournamentPath,
   sitAndGoSizes,
 } from './tournaments';
@@ -94,6 +95,14 @@ describe("a player's place in a tournament", () => {
   it('knows the entrants', () => {
     expect(isEntrant(view('running', false), 'ann')).toBe(true);
     expect(isEntrant(view('running', false), 'Zed')).toBe(false);
+  });
+});
+
+describe('a running tournament in words', () => {
+  it('says who is left, the round and its stage', () => {
+    const summary = { ...view('running', false).summary, round: 2, stage: 'final' as const };
+    expect(runningWords(summary)).toBe('6 of 9 left · Round 2 · final table');
+    expect(runningWords({ ...summary, round: undefined, stage: undefined })).toBe('6 of 9 left');
   });
 });
 

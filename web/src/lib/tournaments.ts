@@ -12,6 +12,7 @@ import type {
   TournamentRound,
   TournamentSettings,
   TournamentStage,
+  TournamentSummary,
   TournamentView,
 } from './wire';
 
@@ -121,6 +122,14 @@ export function formatWords(format: TournamentFormat): string {
 
 export function stageWords(stage: TournamentStage): string {
   return t(stage === 'chips' ? 'stageChips' : stage === 'fixed' ? 'stageFixed' : 'stageFinal');
+}
+
+/** A running tournament in words: `6 of 9 left · Round 2 · final table`. */
+export function runningWords(summary: TournamentSummary): string {
+  const words = [t('playersLeft', { left: summary.left, n: summary.entrants })];
+  if (summary.round) words.push(t('roundOf', { n: summary.round }));
+  if (summary.stage) words.push(stageWords(summary.stage));
+  return words.join(' · ');
 }
 
 export function phaseWords(phase: TournamentPhase): string {
