@@ -404,6 +404,7 @@ const words = {
   tournamentsRunning: 'Running',
   tournamentsFinished: 'Finished',
   noTournaments: 'None right now.',
+  showAllFinished: 'Show all {n}',
   allTournaments: 'All tournaments',
   createTournament: 'Create tournament',
   tournamentFormat: 'Format',

@@ -401,6 +401,7 @@ const words: Words = {
   tournamentsRunning: '进行中',
   tournamentsFinished: '已结束',
   noTournaments: '现在没有。',
+  showAllFinished: '显示全部 {n} 场',
   allTournaments: '全部锦标赛',
   createTournament: '创建锦标赛',
   tournamentFormat: '赛制',
