@@ -9,7 +9,8 @@
 //! `offline.mjs` (the engine in the page, and a turn played through a network cut), `feel.mjs` (motion,
 //! sounds and spoken calls, quick chat), `table-layout.mjs` (the table at every size and phase, in both
 //! languages), `pwa.mjs` (the installed app: manifest, service worker, and a deal against the page's bots
-//! after the server is stopped).
+//! after the server is stopped), `tournament.mjs` (a sit-and-go created, registered for, played at its table
+//! and followed to its podium).
 //!
 //! Needs Node.js, `npm ci` in `web/`, and Chromium (`.ci/run` installs them); without them it fails.
 
@@ -109,6 +110,26 @@ fn the_installed_app_plays_a_deal_without_the_server_in_chromium() {
 #[test]
 fn the_table_moves_sounds_and_chats_in_chromium() {
     run_browser_tests("feel.mjs", &["--bot-delay-ms", "300", "--bot-delay-span-ms", "100"]);
+}
+
+/// A tournament from the Tournaments page: a 9-player House sit-and-go that bots fill after 10 s, with
+/// one-deal rounds, played at the player's table and followed to its podium. Short pauses between rounds,
+/// and the bot plays for a player away from their table after 15 s; quick bots.
+#[test]
+fn a_tournament_plays_from_its_page_to_its_podium_in_chromium() {
+    run_browser_tests(
+        "tournament.mjs",
+        &[
+            "--tournament-pause-ms",
+            "500",
+            "--tournament-away-ms",
+            "15000",
+            "--bot-delay-ms",
+            "100",
+            "--bot-delay-span-ms",
+            "100",
+        ],
+    );
 }
 
 /// Serves a fresh database with `server_args` and runs `web/e2e/{script}` against it.

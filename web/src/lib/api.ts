@@ -11,6 +11,7 @@ import type {
   ChallengeKind,
   ChallengeStarted,
   CreateRoom,
+  CreateTournament,
   DealRecord,
   DealReview,
   HintPlay,
@@ -34,6 +35,12 @@ import type {
   RoomView,
   StartChallenge,
   TableType,
+  TournamentCreated,
+  TournamentEntry,
+  TournamentFormat,
+  Tournaments,
+  TournamentSettings,
+  TournamentView,
 } from './wire';
 
 export type { Position };
@@ -199,4 +206,31 @@ export async function hints(pos: Position): Promise<HintPlay[]> {
 /** The `hard` bot's review of one seat's trick play in deal `deal` (worked out on first asking, then kept). */
 export function review(code: string, deal: number, seat: number): Promise<DealReview> {
   return get(`/api/rooms/${encodeURIComponent(code)}/deals/${deal}/reviews/${seat}`);
+}
+
+/** The tournaments: upcoming, running and finished. */
+export function tournaments(): Promise<Tournaments> {
+  return get('/api/tournaments');
+}
+
+/** A tournament's page: settings, standings, rounds and tables. */
+export function tournament(id: string): Promise<TournamentView> {
+  return get(`/api/tournaments/${encodeURIComponent(id)}`);
+}
+
+/** A new sit-and-go or scheduled event hosted by `name` (the host is not registered by it). */
+export async function createTournament(
+  name: string,
+  table: TableType,
+  format: TournamentFormat,
+  settings?: TournamentSettings,
+): Promise<string> {
+  const body: CreateTournament = { name, key: nameKey(name), title: null, table, format, settings };
+  return (await asName<TournamentCreated>('/api/tournaments', body)).id;
+}
+
+/** Registers `name` for a tournament, or withdraws them: the page as it stands after. */
+export function enterTournament(id: string, name: string, withdraw = false): Promise<TournamentView> {
+  const body: TournamentEntry = { name, key: nameKey(name) };
+  return asName(`/api/tournaments/${encodeURIComponent(id)}/${withdraw ? 'withdraw' : 'register'}`, body);
 }

@@ -3,6 +3,7 @@
 // any path outside /api), the boards (`#/boards/KIND`) and a player's stats (`#/stats/NAME`). The server and
 // the browser tests use these addresses: they must not change. Quick match's waiting page is `#/quick` (the
 // ticket it waits on is in sessionStorage, `lib/quick.ts`); Play vs 2 Bots without the server is `#/offline`.
+// The tournaments are listed at `#/tournaments`, and one tournament's page is `#/tournaments/ID`.
 
 /** What an address shows. */
 export type Address =
@@ -13,7 +14,9 @@ export type Address =
   | { view: 'boards'; board: string }
   | { view: 'stats'; player: string }
   | { view: 'quick' }
-  | { view: 'offline' };
+  | { view: 'offline' }
+  | { view: 'tournaments' }
+  | { view: 'tournament'; id: string };
 
 /** The current address: a watched room, a replay, a boards or stats page (their hash may follow a room's
  * query), then a room. */
@@ -27,6 +30,8 @@ export function currentAddress(): Address {
   const stats = location.hash.match(/^#\/stats\/(.+)$/);
   if (stats) return { view: 'stats', player: decodeURIComponent(stats[1]) };
   if (/^#\/quick\/?$/.test(location.hash)) return { view: 'quick' };
+  const tournament = location.hash.match(/^#\/tournaments(?:\/([A-Za-z0-9]+))?\/?$/);
+  if (tournament) return tournament[1] ? { view: 'tournament', id: tournament[1] } : { view: 'tournaments' };
   if (/^#\/offline\/?$/.test(location.hash)) return { view: 'offline' };
   const query = new URLSearchParams(location.search).get('room');
   const hash = location.hash.match(/^#\/room\/([A-Za-z0-9]+)/)?.[1];
@@ -76,4 +81,9 @@ export function boardsHash(board?: string): string {
 
 export function statsHash(player: string): string {
   return `#/stats/${encodeURIComponent(player)}`;
+}
+
+/** The tournaments' lists; with an id, that tournament's page. */
+export function tournamentsHash(id?: string): string {
+  return id ? `#/tournaments/${id}` : '#/tournaments';
 }

@@ -23,7 +23,11 @@ export class TableState {
   readonly me = $derived(this.room?.you ?? null);
   readonly players = $derived(this.room?.seats.length ?? 3);
   readonly house = $derived((this.deal ? tableRules(this.deal.rules).table : this.room?.rules.table) === 'house');
-  readonly isHost = $derived.by(() => !!this.room && this.room.host.toLowerCase() === this.name?.toLowerCase());
+  /** A tournament's table: the tournament seats, deals and closes it, so nobody has the host's controls. */
+  readonly tournament = $derived(this.room?.mode === 'tournament');
+  readonly isHost = $derived.by(
+    () => !!this.room && !this.tournament && this.room.host.toLowerCase() === this.name?.toLowerCase(),
+  );
   readonly inDeal = $derived(!!this.deal && !this.deal.result);
   readonly hand = $derived(sortHand(this.deal?.hand ?? []));
   readonly myTurn = $derived(this.inDeal && this.me !== null && this.deal!.waiting_for.includes(this.me));

@@ -1,0 +1,164 @@
+// Tournaments in the client, the part without a page (docs/tournaments.md): the sizes and default settings the
+// create form offers (the server's `Settings::default_for`), a player's table and path through the rounds read
+// from a tournament's page, the countdown's words, and the tournament the player last came from (for the link
+// back from a tournament table, whose room does not name its tournament).
+
+import { language, t } from './i18n.svelte';
+import { HOME_PATH, tournamentsHash } from './routes';
+import type {
+  TableType,
+  TournamentFormat,
+  TournamentPhase,
+  TournamentRound,
+  TournamentSettings,
+  TournamentStage,
+  TournamentSummary,
+  TournamentView,
+} from './wire';
+
+/** Seats at one table of a table type. */
+export function seatsOf(table: TableType): number {
+  return table === 'two_player' ? 2 : 3;
+}
+
+/** The sizes a sit-and-go of a table type takes. */
+export function sitAndGoSizes(table: TableType): number[] {
+  return table === 'two_player' ? [8, 16] : [9, 27];
+}
+
+/** The server's bounds on a sit-and-go's wait before bots fill it, in minutes (10 s to 30 min). */
+export const MIN_WAIT_MINUTES = 1 / 6;
+export const MAX_WAIT_MINUTES = 30;
+
+/** A scheduled event's field before anyone registers: the server's settings assume 27. */
+const SCHEDULED_FIELD = 27;
+
+/** The server's default settings for a table type and field (`Settings::default_for`); `field` is a sit-and-go's
+ * size, or none for a scheduled event. */
+export function defaultSettings(table: TableType, field: number = SCHEDULED_FIELD): TournamentSettings {
+  const seats = seatsOf(table);
+  return {
+    table,
+    chips: 10_000,
+    stake: 500,
+    line_percent: 20,
+    line_step_percent: 20,
+    line_every: 3,
+    chip_rounds: 3,
+    chip_rounds_until: Math.max(1, Math.floor(field / 3 / seats)) * seats,
+    carry_percent: 10,
+    deals_per_round: 3,
+    final_deals: 6,
+  };
+}
+
+/** Names compare as the server compares them: without regard to case. */
+export function sameName(a: string, b: string): boolean {
+  return a.toLowerCase() === b.toLowerCase();
+}
+
+/** Whether `name` is among a tournament's entrants (before the start: the registered). */
+export function isEntrant(view: TournamentView, name: string): boolean {
+  return view.standings.some((e) => sameName(e.name, name));
+}
+
+/** The table `name` plays at now: in the latest round, while it is still in play. */
+export function currentTable(view: TournamentView, name: string): string | null {
+  const round = view.rounds.at(-1);
+  if (!round || round.closed || view.summary.phase !== 'running') return null;
+  return round.tables.find((tb) => tb.players.some((p) => sameName(p, name)))?.code ?? null;
+}
+
+/** One round of a player's path: their table, its deals counted of the round's, and the chips they won there. */
+export interface PathStep {
+  round: number;
+  stage: TournamentStage;
+  code: string;
+  counted: number;
+  deals: number;
+  won: number;
+  closed: boolean;
+}
+
+/** A player's path through the rounds, and the round they went out in (if they did). */
+export interface PlayerPath {
+  steps: PathStep[];
+  out: number | null;
+}
+
+function stepOf(round: TournamentRound, name: string): PathStep | null {
+  for (const tb of round.tables) {
+    const seat = tb.players.findIndex((p) => sameName(p, name));
+    if (seat >= 0) {
+      const won = tb.won[seat] ?? 0;
+      return { round: round.number, stage: round.stage, code: tb.code, counted: tb.counted, deals: round.deals, won, closed: round.closed };
+    }
+  }
+  return null;
+}
+
+export function playerPath(view: TournamentView, name: string): PlayerPath {
+  const steps = view.rounds.map((r) => stepOf(r, name)).filter((s): s is PathStep => s !== null);
+  const out = view.standings.find((e) => sameName(e.name, name))?.out ?? null;
+  return { steps, out };
+}
+
+/** A countdown of `ms` as a clock, the same in every language: `m:ss`, or `h:mm:ss` (hours beyond a day
+ * counted on); never below 0. */
+export function countdown(ms: number): string {
+  const total = Math.ceil(Math.max(0, ms) / 1000);
+  const h = Math.floor(total / 3600);
+  const m = Math.floor((total % 3600) / 60);
+  const s = String(total % 60).padStart(2, '0');
+  return h > 0 ? `${h}:${String(m).padStart(2, '0')}:${s}` : `${m}:${s}`;
+}
+
+/** A format in words: `Sit-and-go of 9`, `Scheduled: 5 Dec 2026, 18:00`. */
+export function formatWords(format: TournamentFormat): string {
+  if (format.kind === 'sit_and_go') return t('sitAndGoOf', { n: format.size });
+  const time = new Date(format.starts_at).toLocaleString(language().tag, { dateStyle: 'medium', timeStyle: 'short' });
+  return t('scheduledAt', { time });
+}
+
+export function stageWords(stage: TournamentStage): string {
+  return t(stage === 'chips' ? 'stageChips' : stage === 'fixed' ? 'stageFixed' : 'stageFinal');
+}
+
+/** A running tournament in words: `6 of 9 left · Round 2 · final table`. */
+export function runningWords(summary: TournamentSummary): string {
+  const words = [t('playersLeft', { left: summary.left, n: summary.entrants })];
+  if (summary.round) words.push(t('roundOf', { n: summary.round }));
+  if (summary.stage) words.push(stageWords(summary.stage));
+  return words.join(' · ');
+}
+
+export function phaseWords(phase: TournamentPhase): string {
+  const key = { registering: 'phaseRegistering', running: 'phaseRunning', finished: 'phaseFinished', cancelled: 'phaseCancelled' } as const;
+  return t(key[phase]);
+}
+
+const LAST_KEY = 'ddz.tournament';
+
+/** Remembers the tournament page the player was last on: a tournament table links back to it. */
+export function rememberTournament(id: string, storage: Storage = sessionStorage) {
+  storage.setItem(LAST_KEY, id);
+}
+
+export function lastTournament(storage: Storage = sessionStorage): string | null {
+  return storage.getItem(LAST_KEY);
+}
+
+const ENTERED_KEY = 'ddz.tournamentTable';
+
+/** Whether the tournament page takes the player to `code` by itself: once per table, so that the page opened
+ * again from that table stays put. */
+export function enterOnce(code: string, storage: Storage = sessionStorage): boolean {
+  if (storage.getItem(ENTERED_KEY) === code) return false;
+  storage.setItem(ENTERED_KEY, code);
+  return true;
+}
+
+/** Where a tournament table links back to: the tournament page the player came from, else the lists. */
+export function tournamentPath(storage: Storage = sessionStorage): string {
+  return HOME_PATH + tournamentsHash(lastTournament(storage) ?? undefined);
+}
