@@ -135,8 +135,8 @@ impl Desk {
                 return Err(DeskError::Hosting(host.to_string()));
             }
         }
-        let title = title.map(|t| t.trim().chars().take(40).collect::<String>()).filter(|t| !t.is_empty());
-        let title = title.unwrap_or_else(|| default_title(&format, &settings));
+        // No title: the page names it by its table type and format, in the reader's language.
+        let title = title.map(|t| t.trim().chars().take(40).collect::<String>()).unwrap_or_default();
         let seed = Seed::random(&mut rand::rng());
         let entry = Entry::Created { title, host: host.to_string(), format, settings, seed };
         let first = Stamped { n: 1, at: now, entry };
@@ -443,18 +443,6 @@ fn new_id() -> String {
     const CHARS: &[u8] = b"abcdefghjkmnpqrstuvwxyz23456789";
     let mut rng = rand::rng();
     (0..10).map(|_| CHARS[rng.random_range(0..CHARS.len())] as char).collect()
-}
-
-fn default_title(format: &Format, settings: &Settings) -> String {
-    let table = match settings.table {
-        ddz_engine::TableType::House => "House",
-        ddz_engine::TableType::NoShuffle => "No Shuffle",
-        ddz_engine::TableType::TwoPlayer => "Two Player",
-    };
-    match format {
-        Format::SitAndGo { size, .. } => format!("{table} sit-and-go of {size}"),
-        Format::Scheduled { .. } => format!("{table} scheduled event"),
-    }
 }
 
 fn summary_json(id: &str, tournament: &Tournament) -> String {

@@ -1,3 +1,4 @@
+import { tableName } from './tables';
 // Tournaments in the client, the part without a page (docs/tournaments.md): the sizes and default settings the
 // create form offers (the server's `Settings::default_for`), a player's table and path through the rounds read
 // from a tournament's page, the countdown's words, and the tournament the player last came from (for the link
@@ -118,6 +119,11 @@ export function formatWords(format: TournamentFormat): string {
   if (format.kind === 'sit_and_go') return t('sitAndGoOf', { n: format.size });
   const time = new Date(format.starts_at).toLocaleString(language().tag, { dateStyle: 'medium', timeStyle: 'short' });
   return t('scheduledAt', { time });
+}
+
+/** A tournament's title: the host's words, or (none given) its table type and format in the reader's language. */
+export function titleOf(summary: TournamentSummary): string {
+  return summary.title || `${tableName(summary.table)} · ${formatWords(summary.format)}`;
 }
 
 export function stageWords(stage: TournamentStage): string {

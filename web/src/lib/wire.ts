@@ -636,7 +636,8 @@ export type CreateTournament = { name: string,
  */
 key: string | null, 
 /**
- * What the lists call it (the table type and format if left out): at most 40 characters.
+ * What the lists call it: at most 40 characters (left out, the page names it by its table type and
+ * format, in the reader's language).
  */
 title: string | null, table: TableType, format: TournamentFormat, settings?: TournamentSettings, };
 
@@ -646,7 +647,11 @@ export type TournamentEntry = { name: string,
  */
 key: string | null, };
 
-export type TournamentSummary = { id: string, title: string, host: string, table: TableType, format: TournamentFormat, phase: TournamentPhase, created_at: number, 
+export type TournamentSummary = { id: string, 
+/**
+ * The host's title; empty when none was given.
+ */
+title: string, host: string, table: TableType, format: TournamentFormat, phase: TournamentPhase, created_at: number, 
 /**
  * When registration closes by itself: a scheduled event's start, a sit-and-go's bots filling it.
  */

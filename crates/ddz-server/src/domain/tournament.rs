@@ -153,6 +153,7 @@ pub enum Format {
     /// bots take the empty places that long after the tournament was created.
     SitAndGo {
         size: usize,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
         #[ts(optional)]
         bots_after_ms: Option<u64>,
     },

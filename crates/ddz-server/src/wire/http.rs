@@ -263,12 +263,13 @@ pub struct CreateTournament {
     /// The name's key, if it is protected (`docs/names.md`).
     #[serde(default)]
     pub key: Option<String>,
-    /// What the lists call it (the table type and format if left out): at most 40 characters.
+    /// What the lists call it: at most 40 characters (left out, the page names it by its table type and
+    /// format, in the reader's language).
     #[serde(default)]
     pub title: Option<String>,
     pub table: TableType,
     pub format: Format,
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub settings: Option<Settings>,
 }
@@ -286,6 +287,7 @@ pub struct TournamentEntry {
 #[derive(ts_rs::TS, Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct TournamentSummary {
     pub id: String,
+    /// The host's title; empty when none was given.
     pub title: String,
     pub host: String,
     pub table: TableType,
@@ -293,18 +295,23 @@ pub struct TournamentSummary {
     pub phase: Phase,
     pub created_at: u64,
     /// When registration closes by itself: a scheduled event's start, a sit-and-go's bots filling it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub starts_at: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub started_at: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub finished_at: Option<u64>,
     /// Registered (before the start) or playing (after it), bots included.
     pub entrants: usize,
     /// Players still in.
     pub left: usize,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub round: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub stage: Option<Stage>,
     /// The first three (two at Two Player) once it is over.
@@ -333,6 +340,7 @@ pub struct EntrantView {
     pub bot: bool,
     pub chips: i64,
     /// The round they went out in.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub out: Option<u32>,
 }
@@ -352,6 +360,7 @@ pub struct TournamentRound {
     pub stage: Stage,
     pub deals: u32,
     /// The line this chip round's end applies.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub line: Option<i64>,
     pub closed: bool,
@@ -369,6 +378,7 @@ pub struct TournamentView {
     /// SHA-256 of the seed the seats are drawn from, shown from the start.
     pub commitment: String,
     /// The seed, once the tournament is over: anyone can draw the seats again (docs/tournaments.md).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub seed: Option<Seed>,
     /// The standings, best first (before the start: the registered, in order).
