@@ -385,3 +385,42 @@ async fn an_operators_recurring_event_is_announced_once_however_often_servers_st
     }
     assert_eq!(announced[0], announced[1], "a second start (or node) finds the run announced");
 }
+
+#[tokio::test]
+async fn an_entrant_still_playing_is_refused_a_watch_of_another_table_and_strangers_are_not() {
+    let db = temp_db("tournament-watch");
+    let running = server_behind_balancer(&db, TOURNEY, ddz_server::Clock::system(), LISTED_AT_ONCE).await;
+    let addr = running.addr;
+    let created = post_from(
+        addr,
+        "/api/tournaments",
+        json!({"name": "Host", "table": "house", "format": {"kind": "sit_and_go", "size": 9},
+               "settings": quick_settings("house", 3, 1)}),
+        "198.51.100.1",
+    )
+    .await;
+    let id = created.body["id"].as_str().unwrap().to_string();
+    for i in 1..=9 {
+        let path = format!("/api/tournaments/{id}/register");
+        post_from(addr, &path, json!({"name": format!("W{i}")}), &format!("203.0.113.{i}")).await;
+    }
+    let mut page = Value::Null;
+    for _ in 0..100 {
+        page = view(addr, &id).await;
+        if table_of(&page, "W1").is_some() {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let mine = table_of(&page, "W1").expect("W1 is seated");
+    let tables = page["rounds"][0]["tables"].as_array().unwrap();
+    let other = tables.iter().map(|t| t["code"].as_str().unwrap()).find(|code| *code != mine).unwrap();
+    let mut entrant = Client::watch_from(addr, other, "203.0.113.1").await;
+    assert_eq!(entrant.next_refusal().await.0, ErrorCode::EntrantWatching);
+    let mut own = Client::watch_from(addr, &mine, "203.0.113.1").await;
+    // Their own table may be watched (a second tab, say): a state comes, not a refusal.
+    own.next_state().await;
+    let mut stranger = Client::watch_from(addr, other, "192.0.2.50").await;
+    stranger.next_state().await;
+    assert!(running.stop().await);
+}

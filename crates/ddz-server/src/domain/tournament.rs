@@ -744,6 +744,20 @@ impl Recurring {
     }
 }
 
+impl Tournament {
+    /// Whether an entrant who registered from `address` is still in and seated at a table of the round in
+    /// play other than `code`: such a player may not watch `code` (docs/tournaments.md, "Other tables").
+    pub fn plays_elsewhere(&self, address: &str, code: &RoomCode) -> bool {
+        let Some(round) = self.current() else { return false };
+        round.tables.iter().filter(|t| &t.code != code).any(|t| {
+            t.players.iter().any(|&i| {
+                let entrant = &self.entrants[i];
+                entrant.out.is_none() && entrant.address.as_deref() == Some(address)
+            })
+        })
+    }
+}
+
 /// Players advancing from a fixed-deal round of `field`: two thirds, in whole tables, at least one table
 /// fewer, never fewer than the final table.
 pub fn advancing(field: usize, seats: usize) -> usize {
@@ -1274,6 +1288,23 @@ mod tests {
         assert!(matches!(Recurring { every_minutes: 5, ..hourly() }.check(), Err(RecurringError::Every(_))));
         let bad = Settings { chips: 1, ..Settings::default_for(TableType::House, 27) };
         assert!(matches!(Recurring { settings: Some(bad), ..hourly() }.check(), Err(RecurringError::Settings(..))));
+    }
+
+    #[test]
+    fn an_entrant_still_playing_may_not_watch_another_table_of_the_event() {
+        let mut log = sit_and_go(9, false);
+        log.register(&names(9).iter().map(String::as_str).collect::<Vec<_>>());
+        log.push(log.state().due_entry(0).unwrap());
+        log.push(log.state().due_entry(0).unwrap());
+        let state = log.state();
+        let round = state.current().unwrap();
+        let mine = round.tables.iter().find(|t| t.players.contains(&0)).unwrap().code.clone();
+        let other = round.tables.iter().find(|t| !t.players.contains(&0)).unwrap().code.clone();
+        assert!(state.plays_elsewhere("10.0.0.P0", &other), "P0 plays elsewhere");
+        assert!(!state.plays_elsewhere("10.0.0.P0", &mine), "their own table is theirs to watch");
+        assert!(!state.plays_elsewhere("192.0.2.1", &other), "a stranger watches any table");
+        log.push(Entry::RoundClosed { round: 1, out: vec![0] });
+        assert!(!log.state().plays_elsewhere("10.0.0.P0", &other), "once out, every table opens");
     }
 
     #[test]

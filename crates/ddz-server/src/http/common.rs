@@ -163,7 +163,7 @@ fn status(code: ErrorCode) -> StatusCode {
         | RallyNotFinished | NoSuchTicket | NameNotProtected | NoSuchTournament | NotRegistered => {
             StatusCode::NOT_FOUND
         }
-        RallyOpen | NameProtected | WrongRecoveryCode => StatusCode::FORBIDDEN,
+        RallyOpen | NameProtected | WrongRecoveryCode | EntrantWatching => StatusCode::FORBIDDEN,
         RallyPlayed | AlreadyProtected | AlreadyRegistered | TournamentFull | RegistrationClosed => {
             StatusCode::CONFLICT
         }

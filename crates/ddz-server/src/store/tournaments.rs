@@ -167,6 +167,18 @@ impl Db {
         .await
     }
 
+    /// The tournament whose table room `code` is, if it is one.
+    pub async fn tournament_of_table(&self, code: &RoomCode) -> DbResult<Option<String>> {
+        let code = code.clone();
+        self.run(move |s| async move {
+            sqlx::query_scalar("SELECT id FROM tournament_tables WHERE code = $1")
+                .bind(code.as_str())
+                .fetch_optional(&s.pool)
+                .await
+        })
+        .await
+    }
+
     /// The finished deals at round `round`'s tables of tournament `id`, by table and number: one light
     /// query each look, however many tables.
     pub async fn tournament_deals(&self, id: &str, round: u32) -> DbResult<Vec<TableDeal>> {

@@ -309,6 +309,8 @@ pub enum ErrorCode {
     TournamentFull,
     /// A command a tournament's table does not take from a player (the tournament seats, deals and closes).
     TournamentTable,
+    /// Watching a tournament's table from the address of an entrant who plays at another table of it.
+    EntrantWatching,
     /// The socket broke (not a frame too large): the connection closed.
     ConnectionBroken,
     // The server's own situations: each says what the player can do.

@@ -180,6 +180,12 @@ pub struct Answer {
     pub body: serde_json::Value,
 }
 
+/// A POST with a JSON body from client `address`, as a balancer forwards it ([`server_behind_balancer`]).
+pub async fn post_from(addr: SocketAddr, path: &str, body: serde_json::Value, address: &str) -> Answer {
+    let content_type = format!("application/json\r\nX-Forwarded-For: {address}");
+    http_text(addr, "POST", path, Some(&content_type), &body.to_string()).await
+}
+
 /// A raw HTTP request with a JSON body (or none).
 pub async fn http(addr: SocketAddr, method: &str, path: &str, body: Option<serde_json::Value>) -> Answer {
     let body = body.map(|b| b.to_string()).unwrap_or_default();
@@ -273,6 +279,18 @@ impl Client {
     pub async fn watch(addr: SocketAddr, room: &str) -> Client {
         let mut client = Client::start_watching(addr, room).await;
         client.next_state().await;
+        client
+    }
+
+    /// Connects through a balancer ([`server_behind_balancer`]) as a client at `address` and asks to watch,
+    /// without waiting for an answer.
+    pub async fn watch_from(addr: SocketAddr, room: &str, address: &str) -> Client {
+        use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+        let mut request = ws_url(addr, room).into_client_request().expect("a request");
+        request.headers_mut().insert("x-forwarded-for", address.parse().expect("a header value"));
+        let (ws, _) = tokio_tungstenite::connect_async(request).await.expect("websocket");
+        let mut client = Client::over(ws, "");
+        client.send(&Command::Watch { room: room.into() }).await;
         client
     }
 

@@ -585,6 +585,7 @@ export const en: Language = {
     already_registered: 'You are registered already.',
     not_registered: 'You are not registered for this tournament.',
     tournament_full: 'The tournament is full.',
+    entrant_watching: 'You play at another table of this tournament: its other tables are not yours to watch until you are out.',
     tournament_table: 'The tournament runs this table: it seats, deals and closes by itself.',
     connection_broken: 'The connection broke: reconnecting.',
     room_moved: 'The table moved to another server: reconnecting.',

@@ -591,6 +591,7 @@ export const zh: Language = {
     already_registered: '你已经报名了。',
     not_registered: '你没有报名这个比赛。',
     tournament_full: '比赛名额已满。',
+    entrant_watching: '你正在这个比赛的另一张牌桌上比赛：出局之前不能观看其他牌桌。',
     tournament_table: '这是比赛的牌桌：入座、发牌和关桌都由比赛自动进行。',
     connection_broken: '连接断开了：正在重新连接。',
     room_moved: '牌桌换到了另一台服务器：正在重新连接。',
