@@ -76,12 +76,9 @@ pub enum DeskError {
 
 impl From<DeskError> for Refused {
     fn from(e: DeskError) -> Refused {
-        let code = match &e {
-            DeskError::Store(_) | DeskError::Table(_) => match e {
-                DeskError::Store(e) => return e.refusal(),
-                DeskError::Table(refused) => return refused,
-                _ => unreachable!("matched above"),
-            },
+        let code = match e {
+            DeskError::Store(e) => return e.refusal(),
+            DeskError::Table(refused) => return refused,
             DeskError::Settings(_) | DeskError::Hosting(_) => ErrorCode::BadSettings,
             DeskError::Entry(EntryError::Closed) => ErrorCode::RegistrationClosed,
             DeskError::Entry(EntryError::AlreadyRegistered(_)) => ErrorCode::AlreadyRegistered,
