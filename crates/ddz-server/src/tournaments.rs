@@ -162,7 +162,11 @@ impl Desk {
             }
             None => Tournament::from_log(&entries).ok_or_else(|| DeskError::NoSuchTournament(id.to_string()))?,
         };
-        self.known.lock().expect("the cache").insert(id.to_string(), tournament.clone());
+        // A tournament that is over is read from its log when asked for: nothing moves it any more, and a
+        // node may be asked for many.
+        if !matches!(tournament.phase, Phase::Finished | Phase::Cancelled) {
+            self.known.lock().expect("the cache").insert(id.to_string(), tournament.clone());
+        }
         Ok(tournament)
     }
 
@@ -337,7 +341,6 @@ impl Desk {
             }
         }
         if matches!(tournament.phase, Phase::Finished | Phase::Cancelled) {
-            // Read again from the log when next asked for: nothing moves it any more.
             self.known.lock().expect("the cache").remove(id);
         }
         self.deal_on(&tournament, &finished).await
