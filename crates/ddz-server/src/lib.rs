@@ -190,6 +190,13 @@ pub async fn start(config: Config) -> Result<Running, Box<dyn std::error::Error 
     };
     let listener = TcpListener::bind(config.addr).await?;
     let addr = listener.local_addr()?;
+    // Without Nagle's algorithm: an action's `ack` and the `state` it caused are two writes, and the
+    // second would wait for the client's delayed ACK of the first (40 ms on Linux).
+    let listener = axum::serve::ListenerExt::tap_io(listener, |tcp: &mut tokio::net::TcpStream| {
+        if let Err(e) = tcp.set_nodelay(true) {
+            tracing::debug!(error = %e, "TCP_NODELAY could not be set");
+        }
+    });
     tracing::info!(%addr, database = %config.database, restored, "serving");
     let stopping = rooms.stopping();
     let app = http::router(state).layer(tower_http::trace::TraceLayer::new_for_http());

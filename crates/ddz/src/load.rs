@@ -438,3 +438,363 @@ async fn sleep_until(at: Option<Instant>) {
         None => std::future::pending().await,
     }
 }
+
+/// `ddz load --tournament N`: one tournament of `N` simulated entrants on the first server.
+pub struct TournamentArgs {
+    pub servers: Vec<SocketAddr>,
+    pub entrants: usize,
+    /// Think time per action, milliseconds: drawn uniformly from this range.
+    pub think_ms: (u64, u64),
+}
+
+/// What the entrants measured, all together.
+#[derive(Default)]
+struct Entrants {
+    actions: AtomicU64,
+    refused: AtomicU64,
+    failures: AtomicU64,
+    /// Sockets opened, one per table an entrant played at.
+    tables: AtomicU64,
+}
+
+/// A tournament of `args.entrants` simulated players: a sit-and-go when the field is one (9 or 27),
+/// else a scheduled event starting once everyone has had time to register. The settings are short: one
+/// chip round of one deal down to 9 players (3 for 9), then fixed rounds of one deal, and a final of
+/// one deal. Each entrant reads the tournament's page (`GET /api/tournaments/{id}`) until it is seated,
+/// plays its table over a socket as a browser does (sending its nonce when a deal asks), and reads the
+/// page again for its next table, until it is out or the event is over. Reports the entrants, the time
+/// from the start to the standings (the server's own stamps), the deals played, the entrants'
+/// acknowledged actions a second, the latency from an action to its `ack` and to the state it caused at
+/// the actor's seat, and the server's resident memory at its peak (sampled every second).
+pub fn tournament(args: TournamentArgs) -> Result<(), String> {
+    let runtime = tokio::runtime::Runtime::new().map_err(|e| e.to_string())?;
+    runtime.block_on(run_tournament(args))
+}
+
+async fn get_json(server: SocketAddr, path: &str) -> Result<serde_json::Value, String> {
+    let body = http(server, "GET", path, "").await?;
+    serde_json::from_str(&body).map_err(|e| format!("GET {path}: {e}: {body:.200}"))
+}
+
+async fn post_json(server: SocketAddr, path: &str, body: serde_json::Value) -> Result<serde_json::Value, String> {
+    let answer = http(server, "POST", path, &body.to_string()).await?;
+    serde_json::from_str(&answer).map_err(|e| format!("POST {path}: {e}: {answer:.200}"))
+}
+
+fn now_ms() -> u64 {
+    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_millis() as u64)
+}
+
+async fn run_tournament(args: TournamentArgs) -> Result<(), String> {
+    let server = *args.servers.first().ok_or("no server")?;
+    let n = args.entrants;
+    let sit_and_go = matches!(n, 9 | 27);
+    // A scheduled event starts once every entrant has had time to register (about 100 a second).
+    let starts_at = now_ms() + 5_000 + 12 * n as u64;
+    let format = if sit_and_go {
+        serde_json::json!({"kind": "sit_and_go", "size": n})
+    } else {
+        serde_json::json!({"kind": "scheduled", "starts_at": starts_at, "bots_fill": false})
+    };
+    let until = if n < 18 { 3 } else { 9 };
+    let settings = serde_json::json!({
+        "table": "house", "chips": 10000, "stake": 500, "line_percent": 20, "line_step_percent": 20,
+        "line_every": 1, "chip_rounds": 1, "chip_rounds_until": until, "carry_percent": 10,
+        "deals_per_round": 1, "final_deals": 1
+    });
+    let body = serde_json::json!({"name": "Load Host", "table": "house", "title": format!("Load test of {n}"),
+        "format": format, "settings": settings});
+    let created = post_json(server, "/api/tournaments", body).await?;
+    let id = created["id"].as_str().ok_or_else(|| format!("no tournament: {created}"))?.to_string();
+    let names: Vec<String> = (0..n).map(|i| format!("lt-{i}")).collect();
+
+    // The entrants start reading the page at once; they are registered meanwhile.
+    let totals = Arc::new(Entrants::default());
+    let peak = Arc::new(AtomicU64::new(0));
+    let done = Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let sampler = {
+        let (peak, done) = (peak.clone(), done.clone());
+        tokio::spawn(async move {
+            while !done.load(Ordering::Relaxed) {
+                if let Some(bytes) = resident_memory(server).await {
+                    peak.fetch_max(bytes as u64, Ordering::Relaxed);
+                }
+                tokio::time::sleep(Duration::from_secs(1)).await;
+            }
+        })
+    };
+    let mut tasks = tokio::task::JoinSet::new();
+    for (i, name) in names.iter().enumerate() {
+        let (totals, id, name, think) = (totals.clone(), id.clone(), name.clone(), args.think_ms);
+        tasks.spawn(async move {
+            let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(i as u64);
+            match entrant(server, &id, &name, think, &mut rng, &totals).await {
+                Ok(samples) => samples,
+                Err(e) => {
+                    if totals.failures.fetch_add(1, Ordering::Relaxed) < 5 {
+                        eprintln!("{name}: {e}");
+                    }
+                    Samples::default()
+                }
+            }
+        });
+    }
+    let registering = Instant::now();
+    let mut refused = 0;
+    for name in &names {
+        let path = format!("/api/tournaments/{id}/register");
+        for attempt in 0.. {
+            let answer = post_json(server, &path, serde_json::json!({"name": name})).await?;
+            match answer["code"].as_str() {
+                None => break,
+                // Another registration took the log's next number first, too often: again.
+                Some("busy") if attempt < 20 => tokio::time::sleep(Duration::from_millis(20)).await,
+                Some(code) => {
+                    refused += 1;
+                    if refused <= 3 {
+                        eprintln!("{name} is not registered ({code}): {}", answer["message"]);
+                    }
+                    break;
+                }
+            }
+        }
+    }
+    let registered_in = registering.elapsed().as_secs_f64();
+    if !sit_and_go && now_ms() > starts_at {
+        eprintln!("registration ran past the start: {registered_in:.1} s");
+    }
+    let mut all = Samples::default();
+    while let Some(joined) = tasks.join_next().await {
+        let samples = joined.map_err(|e| e.to_string())?;
+        all.ack.extend(samples.ack);
+        all.state.extend(samples.state);
+    }
+    let page = loop {
+        let page = get_json(server, &format!("/api/tournaments/{id}")).await?;
+        if page["summary"]["phase"] == "finished" {
+            break page;
+        }
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    };
+    done.store(true, Ordering::Relaxed);
+    let _ = sampler.await;
+    let summary = &page["summary"];
+    let (started, finished) =
+        (summary["started_at"].as_u64().unwrap_or(0), summary["finished_at"].as_u64().unwrap_or(0));
+    let seconds = finished.saturating_sub(started) as f64 / 1000.0;
+    let rounds = page["rounds"].as_array().cloned().unwrap_or_default();
+    let deals: u64 = rounds
+        .iter()
+        .map(|r| r["deals"].as_u64().unwrap_or(0) * r["tables"].as_array().map_or(0, Vec::len) as u64)
+        .sum();
+    let shape: Vec<String> = rounds
+        .iter()
+        .map(|r| format!("{} {}", r["stage"].as_str().unwrap_or("?"), r["tables"].as_array().map_or(0, Vec::len)))
+        .collect();
+    let actions = totals.actions.load(Ordering::Relaxed);
+    println!(
+        "tournament {id} ({}), {} entrants ({refused} refused, registered in {registered_in:.1} s), think {}..{} ms: \
+         start to standings {seconds:.1} s, {} rounds ({}), {deals} deals, {actions} actions acknowledged \
+         ({:.0}/s), {} refused, {} entrants failed, {} table sockets",
+        if sit_and_go { "sit-and-go" } else { "scheduled" },
+        summary["entrants"],
+        args.think_ms.0,
+        args.think_ms.1,
+        rounds.len(),
+        shape.join(", "),
+        actions as f64 / seconds.max(0.001),
+        totals.refused.load(Ordering::Relaxed),
+        totals.failures.load(Ordering::Relaxed),
+        totals.tables.load(Ordering::Relaxed),
+    );
+    println!("  action -> ack:   {}", percentiles(&mut all.ack));
+    println!("  action -> state: {} (at the actor's seat)", percentiles(&mut all.state));
+    match peak.load(Ordering::Relaxed) {
+        0 => println!("  server {server}: memory unknown (no ddz_process_resident_bytes in /metrics)"),
+        bytes => println!("  server {server}: {:.0} MiB resident at the peak", bytes as f64 / 1024.0 / 1024.0),
+    }
+    Ok(())
+}
+
+/// The table `name` plays at now, if the tournament has seated them in a round still in play, and the
+/// round's deals.
+fn seated_at(page: &serde_json::Value, name: &str) -> Option<(String, u32)> {
+    let round = page["rounds"].as_array()?.last().filter(|r| r["closed"] == false)?;
+    let deals = round["deals"].as_u64()? as u32;
+    round["tables"].as_array()?.iter().find_map(|t| {
+        let seated = t["players"].as_array()?.iter().any(|p| p == name);
+        let code = t["code"].as_str()?;
+        seated.then(|| (code.to_string(), deals))
+    })
+}
+
+/// One entrant, from its first look at the page to its last.
+async fn entrant(
+    server: SocketAddr,
+    id: &str,
+    name: &str,
+    think: (u64, u64),
+    rng: &mut rand_chacha::ChaCha8Rng,
+    totals: &Entrants,
+) -> Result<Samples, String> {
+    let mut samples = Samples::default();
+    let mut played: Vec<String> = Vec::new();
+    let deadline = Instant::now() + Duration::from_secs(3600);
+    while Instant::now() < deadline {
+        let page = get_json(server, &format!("/api/tournaments/{id}")).await?;
+        let out =
+            page["standings"].as_array().is_some_and(|s| s.iter().any(|e| e["name"] == name && e["out"].is_number()));
+        if out || matches!(page["summary"]["phase"].as_str(), Some("finished" | "cancelled")) {
+            return Ok(samples);
+        }
+        match seated_at(&page, name) {
+            Some((code, deals)) if !played.contains(&code) => {
+                totals.tables.fetch_add(1, Ordering::Relaxed);
+                if play_table(server, &code, name, deals, think, rng, totals, &mut samples).await? {
+                    played.push(code);
+                } else {
+                    // The page names a table a moment before its room is set up: again shortly.
+                    tokio::time::sleep(Duration::from_millis(200)).await;
+                }
+            }
+            // Waiting for the start, or for the round's other tables: a browser reads the page again.
+            _ => tokio::time::sleep(Duration::from_millis(rng.random_range(500..1000))).await,
+        }
+    }
+    Err("the tournament did not end within an hour".into())
+}
+
+/// Plays `name`'s turns at table `code` until its `deals` deals are over; `false` when the room is not
+/// there yet.
+#[allow(clippy::too_many_arguments)]
+async fn play_table(
+    server: SocketAddr,
+    code: &str,
+    name: &str,
+    deals: u32,
+    think: (u64, u64),
+    rng: &mut rand_chacha::ChaCha8Rng,
+    totals: &Entrants,
+    samples: &mut Samples,
+) -> Result<bool, String> {
+    let config = WebSocketConfig::default().read_buffer_size(4 * 1024);
+    let url = format!("ws://{server}/ws?room={code}");
+    // Without Nagle's algorithm, as a browser's socket: a nonce and the action right after it would wait
+    // for the server's delayed ACK of the nonce (40 ms).
+    let (socket, _) =
+        tokio_tungstenite::connect_async_with_config(url, Some(config), true).await.map_err(|e| e.to_string())?;
+    let (sink, mut stream) = socket.split();
+    let mut player = Player {
+        sink,
+        view: None,
+        n: 0,
+        seq: now_ms(),
+        due: None,
+        sent: None,
+        acted_at: None,
+        pace: Pace::new(),
+        nonce_for: None,
+    };
+    let hello = Command::Hello { room: code.into(), name: name.to_string(), token: None, key: None, browser: None };
+    player.send(&hello).await?;
+    // The action on its way: the event number it was sent from and when.
+    let mut in_flight: Option<(u64, Instant)> = None;
+    let deadline = Instant::now() + Duration::from_secs(1800);
+    while Instant::now() < deadline {
+        if player
+            .view
+            .as_ref()
+            .is_some_and(|v| v.deals_played >= deals && v.deal.as_ref().is_none_or(|d| d.result.is_some()))
+        {
+            return Ok(true);
+        }
+        let now = Instant::now();
+        match (player.my_turn(), player.due) {
+            (true, None) => player.due = Some(now + Duration::from_millis(rng.random_range(think.0..=think.1))),
+            (false, _) => player.due = None,
+            _ => {}
+        }
+        if player.due.is_some_and(|due| due <= now) {
+            // Under the server's 10 commands a second per connection: the latency counts from the send.
+            if let Some(wait) = player.pace.wait() {
+                player.due = Some(now + wait);
+                continue;
+            }
+            player.due = None;
+            let deal = player.view.as_ref().and_then(|v| v.deal.as_ref()).ok_or("no deal")?;
+            let action = simple_action(deal);
+            player.seq += 1;
+            player.sent = Some((player.seq, Instant::now()));
+            player.acted_at = Some(player.n);
+            in_flight = Some((player.n, Instant::now()));
+            player.send(&Command::Act { seq: player.seq, action }).await?;
+        }
+        let message = tokio::select! {
+            message = stream.next() => message,
+            _ = sleep_until(player.due) => continue,
+        };
+        let text = match message {
+            Some(Ok(Message::Text(text))) => text,
+            // The table closed (the tournament closes it once the round is over).
+            Some(Ok(Message::Close(_))) | None => return Ok(player.view.is_some()),
+            Some(Ok(_)) => continue,
+            Some(Err(e)) => return Err(e.to_string()),
+        };
+        match read_event(&text) {
+            Ok(Event::State { n, room }) => {
+                player.n = n;
+                let Some(view) = room.continuing(player.view.as_ref()) else {
+                    player.send(&Command::Sync).await?;
+                    continue;
+                };
+                player.view = Some(view);
+                if player.acted_at.is_some_and(|at| n > at) {
+                    player.acted_at = None;
+                }
+                if let Some((before, at)) = in_flight
+                    && n > before
+                {
+                    samples.state.push(at.elapsed().as_secs_f64() * 1000.0);
+                    in_flight = None;
+                }
+                let offer = player.view.as_ref().and_then(|v| v.offer.as_ref().zip(v.you));
+                if let Some((offer, seat)) = offer
+                    && offer.awaited.contains(&seat)
+                    && !offer.received[seat]
+                    && player.nonce_for.as_ref() != Some(&offer.commitment)
+                {
+                    player.nonce_for = Some(offer.commitment.clone());
+                    let nonce = ddz_engine::Seed::random(rng);
+                    player.send(&Command::Nonce { nonce }).await?;
+                }
+            }
+            Ok(Event::Ack { seq }) => {
+                if let Some((sent, at)) = player.sent
+                    && sent == seq
+                {
+                    samples.ack.push(at.elapsed().as_secs_f64() * 1000.0);
+                    totals.actions.fetch_add(1, Ordering::Relaxed);
+                    player.sent = None;
+                    player.acted_at = Some(player.n);
+                }
+            }
+            Ok(Event::Error { code, message, seq }) => {
+                if seq.is_some() && player.sent.is_some_and(|(s, _)| Some(s) == seq) {
+                    totals.refused.fetch_add(1, Ordering::Relaxed);
+                    player.sent = None;
+                    player.acted_at = None;
+                    in_flight = None;
+                    if code == ErrorCode::RateLimited {
+                        player.due = Some(Instant::now() + Duration::from_millis(100));
+                    }
+                } else if code == ErrorCode::UnknownRoom && player.view.is_none() {
+                    return Ok(false);
+                } else {
+                    return Err(format!("refused ({code:?}): {message}"));
+                }
+            }
+            _ => {}
+        }
+    }
+    Err(format!("table {code} did not finish within 30 minutes"))
+}

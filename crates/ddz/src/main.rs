@@ -110,6 +110,17 @@ enum Command {
         /// that made (and so owns) it, instead of spread over the nodes.
         #[arg(long)]
         routed: bool,
+        /// Tournament mode: one tournament of N simulated entrants on the first server instead of rooms (a
+        /// sit-and-go when N is 9 or 27, else a scheduled event starting once all have registered; at most
+        /// 999), with short settings: one chip round of one deal down to 9 (3 for 9 entrants), fixed rounds
+        /// of one deal, a final of one deal. Each entrant finds its table on the tournament's page and
+        /// plays it over a socket. Reports the time from the start to the standings, the deals, actions a
+        /// second, action latency and the server's peak memory. `--players`, `--deals`, `--ramp-s`,
+        /// `--no-bots` and `--routed` do not apply. The server's per-address limits must let every entrant
+        /// through: `ddz serve --api-rate 100000 --api-burst 100000 --ws-rate 100000 --ws-burst 100000
+        /// --max-connections 20000` (and `--tournament-pause-ms`, `--tournament-away-ms` to taste).
+        #[arg(long, value_name = "N")]
+        tournament: Option<usize>,
     },
     /// The ratings model (docs/ratings.md): `simulate` it against players of known strength, or `anchor`
     /// the bots' fixed ratings in a bot-vs-bot arena.
@@ -425,7 +436,10 @@ fn main() -> ExitCode {
             let threads = threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
             ratings::anchor(ratings::AnchorArgs { family, deals, seed, threads })
         }
-        Command::Load { server, players, deals, think_ms, ramp_s, no_bots, routed } => {
+        Command::Load { server, tournament: Some(entrants), think_ms, .. } => {
+            load::tournament(load::TournamentArgs { servers: server, entrants, think_ms })
+        }
+        Command::Load { server, players, deals, think_ms, ramp_s, no_bots, routed, tournament: None } => {
             load::load(load::LoadArgs { servers: server, players, deals, think_ms, ramp_s, bots: !no_bots, routed })
         }
     };

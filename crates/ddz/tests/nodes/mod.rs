@@ -21,6 +21,8 @@ pub struct Node {
     pub name: String,
     pub addr: SocketAddr,
     pub child: Child,
+    /// `ddz serve` arguments beyond the cluster's own (kept for a restart).
+    pub extra: Vec<String>,
 }
 
 impl Node {
@@ -31,7 +33,13 @@ impl Node {
 
     /// A node on `addr`.
     pub fn spawn_at(name: &str, addr: SocketAddr, postgres: &Postgres, nats: &Nats) -> Node {
-        Node { name: name.to_string(), addr, child: serve(name, addr, postgres, nats) }
+        Node::spawn_with(name, addr, postgres, nats, &[])
+    }
+
+    /// A node on `addr` given `extra` arguments too (flags the cluster does not set already).
+    pub fn spawn_with(name: &str, addr: SocketAddr, postgres: &Postgres, nats: &Nats, extra: &[&str]) -> Node {
+        let extra: Vec<String> = extra.iter().map(|a| a.to_string()).collect();
+        Node { name: name.to_string(), addr, child: serve(name, addr, postgres, nats, &extra), extra }
     }
 
     pub fn log_path(name: &str, addr: SocketAddr) -> std::path::PathBuf {
@@ -57,7 +65,7 @@ impl Node {
     /// Starts the node again where it was (after it was killed or stopped), logging to the same file.
     pub fn restart(&mut self, postgres: &Postgres, nats: &Nats) {
         let _ = self.child.wait();
-        self.child = serve(&self.name, self.addr, postgres, nats);
+        self.child = serve(&self.name, self.addr, postgres, nats, &self.extra);
     }
 
     /// Sends `signal` (`TERM`, `STOP`, `CONT`) to the node's process.
@@ -79,7 +87,7 @@ impl Drop for Node {
 }
 
 /// `ddz serve` in cluster mode on `addr`, its log appended to the node's file.
-fn serve(name: &str, addr: SocketAddr, postgres: &Postgres, nats: &Nats) -> Child {
+fn serve(name: &str, addr: SocketAddr, postgres: &Postgres, nats: &Nats, extra: &[String]) -> Child {
     let log =
         std::fs::OpenOptions::new().create(true).append(true).open(Node::log_path(name, addr)).expect("a log file");
     Command::new(DDZ)
@@ -87,6 +95,7 @@ fn serve(name: &str, addr: SocketAddr, postgres: &Postgres, nats: &Nats) -> Chil
         .args(["--node", name, "--lease-ms", &LEASE_MS.to_string(), "--bot-delay-ms", "1"])
         .args(["--bot-delay-span-ms", "5", "--api-rate", "1000", "--api-burst", "1000"])
         .args(["--ws-rate", "1000", "--ws-burst", "1000", "--trusted-proxies", "127.0.0.1"])
+        .args(extra)
         .env("RUST_LOG", "info,tower_http=warn,ddz_server::cluster=debug")
         .stdout(Stdio::null())
         .stderr(log)
@@ -110,10 +119,19 @@ pub async fn counter(addr: SocketAddr, name: &str) -> u64 {
 
 /// PostgreSQL, NATS and three nodes (the first alone, so that it migrates the database).
 pub async fn cluster(name: &str) -> (Postgres, Nats, Vec<Node>) {
+    cluster_with(name, &[]).await
+}
+
+/// [`cluster`], each node given `extra` arguments too.
+pub async fn cluster_with(name: &str, extra: &[&str]) -> (Postgres, Nats, Vec<Node>) {
     let postgres = Postgres::start(name);
     let nats = Nats::start();
-    let first = Node::spawn("n1", &postgres, &nats).ready().await;
-    let (second, third) = (Node::spawn("n2", &postgres, &nats), Node::spawn("n3", &postgres, &nats));
+    let spawn = |name: &str| {
+        let addr: SocketAddr = format!("127.0.0.1:{}", free_port()).parse().unwrap();
+        Node::spawn_with(name, addr, &postgres, &nats, extra)
+    };
+    let first = spawn("n1").ready().await;
+    let (second, third) = (spawn("n2"), spawn("n3"));
     let nodes = vec![first, second.ready().await, third.ready().await];
     (postgres, nats, nodes)
 }
