@@ -21,7 +21,8 @@ use ddz_engine::{DealRecord, Seed};
 use crate::domain::names::PlayerName;
 use crate::domain::room::{Mode, RoomCode};
 use crate::domain::tournament::{
-    Due, Entry, EntryError, FILL_LEVEL, Format, Phase, Recurring, Settings, SettingsError, Stamped, Tournament, seats,
+    Due, Entry, EntryError, FILL_LEVEL, Format, Phase, Recurring, Seating, Settings, SettingsError, Stamped,
+    Tournament, seats,
 };
 use crate::matching::quick_rules;
 use crate::room::{Request, TableSeat, retry_pause_ms};
@@ -317,28 +318,30 @@ impl Desk {
             let Some(due) = tournament.due(self.rooms.now_ms()) else { break };
             let entry = match due {
                 Due::Store(entry) => entry,
-                Due::Seat(seating) => {
-                    let mut codes = Vec::with_capacity(seating.tables.len());
-                    for _ in 0..seating.tables.len() {
-                        codes.push(self.rooms.unused_code().await?);
-                    }
-                    seating.with_codes(codes)
-                }
+                Due::Seat(seating) => self.seat_round(&tournament, seating).await?,
             };
-            let closing = match &entry {
-                Entry::RoundClosed { .. } => tournament.current().map(|r| r.tables.clone()).unwrap_or_default(),
+            let closing: Vec<RoomCode> = match &entry {
+                Entry::RoundClosed { .. } => {
+                    tournament.current().map(|r| r.tables.iter().map(|t| t.code.clone()).collect()).unwrap_or_default()
+                }
+                _ => Vec::new(),
+            };
+            let seated: Vec<RoomCode> = match &entry {
+                Entry::Seated { tables, .. } => tables.iter().map(|(code, _)| code.clone()).collect(),
                 _ => Vec::new(),
             };
             tournament = match self.append(id, &tournament, entry).await? {
                 Some(after) => after,
-                None => self.load(id).await?,
+                None => {
+                    // Another node seated the round first: the rooms made here are nobody's.
+                    self.close_tables(&seated).await;
+                    self.load(id).await?
+                }
             };
-            for table in closing {
-                self.set_up.lock().expect("the notes").remove(&table.code);
-                self.asked.lock().expect("the notes").remove(&table.code);
-                // Best effort: a table left open only idles, and its task retires.
-                let _ = self.rooms.request(&table.code, Request::CloseTable).await;
+            for code in &closing {
+                self.asked.lock().expect("the notes").remove(code);
             }
+            self.close_tables(&closing).await;
         }
         if matches!(tournament.phase, Phase::Finished | Phase::Cancelled) {
             self.known.lock().expect("the cache").remove(id);
@@ -407,6 +410,37 @@ impl Desk {
             self.asked.lock().expect("the notes").insert(table.code.clone(), next);
         }
         Ok(())
+    }
+
+    /// Makes and seats a round's rooms, before the round is stored: a player who reads their table on the
+    /// page finds it there. If one cannot be made, those made are closed and the round is drawn afresh.
+    async fn seat_round(&self, tournament: &Tournament, seating: Seating) -> Result<Entry, DeskError> {
+        let mut codes = Vec::with_capacity(seating.tables.len());
+        for players in &seating.tables {
+            let made = match self.rooms.unused_code().await {
+                Ok(code) => self.set_up_table(tournament, &code, players).await.map(|()| code),
+                Err(e) => Err(e.into()),
+            };
+            match made {
+                Ok(code) => {
+                    self.set_up.lock().expect("the notes").insert(code.clone());
+                    codes.push(code);
+                }
+                Err(e) => {
+                    self.close_tables(&codes).await;
+                    return Err(e);
+                }
+            }
+        }
+        Ok(seating.with_codes(codes))
+    }
+
+    /// Closes tables nobody will play at (best effort: one left open only idles, and its task retires).
+    async fn close_tables(&self, codes: &[RoomCode]) {
+        for code in codes {
+            self.set_up.lock().expect("the notes").remove(code);
+            let _ = self.rooms.request(code, Request::CloseTable).await;
+        }
     }
 
     /// Creates a table's room if it is not there yet, and seats the drawn players and bots where the
