@@ -10,7 +10,7 @@
 //! any node. A tournament therefore survives a restart and a node's death without hand-over.
 //!
 //! Each table is an ordinary room of mode [`Mode::Tournament`]: the driver counts its finished deals
-//! from their records, and deals its next one after [`Timing::between_deals_ms`].
+//! from their records, and deals its next one after [`crate::room::Timing::between_deals_ms`].
 
 use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex};
