@@ -218,6 +218,32 @@ impl Pace {
 }
 
 impl Player {
+    /// On this player's turn, acts once its think time (drawn from `think`, in ms) is up, under the
+    /// server's 10 commands a second per connection (the latency counts from the send). Whether it sent
+    /// an action.
+    async fn act_when_due(&mut self, now: Instant, think: (u64, u64), rng: &mut impl RngExt) -> Result<bool, String> {
+        match (self.my_turn(), self.due) {
+            (true, None) => self.due = Some(now + Duration::from_millis(rng.random_range(think.0..=think.1))),
+            (false, _) => self.due = None,
+            _ => {}
+        }
+        if self.due.is_none_or(|due| due > now) {
+            return Ok(false);
+        }
+        if let Some(wait) = self.pace.wait() {
+            self.due = Some(now + wait);
+            return Ok(false);
+        }
+        self.due = None;
+        let deal = self.view.as_ref().and_then(|v| v.deal.as_ref()).ok_or("no deal")?;
+        let action = simple_action(deal);
+        self.seq += 1;
+        self.sent = Some((self.seq, Instant::now()));
+        self.acted_at = Some(self.n);
+        self.send(&Command::Act { seq: self.seq, action }).await?;
+        Ok(true)
+    }
+
     async fn send(&mut self, command: &Command) -> Result<(), String> {
         if let Some(wait) = self.pace.wait() {
             tokio::time::sleep(wait).await;
@@ -313,27 +339,9 @@ async fn room(index: usize, args: &LoadArgs, totals: &Totals) -> Result<Samples,
         }
         let now = Instant::now();
         for player in players.iter_mut() {
-            match (player.my_turn(), player.due) {
-                (true, None) => {
-                    let think = rng.random_range(args.think_ms.0..=args.think_ms.1);
-                    player.due = Some(now + Duration::from_millis(think));
-                }
-                (false, _) => player.due = None,
-                _ => {}
-            }
-            if player.due.is_some_and(|due| due <= now) {
-                if let Some(wait) = player.pace.wait() {
-                    player.due = Some(now + wait);
-                    continue;
-                }
-                player.due = None;
-                let deal = player.view.as_ref().and_then(|v| v.deal.as_ref()).ok_or("no deal")?;
-                let action = simple_action(deal);
-                player.seq += 1;
-                player.sent = Some((player.seq, Instant::now()));
-                player.acted_at = Some(player.n);
-                in_flight.push_back(InFlight { at: Instant::now(), before: player.n, seen: vec![false; humans] });
-                player.send(&Command::Act { seq: player.seq, action }).await?;
+            let before = player.n;
+            if player.act_when_due(now, args.think_ms, &mut rng).await? {
+                in_flight.push_back(InFlight { at: Instant::now(), before, seen: vec![false; humans] });
             }
         }
         let next_due = players.iter().filter_map(|p| p.due).min();
@@ -708,26 +716,9 @@ async fn play_table(
         {
             return Ok(true);
         }
-        let now = Instant::now();
-        match (player.my_turn(), player.due) {
-            (true, None) => player.due = Some(now + Duration::from_millis(rng.random_range(think.0..=think.1))),
-            (false, _) => player.due = None,
-            _ => {}
-        }
-        if player.due.is_some_and(|due| due <= now) {
-            // Under the server's 10 commands a second per connection: the latency counts from the send.
-            if let Some(wait) = player.pace.wait() {
-                player.due = Some(now + wait);
-                continue;
-            }
-            player.due = None;
-            let deal = player.view.as_ref().and_then(|v| v.deal.as_ref()).ok_or("no deal")?;
-            let action = simple_action(deal);
-            player.seq += 1;
-            player.sent = Some((player.seq, Instant::now()));
-            player.acted_at = Some(player.n);
-            in_flight = Some((player.n, Instant::now()));
-            player.send(&Command::Act { seq: player.seq, action }).await?;
+        let before = player.n;
+        if player.act_when_due(Instant::now(), think, rng).await? {
+            in_flight = Some((before, Instant::now()));
         }
         let message = tokio::select! {
             message = stream.next() => message,
