@@ -455,6 +455,8 @@ const words = {
   youWentOut: 'You went out in round {n}.',
   entrantsHeading: 'Entrants',
   standings: 'Standings',
+  carriedNote:
+    'Players still in rank above those out. After the chip rounds, {percent}% of each player’s chips carried over; those out keep the chips they went out with.',
   noEntrants: 'Nobody has registered yet.',
   chipsCol: 'Chips',
   outCol: 'Out',

@@ -452,6 +452,7 @@ const words: Words = {
   youWentOut: '你在第 {n} 轮出局。',
   entrantsHeading: '报名选手',
   standings: '排名',
+  carriedNote: '仍在比赛中的选手排在已出局选手之前。打立出局结束后，每位选手的积分按 {percent}% 带入后面的轮次；出局选手保留出局时的积分。',
   noEntrants: '还没有人报名。',
   chipsCol: '筹码',
   outCol: '出局',
