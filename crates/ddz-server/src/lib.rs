@@ -43,7 +43,7 @@ pub use domain::fairness::{Listing, Origin};
 pub use domain::names::PlayerName;
 pub use domain::rating;
 pub use domain::room::{LogLine, Mode, Occupant, RoomCode};
-pub use domain::tournament::{Recurring, RecurringError};
+pub use domain::tournament::Recurring;
 pub use http::Heartbeat;
 pub use http::limit::Rate;
 pub use room::{FromClient, Hello, Msg, Outbound, Reply, Request, Timing};
