@@ -218,6 +218,31 @@ impl Pace {
 }
 
 impl Player {
+    /// The `ack` of action `seq`: its latency in ms if it is this player's action in flight. States
+    /// caused by other seats' actions, stored before this one, may still have arrived after it was sent:
+    /// the view is current only from the next state on.
+    fn acknowledged(&mut self, seq: u64) -> Option<f64> {
+        let (_, at) = self.sent.filter(|(sent, _)| *sent == seq)?;
+        self.sent = None;
+        self.acted_at = Some(self.n);
+        Some(at.elapsed().as_secs_f64() * 1000.0)
+    }
+
+    /// A refusal of action `seq`: whether it was this player's action in flight. A refused action (a
+    /// stale view) is tried again on the next state; one refused for going faster than a connection may
+    /// (10 a second), a little later.
+    fn refused(&mut self, seq: Option<u64>, code: ErrorCode) -> bool {
+        if seq.is_none() || self.sent.is_none_or(|(sent, _)| Some(sent) != seq) {
+            return false;
+        }
+        self.sent = None;
+        self.acted_at = None;
+        if code == ErrorCode::RateLimited {
+            self.due = Some(Instant::now() + Duration::from_millis(100));
+        }
+        true
+    }
+
     /// On this player's turn, acts once its think time (drawn from `think`, in ms) is up, under the
     /// server's 10 commands a second per connection (the latency counts from the send). Whether it sent
     /// an action.
@@ -391,28 +416,14 @@ async fn room(index: usize, args: &LoadArgs, totals: &Totals) -> Result<Samples,
                 }
             }
             Ok(Event::Ack { seq }) => {
-                let player = &mut players[p];
-                if let Some((sent, at)) = player.sent
-                    && sent == seq
-                {
-                    samples.ack.push(at.elapsed().as_secs_f64() * 1000.0);
+                if let Some(ms) = players[p].acknowledged(seq) {
+                    samples.ack.push(ms);
                     totals.actions.fetch_add(1, Ordering::Relaxed);
-                    player.sent = None;
-                    // States caused by other seats' actions, stored before this one, may still have
-                    // arrived after it was sent: the view is current only from the next state on.
-                    player.acted_at = Some(player.n);
                 }
             }
             Ok(Event::Error { code, message, seq }) => {
-                // A refused action (a stale view): try again on the next state; one refused for going
-                // faster than a connection may (10 a second), a little later.
-                if seq.is_some() && players[p].sent.is_some_and(|(s, _)| Some(s) == seq) {
+                if players[p].refused(seq, code) {
                     totals.refused.fetch_add(1, Ordering::Relaxed);
-                    players[p].sent = None;
-                    players[p].acted_at = None;
-                    if code == ErrorCode::RateLimited {
-                        players[p].due = Some(Instant::now() + Duration::from_millis(100));
-                    }
                     in_flight.pop_back();
                 } else {
                     return Err(format!("refused ({code:?}): {message}"));
@@ -760,24 +771,15 @@ async fn play_table(
                 }
             }
             Ok(Event::Ack { seq }) => {
-                if let Some((sent, at)) = player.sent
-                    && sent == seq
-                {
-                    samples.ack.push(at.elapsed().as_secs_f64() * 1000.0);
+                if let Some(ms) = player.acknowledged(seq) {
+                    samples.ack.push(ms);
                     totals.actions.fetch_add(1, Ordering::Relaxed);
-                    player.sent = None;
-                    player.acted_at = Some(player.n);
                 }
             }
             Ok(Event::Error { code, message, seq }) => {
-                if seq.is_some() && player.sent.is_some_and(|(s, _)| Some(s) == seq) {
+                if player.refused(seq, code) {
                     totals.refused.fetch_add(1, Ordering::Relaxed);
-                    player.sent = None;
-                    player.acted_at = None;
                     in_flight = None;
-                    if code == ErrorCode::RateLimited {
-                        player.due = Some(Instant::now() + Duration::from_millis(100));
-                    }
                 } else if code == ErrorCode::UnknownRoom && player.view.is_none() {
                     return Ok(false);
                 } else {
