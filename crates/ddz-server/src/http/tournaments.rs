@@ -8,12 +8,19 @@ use axum::http::StatusCode;
 use super::common::{AppError, AppState, Body, ClientAddr, Params, origin_address};
 use super::names::proven_name;
 use crate::domain::tournament::Settings;
-use crate::tournaments::Creating;
+use crate::tournaments::{Creating, DeskError};
 use crate::wire::http::{CreateTournament, TournamentCreated, TournamentEntry, TournamentView, Tournaments};
+use crate::wire::protocol::Refused;
+
+impl From<DeskError> for AppError {
+    fn from(e: DeskError) -> AppError {
+        AppError::from(Refused::from(e))
+    }
+}
 
 /// `GET /api/tournaments`: upcoming, running and finished.
 pub(super) async fn list(State(state): State<AppState>) -> Result<Json<Tournaments>, AppError> {
-    Ok(Json(state.desk.list().await.map_err(crate::wire::protocol::Refused::from)?))
+    Ok(Json(state.desk.list().await?))
 }
 
 /// `GET /api/tournaments/{id}`: settings, standings, rounds and tables.
@@ -21,7 +28,7 @@ pub(super) async fn view(
     State(state): State<AppState>,
     Params(id): Params<String>,
 ) -> Result<Json<TournamentView>, AppError> {
-    Ok(Json(state.desk.view(&id).await.map_err(crate::wire::protocol::Refused::from)?))
+    Ok(Json(state.desk.view(&id).await?))
 }
 
 /// `POST /api/tournaments`: a new sit-and-go or scheduled event, hosted by the name.
@@ -35,8 +42,9 @@ pub(super) async fn create(
     let settings =
         Settings { table: req.table, ..req.settings.unwrap_or_else(|| Settings::default_for(req.table, field)) };
     let creating = Creating { host, title: req.title, format: req.format, settings };
-    let id = state.desk.create(creating, None).await.map_err(crate::wire::protocol::Refused::from)?;
-    let id = id.expect("a fresh id is never taken");
+    let id = state.desk.create(creating, None).await?;
+    // A fresh id already taken (ten random characters: all but never) is told as a busy moment.
+    let id = id.ok_or(DeskError::Contended)?;
     Ok((StatusCode::CREATED, Json(TournamentCreated { id })))
 }
 
@@ -48,9 +56,8 @@ pub(super) async fn register(
     Body(req): Body<TournamentEntry>,
 ) -> Result<Json<TournamentView>, AppError> {
     let name = proven_name(&state, &req.name, req.key.as_deref(), from).await?;
-    let refused = crate::wire::protocol::Refused::from;
-    state.desk.register(&id, &name, origin_address(from)).await.map_err(refused)?;
-    Ok(Json(state.desk.view(&id).await.map_err(refused)?))
+    state.desk.register(&id, &name, origin_address(from)).await?;
+    Ok(Json(state.desk.view(&id).await?))
 }
 
 /// `POST /api/tournaments/{id}/withdraw`.
@@ -61,7 +68,6 @@ pub(super) async fn withdraw(
     Body(req): Body<TournamentEntry>,
 ) -> Result<Json<TournamentView>, AppError> {
     let name = proven_name(&state, &req.name, req.key.as_deref(), from).await?;
-    let refused = crate::wire::protocol::Refused::from;
-    state.desk.withdraw(&id, &name).await.map_err(refused)?;
-    Ok(Json(state.desk.view(&id).await.map_err(refused)?))
+    state.desk.withdraw(&id, &name).await?;
+    Ok(Json(state.desk.view(&id).await?))
 }
