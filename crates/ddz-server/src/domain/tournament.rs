@@ -478,8 +478,15 @@ impl Tournament {
                 let keys: Vec<String> = byes.iter().map(|b| name_key(b)).collect();
                 self.entrants.retain(|e| !keys.contains(&e.key));
                 self.byes = byes.clone();
-                for i in 1..=*bots {
-                    let name = format!("Bot {i}");
+                // Bots are Bot 1, Bot 2, ...: a number a registered player's name took is skipped, so
+                // that every entrant has a name of their own.
+                let mut numbers = 1..;
+                for _ in 0..*bots {
+                    let name = numbers
+                        .by_ref()
+                        .map(|i| format!("Bot {i}"))
+                        .find(|name| self.entrant_of(name).is_none())
+                        .expect("an unbounded range has a free number");
                     self.entrants.push(Entrant {
                         key: name_key(&name),
                         name,
@@ -1040,6 +1047,16 @@ mod tests {
         let state = log.state();
         assert_eq!(state.entrants.iter().filter(|e| e.bot.is_some()).count(), 7);
         assert_eq!(state.phase, Phase::Running);
+    }
+
+    #[test]
+    fn a_bot_that_fills_a_place_never_takes_a_registered_players_name() {
+        let mut log = sit_and_go(9, true);
+        log.register(&["Bot 1", "bot 3"]);
+        log.now = BOTS_AFTER_MS;
+        log.push(log.state().due_entry(log.now).unwrap());
+        let names: Vec<String> = log.state().entrants.iter().map(|e| e.name.clone()).collect();
+        assert_eq!(names, ["Bot 1", "bot 3", "Bot 2", "Bot 4", "Bot 5", "Bot 6", "Bot 7", "Bot 8", "Bot 9"]);
     }
 
     #[test]
