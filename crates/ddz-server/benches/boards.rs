@@ -10,6 +10,8 @@
 
 #[path = "../tests/common/mod.rs"]
 mod common;
+#[path = "common/names.rs"]
+mod names;
 
 use std::net::SocketAddr;
 use std::time::{Duration, Instant};
@@ -182,7 +184,7 @@ async fn fill(url: &str, players: u64) {
             players - 1
         )
     };
-    common::fill_names(&pool, players).await;
+    names::fill_names(&pool, players).await;
     let spread = |salt: u64, modulo: u64| format!("(((i * 2654435761 + {salt}) % 1000003) % {modulo})");
     let statements = [
         format!(

@@ -14,6 +14,8 @@
 
 #[path = "../tests/common/mod.rs"]
 mod common;
+#[path = "common/names.rs"]
+mod names;
 
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Command, Stdio};
@@ -238,7 +240,7 @@ async fn fill(url: &str, deals: u64) {
         format!("WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < {}) SELECT i FROM n", n - 1)
     };
     let longest = LONGEST.min(deals);
-    common::fill_names(&pool, NAMES).await;
+    names::fill_names(&pool, NAMES).await;
     let statements = [
         format!(
             "INSERT INTO played_deals (name_key, at, code, number, table_type, mode, seat, landlord, won, amount, others) \
