@@ -20,6 +20,7 @@ use crate::domain::room::RoomCode;
 
 /// A tournament's settings, chosen at creation within [`Settings::check`]'s bounds.
 #[derive(ts_rs::TS, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 #[ts(rename = "TournamentSettings")]
 pub struct Settings {
     pub table: TableType,
@@ -46,27 +47,49 @@ pub struct Settings {
     pub final_deals: u32,
 }
 
-/// Why settings, a format or a registration are refused.
+/// Why a tournament's settings, format or title are refused: each names the setting, as a request's body
+/// or an operator's file spells it.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum SettingsError {
-    #[error("starting chips are 1,000 to 1,000,000, and a point moves 1 to 10,000 chips")]
+    #[error("chips, stake: starting chips are 1,000 to 1,000,000, and a point moves 1 to 10,000 chips")]
     Chips,
-    #[error("the line starts at 0 to 90% of the starting chips and rises by 0 to 50% a round")]
+    #[error(
+        "line_percent, line_step_percent: the line starts at 0 to 90% of the starting chips and rises by 0 to 50% a round"
+    )]
     Line,
-    #[error("a chip round is 1 to 12 deals, and there are 1 to 6 chip rounds")]
+    #[error("line_every, chip_rounds: a chip round is 1 to 12 deals, and there are 1 to 6 chip rounds")]
     ChipRounds,
-    #[error("the chip rounds end at a multiple of {seats} players, from {seats} to half the entrants")]
+    #[error(
+        "chip_rounds_until: the chip rounds end at a multiple of {seats} players, from {seats} to half the entrants"
+    )]
     ChipRoundsUntil { seats: usize },
-    #[error("0 to 100% of the chips are carried")]
+    #[error("carry_percent: 0 to 100% of the chips are carried")]
     Carry,
-    #[error("a round is 1 to 12 deals, the final 1 to 24")]
+    #[error("deals_per_round, final_deals: a round is 1 to 12 deals, the final 1 to 24")]
     Deals,
-    #[error("a sit-and-go seats {sizes}")]
+    #[error("format.size: a sit-and-go seats {sizes}")]
     Size { sizes: String },
-    #[error("bots fill a sit-and-go after 10 seconds to 30 minutes")]
+    #[error("format.bots_after_ms: bots fill a sit-and-go after 10 seconds to 30 minutes")]
     Wait,
-    #[error("a scheduled event starts within 30 days")]
+    #[error("format.starts_at: a scheduled event starts within 30 days")]
     StartsAt,
+    #[error("title: a title is at most {TITLE_CHARS} characters, not {0}")]
+    Title(usize),
+    #[error("settings.table: the settings are for {settings:?}, the tournament for {table:?}")]
+    Table { table: TableType, settings: TableType },
+}
+
+/// The longest title a tournament may have, in characters.
+pub const TITLE_CHARS: usize = 40;
+
+/// A tournament's title as given, trimmed: refused when longer than [`TITLE_CHARS`].
+pub fn checked_title(title: Option<&str>) -> Result<String, SettingsError> {
+    let title = title.unwrap_or_default().trim();
+    let chars = title.chars().count();
+    if chars > TITLE_CHARS {
+        return Err(SettingsError::Title(chars));
+    }
+    Ok(title.to_string())
 }
 
 /// Entrants a scheduled event takes at most.
@@ -146,7 +169,7 @@ pub fn sit_and_go_sizes(table: TableType) -> [usize; 2] {
 
 /// How a tournament starts.
 #[derive(ts_rs::TS, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
+#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
 #[ts(rename = "TournamentFormat")]
 pub enum Format {
     /// Starts when `size` players have registered; if `bots_after_ms` is set (the host allowed bots),
