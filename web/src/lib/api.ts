@@ -4,6 +4,7 @@
 import { errorText } from './errors';
 import { forgetKey, nameKey } from './keys.svelte';
 import { t } from './i18n.svelte';
+import type { Hall, PlayerPage } from './hall-contract';
 import type {
   Board,
   BoardRow,
@@ -18,7 +19,6 @@ import type {
   Hints,
   JoinQuickMatch,
   NameSecrets,
-  PlayerStats,
   PlayVsBots,
   Position,
   ProtectName,
@@ -173,8 +173,9 @@ export function compareRally(date: string, name: string): Promise<RallyCompariso
   return get(`/api/rallies/${date}/compare/${encodeURIComponent(name)}`);
 }
 
-/** A player's stat lines, whether the name is protected, and their rating in each table family with its history. */
-export function playerStats(name: string): Promise<PlayerStats> {
+/** A player's stat lines, whether the name is protected, their rating in each table family with its history, and
+ * where they stand in each challenge. */
+export function playerStats(name: string): Promise<PlayerPage> {
   return get(`/api/players/${encodeURIComponent(name)}`);
 }
 
@@ -206,6 +207,11 @@ export async function hints(pos: Position): Promise<HintPlay[]> {
 /** The `hard` bot's review of one seat's trick play in deal `deal` (worked out on first asking, then kept). */
 export function review(code: string, deal: number, seat: number): Promise<DealReview> {
   return get(`/api/rooms/${encodeURIComponent(code)}/deals/${deal}/reviews/${seat}`);
+}
+
+/** The hall's live state (the `watch_hall` socket keeps it up to date). */
+export function hall(): Promise<Hall> {
+  return get('/api/hall');
 }
 
 /** The tournaments: upcoming, running and finished. */

@@ -1,5 +1,5 @@
-// Every WebSocket the client opens: a room's connection (hello, state snapshots, actions) and the lobby
-// watcher, both on `Socket`, the one place that opens a socket, parses the server's messages and reconnects.
+// Every WebSocket the client opens: a room's connection (hello, state snapshots, actions), the lobby
+// watcher and the hall watcher, all on `Socket`, the one place that opens a socket, parses the server's messages and reconnects.
 //
 // A socket comes back after every recoverable loss (a network change, a server restart, the old socket still
 // counted as connected): it waits 0.3 s, doubling up to 5 s, and never gives up. When the browser says it went
@@ -17,6 +17,8 @@ import { errorText } from './errors';
 import { newNonce, rememberNonce, sentNonce } from './fair';
 import { t } from './i18n.svelte';
 import { forgetKey, nameKey } from './keys.svelte';
+import { hall as hallNow } from './api';
+import type { Hall, HallEvent, WatchHall } from './hall-contract';
 import type { Chat, ClientAction, Command, Event, LobbyTable, RoomView } from './types';
 
 /**
@@ -41,8 +43,8 @@ class Socket {
    */
   constructor(
     private readonly room: string | null,
-    private readonly greeting: () => Command,
-    private readonly onMessage: (msg: Event) => void,
+    private readonly greeting: () => Command | WatchHall,
+    private readonly onMessage: (msg: Event | HallEvent) => void,
     private readonly mayRetry: () => boolean = () => true,
   ) {
     addEventListener('offline', this.wentOffline);
@@ -205,7 +207,7 @@ export class Connection implements RoomLink {
     return this.socket.status;
   }
 
-  private receive(msg: Event) {
+  private receive(msg: Event | HallEvent) {
     if (msg.type === 'session') {
       if (this.name !== null) localStorage.setItem(tokenKey(this.code, this.name), msg.token);
     } else if (msg.type === 'replaced') {
@@ -278,6 +280,43 @@ export class LobbyWatcher {
       this.socket.answered();
     },
   );
+
+  close() {
+    this.socket.close();
+  }
+}
+
+/**
+ * The hall's live state (`watch_hall`): the counts, quick match's lines, the open tournaments and the public
+ * tables, pushed by the server as they change; `GET /api/hall` paints it first where it answers before the
+ * socket does. `skew` is the server's clock minus this one's, for countdowns.
+ */
+export class HallWatcher {
+  hall = $state<Hall | null>(null);
+  skew = $state(0);
+  private pushed = false;
+  private socket = new Socket(
+    null,
+    () => ({ type: 'watch_hall' }),
+    (msg) => {
+      if (msg.type !== 'hall') return;
+      this.pushed = true;
+      this.show(msg.hall);
+      this.socket.answered();
+    },
+  );
+
+  constructor() {
+    hallNow().then(
+      (hall) => this.pushed || this.show(hall),
+      () => {},
+    );
+  }
+
+  private show(hall: Hall) {
+    this.hall = hall;
+    this.skew = hall.now - Date.now();
+  }
 
   close() {
     this.socket.close();

@@ -87,3 +87,6 @@ export function statsHash(player: string): string {
 export function tournamentsHash(id?: string): string {
   return id ? `#/tournaments/${id}` : '#/tournaments';
 }
+
+/** The shell's tabs (`components/shell/Shell.svelte`): the hall, the tournaments, the boards, the player's own page. */
+export type Tab = 'play' | 'tournaments' | 'boards' | 'me';
