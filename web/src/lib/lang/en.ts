@@ -495,7 +495,7 @@ const words = {
   playingCount_one: '{n} table in play',
   playingCount_other: '{n} tables in play',
   quickFacts: '{waiting} waiting · {playing} playing',
-  lastPlayed: 'last played',
+  lastChosen: 'last chosen',
   registered: 'Registered',
   notPlayed: 'Not played yet',
   notPlayedToday: 'Not played today',

@@ -491,7 +491,7 @@ const words: Words = {
   playingCount_one: '{n} 桌在玩',
   playingCount_other: '{n} 桌在玩',
   quickFacts: '{waiting} 人等待 · {playing} 人在玩',
-  lastPlayed: '上次玩的',
+  lastChosen: '上次选的',
   registered: '已报名',
   notPlayed: '还没玩过',
   notPlayedToday: '今天还没玩',
