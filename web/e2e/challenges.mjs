@@ -5,15 +5,14 @@
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { BASE, newPage, playDeal, shot, tapCard, useBrowser } from './harness.mjs';
+import { BASE, asPlayer, chooseLanguage, newPage, playDeal, shot, tapCard, useBrowser } from './harness.mjs';
 
 useBrowser();
 
 /** Starts `kind` from the home screen as `name` and plays its first deal. */
 async function firstDeal(kind, label, name, max) {
   const page = await newPage();
-  await page.goto(BASE);
-  await page.getByTestId('name').fill(name);
+  await asPlayer(page, name);
   await page.getByTestId(`start-${kind}`).click();
   // Three runs start at once on a busy machine: a minute for the deal, and on failure what the page showed.
   await page
@@ -105,8 +104,8 @@ test('each challenge starts from the home screen, plays a deal, and lands on its
 test('the Chinese table words plays, refusals and the log in Chinese', { timeout: 120_000 }, async () => {
   const page = await newPage();
   await page.goto(BASE);
-  await page.getByRole('button', { name: '简体中文' }).click();
-  await page.getByTestId('name').fill('Zhang San');
+  await chooseLanguage(page, '简体中文');
+  await asPlayer(page, 'Zhang San');
   await page.getByRole('button', { name: '对战两个机器人' }).click();
   await page.locator('[data-testid=hand] .card').nth(16).waitFor();
   const reading = page.getByTestId('trick-reading');

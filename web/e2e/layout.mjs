@@ -173,7 +173,9 @@ export function layoutProblems(page) {
     // scrolled out from under it.
     const nav = document.querySelector('.shell-nav')?.getBoundingClientRect();
     const underBar = (r) => nav && r.left < nav.right && r.right > nav.left && r.top < nav.bottom && r.bottom > nav.top;
-    for (const el of [...document.querySelectorAll(TARGETS)].filter(visible)) {
+    // Under an open sheet (a modal dialog) only the top sheet's own targets take a tap.
+    const sheet = [...document.querySelectorAll('.sheet[open]')].at(-1);
+    for (const el of [...document.querySelectorAll(TARGETS)].filter(visible).filter((el) => !sheet || sheet.contains(el))) {
       const r = rect(el);
       if (r.width < 43.5 || r.height < 43.5) problems.push(`${describe(el)} is a tap target of only ${r.width.toFixed(0)}x${r.height.toFixed(0)}px`);
       if (!inViewport(r) || (scrolling && !onBar(el) && underBar(r))) continue;
