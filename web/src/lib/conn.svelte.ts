@@ -1,5 +1,5 @@
-// Every WebSocket the client opens: a room's connection (hello, state snapshots, actions), the lobby
-// watcher and the hall watcher, all on `Socket`, the one place that opens a socket, parses the server's messages and reconnects.
+// Every WebSocket the client opens: a room's connection (hello, state snapshots, actions) and the hall
+// watcher, both on `Socket`, the one place that opens a socket, parses the server's messages and reconnects.
 //
 // A socket comes back after every recoverable loss (a network change, a server restart, the old socket still
 // counted as connected): it waits 0.3 s, doubling up to 5 s, and never gives up. When the browser says it went
@@ -19,7 +19,7 @@ import { t } from './i18n.svelte';
 import { forgetKey, nameKey } from './keys.svelte';
 import { hall as hallNow } from './api';
 import type { Hall, HallEvent, WatchHall } from './hall-contract';
-import type { Chat, ClientAction, Command, Event, LobbyTable, RoomView } from './types';
+import type { Chat, ClientAction, Command, Event, RoomView } from './types';
 
 /**
  * The WebSocket address; a room's socket names its room (`/ws?room=CODE`) so that a balancer in front of a
@@ -38,7 +38,7 @@ class Socket {
   private retry = 0;
 
   /**
-   * `room` is the room the socket is for (none for the lobby's); `greeting` is sent first on every
+   * `room` is the room the socket is for (none for the hall's); `greeting` is sent first on every
    * connection; `onMessage` gets each message; `mayRetry` is asked after a loss (a refusal for good says no).
    */
   constructor(
@@ -262,24 +262,6 @@ export class Connection implements RoomLink {
   act(action: ClientAction) {
     this.send({ type: 'act', seq: nextSeq(), action });
   }
-
-  close() {
-    this.socket.close();
-  }
-}
-
-/** The public lobby's open tables, kept up to date until closed (`watch_lobby`). */
-export class LobbyWatcher {
-  tables = $state<LobbyTable[]>([]);
-  private socket = new Socket(
-    null,
-    () => ({ type: 'watch_lobby' }),
-    (msg) => {
-      if (msg.type !== 'lobby') return;
-      this.tables = msg.tables.filter((table) => !table.closed);
-      this.socket.answered();
-    },
-  );
 
   close() {
     this.socket.close();
