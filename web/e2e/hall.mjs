@@ -1,14 +1,15 @@
 // The hall acted on as a person does (issue 58), on a phone held sideways, by touch: a first visit (no name
 // kept) reaches a dealt quick-match table with a name typed once and one tap (the lone player is seated with
 // two bots after the server's 10 s); a player with a name registers for the open House sit-and-go with one tap,
-// and the tile says so and opens the event's page; the public tables open from their tile and a tap on Sit
+// and the tile says so and opens the event's page; the shell's tabs (upright: the bar along the bottom) open
+// their pages in place, Me asking for the name first; the public tables open from their tile and a tap on Sit
 // seats the player.
 // Usage: DDZ_URL=http://127.0.0.1:8080 node web/e2e/hall.mjs (quicker with `ddz serve --bot-delay-ms 100
 // --bot-delay-span-ms 100`).
 
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { BASE, PHONE, answerName, api, asPlayer, assertLayout, newPage, publicView, tap, uniqueName, useBrowser } from './harness.mjs';
+import { BASE, PHONE, PORTRAIT, answerName, api, asPlayer, assertLayout, newPage, publicView, tap, uniqueName, useBrowser } from './harness.mjs';
 
 useBrowser();
 
@@ -62,6 +63,34 @@ describe('the hall', { concurrency: 3 }, () => {
     await tap(page, tile);
     await page.waitForURL(new RegExp(`#/tournaments/${id}$`));
     await page.getByTestId('registered').filter({ hasText: name }).waitFor();
+    await page.context().close();
+  });
+
+  test("the shell's tabs open their pages in place and light up; Me asks for the name first", { timeout: 60_000 }, async () => {
+    const page = await newPage(PORTRAIT);
+    await page.goto(BASE);
+    const tab = (name) => page.getByTestId('shell-nav').getByRole('link', { name, exact: true });
+    const current = () => page.getByTestId('shell-nav').locator('[aria-current=page]').innerText();
+    assert.equal(await current(), 'Play');
+    // The page changes in place: a mark left on the window stays.
+    await page.evaluate(() => (window.__stayed = true));
+    await tap(page, tab('Tournaments'));
+    await page.getByRole('heading', { name: 'Tournaments', level: 1 }).waitFor();
+    assert.equal(await current(), 'Tournaments');
+    await tap(page, tab('Boards'));
+    await page.getByRole('heading', { name: 'Boards', level: 1 }).waitFor();
+    assert.equal(await current(), 'Boards');
+    await assertLayout(page, 'the boards in the shell');
+    const name = uniqueName('Myself');
+    await tap(page, tab('Me'));
+    await answerName(page, name);
+    await page.waitForURL(new RegExp(`#/stats/${name}$`));
+    await page.getByRole('heading', { name: new RegExp(name) }).waitFor();
+    assert.equal(await current(), 'Me');
+    await tap(page, tab('Play'));
+    await page.getByTestId('hall').waitFor();
+    assert.equal(new URL(page.url()).hash, '');
+    assert.equal(await page.evaluate(() => window.__stayed), true, 'no page load on the way');
     await page.context().close();
   });
 
