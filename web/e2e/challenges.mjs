@@ -36,6 +36,9 @@ async function abandon(page) {
   await page.getByTestId('run-over').waitFor();
 }
 
+/** A net as the pages write it: `+$12`, `−$4`. */
+const signed = (amount) => `${amount < 0 ? '−' : '+'}$${Math.abs(amount)}`;
+
 function net(text) {
   const m = text.match(/Net ([+−])\$(\d+)/);
   assert.ok(m, `a net in ${JSON.stringify(text)}`);
@@ -58,6 +61,9 @@ test('each challenge starts from the home screen, plays a deal, and lands on its
   await buster.getByTestId('run-over').waitFor();
   assert.equal(net(await buster.getByTestId('run-net').innerText()), busterNet, 'the abandoned deal was refunded');
   assert.match(await buster.locator('.log').textContent(), /Buster Fan abandoned the run at [+−]\$\d+/);
+  // The hall's tile shows the run: the player's best, first on the board; a new run is one tap away.
+  await buster.getByRole('button', { name: 'Home' }).last().click();
+  await buster.getByTestId('standing-buster').filter({ hasText: `Best ${signed(busterNet)} · #1` }).waitFor();
 
   // Bot Bomber and the rally: abandon after the first deal.
   await abandon(bomber);
@@ -67,8 +73,10 @@ test('each challenge starts from the home screen, plays a deal, and lands on its
   assert.equal(await compare.locator('tbody tr').count(), 2, 'one deal and the total');
   await shot(rally, 'challenge-rally-over');
 
-  // One attempt per rally: a second start from the home screen is refused with a reason.
+  // One attempt per rally: the hall's tile shows today's, and a second start from it is refused with a reason.
+  const rallyNet = net(await rally.getByTestId('run-net').innerText());
   await rally.getByRole('button', { name: 'Home' }).last().click();
+  await rally.getByTestId('standing-rally').filter({ hasText: `Today ${signed(rallyNet)} · #1` }).waitFor();
   await rally.getByTestId('start-rally').click();
   await rally.getByRole('alert').filter({ hasText: "already played today's rally" }).waitFor();
   // The comparison stays available from the rally's board.

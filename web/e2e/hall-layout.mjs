@@ -4,7 +4,8 @@
 // and a busy one (`fixtures/hall-*.json`, played into the page through stubs of `GET /api/hall`, the
 // `watch_hall` socket, the player's page and the tournament and room the player is on): many waiting and
 // playing, open events with long titles, six public tables, a long protected name with a rating in every
-// family and every challenge played, and the way back to the player's table. Each screen must pass
+// family and every challenge played, and the way back to the player's table; there the player's card and (on a
+// phone held sideways) the public tables' sheet are opened too, and must fit the screen. Each screen must pass
 // `layoutProblems` (nothing overlaps, nothing is cut or off screen, every tap target at least 44px and
 // uncovered), scroll neither sideways nor (on a phone held sideways) down, and have axe find nothing serious.
 // Screenshots go to target/e2e-screenshots/hall/; with DDZ_HALL_SHOTS=docs/screenshots the README's three
@@ -119,6 +120,23 @@ function scrollProblems(page) {
   });
 }
 
+/**
+ * Opens a sheet from the hall (the player's card, the public tables) and measures it over the hall: it fits the
+ * screen and passes `layoutProblems`; then closes it.
+ */
+async function sheetProblems(page, opener, sheet) {
+  await page.getByTestId(opener).click();
+  const open = page.getByTestId(sheet);
+  await open.waitFor();
+  const problems = await layoutProblems(page);
+  const box = await open.boundingBox();
+  const { width, height } = page.viewportSize();
+  if (box.x < 0 || box.y < 0 || box.x + box.width > width || box.y + box.height > height) problems.push(`the sheet is off the screen: ${JSON.stringify(box)}`);
+  await page.keyboard.press('Escape');
+  await open.waitFor({ state: 'detached' });
+  return problems.map((p) => `${sheet}: ${p}`);
+}
+
 /** axe is slow: it reads one size of each kind (sideways, upright, desktop) in each state and language. */
 const AXE_AT = new Set(['640x360', '390x844', '1280x800']);
 /** The README's screenshots (busy): sideways and upright in English, sideways in Chinese. */
@@ -138,6 +156,10 @@ for (const lang of ['en', 'zh']) {
             ...(await scrollProblems(page)),
             ...(AXE_AT.has(name) ? await axeViolations(page, { serious: true }) : []),
           ];
+          if (state === 'busy') {
+            found.push(...(await sheetProblems(page, 'player-card', 'player-dialog')));
+            if (size.height <= 500 && size.width > size.height) found.push(...(await sheetProblems(page, 'public-tables', 'tables-sheet')));
+          }
           problems.push(...found.map((p) => `${state}: ${p}`));
           await page.screenshot({ path: join(OUT, `${lang}-${state}-${name}.jpg`), type: 'jpeg', quality: 72, fullPage: true });
           if (README_SHOTS && state === 'busy' && README[lang].includes(name))

@@ -93,7 +93,9 @@ export function layoutProblems(page) {
       }
     }
 
-    // Text and pictures that must not overlap: under an open dialog only the dialog's own.
+    // Text and pictures that must not overlap: under an open dialog (a deal's settlement, a sheet) only the
+    // dialog's own.
+    const sheet = [...document.querySelectorAll('.sheet[open]')].at(-1);
     const LABELS = [
       '.topbar > *', '.topbar .more > *', '.counter-box h2', '.counter li', '.seat .nameplate', '.seat .name', '.badge', '.balance', '.count',
       '.played .say', '.played .reading', '.played .mini-cards', '.trick', '.bottom', '.middle .status', '.middle .invite',
@@ -119,7 +121,8 @@ export function layoutProblems(page) {
     };
     const labels = [...document.querySelectorAll(LABELS)]
       .filter(visible)
-      .filter((el) => !dialog || dialog.contains(el));
+      .filter((el) => !dialog || dialog.contains(el))
+      .filter((el) => !sheet || sheet.contains(el));
     // A page that scrolls passes under the shell's fixed bar: the bar over it is no overlap.
     const scrolling = document.documentElement.scrollHeight > height + 0.5;
     const onBar = (el) => el.closest('.shell-nav') !== null;
@@ -173,8 +176,7 @@ export function layoutProblems(page) {
     // scrolled out from under it.
     const nav = document.querySelector('.shell-nav')?.getBoundingClientRect();
     const underBar = (r) => nav && r.left < nav.right && r.right > nav.left && r.top < nav.bottom && r.bottom > nav.top;
-    // Under an open sheet (a modal dialog) only the top sheet's own targets take a tap.
-    const sheet = [...document.querySelectorAll('.sheet[open]')].at(-1);
+    // Under an open sheet only its own targets take a tap.
     for (const el of [...document.querySelectorAll(TARGETS)].filter(visible).filter((el) => !sheet || sheet.contains(el))) {
       const r = rect(el);
       if (r.width < 43.5 || r.height < 43.5) problems.push(`${describe(el)} is a tap target of only ${r.width.toFixed(0)}x${r.height.toFixed(0)}px`);
