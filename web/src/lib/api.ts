@@ -4,7 +4,6 @@
 import { errorText } from './errors';
 import { forgetKey, nameKey } from './keys.svelte';
 import { t } from './i18n.svelte';
-import type { Hall, PlayerPage } from './hall-contract';
 import type {
   Board,
   BoardRow,
@@ -15,10 +14,12 @@ import type {
   CreateTournament,
   DealRecord,
   DealReview,
+  Hall,
   HintPlay,
   Hints,
   JoinQuickMatch,
   NameSecrets,
+  PlayerStats,
   PlayVsBots,
   Position,
   ProtectName,
@@ -175,7 +176,7 @@ export function compareRally(date: string, name: string): Promise<RallyCompariso
 
 /** A player's stat lines, whether the name is protected, their rating in each table family with its history, and
  * where they stand in each challenge. */
-export function playerStats(name: string): Promise<PlayerPage> {
+export function playerStats(name: string): Promise<PlayerStats> {
   return get(`/api/players/${encodeURIComponent(name)}`);
 }
 
