@@ -38,6 +38,7 @@ import type {
   TableType,
   TournamentCreated,
   TournamentEntry,
+  TournamentFollow,
   TournamentFormat,
   Tournaments,
   TournamentSettings,
@@ -223,6 +224,11 @@ export function tournaments(): Promise<Tournaments> {
 /** A tournament's page: settings, standings, rounds and tables. */
 export function tournament(id: string): Promise<TournamentView> {
   return get(`/api/tournaments/${encodeURIComponent(id)}`);
+}
+
+/** A tournament's page as `name` reads it: `you` says where the name stands, once registered. */
+export function tournamentFollow(id: string, name: string): Promise<TournamentFollow> {
+  return get(`/api/tournaments/${encodeURIComponent(id)}/page?name=${encodeURIComponent(name)}`);
 }
 
 /** A new sit-and-go or scheduled event hosted by `name` (the host is not registered by it). */
