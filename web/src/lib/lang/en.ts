@@ -497,6 +497,7 @@ const words = {
   quickFacts: '{waiting} waiting · {playing} playing',
   lastChosen: 'last chosen',
   registered: 'Registered',
+  noClockYet: 'starts when full',
   notPlayed: 'Not played yet',
   notPlayedToday: 'Not played today',
   resumeRun: 'Resume your run',

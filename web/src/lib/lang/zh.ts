@@ -493,6 +493,7 @@ const words: Words = {
   quickFacts: '{waiting} 人等待 · {playing} 人在玩',
   lastChosen: '上次选的',
   registered: '已报名',
+  noClockYet: '首人报名后计时',
   notPlayed: '还没玩过',
   notPlayedToday: '今天还没玩',
   resumeRun: '继续你的挑战',
