@@ -1,19 +1,19 @@
-// Browser tests of the challenge modes (issue 7): each mode started from the home screen, one deal played
-// through the UI, the run's bar, abandoning, the rally comparison, the boards and the stats pages.
+// Browser tests of the challenge modes (issue 7): each mode started from the hall, one deal played through the
+// UI, the run's bar, abandoning, the rally comparison, the player's standing on the hall's tiles, the boards
+// and the stats pages.
 // Usage: DDZ_URL=http://127.0.0.1:8080 node web/e2e/challenges.mjs (the server's bots may be sped up with
 // `ddz serve --bot-delay-ms 100 --bot-delay-span-ms 100`).
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { BASE, newPage, playDeal, shot, tapCard, useBrowser } from './harness.mjs';
+import { BASE, asPlayer, chooseLanguage, newPage, playDeal, shot, tapCard, useBrowser } from './harness.mjs';
 
 useBrowser();
 
 /** Starts `kind` from the home screen as `name` and plays its first deal. */
 async function firstDeal(kind, label, name, max) {
   const page = await newPage();
-  await page.goto(BASE);
-  await page.getByTestId('name').fill(name);
+  await asPlayer(page, name);
   await page.getByTestId(`start-${kind}`).click();
   // Three runs start at once on a busy machine: a minute for the deal, and on failure what the page showed.
   await page
@@ -37,6 +37,9 @@ async function abandon(page) {
   await page.getByTestId('run-over').waitFor();
 }
 
+/** A net as the pages write it: `+$12`, `−$4`. */
+const signed = (amount) => `${amount < 0 ? '−' : '+'}$${Math.abs(amount)}`;
+
 function net(text) {
   const m = text.match(/Net ([+−])\$(\d+)/);
   assert.ok(m, `a net in ${JSON.stringify(text)}`);
@@ -59,6 +62,9 @@ test('each challenge starts from the home screen, plays a deal, and lands on its
   await buster.getByTestId('run-over').waitFor();
   assert.equal(net(await buster.getByTestId('run-net').innerText()), busterNet, 'the abandoned deal was refunded');
   assert.match(await buster.locator('.log').textContent(), /Buster Fan abandoned the run at [+−]\$\d+/);
+  // The hall's tile shows the run: the player's best, first on the board; a new run is one tap away.
+  await buster.getByRole('button', { name: 'Home' }).last().click();
+  await buster.getByTestId('standing-buster').filter({ hasText: `Best ${signed(busterNet)} · #1` }).waitFor();
 
   // Bot Bomber and the rally: abandon after the first deal.
   await abandon(bomber);
@@ -68,8 +74,10 @@ test('each challenge starts from the home screen, plays a deal, and lands on its
   assert.equal(await compare.locator('tbody tr').count(), 2, 'one deal and the total');
   await shot(rally, 'challenge-rally-over');
 
-  // One attempt per rally: a second start from the home screen is refused with a reason.
+  // One attempt per rally: the hall's tile shows today's, and a second start from it is refused with a reason.
+  const rallyNet = net(await rally.getByTestId('run-net').innerText());
   await rally.getByRole('button', { name: 'Home' }).last().click();
+  await rally.getByTestId('standing-rally').filter({ hasText: `Today ${signed(rallyNet)} · #1` }).waitFor();
   await rally.getByTestId('start-rally').click();
   await rally.getByRole('alert').filter({ hasText: "already played today's rally" }).waitFor();
   // The comparison stays available from the rally's board.
@@ -105,8 +113,8 @@ test('each challenge starts from the home screen, plays a deal, and lands on its
 test('the Chinese table words plays, refusals and the log in Chinese', { timeout: 120_000 }, async () => {
   const page = await newPage();
   await page.goto(BASE);
-  await page.getByRole('button', { name: '简体中文' }).click();
-  await page.getByTestId('name').fill('Zhang San');
+  await chooseLanguage(page, '简体中文');
+  await asPlayer(page, 'Zhang San');
   await page.getByRole('button', { name: '对战两个机器人' }).click();
   await page.locator('[data-testid=hand] .card').nth(16).waitFor();
   const reading = page.getByTestId('trick-reading');

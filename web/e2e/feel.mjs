@@ -11,6 +11,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import {
   BASE,
+  asPlayer,
   DESKTOP,
   LAPTOP,
   PORTRAIT,
@@ -35,8 +36,7 @@ const logOf = (page, name) => page.evaluate((n) => window[n], name);
 
 /** Play vs 2 Bots from Home under a new name, until the hand is dealt. */
 async function playBots(page) {
-  await page.goto(BASE);
-  await page.getByTestId('name').fill(uniqueName('Feel'));
+  await asPlayer(page, uniqueName('Feel'));
   await page.getByRole('button', { name: 'Play vs 2 Bots' }).click();
   await page.waitForURL(/\?room=/);
   await page.locator('[data-testid=hand] .card').nth(16).waitFor();

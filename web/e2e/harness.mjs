@@ -120,8 +120,10 @@ export async function tapCard(page, card) {
   await tapAt(page, await stripOf(page, card));
 }
 
-/** Taps or clicks the centre of what `locator` finds, as a person would (whatever lies on top gets it). */
+/** Taps or clicks the centre of what `locator` finds, as a person would (whatever lies on top gets it), scrolled
+ * into view first. */
 export async function tap(page, locator) {
+  await locator.scrollIntoViewIfNeeded();
   const b = await locator.boundingBox();
   await tapAt(page, { x: b.x + b.width / 2, y: b.y + b.height / 2 });
 }
@@ -142,19 +144,51 @@ export async function selectedCards(page) {
 export const rankOf = (card) => (card.length === 2 && !card.endsWith('J') ? card[0] : card);
 export const ranks = (cards) => cards.map(rankOf).sort().join('');
 
+/**
+ * Opens the hall (unless the page is there) and makes `name` the player's, as a person does: taps their card,
+ * types the name and taps Done. A tile tapped then plays at once. (Without a name, the first tile tapped asks
+ * for one instead: `answerName`.)
+ */
+export async function asPlayer(page, name) {
+  if (!(await page.getByTestId('hall').isVisible())) await page.goto(BASE);
+  await tap(page, page.getByTestId('player-card'));
+  const dialog = page.getByTestId('player-dialog');
+  await dialog.getByTestId('name').fill(name);
+  await tap(page, dialog.getByTestId('name-done'));
+  await dialog.waitFor({ state: 'detached' });
+  await page.getByTestId('card-name').filter({ hasText: name }).waitFor();
+}
+
+/** Answers the name dialog a tile opened when no name was known; the tapped action then goes on. */
+export async function answerName(page, name) {
+  const dialog = page.getByTestId('name-dialog');
+  await dialog.getByTestId('name').fill(name);
+  await tap(page, dialog.getByTestId('name-ok'));
+  await dialog.waitFor({ state: 'detached' });
+}
+
+/** Chooses the language in the shell's menu (`label` as its button says it: `English`, `简体中文`) and closes it. */
+export async function chooseLanguage(page, label) {
+  await tap(page, page.getByTestId('nav-menu'));
+  const menu = page.getByTestId('menu');
+  await tap(page, menu.getByRole('button', { name: label }));
+  await page.keyboard.press('Escape');
+  await menu.waitFor({ state: 'detached' });
+}
+
 /** A name no other test uses (the server keeps players by name across rooms), without spaces. */
 let names = 0;
 export const uniqueName = (base) => `${base}${++names}`;
 
 const TABLE_NAMES = { house: 'House', noshuffle: 'No Shuffle', twoplayer: 'Two Player' };
+const TABLE_TYPES = { house: 'house', noshuffle: 'no_shuffle', twoplayer: 'two_player' };
 
 /** The host creates an invite room through the UI; guests join through the link. Returns the pages, host first. */
 export async function inviteRoom(table, guests, viewports = []) {
   const host = await newPage(viewports[0]);
-  await host.goto(BASE);
-  await host.getByTestId('name').fill(uniqueName('Host'));
-  await host.getByTestId('invite-table').selectOption({ label: TABLE_NAMES[table] });
-  await host.getByRole('button', { name: 'Create invite room' }).click();
+  await asPlayer(host, uniqueName('Host'));
+  await tap(host, host.getByTestId('invite-friend'));
+  await tap(host, host.getByTestId(`invite-${TABLE_TYPES[table]}`));
   const link = await host.getByLabel('Invite link').inputValue();
   await host.getByRole('button', { name: 'Enter room' }).click();
   // The waiting room shows the same link, to send to the guests.

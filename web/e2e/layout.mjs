@@ -1,10 +1,19 @@
 // What a person would notice on a screen, measured in the page: a card of the hand without a visible strip
 // that takes a tap, a button covered by something else, text that overlaps other text, a page wider than the
 // screen, a phone's top bar of more than one row, the middle or bottom cards cut off, a deal's end whose hands,
-// last trick or lines of the amount explained are cut off, a table's column outside its panel
-// (`layoutProblems`), and what axe-core finds about contrast and unnamed controls (`axeViolations`).
+// last trick or lines of the amount explained are cut off, a table's column outside its panel, and in the
+// shell and the hall a tap target under 44px or covered, a tile's words spilling out of it, a part cut off or
+// (sideways, where the hall does not scroll) off the screen (`layoutProblems`), and what axe-core finds about
+// contrast and unnamed controls (`axeViolations`).
 
 import { fileURLToPath } from 'node:url';
+
+/** The sizes every screen is laid out for: phones on their side first, phones upright, a laptop and a desktop. */
+export const SIZES = [
+  [640, 360], [667, 375], [740, 360], [800, 360], [844, 390], [915, 412], [932, 430],
+  [360, 640], [375, 667], [390, 844], [412, 915],
+  [1280, 800], [1920, 1080],
+].map(([width, height]) => ({ width, height }));
 
 /**
  * The problems of the screen as it is now. The hand is measured with no card selected (a selected card
@@ -84,13 +93,17 @@ export function layoutProblems(page) {
       }
     }
 
-    // Text and pictures that must not overlap: under an open dialog only the dialog's own.
+    // Text and pictures that must not overlap: under an open dialog (a deal's settlement, a sheet) only the
+    // dialog's own.
+    const sheet = [...document.querySelectorAll('.sheet[open]')].at(-1);
     const LABELS = [
       '.topbar > *', '.topbar .more > *', '.counter-box h2', '.counter li', '.seat .nameplate', '.seat .name', '.badge', '.balance', '.count',
       '.played .say', '.played .reading', '.played .mini-cards', '.trick', '.bottom', '.middle .status', '.middle .invite',
       '.dock .prompt button', '.tools summary', '.notes > *', '.hand', '.seat .face', '.seat .hold', '.readings',
       '.result h2', '.result .big', '.result td', '.result li', '.result button', '.challenge-bar > *',
       '.hand-end', '.auction-info > *', '.tools .auto-play',
+      // The shell and the hall.
+      '.shell-nav > *', '.hall .top > *', '.hall .next > *', '.hall h2', '.hall .tile', '.hall .tile > *', '.lobby li > *',
     ].join(', ');
     /** The part of an element that shows: its box cut by every scrolling or clipping box around it. */
     const shown = (el) => {
@@ -108,11 +121,16 @@ export function layoutProblems(page) {
     };
     const labels = [...document.querySelectorAll(LABELS)]
       .filter(visible)
-      .filter((el) => !dialog || dialog.contains(el));
+      .filter((el) => !dialog || dialog.contains(el))
+      .filter((el) => !sheet || sheet.contains(el));
+    // A page that scrolls passes under the shell's fixed bar: the bar over it is no overlap.
+    const scrolling = document.documentElement.scrollHeight > height + 0.5;
+    const onBar = (el) => el.closest('.shell-nav') !== null;
     for (let i = 0; i < labels.length; i++)
       for (let j = i + 1; j < labels.length; j++) {
         const [a, b] = [labels[i], labels[j]];
         if (a.contains(b) || b.contains(a)) continue;
+        if (scrolling && onBar(a) !== onBar(b)) continue;
         const [ra, rb] = [shown(a), shown(b)];
         const x = Math.min(ra.right, rb.right) - Math.max(ra.left, rb.left);
         const y = Math.min(ra.bottom, rb.bottom) - Math.max(ra.top, rb.top);
@@ -148,6 +166,37 @@ export function layoutProblems(page) {
       const firstRowEnds = Math.min(...items.map((el) => rect(el).bottom));
       for (const el of items) if (rect(el).top >= firstRowEnds - 1) problems.push(`${describe(el)} wraps to a second row of the top bar`);
       if (rect(bar).height > 48) problems.push(`the top bar is ${rect(bar).height.toFixed(0)}px high on a phone`);
+    }
+
+    // The shell and the hall: every tap target at least 44px each way; every part of a tile or of the player's
+    // card inside it; nothing cut by a box that clips it, or (the hall not scrolling sideways) by the screen.
+    const TARGETS = ['.shell-nav a', '.shell-nav button', '.hall a', '.hall button', '.hall select', '.sheet[open] a',
+      '.sheet[open] button', '.sheet[open] select', '.sheet[open] input:not([type=checkbox]):not([type=radio])'].join(', ');
+    // A tap at a target's centre lands on it; on a page that scrolls, one the fixed bar lies over now is
+    // scrolled out from under it.
+    const nav = document.querySelector('.shell-nav')?.getBoundingClientRect();
+    const underBar = (r) => nav && r.left < nav.right && r.right > nav.left && r.top < nav.bottom && r.bottom > nav.top;
+    // Under an open sheet only its own targets take a tap.
+    for (const el of [...document.querySelectorAll(TARGETS)].filter(visible).filter((el) => !sheet || sheet.contains(el))) {
+      const r = rect(el);
+      if (r.width < 43.5 || r.height < 43.5) problems.push(`${describe(el)} is a tap target of only ${r.width.toFixed(0)}x${r.height.toFixed(0)}px`);
+      if (!inViewport(r) || (scrolling && !onBar(el) && underBar(r))) continue;
+      const missed = hits(el, r.left + r.width / 2, r.top + r.height / 2);
+      if (missed) problems.push(`a tap on ${describe(el)} lands on ${missed}`);
+    }
+    for (const el of [...document.querySelectorAll('.hall .tile *, .hall .player-card *, .hall .live *')].filter(visible)) {
+      const box = el.closest('.tile, .player-card, .live');
+      const [r, b] = [rect(el), rect(box)];
+      if (r.left < b.left - 0.5 || r.right > b.right + 0.5 || r.top < b.top - 0.5 || r.bottom > b.bottom + 0.5)
+        problems.push(`${describe(el)} spills out of ${describe(box)}`);
+    }
+    const sideways = height <= 500 && width > height;
+    for (const el of [...document.querySelectorAll('.shell-nav > *, .hall .top > *, .hall h2, .hall .tile, .hall .tile > *, .hall .bots > *')].filter(visible)) {
+      const r = rect(el);
+      const s = shown(el);
+      if (s.left > r.left + 0.5 || s.top > r.top + 0.5 || s.right < r.right - 0.5 || s.bottom < r.bottom - 0.5) problems.push(`${describe(el)} is cut off`);
+      else if (r.left < -0.5 || r.right > width + 0.5 || (sideways && (r.top < -0.5 || r.bottom > height + 0.5)))
+        problems.push(`${describe(el)} is off the screen`);
     }
 
     // A table's columns stay inside its panel (the boards' Date column spilled past it on a phone).

@@ -8,7 +8,7 @@
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { BASE, button, handCards, newPage, playDeal, publicView, selectedCards, uniqueName, useBrowser } from './harness.mjs';
+import { asPlayer, button, handCards, newPage, playDeal, publicView, selectedCards, uniqueName, useBrowser } from './harness.mjs';
 
 useBrowser();
 
@@ -24,8 +24,7 @@ async function pageWithoutRulesRequests() {
 }
 
 async function startBotTable(page) {
-  await page.goto(BASE);
-  await page.getByTestId('name').fill(uniqueName('Offline'));
+  await asPlayer(page, uniqueName('Offline'));
   await page.getByRole('button', { name: /^(Play vs 2 Bots|对战两个机器人)$/ }).click();
   await page.locator('[data-testid=hand] .card').nth(16).waitFor();
 }

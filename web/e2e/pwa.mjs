@@ -1,14 +1,15 @@
 // The app that installs and plays without the server (issue 50), in Chromium on a phone held sideways: the
 // page names its web manifest (full screen, sideways, icons of 192 and 512 pixels), its service worker takes
-// the page and keeps the page, its code and the engine with the bots; Home's install button hands Chromium's
-// install offer to the player. Then the server is stopped (killed: `DDZ_SERVER_PID`), the page reloads from
-// the service worker, and Play vs 2 Bots opens the page's own table, says it is offline, and plays a whole
-// deal to its result against the bots in the page. A reload finds the table again, result and all.
+// the page and keeps the page, its code and the engine with the bots; the install button in the shell's menu
+// hands Chromium's install offer to the player. Then the server is stopped (killed: `DDZ_SERVER_PID`), the page
+// reloads from the service worker, and Play vs 2 Bots (the name asked first) opens the page's own table, says
+// it is offline, and plays a whole deal to its result against the bots in the page. A reload finds the table
+// again, result and all.
 // Usage: DDZ_URL=http://127.0.0.1:8080 DDZ_SERVER_PID=<the server's pid> node web/e2e/pwa.mjs
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { BASE, PHONE, newPage, playDeal, resultText, shot, sleep, uniqueName, useBrowser } from './harness.mjs';
+import { BASE, PHONE, answerName, newPage, playDeal, resultText, shot, sleep, tap, uniqueName, useBrowser } from './harness.mjs';
 
 useBrowser();
 
@@ -63,7 +64,7 @@ test('the app installs, and with the server stopped Play vs 2 Bots plays a whole
   assert.ok(!kept.some((p) => p.startsWith('/api/')), "the server's answers are not kept");
 
   // Install: Chromium offers it to the page (headless Chromium never does, so the test makes the offer), and
-  // Home's button hands it to the player.
+  // the button in the shell's menu hands it to the player.
   await page.evaluate(() => {
     const offer = new Event('beforeinstallprompt', { cancelable: true });
     offer.prompt = async () => {
@@ -72,20 +73,22 @@ test('the app installs, and with the server stopped Play vs 2 Bots plays a whole
     offer.userChoice = Promise.resolve({ outcome: 'accepted', platform: 'web' });
     window.dispatchEvent(offer);
   });
-  await page.getByTestId('install').click();
+  await tap(page, page.getByTestId('nav-menu'));
+  await tap(page, page.getByTestId('install'));
   await page.waitForFunction(() => window.__installPrompted === true);
   await page.getByTestId('install').waitFor({ state: 'detached' });
+  await page.keyboard.press('Escape');
 
   // The server stops.
   process.kill(SERVER_PID, 'SIGKILL');
   for (let i = 0; (await serverAnswers()) && i < 50; i++) await sleep(100);
   assert.equal(await serverAnswers(), false, 'the server is down');
 
-  // The page opens from the service worker, and Play vs 2 Bots plays in the page.
+  // The page opens from the service worker, and Play vs 2 Bots (asking the name first) plays in the page.
   await page.reload();
   const name = uniqueName('Pocket');
-  await page.getByTestId('name').fill(name);
-  await page.getByRole('button', { name: 'Play vs 2 Bots' }).click();
+  await tap(page, page.getByRole('button', { name: 'Play vs 2 Bots' }));
+  await answerName(page, name);
   await page.getByTestId('offline-banner').waitFor();
   assert.match(page.url(), /#\/offline$/);
   await page.locator('[data-testid=hand] .card').nth(16).waitFor();

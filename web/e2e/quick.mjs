@@ -1,4 +1,4 @@
-// Browser tests of quick match: Play now from the home screen, the waiting page (its countdown, a reload that
+// Browser tests of quick match: a table type's tile in the hall, the waiting page (its countdown, a reload that
 // resumes the same ticket, a ticket gone that is joined again by itself, Cancel), a player alone seated with
 // two bots after the server's 10 s wait (the table says so), and three players of No Shuffle seated together.
 // The three tests run at once, each on its own table type so that they never match one another.
@@ -8,16 +8,14 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { axeViolations } from './layout.mjs';
-import { BASE, PORTRAIT, assertLayout, newPage, publicView, shot, sleep, uniqueName, useBrowser } from './harness.mjs';
+import { BASE, PORTRAIT, answerName, asPlayer, assertLayout, newPage, publicView, shot, sleep, tap, uniqueName, useBrowser } from './harness.mjs';
 
 useBrowser();
 
-/** Opens Home as `name`, chooses the table type by its label and presses Play now. */
-async function playNow(page, name, label) {
-  await page.goto(BASE);
-  await page.getByTestId('name').fill(name);
-  await page.getByRole('radio', { name: label }).check();
-  await page.getByRole('button', { name: 'Play now' }).click();
+/** Opens the hall as `name` and taps the quick-match tile of a table type (`house`, `no_shuffle`, `two_player`). */
+async function playNow(page, name, table) {
+  await asPlayer(page, name);
+  await tap(page, page.getByTestId(`quick-${table}`));
   await page.waitForURL(/#\/quick$/);
 }
 
@@ -34,11 +32,12 @@ describe('quick match', { concurrency: 3 }, () => {
     const page = await newPage(PORTRAIT);
     const name = uniqueName('Solo');
     await page.goto(BASE);
-    // House is the first choice; Play now needs a name.
-    assert.equal(await page.getByRole('radio', { name: 'House' }).isChecked(), true);
-    await page.getByRole('button', { name: 'Play now' }).click();
-    await page.getByRole('alert').filter({ hasText: 'Enter your name first' }).waitFor();
-    await playNow(page, name, 'House');
+    // Nothing chosen yet: no tile is marked as the last chosen. A tile needs a name: the first tap asks for it,
+    // then joins.
+    assert.equal(await page.getByRole('button', { name: /last chosen/ }).count(), 0);
+    await tap(page, page.getByTestId('quick-house'));
+    await answerName(page, name);
+    await page.waitForURL(/#\/quick$/);
 
     const status = page.getByRole('status').filter({ hasText: 'Looking for players…' });
     await status.waitFor();
@@ -78,7 +77,7 @@ describe('quick match', { concurrency: 3 }, () => {
   test('three players choosing No Shuffle sit at one table, without bots', { timeout: 60_000 }, async () => {
     const names = [uniqueName('Trio'), uniqueName('Trio'), uniqueName('Trio')];
     const pages = await Promise.all(names.map(() => newPage()));
-    await Promise.all(pages.map((page, i) => playNow(page, names[i], 'No Shuffle')));
+    await Promise.all(pages.map((page, i) => playNow(page, names[i], 'no_shuffle')));
     // The choice is remembered for the next visit.
     assert.equal(await pages[0].evaluate(() => localStorage.getItem('ddz.quickTable')), 'no_shuffle');
     await Promise.all(pages.map((page) => page.locator('[data-testid=hand] .card').nth(16).waitFor({ timeout: 20_000 })));
@@ -93,15 +92,16 @@ describe('quick match', { concurrency: 3 }, () => {
     assert.deepEqual(view.seats.map((s) => s.occupant?.type), ['human', 'human', 'human']);
     assert.equal(view.rules.table, 'no_shuffle');
     await shot(pages[0], 'quick-trio');
-    // Home remembers the choice.
+    // The hall marks the table type chosen last.
     await pages[0].goto(BASE);
-    assert.equal(await pages[0].getByRole('radio', { name: 'No Shuffle' }).isChecked(), true);
+    await pages[0].getByTestId('quick-no_shuffle').and(pages[0].getByRole('button', { name: /last chosen/ })).waitFor();
+    assert.equal(await pages[0].getByRole('button', { name: /last chosen/ }).count(), 1);
     for (const page of pages) await page.context().close();
   });
 
   test('a reload resumes the ticket, a lost ticket is joined again, Cancel leaves the queue', { timeout: 60_000 }, async () => {
     const page = await newPage();
-    await playNow(page, uniqueName('Quitter'), 'Two Player');
+    await playNow(page, uniqueName('Quitter'), 'two_player');
     await page.getByTestId('quick-fill').waitFor();
     const ticket = await ticketOf(page);
     assert.ok(ticket, 'the ticket is kept in sessionStorage');
@@ -125,11 +125,11 @@ describe('quick match', { concurrency: 3 }, () => {
 
     // Cancel: Home, and the ticket is no longer in the queue.
     await page.getByRole('button', { name: 'Cancel' }).click();
-    await page.getByRole('button', { name: 'Play now' }).waitFor();
+    await page.getByTestId('quick-two_player').waitFor();
     assert.equal(new URL(page.url()).hash, '');
     assert.equal(await ticketOf(page), null);
     assert.equal(await ticketStatus(again), 404);
-    assert.equal(await page.getByRole('radio', { name: 'Two Player' }).isChecked(), true, 'the choice is remembered');
+    assert.match(await page.getByTestId('quick-two_player').innerText(), /last chosen/, 'the choice is remembered');
     await page.context().close();
   });
 });

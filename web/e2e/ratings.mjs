@@ -5,7 +5,7 @@
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { BASE, newPage, playDeal, shot, useBrowser } from './harness.mjs';
+import { BASE, asPlayer, newPage, playDeal, shot, useBrowser } from './harness.mjs';
 import { axeViolations } from './layout.mjs';
 
 useBrowser();
@@ -25,8 +25,7 @@ async function seatRating(page, seat) {
 test('a deal against bots moves the rating on the seat, the stats page and the board', { timeout: 240_000 }, async () => {
   const name = 'Rated Rita';
   const page = await newPage();
-  await page.goto(BASE);
-  await page.getByTestId('name').fill(name);
+  await asPlayer(page, name);
   await page.getByTestId('bot-level').selectOption('hard');
   await page.getByRole('button', { name: 'Play vs 2 Bots' }).click();
   await page.locator('[data-testid=hand] .card').nth(16).waitFor({ timeout: 60_000 });
@@ -54,6 +53,10 @@ test('a deal against bots moves the rating on the seat, the stats page and the b
   await shot(page, 'rating-stats');
   assert.deepEqual(await axeViolations(page), [], 'axe on the stats page');
 
+  // The player's card in the hall shows it too.
+  await page.goto(BASE);
+  await page.getByTestId('card-rating-house').filter({ hasText: `★${rating}` }).waitFor();
+
   // The ratings board, on its tab.
   await page.goto(`${BASE}/#/boards/ratings`);
   const row = page.getByTestId('rating-board').locator('tr', { hasText: name });
@@ -75,7 +78,7 @@ test('Play vs Bots seats the chosen level of the ladder, with its measured ratin
     assert.match(await page.getByTestId('bot-level-about').innerText(), about);
   }
   await level.selectOption('beginner');
-  await page.getByTestId('name').fill('Ladder Lee');
+  await asPlayer(page, 'Ladder Lee');
   await page.getByRole('button', { name: 'Play vs 2 Bots' }).click();
   await page.locator('[data-testid=hand] .card').nth(16).waitFor({ timeout: 60_000 });
   assert.deepEqual((await page.locator('.seat .name').allInnerTexts()).filter((n) => n.startsWith('Bot')), ['Bot Beginner', 'Bot Beginner 2']);

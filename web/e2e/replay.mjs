@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { test } from 'node:test';
-import { BASE, PORTRAIT, api, assertLayout, newPage, shot, uniqueName, useBrowser } from './harness.mjs';
+import { BASE, asPlayer, PORTRAIT, api, assertLayout, newPage, shot, uniqueName, useBrowser } from './harness.mjs';
 import { axeViolations } from './layout.mjs';
 
 useBrowser();
@@ -34,9 +34,8 @@ async function waitForStep(page, n) {
 
 test('a finished deal replays step by step, and verifies', { timeout: 240_000 }, async () => {
   const page = await newPage();
-  await page.goto(BASE);
   const playerName = uniqueName('Replayer');
-  await page.getByTestId('name').fill(playerName);
+  await asPlayer(page, playerName);
   await page.getByRole('button', { name: 'Play vs 2 Bots' }).click();
   await page.locator('[data-testid=hand] .card').nth(16).waitFor();
   await page.getByTestId('auto-play').click();
@@ -234,9 +233,8 @@ test('a finished deal replays step by step, and verifies', { timeout: 240_000 },
 
 test('a spectator watches a public table live from the lobby and never takes a seat', { timeout: 240_000 }, async () => {
   const host = await newPage();
-  await host.goto(BASE);
   const hostName = uniqueName('Showman');
-  await host.getByTestId('name').fill(hostName);
+  await asPlayer(host, hostName);
   await host.getByRole('button', { name: 'Open a public table' }).click();
   // One bot at a time: a second click before the first bot's state arrives would land on the same seat.
   const addBot = host.getByRole('button', { name: 'Add bot' });

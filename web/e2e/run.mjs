@@ -30,6 +30,7 @@ import {
   playDeal,
   resultText,
   assertHandsFaceUp,
+  asPlayer,
   useBrowser,
 } from './harness.mjs';
 
@@ -51,12 +52,15 @@ test('home renders quickly; the Chinese UI renders; the sound setting is remembe
   console.log(`FIRST_RENDER_MS ${timing.firstRender.toFixed(0)} FCP_MS ${timing.fcp?.toFixed(0) ?? 'n/a'}`);
   await shot(page, 'home');
 
-  await page.getByText('Settings').click();
-  const sound = page.getByLabel(/Sound:/);
+  // The shell's menu holds the settings and the language.
+  await page.getByRole('button', { name: 'Settings' }).click();
+  const menu = page.getByTestId('menu');
+  const sound = menu.getByLabel(/Sound:/);
   assert.equal(await sound.isChecked(), true, 'sound is on by default');
   await sound.uncheck();
 
-  await page.getByRole('button', { name: '简体中文' }).click();
+  await menu.getByRole('button', { name: '简体中文' }).click();
+  await page.keyboard.press('Escape');
   await page.getByRole('button', { name: '对战两个机器人' }).waitFor();
   assert.equal(await page.locator('h1').innerText().then((s) => s.includes('斗地主')), true);
   assert.equal(await page.evaluate(() => document.documentElement.lang), 'zh-CN');
@@ -64,9 +68,10 @@ test('home renders quickly; the Chinese UI renders; the sound setting is remembe
   // Both choices are remembered.
   await page.reload();
   await page.getByRole('button', { name: '对战两个机器人' }).waitFor();
-  await page.getByText('设置').click();
-  assert.equal(await page.getByLabel(/声音/).isChecked(), false);
-  await page.getByRole('button', { name: 'English' }).click();
+  await page.getByRole('button', { name: '设置' }).click();
+  assert.equal(await menu.getByLabel(/声音/).isChecked(), false);
+  await menu.getByRole('button', { name: 'English' }).click();
+  await page.keyboard.press('Escape');
   await page.getByRole('button', { name: 'Play vs 2 Bots' }).waitFor();
   await page.context().close();
 });
@@ -92,8 +97,7 @@ describe('the web client', { concurrency: 4 }, () => {
 
   test('the host of a public table fills its empty seats with Normal bots and deals', async () => {
     const host = await newPage();
-    await host.goto(BASE);
-    await host.getByTestId('name').fill(uniqueName('Opener'));
+    await asPlayer(host, uniqueName('Opener'));
     await host.getByRole('button', { name: 'Open a public table' }).click();
     await host.getByTestId('invite').waitFor();
     await host.getByLabel('Normal').check();
@@ -142,8 +146,7 @@ describe('the web client', { concurrency: 4 }, () => {
 
   test('a full House deal against two bots, with a reload mid-deal', { timeout: 240_000 }, async (t) => {
     const page = await newPage();
-    await page.goto(BASE);
-    await page.getByTestId('name').fill(uniqueName('Tester'));
+    await asPlayer(page, uniqueName('Tester'));
     await page.getByRole('button', { name: 'Play vs 2 Bots' }).click();
     await page.locator('[data-testid=hand] .card').nth(16).waitFor();
     assert.match(page.url(), /\?room=[A-Z0-9]+/);
@@ -361,8 +364,7 @@ describe('the web client', { concurrency: 4 }, () => {
     for (let table = 1; ; table++) {
       page = await newPage(PORTRAIT);
       name = uniqueName('Auto');
-      await page.goto(BASE);
-      await page.getByTestId('name').fill(name);
+      await asPlayer(page, name);
       await page.getByRole('button', { name: 'Play vs 2 Bots' }).click();
       await page.locator('[data-testid=hand] .card').nth(16).waitFor();
       const stakes = page.getByTestId('auction-info').filter({ hasText: 'Stakes: whoever takes the middle cards antes $2' });
@@ -414,10 +416,10 @@ describe('the web client', { concurrency: 4 }, () => {
 
   test('slide-select with the mouse, and keyboard play (with the sound off)', { timeout: 120_000 }, async () => {
     const page = await newPage();
-    await page.goto(BASE);
-    await page.getByTestId('name').fill(uniqueName('Typist'));
-    await page.getByText('Settings').click();
-    await page.getByLabel(/Sound:/).uncheck();
+    await asPlayer(page, uniqueName('Typist'));
+    await page.getByRole('button', { name: 'Settings' }).click();
+    await page.getByTestId('menu').getByLabel(/Sound:/).uncheck();
+    await page.keyboard.press('Escape');
     await page.getByRole('button', { name: 'Play vs 2 Bots' }).click();
     const cards = page.locator('[data-testid=hand] .card');
     await cards.nth(16).waitFor();

@@ -17,7 +17,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { axeViolations, layoutProblems } from './layout.mjs';
+import { SIZES, axeViolations, layoutProblems } from './layout.mjs';
 import { BASE, newPage, useBrowser } from './harness.mjs';
 
 useBrowser();
@@ -26,12 +26,6 @@ const here = dirname(fileURLToPath(import.meta.url));
 const OUT = process.env.DDZ_LAYOUT_SHOTS ?? join(here, '../../target/e2e-screenshots/layout');
 mkdirSync(OUT, { recursive: true });
 
-/** Phones on their side, phones upright, a laptop and a desktop. */
-export const SIZES = [
-  [640, 360], [667, 375], [740, 360], [800, 360], [844, 390], [915, 412], [932, 430],
-  [360, 640], [375, 667], [390, 844], [412, 915],
-  [1280, 800], [1920, 1080],
-].map(([width, height]) => ({ width, height }));
 
 const fixture = (name) => JSON.parse(readFileSync(join(here, `fixtures/table-${name}.json`), 'utf8'));
 

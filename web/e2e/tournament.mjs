@@ -9,7 +9,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { axeViolations } from './layout.mjs';
-import { BASE, PORTRAIT, assertLayout, hintAndPlay, newPage, press, probe, shot, sleep, uniqueName, useBrowser } from './harness.mjs';
+import { BASE, asPlayer, PORTRAIT, assertLayout, hintAndPlay, newPage, press, probe, shot, sleep, uniqueName, useBrowser } from './harness.mjs';
 
 useBrowser();
 
@@ -61,8 +61,7 @@ describe('tournaments', () => {
   test('a sit-and-go filled by bots, played from the table to its podium', { timeout: 240_000 }, async () => {
     const page = await newPage(PORTRAIT);
     const name = uniqueName('Entrant');
-    await page.goto(BASE);
-    await page.getByTestId('name').fill(name);
+    await asPlayer(page, name);
     await page.getByRole('link', { name: 'Tournaments' }).click();
     await page.getByRole('heading', { name: 'Tournaments', level: 1 }).waitFor();
     assert.match(page.url(), /#\/tournaments$/);

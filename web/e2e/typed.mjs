@@ -9,7 +9,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import {
-  BASE,
+  asPlayer,
   PORTRAIT,
   api,
   assertLayout,
@@ -172,8 +172,7 @@ async function typeDeal(page, name, typing) {
 test('a deal played by typing alone, told by the live region', { timeout: 300_000 }, async () => {
   const page = await listeningPage();
   const name = uniqueName('Typer');
-  await page.goto(BASE);
-  await page.getByTestId('name').fill(name);
+  await asPlayer(page, name);
   await page.getByRole('button', { name: 'Play vs 2 Bots' }).click();
   // The field waits behind the keyboard button; `/` opens it.
   await page.getByTestId('typed-toggle').waitFor();
@@ -214,8 +213,7 @@ test('a deal played by typing alone, told by the live region', { timeout: 300_00
 
 test('the play field fits a phone held upright, and speaks Chinese', { timeout: 60_000 }, async () => {
   const page = await listeningPage(PORTRAIT);
-  await page.goto(BASE);
-  await page.getByTestId('name').fill(uniqueName('Thumb'));
+  await asPlayer(page, uniqueName('Thumb'));
   await page.getByRole('button', { name: 'Play vs 2 Bots' }).click();
   await page.locator('[data-testid=hand] .card').nth(16).waitFor();
   // On a phone the field waits behind the keyboard button.

@@ -10,7 +10,8 @@
 //! sounds and spoken calls, quick chat), `table-layout.mjs` (the table at every size and phase, in both
 //! languages), `pwa.mjs` (the installed app: manifest, service worker, and a deal against the page's bots
 //! after the server is stopped), `tournament.mjs` (a sit-and-go created, registered for, played at its table
-//! and followed to its podium).
+//! and followed to its podium), `hall-layout.mjs` (the hall at every size, fresh and busy, in both languages)
+//! and `hall.mjs` (the hall's one-tap ways to play).
 //!
 //! Needs Node.js, `npm ci` in `web/`, and Chromium (`.ci/run` installs them); without them it fails.
 
@@ -54,6 +55,22 @@ fn the_web_client_fits_every_screen() {
 #[test]
 fn the_table_fits_every_size_and_phase_in_chromium() {
     run_browser_tests("table-layout.mjs", &[]);
+}
+
+/// The hall at the thirteen sizes of the table, in English and Chinese, on a fresh server and on a busy one (its
+/// state played in through stubs): nothing overlaps, is cut or scrolls on a phone held sideways, every tap
+/// target is 44px at least, and axe finds nothing serious.
+#[test]
+fn the_hall_fits_every_size_in_chromium() {
+    run_browser_tests("hall-layout.mjs", &[]);
+}
+
+/// The hall acted on by touch on a phone held sideways: a first visit reaches a dealt quick-match table with a
+/// name and one tap (bots after the server's 10 s), one tap registers for the open sit-and-go, Sit at a public
+/// table from its sheet; quick bots.
+#[test]
+fn the_hall_plays_in_one_tap_in_chromium() {
+    run_browser_tests("hall.mjs", &["--bot-delay-ms", "100", "--bot-delay-span-ms", "100"]);
 }
 
 /// A finished deal's replay: stepping, the timeline, autoplay, the Verify button, both languages, a phone.
@@ -172,10 +189,9 @@ fn run_browser_tests(script: &str, server_args: &[&str]) {
     let text = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
     assert!(out.status.success(), "the browser tests in {script} failed ({}):\n{text}", out.status);
     // The measurements, for whoever runs with --nocapture.
-    for line in text
-        .lines()
-        .filter(|l| l.contains("FIRST_RENDER_MS") || l.contains("deal done") || l.contains("to Play enabled"))
-    {
+    for line in text.lines().filter(|l| {
+        ["FIRST_RENDER_MS", "FIRST_VISIT_TO_DEALT_MS", "deal done", "to Play enabled"].iter().any(|m| l.contains(m))
+    }) {
         println!("{}", line.trim());
     }
     for suffix in ["", "-wal", "-shm"] {

@@ -14,6 +14,7 @@ import type {
   CreateTournament,
   DealRecord,
   DealReview,
+  Hall,
   HintPlay,
   Hints,
   JoinQuickMatch,
@@ -37,6 +38,7 @@ import type {
   TableType,
   TournamentCreated,
   TournamentEntry,
+  TournamentFollow,
   TournamentFormat,
   Tournaments,
   TournamentSettings,
@@ -173,7 +175,8 @@ export function compareRally(date: string, name: string): Promise<RallyCompariso
   return get(`/api/rallies/${date}/compare/${encodeURIComponent(name)}`);
 }
 
-/** A player's stat lines, whether the name is protected, and their rating in each table family with its history. */
+/** A player's stat lines, whether the name is protected, their rating in each table family with its history, and
+ * where they stand in each challenge. */
 export function playerStats(name: string): Promise<PlayerStats> {
   return get(`/api/players/${encodeURIComponent(name)}`);
 }
@@ -208,6 +211,11 @@ export function review(code: string, deal: number, seat: number): Promise<DealRe
   return get(`/api/rooms/${encodeURIComponent(code)}/deals/${deal}/reviews/${seat}`);
 }
 
+/** The hall's live state (the `watch_hall` socket keeps it up to date). */
+export function hall(): Promise<Hall> {
+  return get('/api/hall');
+}
+
 /** The tournaments: upcoming, running and finished. */
 export function tournaments(): Promise<Tournaments> {
   return get('/api/tournaments');
@@ -216,6 +224,11 @@ export function tournaments(): Promise<Tournaments> {
 /** A tournament's page: settings, standings, rounds and tables. */
 export function tournament(id: string): Promise<TournamentView> {
   return get(`/api/tournaments/${encodeURIComponent(id)}`);
+}
+
+/** A tournament's page as `name` reads it: `you` says where the name stands, once registered. */
+export function tournamentFollow(id: string, name: string): Promise<TournamentFollow> {
+  return get(`/api/tournaments/${encodeURIComponent(id)}/page?name=${encodeURIComponent(name)}`);
 }
 
 /** A new sit-and-go or scheduled event hosted by `name` (the host is not registered by it). */

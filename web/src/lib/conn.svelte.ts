@@ -1,4 +1,4 @@
-// Every WebSocket the client opens: a room's connection (hello, state snapshots, actions) and the lobby
+// Every WebSocket the client opens: a room's connection (hello, state snapshots, actions) and the hall
 // watcher, both on `Socket`, the one place that opens a socket, parses the server's messages and reconnects.
 //
 // A socket comes back after every recoverable loss (a network change, a server restart, the old socket still
@@ -17,7 +17,9 @@ import { errorText } from './errors';
 import { newNonce, rememberNonce, sentNonce } from './fair';
 import { t } from './i18n.svelte';
 import { forgetKey, nameKey } from './keys.svelte';
-import type { Chat, ClientAction, Command, Event, LobbyTable, RoomView } from './types';
+import { hall as hallNow } from './api';
+import type { Chat, ClientAction, Command, Event, RoomView } from './types';
+import type { Hall } from './wire';
 
 /**
  * The WebSocket address; a room's socket names its room (`/ws?room=CODE`) so that a balancer in front of a
@@ -36,7 +38,7 @@ class Socket {
   private retry = 0;
 
   /**
-   * `room` is the room the socket is for (none for the lobby's); `greeting` is sent first on every
+   * `room` is the room the socket is for (none for the hall's); `greeting` is sent first on every
    * connection; `onMessage` gets each message; `mayRetry` is asked after a loss (a refusal for good says no).
    */
   constructor(
@@ -266,18 +268,37 @@ export class Connection implements RoomLink {
   }
 }
 
-/** The public lobby's open tables, kept up to date until closed (`watch_lobby`). */
-export class LobbyWatcher {
-  tables = $state<LobbyTable[]>([]);
+/**
+ * The hall's live state (`watch_hall`): the counts, quick match's lines, the open tournaments and the public
+ * tables, pushed by the server as they change; `GET /api/hall` paints it first where it answers before the
+ * socket does. `skew` is the server's clock minus this one's, for countdowns.
+ */
+export class HallWatcher {
+  hall = $state<Hall | null>(null);
+  skew = $state(0);
+  private pushed = false;
   private socket = new Socket(
     null,
-    () => ({ type: 'watch_lobby' }),
+    () => ({ type: 'watch_hall' }),
     (msg) => {
-      if (msg.type !== 'lobby') return;
-      this.tables = msg.tables.filter((table) => !table.closed);
+      if (msg.type !== 'hall') return;
+      this.pushed = true;
+      this.show(msg.hall);
       this.socket.answered();
     },
   );
+
+  constructor() {
+    hallNow().then(
+      (hall) => this.pushed || this.show(hall),
+      () => {},
+    );
+  }
+
+  private show(hall: Hall) {
+    this.hall = hall;
+    this.skew = hall.now - Date.now();
+  }
 
   close() {
     this.socket.close();

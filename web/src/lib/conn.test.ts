@@ -2,10 +2,12 @@
 // A room's connection adds the player's nonce to an offered deal: once per offer, never as a spectator, and on
 // a new connection only where the server says it never arrived (the same nonce, kept by commitment).
 // It puts continued states back together, and asks for the whole room (`sync`) where a state never arrived.
+// The hall's watcher shows the hall the server pushes, and the server's clock against this one's.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { Connection, LobbyWatcher } from './conn.svelte';
+import { Connection, HallWatcher } from './conn.svelte';
 import { sentNonce } from './fair';
 import type { Command, RoomView } from './types';
+import type { Hall } from './wire';
 
 /** A WebSocket that records what the client sends; the test says what the server does. */
 class FakeSocket {
@@ -56,9 +58,10 @@ afterEach(() => {
 });
 
 describe('the socket address', () => {
-  it("names a room's room, so that a balancer sends all its players to one node, and the lobby's nothing", () => {
+  it("names a room's room, so that a balancer sends all its players to one node, and the hall's nothing", () => {
+    vi.stubGlobal('fetch', () => new Promise(() => {}));
     const conn = new Connection('abcd', 'Ann');
-    const lobby = new LobbyWatcher();
+    const hall = new HallWatcher();
     const [room, watching] = FakeSocket.all.map((ws) => new URL(ws.url));
     expect(room.pathname).toBe('/ws');
     expect(room.searchParams.get('room')).toBe('ABCD');
@@ -70,7 +73,45 @@ describe('the socket address', () => {
     vi.runOnlyPendingTimers();
     expect(new URL(FakeSocket.all[2].url).searchParams.get('room')).toBe('ABCD');
     conn.close();
-    lobby.close();
+    hall.close();
+  });
+});
+
+describe("the hall's watcher", () => {
+  const HALL: Hall = { now: 0, online: 12, playing: 3, quick: [], tournaments: [], running: [], tables: [], today: '2026-12-06' };
+  const push = (ws: FakeSocket, hall: Hall) => ws.onmessage?.({ data: JSON.stringify({ type: 'hall', hall }) });
+
+  it('asks for the hall and shows each one pushed, with the server clock ahead of or behind this one', () => {
+    vi.stubGlobal('fetch', () => new Promise(() => {}));
+    const watcher = new HallWatcher();
+    const ws = FakeSocket.all[0];
+    ws.open();
+    expect(ws.sent).toEqual([{ type: 'watch_hall' }]);
+    push(ws, { ...HALL, now: Date.now() + 5000 });
+    expect(watcher.hall?.online).toBe(12);
+    expect(watcher.skew).toBe(5000);
+    push(ws, { ...HALL, online: 13, now: Date.now() - 2000 });
+    expect(watcher.hall?.online).toBe(13);
+    expect(watcher.skew).toBe(-2000);
+    watcher.close();
+  });
+
+  it("paints the hall GET /api/hall answers until the socket's first, and never over a pushed one", async () => {
+    let answer: (hall: Hall) => void = () => {};
+    vi.stubGlobal('fetch', () => new Promise((resolve) => (answer = (hall) => resolve(new Response(JSON.stringify(hall))))));
+    const first = new HallWatcher();
+    answer({ ...HALL, online: 7 });
+    await vi.waitFor(() => expect(first.hall?.online).toBe(7));
+    first.close();
+
+    const second = new HallWatcher();
+    const ws = FakeSocket.all.at(-1)!;
+    ws.open();
+    push(ws, { ...HALL, online: 9 });
+    answer({ ...HALL, online: 7 });
+    await vi.advanceTimersByTimeAsync(10);
+    expect(second.hall?.online).toBe(9);
+    second.close();
   });
 });
 

@@ -1,6 +1,6 @@
 // Quick match's pure part: the stored ticket and table choice, the waiting clock, the polling pace.
 import { describe, expect, it } from 'vitest';
-import { MAX_RETRY_MS, POLL_MS, chooseTable, chosenTable, clockAt, forgetTicket, loadTicket, pollDelay, saveTicket } from './quick';
+import { MAX_RETRY_MS, POLL_MS, chooseTable, clockAt, forgetTicket, lastTable, loadTicket, pollDelay, saveTicket } from './quick';
 
 /** A Storage in memory. */
 function memory(): Storage {
@@ -38,13 +38,13 @@ describe('the stored ticket', () => {
 });
 
 describe('the table choice', () => {
-  it('is House at first and remembers a quick-match table type', () => {
+  it('is none at first and remembers a quick-match table type', () => {
     const s = memory();
-    expect(chosenTable(s)).toBe('house');
+    expect(lastTable(s)).toBe(null);
     chooseTable('two_player', s);
-    expect(chosenTable(s)).toBe('two_player');
+    expect(lastTable(s)).toBe('two_player');
     s.setItem('ddz.quickTable', 'poker');
-    expect(chosenTable(s)).toBe('house');
+    expect(lastTable(s)).toBe(null);
   });
 });
 

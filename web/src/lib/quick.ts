@@ -4,7 +4,7 @@
 
 import type { QuickMatch, TableType } from './wire';
 
-/** The table types quick match offers, in the order of Home's choice. */
+/** The table types quick match offers, in the order of the hall's tiles. */
 export const QUICK_TABLES: readonly TableType[] = ['house', 'no_shuffle', 'two_player'];
 
 /** The ticket this tab waits on, with what it joined as (to join again where the ticket is gone). */
@@ -46,10 +46,10 @@ export function forgetTicket(storage: Storage = sessionStorage) {
   storage.removeItem(TICKET_KEY);
 }
 
-/** The table type last chosen for quick match; House at first. */
-export function chosenTable(storage: Storage = localStorage): TableType {
+/** The table type last chosen for quick match (the hall marks its tile); none before the first. */
+export function lastTable(storage: Storage = localStorage): TableType | null {
   const table = storage.getItem(TABLE_KEY);
-  return isTable(table) ? table : 'house';
+  return isTable(table) ? table : null;
 }
 
 export function chooseTable(table: TableType, storage: Storage = localStorage) {

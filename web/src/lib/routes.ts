@@ -30,7 +30,8 @@ export function currentAddress(): Address {
   const stats = location.hash.match(/^#\/stats\/(.+)$/);
   if (stats) return { view: 'stats', player: decodeURIComponent(stats[1]) };
   if (/^#\/quick\/?$/.test(location.hash)) return { view: 'quick' };
-  const tournament = location.hash.match(/^#\/tournaments(?:\/([A-Za-z0-9]+))?\/?$/);
+  // A recurring event's id is its slug and run (`hourly-house-29942280`).
+  const tournament = location.hash.match(/^#\/tournaments(?:\/([A-Za-z0-9-]+))?\/?$/);
   if (tournament) return tournament[1] ? { view: 'tournament', id: tournament[1] } : { view: 'tournaments' };
   if (/^#\/offline\/?$/.test(location.hash)) return { view: 'offline' };
   const query = new URLSearchParams(location.search).get('room');
@@ -87,3 +88,6 @@ export function statsHash(player: string): string {
 export function tournamentsHash(id?: string): string {
   return id ? `#/tournaments/${id}` : '#/tournaments';
 }
+
+/** The shell's tabs (`components/shell/Shell.svelte`): the hall, the tournaments, the boards, the player's own page. */
+export type Tab = 'play' | 'tournaments' | 'boards' | 'me';
