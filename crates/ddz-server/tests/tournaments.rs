@@ -491,5 +491,24 @@ async fn an_entrant_still_playing_is_refused_a_watch_of_another_table_and_strang
     own.next_state().await;
     let mut stranger = Client::watch_from(addr, other, "192.0.2.50").await;
     stranger.next_state().await;
+    // The same decision on every path: a `hello` as a named watcher from the entrant's address (any name,
+    // or their own), their own name from anywhere else, and the room's view over HTTP.
+    for (name, address) in [("Anybody", "203.0.113.1"), ("W1", "203.0.113.1"), ("w1", "192.0.2.77")] {
+        let mut named = Client::hello_from(addr, other, name, address, "a-browser").await;
+        assert_eq!(named.next_refusal().await.0, ErrorCode::EntrantWatching, "{name} from {address}");
+    }
+    let view = |address: &'static str| {
+        let path = format!("/api/rooms/{other}");
+        async move {
+            let header = format!("application/json\r\nX-Forwarded-For: {address}");
+            http_text(addr, "GET", &path, Some(&header), "").await
+        }
+    };
+    let refused = view("203.0.113.1").await;
+    assert_eq!((refused.status, refused.body["code"].as_str()), (403, Some("entrant_watching")));
+    assert_eq!(view("192.0.2.50").await.status, 200, "a stranger reads the table");
+    // A player's own table, under their own name, from their own address: theirs.
+    let mut back = Client::join_from(addr, &mine, "W1", "203.0.113.1", "a-browser").await;
+    back.next_state().await;
     assert!(running.stop().await);
 }

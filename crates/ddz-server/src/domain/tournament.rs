@@ -936,14 +936,23 @@ impl Recurring {
 }
 
 impl Tournament {
-    /// Whether an entrant who registered from `address` is still in and seated at a table of the round in
-    /// play other than `code`: such a player may not watch `code` (docs/tournaments.md, "Other tables").
-    pub fn plays_elsewhere(&self, address: &str, code: &RoomCode) -> bool {
-        let Some(round) = self.current() else { return false };
-        round.tables.iter().filter(|t| &t.code != code).any(|t| {
+    /// Whether someone may watch table `code` of the round in play (docs/tournaments.md, "Other tables"):
+    /// not an entrant still in who plays at another of its tables, known by the name they come as (`key`,
+    /// none for a spectator) or the address they registered from. A player seated at `code` watches their
+    /// own table whatever their address (two entrants of one address never share a table).
+    pub fn may_watch(&self, code: &RoomCode, address: Option<&str>, key: Option<&str>) -> bool {
+        let Some(round) = self.current() else { return true };
+        let here = |t: &&Table| &t.code == code;
+        if let Some(key) = key
+            && round.tables.iter().filter(here).any(|t| t.players.iter().any(|&i| self.entrants[i].key == key))
+        {
+            return true;
+        }
+        !round.tables.iter().filter(|t| !here(t)).any(|t| {
             t.players.iter().any(|&i| {
                 let entrant = &self.entrants[i];
-                entrant.out.is_none() && entrant.address.as_deref() == Some(address)
+                let same_address = address.is_some() && entrant.address.as_deref() == address;
+                entrant.out.is_none() && (same_address || key == Some(entrant.key.as_str()))
             })
         })
     }
@@ -1603,11 +1612,18 @@ mod tests {
         let round = state.current().unwrap();
         let mine = round.tables.iter().find(|t| t.players.contains(&0)).unwrap().code.clone();
         let other = round.tables.iter().find(|t| !t.players.contains(&0)).unwrap().code.clone();
-        assert!(state.plays_elsewhere("10.0.0.P0", &other), "P0 plays elsewhere");
-        assert!(!state.plays_elsewhere("10.0.0.P0", &mine), "their own table is theirs to watch");
-        assert!(!state.plays_elsewhere("192.0.2.1", &other), "a stranger watches any table");
+        let p0 = name_key("P0");
+        // By address (a spectator has no name) or by name (from anywhere): not another table.
+        assert!(!state.may_watch(&other, Some("10.0.0.P0"), None), "P0's address plays elsewhere");
+        assert!(!state.may_watch(&other, Some("10.0.0.P0"), Some("someone")), "whatever name it comes as");
+        assert!(!state.may_watch(&other, Some("192.0.2.1"), Some(&p0)), "P0's own name from another address");
+        assert!(!state.may_watch(&other, None, Some(&p0)), "P0's own name from nowhere known");
+        // Their own table is theirs to watch; a stranger watches any table.
+        assert!(state.may_watch(&mine, Some("10.0.0.P0"), None));
+        assert!(state.may_watch(&mine, Some("192.0.2.1"), Some(&p0)));
+        assert!(state.may_watch(&other, Some("192.0.2.1"), None) && state.may_watch(&other, None, Some("stranger")));
         log.push(Entry::RoundClosed { round: 1, out: vec![0] });
-        assert!(!log.state().plays_elsewhere("10.0.0.P0", &other), "once out, every table opens");
+        assert!(log.state().may_watch(&other, Some("10.0.0.P0"), Some(&p0)), "once out, every table opens");
     }
 
     #[test]

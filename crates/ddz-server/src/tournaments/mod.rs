@@ -13,6 +13,7 @@
 //! from their records, and deals its next one after [`crate::room::Timing::between_deals_ms`].
 
 mod follow;
+mod watching;
 
 pub use follow::Followed;
 
