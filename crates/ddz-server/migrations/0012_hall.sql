@@ -76,3 +76,13 @@ CREATE TABLE hosting (
 );
 
 CREATE INDEX hosting_by_tournament ON hosting (id);
+
+-- Cluster mode: the node that drives each open tournament (docs/tournaments.md, "The driver"), as a room
+-- has its owner: taken only from nobody or a node whose lease ran out, `fence` growing at each change of
+-- driver and checked by every entry the driver appends, so a node that lost the event can never write to
+-- it again. Unused on a single server.
+CREATE TABLE tournament_owners (
+    id TEXT PRIMARY KEY REFERENCES tournaments (id),
+    node TEXT NOT NULL,
+    fence INTEGER NOT NULL
+);

@@ -11,6 +11,8 @@
 //! | `ddz_commit_batch_entries` | summary | entries stored by one transaction (group commit) |
 //! | `ddz_broadcast_seconds` | histogram | building and queueing one entry's events for every client |
 //! | `ddz_flagged_pairs_total` | counter | pairs of players flagged for an operator (`ddz fairness pairs`): their deals together stop counting |
+//! | `ddz_unreadable_stored_total` | counter | stored data that did not read back where it was read in passing (a tournament's summary for the lists): logged, left out |
+//! | `ddz_tournaments_driven` | gauge | tournaments whose driver runs on this node |
 //! | `ddz_unrated_seats_total` | counter | seats of finished rated deals that did not count, by `reason` (bot_played, passed, same_address, ...) |
 //! | `ddz_process_resident_bytes` | gauge | the process's resident memory (Linux), read at each scrape |
 //! | `ddz_cluster_rooms_taken_total` | counter | cluster mode: rooms this node took (new, idle, or from a node that died) |
@@ -46,9 +48,11 @@ pub(crate) const NATS_RECONNECTS: &str = "ddz_cluster_nats_reconnects_total";
 pub(crate) const ROOMS_UNREACHABLE: &str = "ddz_cluster_rooms_unreachable";
 pub(crate) const FLAGGED_PAIRS: &str = "ddz_flagged_pairs_total";
 pub(crate) const UNRATED_SEATS: &str = "ddz_unrated_seats_total";
+pub(crate) const UNREADABLE_STORED: &str = "ddz_unreadable_stored_total";
+pub(crate) const TOURNAMENTS_DRIVEN: &str = "ddz_tournaments_driven";
 
 /// The counters, registered at zero when the recorder is installed.
-const COUNTERS: [&str; 10] = [
+const COUNTERS: [&str; 11] = [
     ENTRIES,
     ACTIONS,
     STORE_FAILURES,
@@ -59,6 +63,7 @@ const COUNTERS: [&str; 10] = [
     REQUEST_FAILURES,
     NATS_RECONNECTS,
     FLAGGED_PAIRS,
+    UNREADABLE_STORED,
 ];
 
 /// Histogram buckets in seconds: from half a millisecond to ten seconds.

@@ -97,7 +97,7 @@ const CODE_CHARS: &[u8] = b"ABCDEFGHJKMNPQRSTUVWXYZ23456789";
 
 impl Rooms {
     pub fn new(db: Db, clock: Clock, timing: Timing) -> Rooms {
-        let (summaries, _) = tokio::sync::watch::channel(HashMap::new());
+        let summaries = Summaries::default();
         Rooms {
             db,
             clock,
@@ -263,7 +263,7 @@ impl Rooms {
 
     /// A room's summary from another node: the lobby lists it.
     pub fn note_summary(&self, summary: Summary) {
-        crate::room::note_summary(&self.summaries, summary);
+        self.summaries.note(summary);
     }
 
     /// Creates a room and starts its task.
@@ -452,7 +452,17 @@ impl Rooms {
 
     /// Wakes on every change to any room's summary (the lobby page watches this).
     pub fn watch_lobby(&self) -> tokio::sync::watch::Receiver<HashMap<RoomCode, Summary>> {
-        self.summaries.subscribe()
+        self.summaries.watch()
+    }
+
+    /// Each room's summary as it changes, from now on (a tournament's driver follows its tables' deals).
+    pub fn summary_changes(&self) -> tokio::sync::broadcast::Receiver<Summary> {
+        self.summaries.changes()
+    }
+
+    /// This node's id in cluster mode; `None` on a server of its own.
+    pub fn node(&self) -> Option<&str> {
+        self.placement.as_ref().map(|p| p.node())
     }
 
     /// Tells every room task to stop after the message it is handling (a commit in flight finishes),

@@ -3,10 +3,12 @@
 
 mod mailbox;
 mod registry;
+mod summaries;
 mod task;
 
 pub use mailbox::{
     ConnId, FromClient, Hello, Mail, Msg, OUTBOX, Outbound, Reply, Request, TableSeat, ask, ask_retrying,
 };
 pub use registry::Registry;
+pub use summaries::Summaries;
 pub use task::*;

@@ -16,13 +16,14 @@ use ddz_engine::{Action, Seat, Seed, TableType};
 use tokio::sync::{mpsc, oneshot};
 use tokio::time::{Duration, Instant};
 
+use super::Summaries;
 use super::mailbox::{ConnId, FromClient, Hello, Msg, Outbound, Reply, Request, TableSeat};
 use super::registry::Registry;
 use crate::clock::Clock;
 use crate::domain::challenge::{rally_closed, rally_expiry_ms, rally_setup, sealed_rally};
 use crate::domain::fairness::{Integrity, Origin, Unrated, Verdict};
 use crate::domain::rating::{NEW_PLAYER, bot_skill};
-use crate::domain::room::{Entry, Mode, Occupant, Room, RoomCode, RoomError, Stamped};
+use crate::domain::room::{Entry, Mode, Occupant, Room, RoomError, Stamped};
 use crate::metrics;
 use crate::store::{Append, Db, Fence, StoreError};
 use crate::wire::pages::Summary;
@@ -119,9 +120,6 @@ struct Connection {
 
 /// A deal's starting entry and how many of its actions a connection has.
 type SentActions = (u64, usize);
-
-/// Every room's summary, watched by the lobby.
-pub type Summaries = tokio::sync::watch::Sender<HashMap<RoomCode, Summary>>;
 
 pub struct RoomTask {
     room: Room,
@@ -847,7 +845,7 @@ impl RoomTask {
 
     fn publish_summary(&self) {
         let summary = summary(&self.room);
-        if note_summary(&self.summaries, summary.clone())
+        if self.summaries.note(summary.clone())
             && let Some(out) = &self.env.summaries_out
         {
             let _ = out.send(summary);
@@ -1026,17 +1024,6 @@ impl RoomTask {
     }
 }
 
-/// Puts a room's summary in the lobby's list; whether it changed anything.
-pub fn note_summary(summaries: &Summaries, summary: Summary) -> bool {
-    summaries.send_if_modified(|all| {
-        let changed = all.get(&summary.code).is_none_or(|old| *old != summary);
-        if changed {
-            all.insert(summary.code.clone(), summary);
-        }
-        changed
-    })
-}
-
 /// What the lobby shows of `room`.
 pub fn summary(room: &Room) -> Summary {
     Summary {
@@ -1088,12 +1075,11 @@ mod tests {
     //! task over an in-memory database, on a paused clock held still: time moves only as a test moves it.
 
     use ddz_engine::Rules;
-    use tokio::sync::watch;
     use tokio_util::sync::CancellationToken;
 
     use super::*;
     use crate::domain::names::PlayerName;
-    use crate::domain::room::Mode;
+    use crate::domain::room::{Mode, RoomCode};
     use crate::room::ask;
     use crate::wire::protocol::simple_action;
 
@@ -1121,7 +1107,6 @@ mod tests {
         /// Where the task's bots think.
         pool: Pool,
         task: tokio::task::JoinHandle<()>,
-        _lobby: watch::Receiver<HashMap<RoomCode, Summary>>,
         _held: std::sync::mpsc::Sender<()>,
     }
 
@@ -1145,11 +1130,11 @@ mod tests {
             fence: None,
             summaries_out: None,
         };
-        let (summaries, lobby) = watch::channel(HashMap::new());
+        let summaries = Summaries::default();
         let room = Room::new(code(), rules, Mode::Invite, "Ann".into());
         let clock = Clock::starting_at(OPENED_MS);
         let task = tokio::spawn(RoomTask::new(room, db.clone(), clock, TIMING, taken, summaries, env).run());
-        Started { db, registry, inbox, stopping, pool, task, _lobby: lobby, _held: held }
+        Started { db, registry, inbox, stopping, pool, task, _held: held }
     }
 
     /// Holds tokio's paused clock still until dropped: it then moves only by `tokio::time::advance`, not

@@ -48,7 +48,7 @@ pub use ownership::Fence;
 pub use players::DealsCursor;
 pub use queue::Ticket;
 pub use rooms::StoredRoom;
-pub use tournaments::{Creation, Hosting, Places, TableDeal};
+pub use tournaments::{Creation, Hosting, Places};
 
 use std::future::Future;
 use std::pin::Pin;
@@ -126,6 +126,9 @@ pub enum StoreError {
     /// it again, and ends.
     #[error("room {0} now belongs to another node")]
     Fenced(RoomCode),
+    /// Another node drives the tournament since this node took it: its driver here stops.
+    #[error("tournament {0} is now driven by another node")]
+    TournamentFenced(String),
     /// There is no such room.
     #[error("there is no room {0}")]
     NoRoom(RoomCode),
@@ -144,6 +147,9 @@ impl StoreError {
         match self {
             StoreError::Fenced(code) => {
                 Refused::new(ErrorCode::RoomMoved, format!("room {code} moved to another server; reconnect"))
+            }
+            StoreError::TournamentFenced(id) => {
+                Refused::new(ErrorCode::RoomMoved, format!("tournament {id} moved to another server"))
             }
             StoreError::NoRoom(code) => Refused::no_room(&code),
             StoreError::Corrupt(what) => {

@@ -221,6 +221,58 @@ pub(super) async fn check_fences<'a>(
     Ok(())
 }
 
+impl Db {
+    /// Node `node` takes tournament `id` to drive it, if nobody drives it, this node does, or its driver's
+    /// node let its lease run out (as [`Db::take_room`]): the fencing number it drives under.
+    pub async fn take_tournament(&self, id: &str, node: &str, now: u64) -> DbResult<Option<i64>> {
+        let (id, node) = (id.to_string(), node.to_string());
+        self.run(move |s| async move {
+            sqlx::query_scalar(
+                "INSERT INTO tournament_owners (id, node, fence) VALUES ($1, $2, 1) \
+                 ON CONFLICT (id) DO UPDATE SET node = excluded.node, fence = tournament_owners.fence + 1 \
+                 WHERE tournament_owners.node = excluded.node OR tournament_owners.node NOT IN \
+                 (SELECT id FROM nodes WHERE expires_at > $3) RETURNING fence",
+            )
+            .bind(&id)
+            .bind(&node)
+            .bind(now as i64)
+            .fetch_optional(&s.pool)
+            .await
+        })
+        .await
+    }
+
+    /// The open tournaments no live node drives (cluster mode), for a node to take.
+    pub async fn undriven_tournaments(&self, now: u64) -> DbResult<Vec<String>> {
+        self.run(move |s| async move {
+            sqlx::query_scalar(
+                "SELECT t.id FROM tournaments t LEFT JOIN tournament_owners o ON o.id = t.id \
+                 WHERE t.phase IN ('registering', 'running') AND (o.node IS NULL OR o.node NOT IN \
+                 (SELECT id FROM nodes WHERE expires_at > $1))",
+            )
+            .bind(now as i64)
+            .fetch_all(&s.pool)
+            .await
+        })
+        .await
+    }
+
+    /// Node `fence.node` lets tournament `id` go (it is over, or the node stops), unless it was taken since.
+    pub async fn release_tournament(&self, id: &str, fence: &Fence) -> DbResult<()> {
+        let (id, fence) = (id.to_string(), fence.clone());
+        self.run(move |s| async move {
+            sqlx::query("UPDATE tournament_owners SET node = '' WHERE id = $1 AND node = $2 AND fence = $3")
+                .bind(&id)
+                .bind(&fence.node)
+                .bind(fence.number)
+                .execute(&s.pool)
+                .await
+                .map(|_| ())
+        })
+        .await
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -6,6 +6,7 @@
 
 use sqlx::FromRow;
 
+use super::ownership::Fence;
 use super::{Db, DbResult, StoreError};
 use crate::domain::names::name_key;
 use crate::domain::room::RoomCode;
@@ -138,11 +139,26 @@ impl Db {
         phase: Phase,
         summary: String,
         places: Option<Places>,
+        fence: Option<Fence>,
     ) -> DbResult<bool> {
         let (id, stamped) = (id.to_string(), stamped.clone());
         self.run(move |s| async move {
             let entry = serde_json::to_string(&stamped.entry).map_err(|e| StoreError::Corrupt(e.to_string()))?;
             let mut tx = s.pool.begin().await?;
+            // A driver that lost the tournament to another node writes nothing more (as a room's owner).
+            if let Some(fence) = &fence {
+                let held = sqlx::query(
+                    "UPDATE tournament_owners SET fence = fence WHERE id = $1 AND node = $2 AND fence = $3",
+                )
+                .bind(&id)
+                .bind(&fence.node)
+                .bind(fence.number)
+                .execute(&mut *tx)
+                .await?;
+                if held.rows_affected() == 0 {
+                    return Err(StoreError::TournamentFenced(id.clone()));
+                }
+            }
             let appended = sqlx::query(
                 "INSERT INTO tournament_log (id, n, at, entry) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING",
             )

@@ -1,17 +1,20 @@
 //! Tournaments at work (docs/tournaments.md): the [`Desk`] that creates them, registers and withdraws
-//! players and shows them, and the driver every node runs, which moves each tournament on.
+//! players, shows them and announces the recurring events, and the one driver of each open event
+//! (`driver.rs`), on the node that drives it.
 //!
 //! A tournament is its log in the database (`store/tournaments.rs`), folded by
-//! [`crate::domain::tournament`]. Nothing is owned: every node's driver reads each open tournament, asks
-//! the fold what is due, and appends it under the next number; the database refuses a number taken, so
-//! only one node's entry counts and the others read it back. What follows an entry (setting a table up,
-//! dealing its next deal, closing it) is asked of the table's room in a form it answers once however
-//! often it is asked, so a node that dies between the entry and the act leaves it for the next tick of
-//! any node. A tournament therefore survives a restart and a node's death without hand-over.
+//! [`crate::domain::tournament`]. Every entry is appended under the number its writer expects next, and
+//! the database refuses a number taken. On a node, every writer of one tournament (its driver, each
+//! registration and withdrawal) takes its turn ([`Desk::turn`]): they are applied in order, a queue, never
+//! a race; across nodes, a writer whose number was taken reads the log again and tries once more, with
+//! only the registering nodes and the one driver writing at all. A server of its own drives every event;
+//! in cluster mode a node takes an event nobody drives (or whose driver's node died) and drives it under
+//! a fencing number, as a room's owner runs a room.
 //!
 //! Each table is an ordinary room of mode [`Mode::Tournament`]: the driver counts its finished deals
 //! from their records, and deals its next one after [`crate::room::Timing::between_deals_ms`].
 
+mod driver;
 mod follow;
 mod watching;
 
@@ -21,41 +24,51 @@ use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use tokio::sync::watch;
+use tokio::sync::{mpsc, watch};
 
-use ddz_engine::{DealRecord, Seed};
+use self::driver::{Driver, Wake};
+
+use ddz_engine::Seed;
 
 use crate::domain::names::PlayerName;
 use crate::domain::room::{Mode, RoomCode};
 use crate::domain::tournament::{
-    Announce, DRAW, Due, Entry, EntryError, FILL_LEVEL, Format, Phase, Recurring, Seating, Settings, SettingsError,
-    Stamped, Tournament, checked_title, seats,
+    Announce, DRAW, Entry, EntryError, Format, Phase, Recurring, Settings, SettingsError, Stamped, Tournament,
+    checked_title, seats,
 };
-use crate::matching::quick_rules;
-use crate::room::{Request, TableSeat, retry_pause_ms};
+use crate::metrics;
+use crate::room::retry_pause_ms;
 use crate::rooms::Rooms;
-use crate::store::{Creation, DbResult, Hosting, Places, StoreError, TableDeal};
+use crate::store::{Creation, DbResult, Fence, Hosting, Places, StoreError};
 use crate::wire::http::{TournamentRecord, TournamentRound, TournamentView, Tournaments};
 use crate::wire::pages::{EntrantView, TournamentSummary, TournamentTable};
 use crate::wire::protocol::{ErrorCode, Refused};
 
-/// How often each node's driver looks at the open tournaments.
-const TICK: Duration = Duration::from_millis(300);
+/// How often each node looks at the open tournaments: to announce the recurring ones, to start a driver
+/// for each event nobody drives, to keep the followers and the hall of events driven elsewhere up to date.
+const SCAN: Duration = Duration::from_secs(1);
+/// Wakes a driver holds before it reads them (it reads all that wait at once; a full inbox loses none it
+/// would see: the driver looks at everything when woken).
+const WAKES_WAITING: usize = 256;
+/// How long a registration or a withdrawal tries, when other nodes' entries take its number first.
+const ENTRY_WITHIN: Duration = Duration::from_secs(10);
 /// Tournaments the lists show in each of their three parts, at most.
 const LISTED: u32 = 50;
 /// Tournaments one name may host while they take registrations.
 const HOSTED: u32 = 3;
-/// How many times an entry is tried when another took its number first.
-const TRIES: usize = 5;
 
-/// Tournaments: the fold of each one this node has read, and the driver's notes of what it has asked.
+/// Tournaments: the fold of each one this node has read, the drivers running here, and each event's turn.
 #[derive(Clone)]
 pub struct Desk {
     rooms: Rooms,
     known: Arc<Mutex<HashMap<String, Tournament>>>,
-    /// Tables this node has set up (or found set up), and the deal it last asked each for.
-    set_up: Arc<Mutex<HashSet<RoomCode>>>,
-    asked: Arc<Mutex<HashMap<RoomCode, u32>>>,
+    /// The drivers running on this node, by event, and the event of each of their round's tables.
+    drivers: Arc<Mutex<HashMap<String, mpsc::Sender<Wake>>>>,
+    tables: Arc<Mutex<HashMap<RoomCode, String>>>,
+    /// Each event's turn on this node: its writers append one after another.
+    turns: Arc<Mutex<HashMap<String, Arc<tokio::sync::Mutex<()>>>>>,
+    /// The open events as the last look read them (the hall's): taking registrations, running.
+    open: Arc<Mutex<(Vec<TournamentSummary>, Vec<TournamentSummary>)>>,
     /// The operator's recurring events, and the runs this node has seen announced.
     recurring: Arc<[Recurring]>,
     announced: Arc<Mutex<HashSet<String>>>,
@@ -117,8 +130,10 @@ impl Desk {
         Desk {
             rooms,
             known: Arc::default(),
-            set_up: Arc::default(),
-            asked: Arc::default(),
+            drivers: Arc::default(),
+            tables: Arc::default(),
+            turns: Arc::default(),
+            open: Arc::default(),
             recurring: recurring.into(),
             announced: Arc::default(),
             followed: Arc::default(),
@@ -178,15 +193,21 @@ impl Desk {
         Ok(tournament)
     }
 
-    /// Appends `entry` to `tournament` (as loaded) under the next number: `false` when another node or
-    /// request took that number first (then load again).
-    async fn append(&self, id: &str, tournament: &Tournament, entry: Entry) -> Result<Option<Tournament>, DeskError> {
+    /// Appends `entry` to `tournament` (as loaded) under the next number, under `fence` if the event's
+    /// driver writes it: `None` when another node's writer took that number first (then load again).
+    async fn append(
+        &self,
+        id: &str,
+        tournament: &Tournament,
+        entry: Entry,
+        fence: Option<Fence>,
+    ) -> Result<Option<Tournament>, DeskError> {
         let stamped = Stamped { n: tournament.last + 1, at: self.rooms.now_ms(), entry };
         let mut after = tournament.clone();
         after.apply(&stamped);
         let summary = summary_json(id, &after);
         let places = (after.phase == Phase::Finished).then(|| places(&after));
-        if !self.rooms.db().append_tournament(id, &stamped, after.phase, summary, places).await? {
+        if !self.rooms.db().append_tournament(id, &stamped, after.phase, summary, places, fence).await? {
             self.known.lock().expect("the cache").remove(id);
             return Ok(None);
         }
@@ -195,34 +216,90 @@ impl Desk {
         Ok(Some(after))
     }
 
-    /// Registers `name` (from `address`) for tournament `id`.
-    pub async fn register(&self, id: &str, name: &PlayerName, address: Option<String>) -> Result<(), DeskError> {
-        for _ in 0..TRIES {
+    /// Tournament `id`'s turn on this node: held by whoever appends to it, so that its writers here (its
+    /// driver, registrations, withdrawals) apply in the order they came, one after another.
+    async fn turn(&self, id: &str) -> tokio::sync::OwnedMutexGuard<()> {
+        let turn = self.turns.lock().expect("the turns").entry(id.to_string()).or_default().clone();
+        turn.lock_owned().await
+    }
+
+    /// Appends what `entry` makes of the tournament as it now is, in its turn: read again and tried once
+    /// more whenever another node's writer took the number first, for [`ENTRY_WITHIN`]. The driver here
+    /// is woken: a registration that fills a sit-and-go starts it at once.
+    async fn enter(&self, id: &str, entry: impl Fn(&Tournament) -> Result<Entry, EntryError>) -> Result<(), DeskError> {
+        let _turn = self.turn(id).await;
+        let deadline = tokio::time::Instant::now() + ENTRY_WITHIN;
+        while tokio::time::Instant::now() < deadline {
             let tournament = self.load(id).await?;
-            tournament.check_register(name.as_str())?;
-            let entry = Entry::Registered { name: name.to_string(), address: address.clone() };
-            if let Some(after) = self.append(id, &tournament, entry).await? {
-                // A sit-and-go that this registration filled starts at once; if that fails, the
-                // registration stands and the driver's next look starts it.
-                if let Err(e) = self.step(id, after).await {
-                    tracing::warn!(tournament = %id, error = %e, "a tournament could not move on");
-                }
+            if self.append(id, &tournament, entry(&tournament)?, None).await?.is_some() {
+                self.wake(id, Wake::Look);
                 return Ok(());
             }
         }
         Err(DeskError::Contended)
     }
 
+    /// Registers `name` (from `address`) for tournament `id`.
+    pub async fn register(&self, id: &str, name: &PlayerName, address: Option<String>) -> Result<(), DeskError> {
+        self.enter(id, |tournament| {
+            tournament.check_register(name.as_str())?;
+            Ok(Entry::Registered { name: name.to_string(), address: address.clone() })
+        })
+        .await
+    }
+
     /// Withdraws `name` from tournament `id` before it starts.
     pub async fn withdraw(&self, id: &str, name: &PlayerName) -> Result<(), DeskError> {
-        for _ in 0..TRIES {
-            let tournament = self.load(id).await?;
+        self.enter(id, |tournament| {
             tournament.check_withdraw(name.as_str())?;
-            if self.append(id, &tournament, Entry::Withdrew { name: name.to_string() }).await?.is_some() {
-                return Ok(());
-            }
+            Ok(Entry::Withdrew { name: name.to_string() })
+        })
+        .await
+    }
+
+    /// Wakes tournament `id`'s driver, if it runs here.
+    fn wake(&self, id: &str, wake: Wake) {
+        if let Some(driver) = self.drivers.lock().expect("the drivers").get(id) {
+            // A driver with wakes waiting reads them all at once: a full inbox loses nothing it would see.
+            let _ = driver.try_send(wake);
         }
-        Err(DeskError::Contended)
+    }
+
+    /// A driver's round: its tables just seated (woken by their deals from now on) and just closed.
+    fn note_tables(&self, id: &str, seated: &[RoomCode], closed: &[RoomCode]) {
+        let mut tables = self.tables.lock().expect("the tables");
+        for code in closed {
+            tables.remove(code);
+        }
+        for code in seated {
+            tables.insert(code.clone(), id.to_string());
+        }
+    }
+
+    /// Starts tournament `id`'s driver here (`fence`: the ownership it drives under in cluster mode), unless
+    /// one runs already.
+    fn start_driver(&self, id: &str, fence: Option<Fence>) {
+        let mut drivers = self.drivers.lock().expect("the drivers");
+        if drivers.contains_key(id) {
+            return;
+        }
+        let (wakes, inbox) = mpsc::channel(WAKES_WAITING);
+        drivers.insert(id.to_string(), wakes);
+        metrics::gauge!(metrics::TOURNAMENTS_DRIVEN).increment(1);
+        tracing::info!(tournament = %id, "driving the tournament");
+        tokio::spawn(Driver::new(id.to_string(), self.clone(), fence, inbox).run());
+    }
+
+    /// A driver that ended: its event, its tables and (cluster mode) its ownership let go.
+    async fn forget_driver(&self, id: &str, fence: Option<&Fence>) {
+        self.drivers.lock().expect("the drivers").remove(id);
+        metrics::gauge!(metrics::TOURNAMENTS_DRIVEN).decrement(1);
+        self.tables.lock().expect("the tables").retain(|_, event| event != id);
+        if let Some(fence) = fence
+            && let Err(e) = self.rooms.db().release_tournament(id, fence).await
+        {
+            tracing::warn!(tournament = %id, error = %e, "could not let the tournament go");
+        }
     }
 
     /// The lists: upcoming, running, finished.
@@ -271,59 +348,108 @@ impl Desk {
         Ok(view(id, &tournament, self.rooms.now_ms()))
     }
 
-    /// The summaries of the open tournaments as the driver last read them: those taking registrations, and
-    /// those running (for the hall, without a read of the database).
+    /// The open tournaments as the last look read them: those taking registrations, and those running (for
+    /// the hall, without a read of the database).
     pub fn open_summaries(&self) -> (Vec<TournamentSummary>, Vec<TournamentSummary>) {
-        let known = self.known.lock().expect("the cache");
-        known.iter().map(|(id, t)| summary(id, t)).partition(|s| s.phase == Phase::Registering)
+        self.open.lock().expect("the open events").clone()
     }
 
-    /// Moves every open tournament on, until the server stops. While the database fails it backs off as
-    /// quick match does.
+    /// Looks at the open tournaments every [`SCAN`] and wakes each driver here as its tables finish deals,
+    /// until the server stops. While the database fails the look backs off as quick match does.
     pub fn spawn(self) {
+        let stopping = self.rooms.stopping();
+        let desk = self.clone();
+        let mut changes = self.rooms.summary_changes();
+        tokio::spawn(async move {
+            loop {
+                let changed = tokio::select! {
+                    _ = stopping.cancelled() => return,
+                    changed = changes.recv() => changed,
+                };
+                match changed {
+                    Ok(summary) if summary.mode == Mode::Tournament => {
+                        let event = desk.tables.lock().expect("the tables").get(&summary.code).cloned();
+                        if let Some(id) = event {
+                            desk.wake(&id, Wake::Table { code: summary.code, deals: summary.deals_played });
+                        }
+                    }
+                    Ok(_) => {}
+                    // Changes went by unread: every driver looks at everything.
+                    Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => {
+                        let ids: Vec<String> = desk.drivers.lock().expect("the drivers").keys().cloned().collect();
+                        for id in ids {
+                            desk.wake(&id, Wake::Look);
+                        }
+                    }
+                    Err(tokio::sync::broadcast::error::RecvError::Closed) => return,
+                }
+            }
+        });
         let stopping = self.rooms.stopping();
         tokio::spawn(async move {
             let mut failures = 0;
             loop {
-                let pause = if failures == 0 { TICK } else { Duration::from_millis(retry_pause_ms(failures)) };
-                tokio::select! {
-                    _ = stopping.cancelled() => return,
-                    _ = tokio::time::sleep(pause) => {}
-                }
-                failures = match self.tick().await {
+                failures = match self.scan().await {
                     Ok(()) => 0,
                     Err(e) => {
                         tracing::warn!(error = %e, "the tournaments could not be read");
                         failures + 1
                     }
                 };
+                let pause = if failures == 0 { SCAN } else { Duration::from_millis(retry_pause_ms(failures)) };
+                tokio::select! {
+                    _ = stopping.cancelled() => return,
+                    _ = tokio::time::sleep(pause) => {}
+                }
             }
         });
     }
 
-    /// One look at every open tournament, after announcing the recurring events' next runs.
-    async fn tick(&self) -> DbResult<()> {
-        let registering: Vec<String> =
-            self.rooms.db().tournaments_in(&[Phase::Registering], u32::MAX).await?.into_iter().map(|l| l.id).collect();
+    /// One look at the open tournaments: the recurring events' next runs announced, a driver started for
+    /// each event nobody drives, the events driven elsewhere read again for their followers here, the
+    /// hall's list.
+    async fn scan(&self) -> DbResult<()> {
+        let listed = self.rooms.db().tournaments_in(&[Phase::Registering], u32::MAX).await?;
+        let registering: Vec<String> = listed.into_iter().map(|l| l.id).collect();
         self.announce(&registering).await?;
         let open = self.rooms.db().tournaments_in(&[Phase::Registering, Phase::Running], u32::MAX).await?;
-        // Those another node finished since are no longer open: forgotten here.
+        let mut summaries = Vec::with_capacity(open.len());
+        for listed in &open {
+            match serde_json::from_str::<TournamentSummary>(&listed.summary) {
+                Ok(summary) => summaries.push(summary),
+                Err(e) => {
+                    metrics::counter!(metrics::UNREADABLE_STORED).increment(1);
+                    tracing::error!(tournament = %listed.id, error = %e, "a stored summary does not read back");
+                }
+            }
+        }
+        *self.open.lock().expect("the open events") =
+            summaries.into_iter().partition(|s| s.phase == Phase::Registering);
+        // Those finished since are no longer open: forgotten here.
         let open_ids: HashSet<&str> = open.iter().map(|listed| listed.id.as_str()).collect();
         self.known.lock().expect("the cache").retain(|id, _| open_ids.contains(id.as_str()));
-        for id in self.followed_open().into_iter().filter(|id| !open_ids.contains(id.as_str())) {
+        let driven: HashSet<String> = self.drivers.lock().expect("the drivers").keys().cloned().collect();
+        for id in self.followed_open().into_iter().filter(|id| !driven.contains(id)) {
             if let Err(e) = self.load(&id).await {
                 tracing::warn!(tournament = %id, error = %e, "a followed tournament could not be read");
             }
         }
-        for listed in open {
-            let moved = match self.load(&listed.id).await {
-                Ok(tournament) => self.step(&listed.id, tournament).await,
-                Err(e) => Err(e),
-            };
-            match moved {
-                Ok(()) => {}
-                Err(DeskError::Store(e @ StoreError::Unavailable(_))) => return Err(e),
-                Err(e) => tracing::warn!(tournament = %listed.id, error = %e, "a tournament could not move on"),
+        match self.rooms.node().map(str::to_string) {
+            None => {
+                for listed in &open {
+                    self.start_driver(&listed.id, None);
+                }
+            }
+            Some(node) => {
+                let now = self.rooms.now_ms();
+                for id in self.rooms.db().undriven_tournaments(now).await? {
+                    if driven.contains(&id) {
+                        continue;
+                    }
+                    if let Some(number) = self.rooms.db().take_tournament(&id, &node, now).await? {
+                        self.start_driver(&id, Some(Fence { node: node.clone(), number }));
+                    }
+                }
             }
         }
         Ok(())
@@ -369,163 +495,6 @@ impl Desk {
         }
         Ok(())
     }
-
-    /// Moves one tournament on as far as it can go now: counts its tables' finished deals, stores what is
-    /// due, and asks its tables for their next deals.
-    async fn step(&self, id: &str, mut tournament: Tournament) -> Result<(), DeskError> {
-        let mut finished = Vec::new();
-        // A round closes, the next is seated, and so on: a few entries at most, bounded all the same.
-        for _ in 0..16 {
-            (tournament, finished) = self.count_deals(id, tournament).await?;
-            let Some(due) = tournament.due(self.rooms.now_ms()) else { break };
-            let entry = match due {
-                Due::Store(entry) => entry,
-                Due::Seat(seating) => self.seat_round(&tournament, seating).await?,
-            };
-            let closing: Vec<RoomCode> = match &entry {
-                Entry::RoundClosed { .. } => {
-                    tournament.current().map(|r| r.tables.iter().map(|t| t.code.clone()).collect()).unwrap_or_default()
-                }
-                _ => Vec::new(),
-            };
-            let seated: Vec<RoomCode> = match &entry {
-                Entry::Seated { tables, .. } => tables.iter().map(|(code, _)| code.clone()).collect(),
-                _ => Vec::new(),
-            };
-            tournament = match self.append(id, &tournament, entry).await? {
-                Some(after) => after,
-                None => {
-                    // Another node seated the round first: the rooms made here are nobody's.
-                    self.close_tables(&seated).await;
-                    self.load(id).await?
-                }
-            };
-            for code in &closing {
-                self.asked.lock().expect("the notes").remove(code);
-            }
-            self.close_tables(&closing).await;
-        }
-        if matches!(tournament.phase, Phase::Finished | Phase::Cancelled) {
-            self.known.lock().expect("the cache").remove(id);
-        }
-        self.deal_on(&tournament, &finished).await
-    }
-
-    /// Stores a count for each deal the round's tables have finished since the last count; with the
-    /// round's finished deals as they were read.
-    async fn count_deals(
-        &self,
-        id: &str,
-        mut tournament: Tournament,
-    ) -> Result<(Tournament, Vec<TableDeal>), DeskError> {
-        let Some(round) = tournament.current().cloned() else { return Ok((tournament, Vec::new())) };
-        if round.played() {
-            return Ok((tournament, Vec::new()));
-        }
-        let deals = self.rooms.db().tournament_deals(id, round.number).await?;
-        for table in &round.tables {
-            let mut number = table.counted + 1;
-            while number <= round.deals && deals.iter().any(|d| d.code == table.code && d.number == number) {
-                let stored = self.rooms.db().deal_record(&table.code, number).await?;
-                let record: DealRecord = stored
-                    .as_deref()
-                    .map(serde_json::from_str)
-                    .transpose()
-                    .map_err(|e| StoreError::Corrupt(format!("deal {number} of {}: {e}", table.code)))?
-                    .ok_or_else(|| StoreError::Corrupt(format!("deal {number} of {} is gone", table.code)))?;
-                let scores = record.result.map(|r| r.score).unwrap_or_default();
-                let entry = Entry::DealCounted { code: table.code.clone(), number, scores };
-                match self.append(id, &tournament, entry).await? {
-                    Some(after) => tournament = after,
-                    // Another node counted meanwhile: its count stands.
-                    None => return Ok((self.load(id).await?, deals)),
-                }
-                number += 1;
-            }
-        }
-        Ok((tournament, deals))
-    }
-
-    /// Sets up the round's tables this node has not seen set up, and deals each table's next deal once
-    /// the last one's result has been shown for a moment.
-    async fn deal_on(&self, tournament: &Tournament, finished: &[TableDeal]) -> Result<(), DeskError> {
-        let Some(round) = tournament.current() else { return Ok(()) };
-        let now = self.rooms.now_ms();
-        for table in &round.tables {
-            let known = self.set_up.lock().expect("the notes").contains(&table.code);
-            if !known {
-                self.set_up_table(tournament, &table.code, &table.players).await?;
-                self.set_up.lock().expect("the notes").insert(table.code.clone());
-            }
-            if table.counted >= round.deals {
-                continue;
-            }
-            let next = table.counted + 1;
-            if self.asked.lock().expect("the notes").get(&table.code) == Some(&next) {
-                continue;
-            }
-            let last = finished.iter().find(|d| d.code == table.code && d.number == table.counted);
-            if last.is_some_and(|d| now < d.finished_at + self.rooms.timing().between_deals_ms) {
-                continue;
-            }
-            self.rooms.request(&table.code, Request::StartDeal { number: next }).await?;
-            self.asked.lock().expect("the notes").insert(table.code.clone(), next);
-        }
-        Ok(())
-    }
-
-    /// Makes and seats a round's rooms, before the round is stored: a player who reads their table on the
-    /// page finds it there. If one cannot be made, those made are closed and the round is drawn afresh.
-    async fn seat_round(&self, tournament: &Tournament, seating: Seating) -> Result<Entry, DeskError> {
-        let mut codes = Vec::with_capacity(seating.tables.len());
-        for players in &seating.tables {
-            let made = match self.rooms.unused_code().await {
-                Ok(code) => self.set_up_table(tournament, &code, players).await.map(|()| code),
-                Err(e) => Err(e.into()),
-            };
-            match made {
-                Ok(code) => {
-                    self.set_up.lock().expect("the notes").insert(code.clone());
-                    codes.push(code);
-                }
-                Err(e) => {
-                    self.close_tables(&codes).await;
-                    return Err(e);
-                }
-            }
-        }
-        Ok(seating.with_codes(codes))
-    }
-
-    /// Closes tables nobody will play at (best effort: one left open only idles, and its task retires).
-    async fn close_tables(&self, codes: &[RoomCode]) {
-        for code in codes {
-            self.set_up.lock().expect("the notes").remove(code);
-            let _ = self.rooms.request(code, Request::CloseTable).await;
-        }
-    }
-
-    /// Creates a table's room if it is not there yet, and seats the drawn players and bots where the
-    /// seats are still empty.
-    async fn set_up_table(&self, tournament: &Tournament, code: &RoomCode, players: &[usize]) -> Result<(), DeskError> {
-        if !self.rooms.db().room_exists(code).await? {
-            let host = PlayerName::parse(&tournament.host).unwrap_or_else(|_| operator());
-            self.rooms.create_as(code.clone(), quick_rules(tournament.settings.table), Mode::Tournament, &host).await?;
-        }
-        let seats = players
-            .iter()
-            .map(|&i| {
-                let entrant = &tournament.entrants[i];
-                match (entrant.bot, PlayerName::parse(&entrant.name)) {
-                    (None, Ok(name)) => TableSeat::Player { name },
-                    // A registered name always reads back; were one not to, a bot plays its place.
-                    (level, _) => TableSeat::Bot { level: level.unwrap_or(FILL_LEVEL) },
-                }
-            })
-            .collect();
-        self.rooms.request(code, Request::SetUpTable { seats }).await?;
-        Ok(())
-    }
 }
 
 /// The host of an operator's recurring events.
@@ -547,10 +516,7 @@ fn summary_json(id: &str, tournament: &Tournament) -> String {
 
 /// A tournament as the lists show it.
 pub fn summary(id: &str, t: &Tournament) -> TournamentSummary {
-    let starts_at = match t.format {
-        Format::Scheduled { starts_at, .. } => Some(starts_at),
-        Format::SitAndGo { .. } => t.bots_fill_at(),
-    };
+    let starts_at = t.starts_at();
     let finished = t.phase == Phase::Finished;
     let podium = if finished {
         t.standings().iter().take(seats(t.settings.table)).map(|s| t.entrants[s.entrant].name.clone()).collect()

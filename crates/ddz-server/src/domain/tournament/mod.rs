@@ -738,6 +738,14 @@ impl Tournament {
         .collect()
     }
 
+    /// When registration closes by itself: a scheduled event's start, a sit-and-go's bots filling it.
+    pub fn starts_at(&self) -> Option<u64> {
+        match self.format {
+            Format::Scheduled { starts_at, .. } => Some(starts_at),
+            Format::SitAndGo { .. } => self.bots_fill_at(),
+        }
+    }
+
     /// When bots fill a sit-and-go that allows them: its wait after the first registration still standing
     /// (none while nobody is registered, so an event nobody entered is never played by bots alone).
     pub fn bots_fill_at(&self) -> Option<u64> {
