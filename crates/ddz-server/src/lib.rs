@@ -18,6 +18,8 @@
 //! - [`crate::cluster`]: cluster mode: NATS between the nodes, leases, rooms' owners and the proxies that reach them.
 //! - [`crate::matching`]: quick match's matcher, which seats the queued players at tables.
 //! - [`crate::upkeep`]: what belongs to no room: writing the results of the rallies that have closed.
+//! - [`crate::tournaments`]: tournaments: the desk (create, register, withdraw, show) and the driver that moves them on.
+//! - [`crate::hall`]: the hall's live state, kept in memory: online, tables in play, queues, open tournaments.
 //! - [`crate::http`]: every edge: the JSON endpoints, one WebSocket per client, the embedded client, the limits.
 //!
 //! Modules are private to the crate; the few types a binary or a test needs are re-exported here.
@@ -25,6 +27,7 @@
 pub(crate) mod clock;
 pub(crate) mod cluster;
 pub(crate) mod domain;
+mod hall;
 pub(crate) mod http;
 mod matching;
 mod metrics;
@@ -43,7 +46,7 @@ pub use domain::fairness::{Listing, Origin};
 pub use domain::names::PlayerName;
 pub use domain::rating;
 pub use domain::room::{LogLine, Mode, Occupant, RoomCode};
-pub use domain::tournament::Recurring;
+pub use domain::tournament::{Format, PathState, Recurring};
 pub use http::Heartbeat;
 pub use http::limit::Rate;
 pub use room::{FromClient, Hello, Msg, Outbound, Reply, Request, Timing};
@@ -158,7 +161,8 @@ pub async fn start(config: Config) -> Result<Running, Box<dyn std::error::Error 
         cluster = Some((node, subscriptions));
     }
     let restored = rooms.restore().await?;
-    matching::spawn(rooms.clone(), config.timing.match_fill_ms);
+    let waiting = matching::Waiting::default();
+    matching::spawn(rooms.clone(), config.timing.match_fill_ms, waiting.clone());
     upkeep::spawn(rooms.clone());
     let desk = tournaments::Desk::new(rooms.clone(), config.tournaments.clone());
     desk.clone().spawn();
@@ -166,10 +170,12 @@ pub async fn start(config: Config) -> Result<Running, Box<dyn std::error::Error 
         node.run(&rooms, subscriptions);
         node
     });
+    let hall = hall::spawn(rooms.clone(), waiting, desk.clone(), cluster.clone());
     let clients = TaskTracker::new();
     let state = AppState {
         rooms: rooms.clone(),
         desk,
+        hall,
         cluster: cluster.clone(),
         connections: Arc::new(Semaphore::new(config.max_connections)),
         next_conn: Arc::new(AtomicU64::new(1)),

@@ -5,6 +5,8 @@
 //! deal offered. The players learn their room by polling their ticket (`GET /api/quick-match/TICKET`).
 //! The bots that fill a table are the level whose measured rating is closest to the players' own.
 
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::Duration;
 
 use ddz_bot::BotKind;
@@ -51,9 +53,32 @@ pub fn quick_rules(table: TableType) -> Rules {
     Rules::of(table, table == TableType::House)
 }
 
+/// How many wait for each table type, as the matcher last read its queue (for the hall: every node reads
+/// the same queue, so every node's count is the cluster's).
+#[derive(Clone, Default)]
+pub struct Waiting(Arc<[AtomicU32; 3]>);
+
+impl Waiting {
+    fn slot(table: TableType) -> usize {
+        match table {
+            TableType::House => 0,
+            TableType::NoShuffle => 1,
+            TableType::TwoPlayer => 2,
+        }
+    }
+
+    pub fn get(&self, table: TableType) -> u32 {
+        self.0[Self::slot(table)].load(Ordering::Relaxed)
+    }
+
+    pub fn set(&self, table: TableType, waiting: u32) {
+        self.0[Self::slot(table)].store(waiting, Ordering::Relaxed);
+    }
+}
+
 /// Runs the matcher until the server stops. While the database fails it backs off as the rooms' clocks do
 /// (250 ms doubling to 10 s), so that an outage is not met with a dozen queries a second.
-pub fn spawn(rooms: Rooms, fill_after_ms: u64) {
+pub fn spawn(rooms: Rooms, fill_after_ms: u64, waiting: Waiting) {
     let stopping = rooms.stopping();
     tokio::spawn(async move {
         let mut failures = 0;
@@ -66,7 +91,7 @@ pub fn spawn(rooms: Rooms, fill_after_ms: u64) {
             let mut stored = true;
             for table in [TableType::House, TableType::NoShuffle, TableType::TwoPlayer] {
                 match match_table(&rooms, table, fill_after_ms).await {
-                    Ok(()) => {}
+                    Ok(left) => waiting.set(table, left),
                     Err(MatchError::Store(e)) => {
                         tracing::warn!(?table, error = %e, "quick match could not read or claim the queue");
                         stored = false;
@@ -80,12 +105,13 @@ pub fn spawn(rooms: Rooms, fill_after_ms: u64) {
     });
 }
 
-/// Matches one table type's queue once.
-async fn match_table(rooms: &Rooms, table: TableType, fill_after_ms: u64) -> Result<(), MatchError> {
+/// Matches one table type's queue once; how many are left waiting.
+async fn match_table(rooms: &Rooms, table: TableType, fill_after_ms: u64) -> Result<u32, MatchError> {
     let now = rooms.now_ms();
     let queue = rooms.db().queue(table, now.saturating_sub(STALE_MS), now.saturating_sub(DONE_MS)).await?;
+    let mut left = queue.len() as u32;
     if queue.is_empty() {
-        return Ok(());
+        return Ok(left);
     }
     let rules = MatchRules { seats: quick_rules(table).players as usize, fill_after_ms };
     for found in match_queue(&queue, rules, now) {
@@ -93,10 +119,11 @@ async fn match_table(rooms: &Rooms, table: TableType, fill_after_ms: u64) -> Res
         let tickets = found.players.iter().map(|p| p.ticket.clone()).collect();
         // Claimed first, so that a player another node seated meanwhile is never seated twice.
         if rooms.db().claim_tickets(tickets, &code, found.bots).await? {
+            left -= found.players.len() as u32;
             set_up(rooms, code, table, &found).await?;
         }
     }
-    Ok(())
+    Ok(left)
 }
 
 /// Creates the matched table's room: the players in queue order, bots in the other seats, the first

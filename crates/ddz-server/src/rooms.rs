@@ -31,7 +31,8 @@ use crate::room::{
     Hello, Msg, OUTBOX, Outbound, Registry, Reply, Request, RoomTask, Summaries, Timing, ask, ask_retrying, summary,
 };
 use crate::store::{ChallengeStart, Db, DbResult, Fence, StoreError, StoredRoom};
-use crate::wire::protocol::{Refused, RoomView, Summary};
+use crate::wire::pages::Summary;
+use crate::wire::protocol::{Refused, RoomView};
 use crate::work::Pool;
 
 #[derive(Clone)]

@@ -21,6 +21,7 @@ const LAYERS: &[&[&str]] = &[
     &["cluster"],
     &["matching", "upkeep"],
     &["tournaments"],
+    &["hall"],
     &["http"],
     &["crate"],
 ];

@@ -10,7 +10,7 @@ use std::time::Duration;
 use common::*;
 use ddz_engine::DealRecord;
 use ddz_server::Timing;
-use ddz_server::protocol::ErrorCode;
+use ddz_server::protocol::{Command, ErrorCode, Event};
 use serde_json::{Value, json};
 use tokio::time::Instant;
 
@@ -146,6 +146,9 @@ async fn a_nine_player_sit_and_go_plays_over_sockets_to_its_podium() {
     );
     assert_eq!(page["seed"], Value::Null, "the seed stays secret until the end");
     let commitment = page["commitment"].as_str().unwrap().to_string();
+    // Player1 follows the event's page: it is pushed as it changes.
+    let follow = Command::FollowTournament { id: id.clone(), name: Some("player1".into()) };
+    let mut follower = Watcher::open(addr, &follow).await;
     // The ninth fills it: it starts at once.
     let players: Vec<_> =
         names.iter().map(|name| tokio::spawn(play(addr, id.clone(), name.clone(), name == "Player3"))).collect();
@@ -173,6 +176,41 @@ async fn a_nine_player_sit_and_go_plays_over_sockets_to_its_podium() {
     // The podium is kept: the finished list shows it.
     let lists = get(addr, "/api/tournaments").await;
     assert_eq!(lists["finished"][0]["id"], id.as_str());
+    // The follower was pushed the event as it went: registering, running with Player1 at a table, finished
+    // with every stage of the path done and Player1's place as the standings have it.
+    let mut phases = Vec::new();
+    let mut seated = false;
+    let last = loop {
+        let Some(Event::Tournament { page: pushed, you, .. }) = follower.next_within(Duration::from_secs(10)).await
+        else {
+            panic!("the follower was not pushed the end");
+        };
+        let phase = serde_json::to_value(pushed.summary.phase).unwrap();
+        if phases.last() != Some(&phase) {
+            phases.push(phase.clone());
+        }
+        seated |= you.as_ref().is_some_and(|you| you.table.is_some());
+        if phase == "finished" {
+            break (pushed, you.expect("Player1 is registered"));
+        }
+    };
+    assert_eq!(phases, ["registering", "running", "finished"]);
+    assert!(seated, "Player1's table was on the page while they played");
+    let (pushed, you) = last;
+    assert!(pushed.path.iter().all(|stage| stage.state == ddz_server::PathState::Done), "{:?}", pushed.path);
+    let place = standings.iter().find(|e| e["name"] == "Player1").unwrap()["place"].as_u64().unwrap();
+    assert_eq!(you.entrant.place as u64, place);
+    assert_eq!(pushed.leaders.len(), 9);
+    // The same page over HTTP, and Player1's page lists the finish.
+    let answer = get(addr, &format!("/api/tournaments/{id}/page?name=Player1")).await;
+    assert_eq!(answer["you"]["entrant"]["place"].as_u64(), Some(place));
+    assert_eq!(answer["page"]["summary"]["phase"], "finished");
+    let player = get(addr, "/api/players/Player1").await;
+    let finish = &player["tournaments"][0];
+    assert_eq!(
+        (finish["id"].as_str(), finish["place"].as_u64(), finish["entrants"].as_u64()),
+        (Some(id.as_str()), Some(place), Some(9))
+    );
     assert!(running.stop().await);
 }
 

@@ -434,7 +434,7 @@ async fn the_host_closes_the_room_everyone_sees_the_settlement_and_it_stays_read
 type Socket = tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
 
 /// The next lobby event a watcher receives.
-async fn next_lobby(watcher: &mut Socket) -> Vec<ddz_server::protocol::Summary> {
+async fn next_lobby(watcher: &mut Socket) -> Vec<ddz_server::wire::pages::Summary> {
     let frame = tokio::time::timeout(Duration::from_secs(10), watcher.next()).await.expect("a lobby event in time");
     let Some(Ok(Message::Text(text))) = frame else { panic!("a lobby event") };
     match serde_json::from_str::<Event>(&text).unwrap() {

@@ -255,9 +255,13 @@ struct ServeArgs {
     #[arg(long, env = "DDZ_NONCE_WAIT_MS", default_value_t = 2000)]
     nonce_wait_ms: u64,
     /// The operator's recurring tournaments: a TOML file of `[[event]]` tables (docs/tournaments.md,
-    /// `tournaments.example.toml`).
-    #[arg(long, env = "DDZ_TOURNAMENTS")]
+    /// `tournaments.example.toml`), in place of the built-in ones (a sit-and-go always open for each
+    /// table type, and an hourly House event).
+    #[arg(long, env = "DDZ_TOURNAMENTS", conflicts_with = "no_tournaments")]
     tournaments: Option<std::path::PathBuf>,
+    /// No recurring tournaments at all, not even the built-in ones.
+    #[arg(long, env = "DDZ_NO_TOURNAMENTS")]
+    no_tournaments: bool,
     /// A tournament table's pause between a deal's end and the next deal (milliseconds).
     #[arg(long, env = "DDZ_TOURNAMENT_PAUSE_MS", default_value_t = 5000)]
     tournament_pause_ms: u64,
@@ -315,6 +319,10 @@ fn host_name() -> String {
         .unwrap_or_else(|| "node".into())
 }
 
+/// The tournaments a server keeps open unless told otherwise: a sit-and-go always open for each table type
+/// and an hourly House event (`--tournaments FILE` replaces them, `--no-tournaments` turns them off).
+const BUILT_IN_TOURNAMENTS: &str = include_str!("built_in_tournaments.toml");
+
 /// The file of `ddz serve --tournaments`.
 #[derive(serde::Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -339,7 +347,8 @@ fn read_tournaments(text: &str) -> Result<Vec<ddz_server::Recurring>, String> {
 
 fn serve(args: ServeArgs) -> Result<(), String> {
     let tournaments = match &args.tournaments {
-        None => Vec::new(),
+        _ if args.no_tournaments => Vec::new(),
+        None => read_tournaments(BUILT_IN_TOURNAMENTS).expect("the built-in tournaments read"),
         Some(path) => {
             let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
             read_tournaments(&text).map_err(|e| format!("{}: {e}", path.display()))?
@@ -454,13 +463,41 @@ fn main() -> ExitCode {
 
 #[cfg(test)]
 mod tests {
-    use super::read_tournaments;
+    use super::{BUILT_IN_TOURNAMENTS, read_tournaments};
+    use ddz_engine::TableType;
+    use ddz_server::{Format, Recurring};
+
+    /// A server keeps a sit-and-go open for each table type and an hourly House event, unless told otherwise.
+    #[test]
+    fn the_built_in_tournaments_are_a_sit_and_go_per_table_type_and_an_hourly_house_event() {
+        let events = read_tournaments(BUILT_IN_TOURNAMENTS).expect("the built-in tournaments read");
+        let sit_and_go = |e: &Recurring| match e.format(0) {
+            Format::SitAndGo { size, bots_after_ms } => Some((e.table, size, bots_after_ms)),
+            Format::Scheduled { .. } => None,
+        };
+        let always_open: Vec<_> = events.iter().filter_map(sit_and_go).collect();
+        assert_eq!(
+            always_open,
+            [
+                (TableType::House, 9, Some(60_000)),
+                (TableType::NoShuffle, 9, Some(60_000)),
+                (TableType::TwoPlayer, 8, Some(60_000))
+            ]
+        );
+        let scheduled: Vec<_> = events.iter().filter(|e| sit_and_go(e).is_none()).collect();
+        assert_eq!(scheduled.len(), 1);
+        assert_eq!(
+            (scheduled[0].table, scheduled[0].every_minutes, scheduled[0].bots_fill),
+            (TableType::House, Some(60), true)
+        );
+        assert!(events.iter().all(|e| e.title.is_empty()), "the page names them in the reader's language");
+    }
 
     #[test]
     fn the_example_recurring_tournaments_read_back() {
         let events = read_tournaments(include_str!("../../../tournaments.example.toml")).expect("the example reads");
         let slugs: Vec<&str> = events.iter().map(|e| e.slug.as_str()).collect();
-        assert_eq!(slugs, ["hourly-house", "daily-no-shuffle"]);
+        assert_eq!(slugs, ["hourly-house", "daily-no-shuffle", "two-player-sit-and-go"]);
         assert_eq!(events[1].settings().chips, 20_000);
     }
 
@@ -471,5 +508,7 @@ mod tests {
         assert!(read_tournaments(&format!("{event}colour = \"red\"\n")).unwrap_err().contains("colour"));
         let often = event.replace("every_minutes = 60", "every_minutes = 1");
         assert!(read_tournaments(&often).unwrap_err().contains("10 minutes to a week"));
+        let both = event.replace("every_minutes = 60", "every_minutes = 60\nsit_and_go = 9");
+        assert!(read_tournaments(&both).unwrap_err().contains("either scheduled"));
     }
 }

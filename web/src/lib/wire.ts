@@ -301,7 +301,11 @@ actions_from?: number | null,
  */
 verdicts?: Array<Verdict | null>, };
 
-export type Summary = { code: RoomCode, mode: Mode, rules: TableRules, seats: Array<string | null>, deals_played: number, in_deal: boolean, closed: boolean, };
+export type Summary = { code: RoomCode, mode: Mode, rules: TableRules, seats: Array<string | null>, 
+/**
+ * How many of the seated are people, not bots (the hall counts who plays).
+ */
+people: number, deals_played: number, in_deal: boolean, closed: boolean, };
 
 export type ErrorCode = "deal_over" | "not_your_turn" | "wrong_phase" | "must_take" | "bad_bid" | "bid_too_low" | "declined_cannot_rob" | "already_seen" | "not_in_hand" | "cards_do_not_match" | "not_that_reading" | "does_not_beat" | "cannot_pass_on_lead" | "no_cards" | "wild_alone" | "wild_with_both_jokers" | "four_in_a_row" | "two_or_joker_in_run" | "not_in_deck" | "not_a_play" | "room_closed" | "seat_taken" | "no_such_seat" | "room_full" | "already_seated" | "not_host" | "deal_in_progress" | "seats_empty" | "no_deal" | "not_seated" | "run_over" | "challenge_rules" | "challenge_seats" | "challenge_auto_play" | "no_nonce_wanted" | "dealing" | "not_a_challenge" | "unknown_room" | "name_taken" | "superseded" | "bad_name" | "bad_message" | "already_in_room" | "frame_too_large" | "rate_limited" | "busy" | "server_full" | "bad_request" | "hand_too_large" | "not_found" | "rally_played" | "spectator" | "rally_open" | "too_many_watching" | "name_protected" | "already_protected" | "wrong_recovery_code" | "too_many_guesses" | "method_not_allowed" | "bad_position" | "no_such_deal" | "unknown_table_type" | "unknown_board" | "not_a_date" | "rally_not_begun" | "rally_not_finished" | "no_such_ticket" | "name_not_protected" | "no_such_tournament" | "bad_settings" | "registration_closed" | "already_registered" | "not_registered" | "tournament_full" | "tournament_table" | "entrant_watching" | "connection_broken" | "room_moved" | "save_failed" | "database_unavailable" | "room_unreachable" | "restarting" | "not_ready" | "internal";
 
@@ -312,9 +316,9 @@ export type Command = { "type": "hello", room: RoomCode, name: string, token: st
  * The browser's own random id, kept in its storage: two names at one rated table from one
  * browser do not count together (docs/ratings.md).
  */
-browser: string | null, } | { "type": "watch", room: RoomCode, } | { "type": "watch_lobby" } | { "type": "sit", seat: number | null, } | { "type": "act", seq: number, action: ClientAction, } | { "type": "add_bot", seat: number, level: BotKind, } | { "type": "start" } | { "type": "set_wild", on: boolean, } | { "type": "auto_play", on: boolean, } | { "type": "close" } | { "type": "chat", chat: Chat, } | { "type": "nonce", nonce: Seed, } | { "type": "ping" } | { "type": "sync" };
+browser: string | null, } | { "type": "watch", room: RoomCode, } | { "type": "watch_lobby" } | { "type": "watch_hall" } | { "type": "follow_tournament", id: string, name: string | null, } | { "type": "sit", seat: number | null, } | { "type": "act", seq: number, action: ClientAction, } | { "type": "add_bot", seat: number, level: BotKind, } | { "type": "start" } | { "type": "set_wild", on: boolean, } | { "type": "auto_play", on: boolean, } | { "type": "close" } | { "type": "chat", chat: Chat, } | { "type": "nonce", nonce: Seed, } | { "type": "ping" } | { "type": "sync" };
 
-export type Event = { "type": "state", n: number, room: RoomView, } | { "type": "lobby", tables: Array<Summary>, } | { "type": "ack", seq: number, } | { "type": "error", code: ErrorCode, message: string, seq: number | null, } | { "type": "pong" } | { "type": "session", token: string, } | { "type": "replaced" } | { "type": "chat", seat: number, chat: Chat, } | { "type": "restarting" };
+export type Event = { "type": "state", n: number, room: RoomView, } | { "type": "lobby", tables: Array<Summary>, } | { "type": "hall", hall: Hall, } | { "type": "tournament", now: number, page: TournamentPage, you?: TournamentYou, } | { "type": "ack", seq: number, } | { "type": "error", code: ErrorCode, message: string, seq: number | null, } | { "type": "pong" } | { "type": "session", token: string, } | { "type": "replaced" } | { "type": "chat", seat: number, chat: Chat, } | { "type": "restarting" };
 
 export type Refusal = { "kind": "nothing_selected" } | { "kind": "not_in_hand" } | { "kind": "not_a_play" } | { "kind": "wild_alone" } | { "kind": "wild_with_both_jokers" } | { "kind": "four_in_a_row" } | { "kind": "two_or_joker_in_run" } | { "kind": "does_not_beat", reading: Reading, prior: Reading, } | { "kind": "not_in_deck" };
 
@@ -545,6 +549,28 @@ needs_deals: number, needs_opponents: number,
  */
 ranks: Array<BoardRank>, };
 
+export type Placing = { rank?: number, score: number, deals: number, 
+/**
+ * The date of the result (`2026-11-29`, UTC).
+ */
+date: string, 
+/**
+ * Listed on the board (docs/ratings.md, "What counts"; challenge boards list every finished run).
+ */
+listed: boolean, };
+
+export type RatingPlacing = { rank?: number, rating: number, uncertainty: number, deals: number, date: string, listed: boolean, };
+
+export type ChallengeStanding = { kind: ChallengeKind, 
+/**
+ * Bot Buster and Bot Bomber: the name's best finished run; the rally: today's attempt, once finished.
+ */
+best?: Placing, 
+/**
+ * An unfinished run (today's rally begun) that the name resumes by starting the challenge again.
+ */
+running: boolean, };
+
 export type PlayerStats = { name: string, 
 /**
  * The name is protected (`docs/names.md`).
@@ -557,11 +583,51 @@ ratings: Array<PlayerRating>,
 /**
  * Where the player stands on the boards.
  */
-standing: Standing, };
+standing: Standing, 
+/**
+ * Bot Buster, Bot Bomber and today's rally, in that order.
+ */
+challenges: Array<ChallengeStanding>, 
+/**
+ * The finished tournaments the name played in, newest first (at most [`TOURNAMENTS_SHOWN`]).
+ */
+tournaments: Array<TournamentFinish>, };
 
-export type Board = { board: BoardName, date: string | null, rows: Array<BoardRow>, };
+export type PlayedDeal = { code: RoomCode, number: number, 
+/**
+ * When it finished (ms since the epoch).
+ */
+at: number, table: TableType, mode: Mode, seat: number, landlord: boolean, 
+/**
+ * Absent when the deal had no winner.
+ */
+won?: boolean, 
+/**
+ * Dollars at House, points elsewhere.
+ */
+amount: number, 
+/**
+ * The other seats' names, in seat order after this one.
+ */
+others: Array<string>, };
 
-export type RatingBoard = { family: TableType, rows: Array<RatingRow>, };
+export type PlayedDeals = { deals: Array<PlayedDeal>, 
+/**
+ * The `before` of the next page; absent on the last.
+ */
+next?: string, };
+
+export type Board = { board: BoardName, date: string | null, rows: Array<BoardRow>, 
+/**
+ * The row of the name asked about (`?name=`), wherever it stands; absent when it has none.
+ */
+you?: Placing, };
+
+export type RatingBoard = { family: TableType, rows: Array<RatingRow>, 
+/**
+ * The row of the name asked about (`?name=`), wherever it stands; absent when it has none.
+ */
+you?: RatingPlacing, };
 
 export type Rallies = { today: string, dates: Array<string>, };
 
@@ -712,6 +778,112 @@ byes: Array<string>, rounds: Array<TournamentRound>,
  * The server's time, for the countdown.
  */
 now: number, };
+
+export type TournamentFinish = { id: string, 
+/**
+ * The host's title; empty when none was given (the page names it by its table type and format).
+ */
+title: string, table: TableType, format: TournamentFormat, place: number, entrants: number, finished_at: number, };
+
+export type PathState = "done" | "now" | "ahead";
+
+export type PathStage = { stage: TournamentStage, 
+/**
+ * Rounds of this stage played or in play.
+ */
+rounds: number, 
+/**
+ * Rounds it is expected to take (0: the field skips it).
+ */
+planned: number, 
+/**
+ * The field as the stage starts (as expected, for a stage ahead).
+ */
+players: number, state: PathState, };
+
+export type RoundLine = { number: number, stage: TournamentStage, deals: number, line?: number, closed: boolean, tables: number, players: number, 
+/**
+ * Deals counted over its tables.
+ */
+counted: number, };
+
+export type TournamentYou = { entrant: EntrantView, table?: TournamentTable, };
+
+export type TournamentPage = { summary: TournamentSummary, settings: TournamentSettings, 
+/**
+ * The chip rounds end at this many players (for the field that started).
+ */
+until: number, 
+/**
+ * SHA-256 of the seed the seats are drawn from.
+ */
+commitment: string, 
+/**
+ * The seed, once the tournament is over.
+ */
+seed?: Seed, 
+/**
+ * The event's path: chip rounds under the rising line, fixed-deal rounds, the final table.
+ */
+path: Array<PathStage>, 
+/**
+ * Every round so far, counted.
+ */
+rounds: Array<RoundLine>, 
+/**
+ * The first [`LEADERS`] of the standings (before the start: the first registered).
+ */
+leaders: Array<EntrantView>, 
+/**
+ * The round in play's tables, the first [`TABLES_SHOWN`].
+ */
+tables: Array<TournamentTable>, byes: Array<string>, };
+
+export type TournamentFollow = { 
+/**
+ * The server's time as this was sent, for the countdown.
+ */
+now: number, page: TournamentPage, 
+/**
+ * The reader (the name asked about), once registered.
+ */
+you?: TournamentYou, };
+
+export type QuickLine = { table: TableType, waiting: number, playing: number, };
+
+export type Hall = { 
+/**
+ * The server's time, for countdowns.
+ */
+now: number, 
+/**
+ * Sockets open on the site, every node's (tables, watchers and the hall itself).
+ */
+online: number, 
+/**
+ * Tables with a deal in play.
+ */
+playing: number, 
+/**
+ * Quick match per table type: House, No Shuffle, Two Player.
+ */
+quick: Array<QuickLine>, 
+/**
+ * Tournaments taking registrations, the soonest start first.
+ */
+tournaments: Array<TournamentSummary>, 
+/**
+ * Tournaments running now (the first [`HALL_RUNNING`]).
+ */
+running: Array<TournamentSummary>, 
+/**
+ * The open public tables.
+ */
+tables: Array<Summary>, 
+/**
+ * Today's rally (its UTC date).
+ */
+today: string, };
 
 export type ApiError = { code: ErrorCode, message: string, };
 

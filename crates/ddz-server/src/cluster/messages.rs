@@ -1,5 +1,6 @@
 //! What nodes say to each other over NATS: a room's [`Mail`] for its owner ([`ToOwner`], answered by an
-//! [`Answer`]) and a client's event from the owner to the node that serves the client ([`Routed`]).
+//! [`Answer`]), a client's event from the owner to the node that serves the client ([`Routed`]), and each
+//! node's [`Pulse`].
 //!
 //! The mail is the room's own vocabulary ([`crate::room::Mail`]), carried as it is: nothing of a room's
 //! messages is declared again here.
@@ -48,6 +49,13 @@ impl From<Refused> for Answer {
     fn from(Refused { code, message }: Refused) -> Answer {
         Answer::Refused { code, message }
     }
+}
+
+/// A node's pulse on `ddz.pulse`, every second: the sockets open on it, for every node's hall.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub(super) struct Pulse {
+    pub node: String,
+    pub sockets: u32,
 }
 
 /// An event for a client of node `ddz.events.<node>`, from the room's owner: three header lines (the

@@ -21,6 +21,7 @@
 //! - `ddz.moved.<ROOM>`: the room has a new owner (the id, or empty for none): proxies attach their
 //!   connections to it;
 //! - `ddz.lobby`: room summaries, so that every node's lobby lists every node's rooms.
+//! - `ddz.pulse`: each node's open sockets, every second, so that every node's hall counts everyone online.
 //!
 //! A room's players are brought to one node: the balancer hashes the room code the client puts in its
 //! socket's address, and an owner hands each room whose connections are all on one other node to that
@@ -49,7 +50,7 @@ use futures_util::StreamExt;
 use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 
-use self::messages::Routed;
+use self::messages::{Pulse, Routed};
 use self::owner::Guest;
 use self::proxy::Route;
 use crate::clock::Clock;
@@ -58,7 +59,7 @@ use crate::metrics;
 use crate::room::{ConnId, Msg, Registry};
 use crate::rooms::{Placement, ProxyEnv, Rooms};
 use crate::store::Db;
-use crate::wire::protocol::Summary;
+use crate::wire::pages::Summary;
 
 /// How to join a cluster.
 #[derive(Clone, Debug)]
@@ -95,7 +96,12 @@ struct Inner {
     reconnections: tokio::sync::watch::Receiver<u64>,
     /// Summaries for every node's lobby, published in the order the rooms change.
     summaries: mpsc::UnboundedSender<Summary>,
+    /// The other nodes' last pulses: their open sockets, and when this node heard it (room clock, ms).
+    pulses: Mutex<HashMap<String, (u32, u64)>>,
 }
+
+/// A node whose pulse has not been heard for this long is left out of the hall's count.
+const PULSE_FRESH_MS: u64 = 3_000;
 
 /// How long a node stays ready while NATS is down: 10 s.
 pub const NATS_GRACE_MS: u64 = 10_000;
@@ -114,6 +120,7 @@ pub struct Subscriptions {
     requests: async_nats::Subscriber,
     events: async_nats::Subscriber,
     lobby: async_nats::Subscriber,
+    pulse: async_nats::Subscriber,
     summaries: mpsc::UnboundedReceiver<Summary>,
 }
 
@@ -160,6 +167,7 @@ impl Cluster {
             requests: nats.subscribe(format!("ddz.node.{id}")).await?,
             events: nats.subscribe(format!("ddz.events.{id}")).await?,
             lobby: nats.subscribe("ddz.lobby").await?,
+            pulse: nats.subscribe("ddz.pulse").await?,
             summaries: summaries_rx,
         };
         tracing::info!(node = %id, nats = %config.nats, lease_ms, "joined the cluster");
@@ -175,6 +183,7 @@ impl Cluster {
             nats_down_since: AtomicU64::new(0),
             reconnections,
             summaries,
+            pulses: Mutex::default(),
         };
         Ok((Cluster { inner: Arc::new(inner) }, subscriptions))
     }
@@ -209,7 +218,7 @@ impl Cluster {
     /// Starts serving: the gateway for the rooms this node owns, the routes of its clients' events, the
     /// lobby, and the lease's upkeep, until the server stops.
     pub fn run(&self, rooms: &Rooms, subscriptions: Subscriptions) {
-        let Subscriptions { mut requests, mut events, mut lobby, summaries: mut changed } = subscriptions;
+        let Subscriptions { mut requests, mut events, mut lobby, mut pulse, summaries: mut changed } = subscriptions;
         let stopping = rooms.stopping();
         let (cluster, owner_rooms) = (self.clone(), rooms.clone());
         tokio::spawn(until(stopping.clone(), async move {
@@ -247,10 +256,40 @@ impl Cluster {
                 }
             }
         }));
+        let cluster = self.clone();
+        tokio::spawn(until(stopping.clone(), async move {
+            while let Some(message) = pulse.next().await {
+                if let Ok(Pulse { node, sockets }) = serde_json::from_slice(&message.payload)
+                    && node != cluster.inner.id
+                {
+                    let heard = cluster.inner.clock.now_ms();
+                    cluster.inner.pulses.lock().expect("the pulses").insert(node, (sockets, heard));
+                }
+            }
+        }));
         let (cluster, lease_rooms) = (self.clone(), rooms.clone());
         tokio::spawn(until(stopping.clone(), async move { cluster.keep_lease(lease_rooms).await }));
         let (cluster, rooms) = (self.clone(), rooms.clone());
         tokio::spawn(until(stopping, async move { cluster.hand_over_rooms(rooms).await }));
+    }
+
+    /// Tells every node how many sockets are open here (the hall's pulse, once a second).
+    pub fn announce_sockets(&self, sockets: u32) {
+        let pulse = Pulse { node: self.inner.id.clone(), sockets };
+        let bytes = serde_json::to_vec(&pulse).expect("a pulse serialises");
+        let nats = self.inner.nats.clone();
+        tokio::spawn(async move {
+            let _ = nats.publish("ddz.pulse", bytes.into()).await;
+        });
+    }
+
+    /// The sockets open on the other nodes, as their last pulses said (a node silent for
+    /// [`PULSE_FRESH_MS`] is left out: it died or left).
+    pub fn others_sockets(&self) -> u32 {
+        let now = self.inner.clock.now_ms();
+        let mut pulses = self.inner.pulses.lock().expect("the pulses");
+        pulses.retain(|_, (_, heard)| now.saturating_sub(*heard) < PULSE_FRESH_MS);
+        pulses.values().map(|(sockets, _)| sockets).sum()
     }
 
     /// Tells every node that `room` has a new owner (this node), or none (`None`).

@@ -4,8 +4,6 @@
 //! calendar date of a time, and how finished runs rank on a board. The room applies the limits; the
 //! database stores a run when it starts and its result once, when it ends.
 
-use std::collections::HashMap;
-
 use ddz_bot::BotKind;
 use ddz_engine::{DealSetup, Rules, Seat, Seed, Start};
 use rand::SeedableRng;
@@ -206,39 +204,77 @@ pub struct BoardRow {
 /// The most rows a board shows.
 pub const BOARD_ROWS: usize = 100;
 
-/// A challenge board: each name's best run, best first, at most [`BOARD_ROWS`]. Bot Buster ranks the final
-/// net, ties going to fewer deals; Bot Bomber the biggest single pot; a rally its total net over the 10
-/// deals, attempts abandoned early ranking after complete ones (so that stopping while ahead does not
-/// pay). Remaining ties go to the earlier result, and equal results share a rank.
-pub fn rank_runs(kind: ChallengeKind, runs: &[FinishedRun]) -> Vec<BoardRow> {
-    let score = |run: &FinishedRun| if kind == ChallengeKind::Bomber { run.best_pot } else { run.net };
-    let played = |run: &FinishedRun| if kind == ChallengeKind::Rally { -run.deals } else { 0 };
-    let order = |run: &FinishedRun| (played(run), std::cmp::Reverse(score(run)), run.deals, run.finished_at);
-    let mut best: HashMap<String, &FinishedRun> = HashMap::new();
-    for run in runs {
-        let entry = best.entry(crate::domain::names::name_key(&run.name)).or_insert(run);
-        if order(run) < order(entry) {
-            *entry = run;
+/// Where a finished run stands on its board: the boards rank by `played`, then the score from the highest,
+/// then `deals`, then `finished_at` (the reference is `rank_runs`, in the tests). Bot Buster
+/// ranks the final net, ties going to fewer deals; Bot Bomber the biggest single pot; a rally its total net
+/// over the 10 deals, attempts abandoned early ranking after complete ones (so that stopping while ahead does
+/// not pay). Remaining ties go to the earlier result, and equal results (score and deals) share a rank.
+///
+/// The store keeps each name's best run in this order (`challenge_bests`, whose index
+/// `challenge_bests_ranked` and upsert compare exactly these columns so: migration 0012).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RunRank {
+    /// Minus the deals played at a rally (complete attempts first), 0 elsewhere.
+    pub played: i64,
+    /// The board's score: the net, or Bot Bomber's biggest pot.
+    pub score: i64,
+    pub deals: i64,
+    pub finished_at: u64,
+}
+
+impl RunRank {
+    pub fn of(kind: ChallengeKind, run: &FinishedRun) -> RunRank {
+        RunRank {
+            played: if kind == ChallengeKind::Rally { -run.deals } else { 0 },
+            score: if kind == ChallengeKind::Bomber { run.best_pot } else { run.net },
+            deals: run.deals,
+            finished_at: run.finished_at,
         }
     }
-    let mut best: Vec<&FinishedRun> = best.into_values().collect();
-    best.sort_by_key(|run| order(run));
-    let mut rows: Vec<BoardRow> = Vec::with_capacity(best.len().min(BOARD_ROWS));
-    for run in best.into_iter().take(BOARD_ROWS) {
+
+    /// The board's order: the smaller first.
+    #[cfg(test)]
+    pub fn order(&self) -> (i64, std::cmp::Reverse<i64>, i64, u64) {
+        (self.played, std::cmp::Reverse(self.score), self.deals, self.finished_at)
+    }
+}
+
+/// A board's rows from each name's best run, given best first (at most [`BOARD_ROWS`] are kept): equal
+/// results share a rank.
+pub fn ranked_rows(bests: impl IntoIterator<Item = (String, RunRank)>) -> Vec<BoardRow> {
+    let mut rows: Vec<BoardRow> = Vec::new();
+    for (name, run) in bests.into_iter().take(BOARD_ROWS) {
         let rank = match rows.last() {
-            Some(prev) if prev.score == score(run) && prev.deals == run.deals => prev.rank,
+            Some(prev) if prev.score == run.score && prev.deals == run.deals => prev.rank,
             _ => rows.len() + 1,
         };
         rows.push(BoardRow {
             rank,
-            name: run.name.clone(),
-            score: score(run),
+            name,
+            score: run.score,
             deals: run.deals,
             date: utc_date(run.finished_at),
             protected: false,
         });
     }
     rows
+}
+
+/// A challenge board straight from every finished run: each name's best, best first. The reference the
+/// store's kept board (`challenge_bests`) is tested against.
+#[cfg(test)]
+pub fn rank_runs(kind: ChallengeKind, runs: &[FinishedRun]) -> Vec<BoardRow> {
+    let mut best: std::collections::HashMap<String, (String, RunRank)> = Default::default();
+    for run in runs {
+        let rank = RunRank::of(kind, run);
+        let entry = best.entry(crate::domain::names::name_key(&run.name)).or_insert((run.name.clone(), rank));
+        if rank.order() < entry.1.order() {
+            *entry = (run.name.clone(), rank);
+        }
+    }
+    let mut best: Vec<(String, RunRank)> = best.into_values().collect();
+    best.sort_by_key(|(_, rank)| rank.order());
+    ranked_rows(best)
 }
 
 #[cfg(test)]

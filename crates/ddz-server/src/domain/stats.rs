@@ -88,6 +88,22 @@ impl MoneyBoard {
     }
 }
 
+/// One line of a person's history: a deal they played, as their page lists it (`played_deals`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PlayedLine {
+    pub name: String,
+    pub table: TableType,
+    pub mode: Mode,
+    pub seat: usize,
+    pub landlord: bool,
+    /// `None` when the deal had no winner.
+    pub won: Option<bool>,
+    /// Dollars at House, points elsewhere.
+    pub amount: i64,
+    /// The other seats' names, in seat order after this one.
+    pub others: Vec<String>,
+}
+
 /// What one counted deal adds to a player's row of a money board.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct BoardLine {
@@ -106,6 +122,37 @@ pub fn board_lines(stats: &[StatLine], counted: &[&str]) -> Vec<BoardLine> {
         }
     }
     lines
+}
+
+/// The line each seated human's history gets from a finished deal (bots keep none, as for stats).
+pub fn played_lines(deal: &Deal, room: &Room) -> Vec<PlayedLine> {
+    let Some(result) = deal.result() else {
+        return Vec::new();
+    };
+    let landlord = deal.landlord();
+    let names: Vec<String> = room
+        .seats
+        .iter()
+        .map(|occupant| occupant.as_ref().map_or_else(String::new, |o| o.name().to_string()))
+        .collect();
+    room.seats
+        .iter()
+        .enumerate()
+        .filter_map(|(seat, occupant)| occupant.as_ref().filter(|o| !o.is_bot()).map(|o| (seat, o)))
+        .map(|(seat, occupant)| {
+            let is_landlord = landlord == Some(seat);
+            PlayedLine {
+                name: occupant.name().to_string(),
+                table: deal.rules().table,
+                mode: room.mode,
+                seat,
+                landlord: is_landlord,
+                won: result.landlord_won.map(|l| l == is_landlord),
+                amount: result.score.get(seat).copied().unwrap_or(0),
+                others: (1..names.len()).map(|i| names[(seat + i) % names.len()].clone()).collect(),
+            }
+        })
+        .collect()
 }
 
 /// The stats each seated human earns from a finished deal; a deal with no winner counts as a deal and

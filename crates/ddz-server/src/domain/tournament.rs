@@ -150,7 +150,7 @@ pub fn sit_and_go_sizes(table: TableType) -> [usize; 2] {
 #[ts(rename = "TournamentFormat")]
 pub enum Format {
     /// Starts when `size` players have registered; if `bots_after_ms` is set (the host allowed bots),
-    /// bots take the empty places that long after the tournament was created.
+    /// bots take the empty places that long after the first registration still standing.
     SitAndGo {
         size: usize,
         #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -193,8 +193,8 @@ impl Format {
     }
 }
 
-/// The three stages a tournament plays through.
-#[derive(ts_rs::TS, Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+/// The three stages a tournament plays through, in their order.
+#[derive(ts_rs::TS, Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 #[ts(rename = "TournamentStage")]
 pub enum Stage {
@@ -204,6 +204,29 @@ pub enum Stage {
     Fixed,
     /// The final table.
     Final,
+}
+
+/// One stage of a tournament's path, as its page draws it: chip rounds under the rising line, fixed-deal
+/// rounds, the final table; what is played and what is expected of the stages ahead.
+#[derive(ts_rs::TS, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PathStage {
+    pub stage: Stage,
+    /// Rounds of this stage played or in play.
+    pub rounds: u32,
+    /// Rounds it is expected to take (0: the field skips it).
+    pub planned: u32,
+    /// The field as the stage starts (as expected, for a stage ahead).
+    pub players: usize,
+    pub state: PathState,
+}
+
+/// Where the field is on the path.
+#[derive(ts_rs::TS, Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PathState {
+    Done,
+    Now,
+    Ahead,
 }
 
 /// One change to a tournament, as stored.
@@ -295,6 +318,8 @@ pub struct Entrant {
     pub chips: i64,
     /// The round they went out in.
     pub out: Option<u32>,
+    /// When they registered (a bot: when it took its place).
+    pub since: u64,
 }
 
 /// A table of a round: a room, its players by seat, and what it has played.
@@ -469,6 +494,7 @@ impl Tournament {
                 bot: None,
                 chips: self.settings.chips,
                 out: None,
+                since: stamped.at,
             }),
             Entry::Withdrew { name } => {
                 let key = name_key(name);
@@ -492,6 +518,7 @@ impl Tournament {
                         name,
                         address: None,
                         bot: Some(FILL_LEVEL),
+                        since: stamped.at,
                         chips: self.settings.chips,
                         out: None,
                     });
@@ -599,12 +626,12 @@ impl Tournament {
         let seats = self.seats();
         let registered = self.entrants.len();
         match self.format {
-            Format::SitAndGo { size, bots_after_ms } => {
+            Format::SitAndGo { size, .. } => {
                 if registered >= size {
                     return Some(Entry::Started { byes: Vec::new(), bots: 0 });
                 }
-                let waited = bots_after_ms.is_some_and(|wait| now >= self.created_at + wait);
-                (waited && registered > 0).then(|| Entry::Started { byes: Vec::new(), bots: size - registered })
+                let waited = self.bots_fill_at().is_some_and(|at| now >= at);
+                waited.then(|| Entry::Started { byes: Vec::new(), bots: size - registered })
             }
             Format::Scheduled { starts_at, bots_fill } => {
                 if now < starts_at {
@@ -621,6 +648,66 @@ impl Tournament {
                 let byes = self.entrants[field..].iter().map(|e| e.name.clone()).collect();
                 Some(Entry::Started { byes, bots: 0 })
             }
+        }
+    }
+
+    /// The tournament's path: each stage with the rounds played and, for the stages ahead, the rounds and
+    /// the field expected (the chip rounds run until the field is down to [`Tournament::until`] or their
+    /// number is played; two thirds advance from each fixed round, down to one table; one final).
+    pub fn path(&self) -> Vec<PathStage> {
+        let seats = self.seats();
+        let field = match (self.phase, &self.format) {
+            (Phase::Registering, Format::SitAndGo { size, .. }) => *size,
+            (Phase::Registering, Format::Scheduled { .. }) => (self.entrants.len() / seats).max(2) * seats,
+            _ => self.entrants.len(),
+        };
+        let until = match self.phase {
+            Phase::Registering => self.settings.chip_rounds_until.min(field / 2 / seats * seats).max(seats),
+            _ => self.until,
+        };
+        let played = |stage: Stage| self.rounds.iter().filter(|r| r.stage == stage).count() as u32;
+        let started_with = |stage: Stage| {
+            self.rounds.iter().find(|r| r.stage == stage).map(|r| r.tables.iter().map(|t| t.players.len()).sum())
+        };
+        let current = self.rounds.last().map(|r| r.stage);
+        let over = matches!(self.phase, Phase::Finished | Phase::Cancelled);
+        let state = |stage: Stage| match current {
+            Some(now) if now == stage && !over => PathState::Now,
+            Some(now) if now >= stage => PathState::Done,
+            _ => PathState::Ahead,
+        };
+        let chips_from = started_with(Stage::Chips).unwrap_or(field);
+        let chips_planned = if chips_from > until { self.settings.chip_rounds } else { 0 };
+        let fixed_from = started_with(Stage::Fixed).unwrap_or(until.min(chips_from));
+        let mut fixed_planned = 0;
+        let mut left = fixed_from;
+        while left > seats {
+            left = advancing(left, seats);
+            fixed_planned += 1;
+        }
+        let final_from = started_with(Stage::Final).unwrap_or(seats.min(field));
+        [
+            (Stage::Chips, chips_from, chips_planned),
+            (Stage::Fixed, fixed_from, fixed_planned),
+            (Stage::Final, final_from, 1),
+        ]
+        .into_iter()
+        .map(|(stage, players, planned)| PathStage {
+            stage,
+            rounds: played(stage),
+            planned: planned.max(played(stage)),
+            players,
+            state: state(stage),
+        })
+        .collect()
+    }
+
+    /// When bots fill a sit-and-go that allows them: its wait after the first registration still standing
+    /// (none while nobody is registered, so an event nobody entered is never played by bots alone).
+    pub fn bots_fill_at(&self) -> Option<u64> {
+        match self.format {
+            Format::SitAndGo { bots_after_ms: Some(wait), .. } => self.entrants.first().map(|e| e.since + wait),
+            _ => None,
         }
     }
 
@@ -679,27 +766,43 @@ impl Tournament {
     }
 }
 
-/// An operator's recurring scheduled event (`ddz serve --tournaments FILE`, docs/tournaments.md): a run
-/// starts every `every_minutes`, `offset_minutes` after midnight UTC (and every period from there), and
-/// opens for registration `open_minutes` before its start.
+/// An operator's recurring event (`ddz serve --tournaments FILE`, docs/tournaments.md), one of two kinds:
+///
+/// - a scheduled event (`every_minutes`): a run starts every `every_minutes`, `offset_minutes` after midnight
+///   UTC (and every period from there), and opens for registration `open_minutes` before its start;
+/// - a sit-and-go always open (`sit_and_go`: its size): one run takes registrations at all times, and the
+///   next opens as one starts; with `bots_after_seconds`, bots fill it that long after its first
+///   registration, so that a player alone plays within minutes.
 #[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Recurring {
-    /// Names the runs (`{slug}-{minute of the start}`): lower-case letters, digits and dashes.
+    /// Names the runs (`{slug}-{minute of the start}`, a sit-and-go's `{slug}-{run}`): lower-case letters,
+    /// digits and dashes.
     pub slug: String,
+    /// What the lists call it; left out, the page names it by its table type and format in the reader's
+    /// language.
+    #[serde(default)]
     pub title: String,
     pub table: TableType,
-    /// 60 for hourly, 1440 for daily: 10 minutes to a week.
-    pub every_minutes: u64,
+    /// A scheduled event: 60 for hourly, 1440 for daily; 10 minutes to a week.
+    #[serde(default)]
+    pub every_minutes: Option<u64>,
     #[serde(default)]
     pub offset_minutes: u64,
     /// How long before its start a run is announced: by default one period, at most a day.
     #[serde(default)]
     pub open_minutes: Option<u64>,
-    /// Bots fill the last table (otherwise the latest registrations beyond whole tables get byes).
+    /// Bots fill a scheduled run's last table (otherwise the latest registrations beyond whole tables get
+    /// byes).
     #[serde(default)]
     pub bots_fill: bool,
-    /// The settings (their `table` is the event's); docs/tournaments.md's defaults for 27 if left out.
+    /// A sit-and-go always open, of this many players (9 or 27; 8 or 16 at Two Player).
+    #[serde(default)]
+    pub sit_and_go: Option<usize>,
+    /// A sit-and-go's bots fill the empty places this long after its first registration (10 s to 30 min).
+    #[serde(default)]
+    pub bots_after_seconds: Option<u64>,
+    /// The settings (their `table` is the event's); docs/tournaments.md's defaults for the field if left out.
     #[serde(default)]
     pub settings: Option<Settings>,
 }
@@ -711,11 +814,26 @@ pub enum RecurringError {
     Slug(String),
     #[error("{0}: runs are 10 minutes to a week apart")]
     Every(String),
+    #[error("{0}: an event is either scheduled (every_minutes) or a sit-and-go always open (sit_and_go)")]
+    Kind(String),
+    #[error("{0}: {1} is only for a scheduled event")]
+    ScheduledOnly(String, &'static str),
+    #[error("{0}: bots_after_seconds is only for a sit-and-go")]
+    SitAndGoOnly(String),
     #[error("{0}: {1}")]
     Settings(String, SettingsError),
 }
 
 const MINUTE: u64 = 60_000;
+
+/// When a recurring event's next run is due to open.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Announce {
+    /// A scheduled run: its id and start, once its registration has opened.
+    Scheduled { id: String, starts_at: u64 },
+    /// A sit-and-go: a new run whenever none of the event's takes registrations.
+    SitAndGo,
+}
 
 impl Recurring {
     /// Whether the event is well formed.
@@ -724,30 +842,73 @@ impl Recurring {
         if self.slug.is_empty() || self.slug.len() > 32 || !slug_chars {
             return Err(RecurringError::Slug(self.slug.clone()));
         }
-        if !(10..=7 * 1440).contains(&self.every_minutes) {
-            return Err(RecurringError::Every(self.slug.clone()));
+        let slug = || self.slug.clone();
+        match (self.every_minutes, self.sit_and_go) {
+            (Some(every), None) => {
+                if !(10..=7 * 1440).contains(&every) {
+                    return Err(RecurringError::Every(slug()));
+                }
+                if self.bots_after_seconds.is_some() {
+                    return Err(RecurringError::SitAndGoOnly(slug()));
+                }
+            }
+            (None, Some(_)) => {
+                let scheduled_only = [
+                    ("offset_minutes", self.offset_minutes != 0),
+                    ("open_minutes", self.open_minutes.is_some()),
+                    ("bots_fill", self.bots_fill),
+                ];
+                if let Some((field, _)) = scheduled_only.into_iter().find(|(_, set)| *set) {
+                    return Err(RecurringError::ScheduledOnly(slug(), field));
+                }
+                self.format(0).check(self.table, 0).map_err(|e| RecurringError::Settings(slug(), e))?;
+            }
+            _ => return Err(RecurringError::Kind(slug())),
         }
-        self.settings().check(None).map_err(|e| RecurringError::Settings(self.slug.clone(), e))
+        self.settings().check(self.sit_and_go).map_err(|e| RecurringError::Settings(slug(), e))
     }
 
     pub fn settings(&self) -> Settings {
-        let settings = self.settings.clone().unwrap_or_else(|| Settings::default_for(self.table, 27));
+        let settings =
+            self.settings.clone().unwrap_or_else(|| Settings::default_for(self.table, self.sit_and_go.unwrap_or(27)));
         Settings { table: self.table, ..settings }
     }
 
-    /// The first run starting after `now` (ms since the epoch).
-    pub fn next_start(&self, now: u64) -> u64 {
-        let every = i128::from(self.every_minutes * MINUTE);
+    /// A run's format: a scheduled one's for its start `starts_at`.
+    pub fn format(&self, starts_at: u64) -> Format {
+        match self.sit_and_go {
+            Some(size) => Format::SitAndGo { size, bots_after_ms: self.bots_after_seconds.map(|s| s * 1000) },
+            None => Format::Scheduled { starts_at, bots_fill: self.bots_fill },
+        }
+    }
+
+    /// The first scheduled run starting after `now` (ms since the epoch).
+    fn next_start(&self, every_minutes: u64, now: u64) -> u64 {
+        let every = i128::from(every_minutes * MINUTE);
         let offset = i128::from(self.offset_minutes * MINUTE) % every;
         let periods = (i128::from(now) - offset).div_euclid(every) + 1;
         (offset + periods * every) as u64
     }
 
-    /// The run to announce at `now`, if its registration has opened: its id and start.
-    pub fn due(&self, now: u64) -> Option<(String, u64)> {
-        let start = self.next_start(now);
-        let open = self.open_minutes.unwrap_or(self.every_minutes).min(1440) * MINUTE;
-        (now + open >= start).then(|| (format!("{}-{}", self.slug, start / MINUTE), start))
+    /// What to announce at `now`: a scheduled run once its registration has opened, or a sit-and-go's next
+    /// run (when none is open).
+    pub fn due(&self, now: u64) -> Option<Announce> {
+        let Some(every) = self.every_minutes else { return Some(Announce::SitAndGo) };
+        let start = self.next_start(every, now);
+        let open = self.open_minutes.unwrap_or(every).min(1440) * MINUTE;
+        (now + open >= start)
+            .then(|| Announce::Scheduled { id: format!("{}-{}", self.slug, start / MINUTE), starts_at: start })
+    }
+
+    /// The id of a sit-and-go's run number `run` (from 1).
+    pub fn run_id(&self, run: u64) -> String {
+        format!("{}-{run}", self.slug)
+    }
+
+    /// The run number of `id`, if it is one of this sit-and-go's.
+    pub fn run_of(&self, id: &str) -> Option<u64> {
+        let number = id.strip_prefix(&self.slug)?.strip_prefix('-')?;
+        number.bytes().all(|b| b.is_ascii_digit()).then(|| number.parse().ok()).flatten()
     }
 }
 
@@ -1256,6 +1417,37 @@ mod tests {
         assert_eq!(state.due_entry(u64::MAX), None);
     }
 
+    /// The path of a stage: (rounds played, planned, players at its start, state).
+    fn path_of(t: &Tournament) -> Vec<(Stage, u32, u32, usize, PathState)> {
+        t.path().into_iter().map(|p| (p.stage, p.rounds, p.planned, p.players, p.state)).collect()
+    }
+
+    #[test]
+    fn a_tournaments_path_shows_the_stages_ahead_and_where_the_field_is() {
+        use PathState::{Ahead, Done, Now};
+        let mut log = sit_and_go(27, false);
+        // Ahead of the start: three chip rounds down to 9, two Swiss rounds (9 to 6 to 3), the final.
+        assert_eq!(
+            path_of(&log.state()),
+            [(Stage::Chips, 0, 3, 27, Ahead), (Stage::Fixed, 0, 2, 9, Ahead), (Stage::Final, 0, 1, 3, Ahead)]
+        );
+        log.register(&names(27).iter().map(String::as_str).collect::<Vec<_>>());
+        log.push(log.state().due_entry(0).unwrap());
+        log.push(log.state().due_entry(0).unwrap());
+        assert_eq!(log.state().rounds.len(), 1);
+        assert_eq!(path_of(&log.state())[0], (Stage::Chips, 1, 3, 27, Now));
+        log.play(|_, table, number| {
+            let lucky = (table.code.as_str().len() + number as usize + table.players[0]) % 3;
+            (0..3).map(|s| if s == lucky { 4 } else { -2 }).collect()
+        });
+        let state = log.state();
+        let played = |stage| state.rounds.iter().filter(|r| r.stage == stage).count() as u32;
+        let path = path_of(&state);
+        assert!(path.iter().all(|p| p.4 == Done), "{path:?}");
+        assert_eq!(path.iter().map(|p| p.1).collect::<Vec<_>>(), [played(Stage::Chips), played(Stage::Fixed), 1]);
+        assert_eq!(path[2].3, 3, "the final seats one table");
+    }
+
     #[test]
     fn two_player_events_seat_pairs() {
         let mut log =
@@ -1273,12 +1465,33 @@ mod tests {
             slug: "hourly-house".into(),
             title: "Hourly House".into(),
             table: TableType::House,
-            every_minutes: 60,
+            every_minutes: Some(60),
             offset_minutes: 0,
             open_minutes: None,
             bots_fill: true,
+            sit_and_go: None,
+            bots_after_seconds: None,
             settings: None,
         }
+    }
+
+    fn always_open() -> Recurring {
+        Recurring {
+            slug: "house-sit-and-go".into(),
+            title: String::new(),
+            every_minutes: None,
+            bots_fill: false,
+            sit_and_go: Some(9),
+            bots_after_seconds: Some(60),
+            ..hourly()
+        }
+    }
+
+    fn scheduled(due: Option<Announce>) -> Option<(String, u64)> {
+        due.map(|due| match due {
+            Announce::Scheduled { id, starts_at } => (id, starts_at),
+            Announce::SitAndGo => panic!("a scheduled event announced a sit-and-go"),
+        })
     }
 
     #[test]
@@ -1287,24 +1500,74 @@ mod tests {
         assert_eq!(event.check(), Ok(()));
         // 10:20 UTC: the 11:00 run is open; its id names its start.
         let at_10_20 = 10 * HOUR + 20 * 60_000;
-        assert_eq!(event.next_start(at_10_20), 11 * HOUR);
-        assert_eq!(event.due(at_10_20), Some((format!("hourly-house-{}", 11 * 60), 11 * HOUR)));
+        assert_eq!(event.next_start(60, at_10_20), 11 * HOUR);
+        assert_eq!(scheduled(event.due(at_10_20)), Some((format!("hourly-house-{}", 11 * 60), 11 * HOUR)));
         // On the hour the next run is the following one.
-        assert_eq!(event.next_start(11 * HOUR), 12 * HOUR);
+        assert_eq!(event.next_start(60, 11 * HOUR), 12 * HOUR);
         // A daily event at 20:00 UTC, announced two hours ahead.
-        let daily = Recurring { every_minutes: 1440, offset_minutes: 1200, open_minutes: Some(120), ..hourly() };
-        assert_eq!(daily.next_start(10 * HOUR), 20 * HOUR);
-        assert_eq!(daily.due(10 * HOUR), None);
-        assert_eq!(daily.due(18 * HOUR).map(|(_, start)| start), Some(20 * HOUR));
-        assert_eq!(daily.next_start(21 * HOUR), 44 * HOUR);
+        let daily = Recurring { every_minutes: Some(1440), offset_minutes: 1200, open_minutes: Some(120), ..hourly() };
+        assert_eq!(daily.next_start(1440, 10 * HOUR), 20 * HOUR);
+        assert_eq!(scheduled(daily.due(10 * HOUR)), None);
+        assert_eq!(scheduled(daily.due(18 * HOUR)).map(|(_, start)| start), Some(20 * HOUR));
+        assert_eq!(daily.next_start(1440, 21 * HOUR), 44 * HOUR);
+    }
+
+    #[test]
+    fn a_sit_and_go_always_open_names_its_runs_by_number() {
+        let event = always_open();
+        assert_eq!(event.check(), Ok(()));
+        assert_eq!(event.due(0), Some(Announce::SitAndGo));
+        assert_eq!(event.format(0), Format::SitAndGo { size: 9, bots_after_ms: Some(60_000) });
+        assert_eq!(event.run_id(12), "house-sit-and-go-12");
+        assert_eq!(event.run_of("house-sit-and-go-12"), Some(12));
+        // Another event's runs, or another kind of id, are not its own.
+        for other in
+            ["house-sit-and-go", "house-sit-and-go-", "house-sit-and-go-x1", "house-sit-and-go-big-1", "house-1"]
+        {
+            assert_eq!(event.run_of(other), None, "{other}");
+        }
+        let two_player = Recurring { table: TableType::TwoPlayer, sit_and_go: Some(8), ..always_open() };
+        assert_eq!(two_player.check(), Ok(()));
+        assert_eq!(two_player.settings().table, TableType::TwoPlayer);
     }
 
     #[test]
     fn a_recurring_event_out_of_bounds_is_refused() {
         assert!(matches!(Recurring { slug: "Hourly!".into(), ..hourly() }.check(), Err(RecurringError::Slug(_))));
-        assert!(matches!(Recurring { every_minutes: 5, ..hourly() }.check(), Err(RecurringError::Every(_))));
+        assert!(matches!(Recurring { every_minutes: Some(5), ..hourly() }.check(), Err(RecurringError::Every(_))));
         let bad = Settings { chips: 1, ..Settings::default_for(TableType::House, 27) };
         assert!(matches!(Recurring { settings: Some(bad), ..hourly() }.check(), Err(RecurringError::Settings(..))));
+        // Exactly one kind.
+        assert!(matches!(Recurring { sit_and_go: Some(9), ..hourly() }.check(), Err(RecurringError::Kind(_))));
+        assert!(matches!(Recurring { every_minutes: None, ..hourly() }.check(), Err(RecurringError::Kind(_))));
+        // Each kind's own fields.
+        let waits = Recurring { bots_after_seconds: Some(60), ..hourly() };
+        assert!(matches!(waits.check(), Err(RecurringError::SitAndGoOnly(_))));
+        let fills = Recurring { bots_fill: true, ..always_open() };
+        assert_eq!(fills.check(), Err(RecurringError::ScheduledOnly("house-sit-and-go".into(), "bots_fill")));
+        // A sit-and-go's size and wait as a host's are bounded.
+        assert!(matches!(
+            Recurring { sit_and_go: Some(10), ..always_open() }.check(),
+            Err(RecurringError::Settings(..))
+        ));
+        let quick = Recurring { bots_after_seconds: Some(1), ..always_open() };
+        assert!(matches!(quick.check(), Err(RecurringError::Settings(..))));
+    }
+
+    #[test]
+    fn a_sit_and_go_s_bots_wait_from_its_first_registration_and_never_fill_an_empty_event() {
+        let mut log = sit_and_go(9, true);
+        // Nobody registered: no start however long it waits.
+        assert_eq!(log.state().bots_fill_at(), None);
+        assert_eq!(log.state().due(10 * HOUR), None);
+        log.register(&["1"]);
+        let first = log.state().entrants[0].since;
+        assert_eq!(log.state().bots_fill_at(), Some(first + BOTS_AFTER_MS));
+        assert_eq!(log.state().due(first + BOTS_AFTER_MS - 1), None);
+        assert_eq!(
+            log.state().due(first + BOTS_AFTER_MS),
+            Some(Due::Store(Entry::Started { byes: Vec::new(), bots: 8 }))
+        );
     }
 
     #[test]

@@ -3,6 +3,7 @@
 
 use axum::Json;
 use axum::extract::State;
+use axum::http::header;
 use axum::response::{IntoResponse, Response};
 use ddz_bot::review::{REVIEW_BUDGET, Review};
 use ddz_engine::hints::{Position, PositionError, hints_answer, readings_answer};
@@ -12,14 +13,14 @@ use serde::Deserialize;
 use super::common::{AppError, AppState, Body, ClientAddr, MAX_HAND, Params, Queried, busy, internal, path_name};
 use super::names::proven_name;
 use crate::domain::challenge::{BOARD_ROWS, ChallengeKind, is_date, rally_closed, sealed_rally, utc_date};
-use crate::domain::names::name_key;
+use crate::domain::names::{PlayerName, name_key};
 use crate::domain::room::{Mode, RoomCode};
 use crate::domain::stats::BoardName;
 use crate::room::Request;
-use crate::store::StoreError;
+use crate::store::{DealsCursor, StoreError};
 use crate::wire::http::{
-    Board, ChallengeStarted, CreateRoom, DealReview, Lobby, PlayVsBots, PlayerStats, Rallies, RallyComparison,
-    RallyFairness, RatingBoard, Replay, RoomCreated, RoomDeals, StartChallenge,
+    Board, ChallengeStanding, ChallengeStarted, CreateRoom, DealReview, Lobby, PlayVsBots, PlayedDeals, PlayerStats,
+    Rallies, RallyComparison, RallyFairness, RatingBoard, Replay, RoomCreated, RoomDeals, StartChallenge,
 };
 use crate::wire::protocol::{ErrorCode, Refused};
 use ddz_engine::TableType;
@@ -55,6 +56,11 @@ pub(super) async fn play_vs_bots(
 
 pub(super) async fn lobby(State(state): State<AppState>) -> Json<Lobby> {
     Json(Lobby { tables: state.rooms.lobby() })
+}
+
+/// The hall's live state, as last put together (`crate::hall`): no work per request.
+pub(super) async fn hall(State(state): State<AppState>) -> Response {
+    ([(header::CONTENT_TYPE, "application/json")], state.hall.answer()).into_response()
 }
 
 pub(super) async fn room_summary(
@@ -158,43 +164,127 @@ pub(super) async fn deal_review(
     Ok(Json(DealReview { code, number, review }).into_response())
 }
 
+/// A player's page: totals, ratings, standing, challenges and tournaments (the deals they played are
+/// [`player_deals`]).
 pub(super) async fn player_stats(
     State(state): State<AppState>,
     Params(name): Params<String>,
 ) -> Result<Response, AppError> {
     let name = path_name(&name)?;
     let db = state.rooms.db();
-    // Four reads at once, each on its own connection: the page waits for the slowest, not the sum.
-    let (lines, ratings, protection, standing) =
-        tokio::join!(db.stats(&name), db.player_ratings(&name), db.name_protection(&name), db.standing(&name));
-    let (lines, ratings, protected, standing) = (lines?, ratings?, protection?.is_some(), standing?);
-    Ok(Json(PlayerStats { name: name.into(), protected, stats: lines, ratings, standing }).into_response())
+    let today = utc_date(state.rooms.now_ms());
+    // Every read at once, each on its own connection: the page waits for the slowest, not the sum.
+    let (lines, ratings, protection, standing, tournaments, challenges) = tokio::join!(
+        db.stats(&name),
+        db.player_ratings(&name),
+        db.name_protection(&name),
+        db.standing(&name),
+        db.tournament_finishes(&name),
+        challenge_standings(&state, &name, &today),
+    );
+    Ok(Json(PlayerStats {
+        name: name.into(),
+        protected: protection?.is_some(),
+        stats: lines?,
+        ratings: ratings?,
+        standing: standing?,
+        challenges: challenges?,
+        tournaments: tournaments?,
+    })
+    .into_response())
 }
 
-/// A table family's ratings board: `house`, `noshuffle` or `twoplayer`.
-pub(super) async fn rating_board(
+/// `name`'s standing in each challenge: Bot Buster's and Bot Bomber's best runs, and today's rally.
+async fn challenge_standings(
+    state: &AppState,
+    name: &PlayerName,
+    today: &str,
+) -> Result<Vec<ChallengeStanding>, AppError> {
+    let db = state.rooms.db();
+    let standings = ChallengeKind::ALL.map(|kind| async move {
+        let rally = (kind == ChallengeKind::Rally).then(|| today.to_string());
+        let (best, running) =
+            tokio::join!(db.challenge_placing(kind, rally.clone(), name), db.running_challenge(kind, rally, name));
+        Ok::<_, AppError>(ChallengeStanding { kind, best: best?, running: running? })
+    });
+    futures_util::future::join_all(standings).await.into_iter().collect()
+}
+
+#[derive(Deserialize)]
+pub(super) struct DealsQuery {
+    /// The `next` of the page before.
+    before: Option<String>,
+    limit: Option<u32>,
+}
+
+/// How many deals a page of a player's history holds, unless asked for fewer (at most [`MAX_DEALS_PAGE`]).
+const DEALS_PAGE: u32 = 20;
+const MAX_DEALS_PAGE: u32 = 100;
+
+/// The deals a name played, newest first, a page at a time.
+pub(super) async fn player_deals(
     State(state): State<AppState>,
-    Params(family): Params<String>,
+    Params(name): Params<String>,
+    Queried(query): Queried<DealsQuery>,
 ) -> Result<Response, AppError> {
-    let family = TableType::parse(&family).ok_or_else(|| {
-        AppError::new(ErrorCode::UnknownTableType, format!("no ratings for {family:?} (house, no_shuffle, two_player)"))
-    })?;
-    let mut rows = state.rooms.db().rating_board(family, BOARD_ROWS as i64).await?;
-    let names: Vec<String> = rows.iter().map(|row| row.name.clone()).collect();
-    let protected = state.rooms.db().protected_among(&names).await?;
-    for row in &mut rows {
-        row.protected = protected.contains(&name_key(&row.name));
+    let name = path_name(&name)?;
+    let before = match query.before.as_deref() {
+        None | Some("") => None,
+        Some(text) => Some(DealsCursor::parse(text).ok_or_else(|| {
+            AppError::new(
+                ErrorCode::BadRequest,
+                format!("{text:?} is no page of deals: send the `next` of the last page"),
+            )
+        })?),
+    };
+    let limit = query.limit.unwrap_or(DEALS_PAGE);
+    if !(1..=MAX_DEALS_PAGE).contains(&limit) {
+        let message = format!("a page holds 1 to {MAX_DEALS_PAGE} deals, not {limit}");
+        return Err(AppError::new(ErrorCode::BadRequest, message));
     }
-    Ok(Json(RatingBoard { family, rows }).into_response())
+    let (deals, next) = state.rooms.db().played_deals(&name, before, limit).await?;
+    Ok(Json(PlayedDeals { deals, next: next.map(|cursor| cursor.to_string()) }).into_response())
 }
 
 #[derive(Deserialize)]
 pub(super) struct BoardQuery {
     /// The rally's date for the `rally` board (today's by default).
     date: Option<String>,
+    /// A name whose own row the answer adds, wherever it stands.
+    name: Option<String>,
 }
 
-/// A board: `overall`, `lobby`, `buster`, `bomber`, or `rally` (today's, or `?date=2026-11-29`).
+/// The name a board is asked about (`?name=`), if any: a 400 unless it is a valid name.
+fn reader(name: Option<&str>) -> Result<Option<PlayerName>, AppError> {
+    name.filter(|name| !name.trim().is_empty()).map(path_name).transpose()
+}
+
+/// A table type's ratings board: `house`, `no_shuffle` or `two_player` (with `?name=`, that name's own row).
+pub(super) async fn rating_board(
+    State(state): State<AppState>,
+    Params(table): Params<String>,
+    Queried(query): Queried<BoardQuery>,
+) -> Result<Response, AppError> {
+    let table = TableType::parse(&table).ok_or_else(|| {
+        AppError::new(ErrorCode::UnknownTableType, format!("no ratings for {table:?} (house, no_shuffle, two_player)"))
+    })?;
+    let reader = reader(query.name.as_deref())?;
+    let db = state.rooms.db();
+    let mut rows = db.rating_board(table, BOARD_ROWS as i64).await?;
+    let you = match &reader {
+        Some(name) => db.rating_placing(table, name).await?,
+        None => None,
+    };
+    let names: Vec<String> = rows.iter().map(|row| row.name.clone()).collect();
+    let protected = db.protected_among(&names).await?;
+    for row in &mut rows {
+        row.protected = protected.contains(&name_key(&row.name));
+    }
+    Ok(Json(RatingBoard { family: table, rows, you }).into_response())
+}
+
+/// A board: `overall`, `lobby`, `buster`, `bomber`, or `rally` (today's, or `?date=2026-11-29`); with
+/// `?name=`, that name's own row.
 pub(super) async fn board(
     State(state): State<AppState>,
     Params(board): Params<String>,
@@ -204,20 +294,33 @@ pub(super) async fn board(
     let board = BoardName::parse(&board).ok_or_else(|| {
         AppError::new(ErrorCode::UnknownBoard, format!("no board {board:?} (overall, lobby, buster, bomber, rally)"))
     })?;
-    let (mut rows, date) = match board.rows() {
-        Ok(money) => (db.board(money, BOARD_ROWS as i64).await?, None),
-        Err(ChallengeKind::Rally) => {
-            let date = rally_date(&state, query.date)?;
-            (db.challenge_board(ChallengeKind::Rally, Some(date.clone())).await?, Some(date))
+    let reader = reader(query.name.as_deref())?;
+    let (mut rows, date, you) = match board.rows() {
+        Ok(money) => {
+            let you = match &reader {
+                Some(name) => db.money_placing(money, name).await?,
+                None => None,
+            };
+            (db.board(money, BOARD_ROWS as i64).await?, None, you)
         }
-        Err(kind) => (db.challenge_board(kind, None).await?, None),
+        Err(kind) => {
+            let date = match kind {
+                ChallengeKind::Rally => Some(rally_date(&state, query.date)?),
+                _ => None,
+            };
+            let you = match &reader {
+                Some(name) => db.challenge_placing(kind, date.clone(), name).await?,
+                None => None,
+            };
+            (db.challenge_board(kind, date.clone()).await?, date, you)
+        }
     };
     let names: Vec<String> = rows.iter().map(|row| row.name.clone()).collect();
     let protected = db.protected_among(&names).await?;
     for row in &mut rows {
         row.protected = protected.contains(&name_key(&row.name));
     }
-    Ok(Json(Board { board, date, rows }).into_response())
+    Ok(Json(Board { board, date, rows, you }).into_response())
 }
 
 /// `date` if it is a date, else today's (UTC).

@@ -20,6 +20,7 @@ use tokio_util::task::TaskTracker;
 use super::limit::{Guesses, PerClient, Rate};
 use crate::cluster::Cluster;
 use crate::domain::names::PlayerName;
+use crate::hall::HallState;
 use crate::rooms::Rooms;
 use crate::store::StoreError;
 use crate::tournaments::Desk;
@@ -41,6 +42,8 @@ pub const REVIEWS_QUEUED: usize = 8;
 pub struct AppState {
     pub rooms: Rooms,
     pub desk: Desk,
+    /// The hall's live state, put together once a second.
+    pub hall: HallState,
     /// Cluster mode: this node's part (its NATS connection counts for readiness).
     pub cluster: Option<Cluster>,
     pub connections: Arc<Semaphore>,

@@ -5,11 +5,12 @@ use axum::Json;
 use axum::extract::State;
 use axum::http::StatusCode;
 
-use super::common::{AppError, AppState, Body, ClientAddr, Params, origin_address};
+use super::common::{AppError, AppState, Body, ClientAddr, Params, Queried, origin_address, path_name};
 use super::names::proven_name;
 use crate::domain::tournament::Settings;
 use crate::tournaments::{Creating, DeskError};
 use crate::wire::http::{CreateTournament, TournamentCreated, TournamentEntry, TournamentView, Tournaments};
+use crate::wire::pages::TournamentFollow;
 use crate::wire::protocol::Refused;
 
 impl From<DeskError> for AppError {
@@ -29,6 +30,24 @@ pub(super) async fn view(
     Params(id): Params<String>,
 ) -> Result<Json<TournamentView>, AppError> {
     Ok(Json(state.desk.view(&id).await?))
+}
+
+#[derive(serde::Deserialize)]
+pub(super) struct PageQuery {
+    /// The reader, whose own place the answer adds.
+    name: Option<String>,
+}
+
+/// `GET /api/tournaments/{id}/page?name=NAME`: what the page shows (the leaders, the round in play's
+/// tables, the path), and where `name` stands; the `follow_tournament` socket pushes the same.
+pub(super) async fn page(
+    State(state): State<AppState>,
+    Params(id): Params<String>,
+    Queried(query): Queried<PageQuery>,
+) -> Result<Json<TournamentFollow>, AppError> {
+    let reader = query.name.as_deref().filter(|name| !name.trim().is_empty()).map(path_name).transpose()?;
+    let followed = state.desk.page(&id).await?;
+    Ok(Json(followed.answer(reader.as_ref(), state.rooms.now_ms())))
 }
 
 /// `POST /api/tournaments`: a new sit-and-go or scheduled event, hosted by the name.

@@ -9,14 +9,18 @@ use axum::extract::ws::rejection::WebSocketUpgradeRejection;
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 use axum::response::{IntoResponse, Response};
 use futures_util::{SinkExt, StreamExt};
-use tokio::sync::mpsc;
+use std::sync::Arc;
+
+use tokio::sync::{mpsc, watch};
 use tokio::time::{Duration, Instant};
 
-use super::common::{AppError, AppState, COMMANDS, ClientAddr, MAX_FRAME, READ_BUFFER, origin_address};
+use super::common::{AppError, AppState, COMMANDS, ClientAddr, MAX_FRAME, READ_BUFFER, origin_address, valid_name};
 use super::limit::Bucket;
 use super::names::proven_name;
 use crate::domain::fairness::Origin;
+use crate::domain::names::PlayerName;
 use crate::room::{ConnId, FromClient, Hello, Msg, Outbound};
+use crate::tournaments::Followed;
 use crate::wire::protocol::{Command, ErrorCode, Event, Refused};
 
 pub(super) async fn websocket(
@@ -39,7 +43,9 @@ pub(super) async fn websocket(
             clients.track_future(async move {
                 let conn = state.next_conn.fetch_add(1, Ordering::Relaxed);
                 crate::metrics::gauge!(crate::metrics::CONNECTIONS).increment(1);
+                let counted = state.hall.socket();
                 client(socket, state, conn, from).await;
+                drop(counted);
                 crate::metrics::gauge!(crate::metrics::CONNECTIONS).decrement(1);
                 drop(permit);
             })
@@ -69,6 +75,10 @@ enum Greeted {
     Room(mpsc::Sender<Msg>, mpsc::Receiver<Outbound>),
     /// The lobby's.
     Lobby,
+    /// The hall's.
+    Hall,
+    /// A tournament's page, and the place of the name it is followed for.
+    Tournament(watch::Receiver<Arc<Followed>>, Option<PlayerName>),
 }
 
 /// A lobby watcher: the public tables now and after every change, until the socket closes.
@@ -95,11 +105,66 @@ async fn watch_lobby(mut socket: WebSocket, state: &AppState) {
     }
 }
 
+/// A hall watcher: the hall now and whenever it changes, until the socket closes. Each change's event is
+/// written once for every watcher (`crate::hall`).
+async fn watch_hall(mut socket: WebSocket, state: &AppState) {
+    let mut changes = state.hall.watch();
+    let stopping = state.rooms.stopping();
+    let mut changed = true;
+    loop {
+        if changed {
+            let event = changes.borrow_and_update().clone();
+            if socket.send(Message::Text(event.as_ref().into())).await.is_err() {
+                return;
+            }
+        }
+        changed = tokio::select! {
+            _ = stopping.cancelled() => return say_restarting(&mut socket).await,
+            changed = changes.changed() => if changed.is_err() { return } else { true },
+            frame = socket.recv() => match frame {
+                Some(Ok(Message::Close(_))) | None | Some(Err(_)) => return,
+                // A watcher has nothing to say; what it sends is read and dropped.
+                Some(Ok(_)) => false,
+            },
+        };
+    }
+}
+
+/// A tournament's follower: its page now and whenever it changes, with the follower's own place, until
+/// the socket closes. The page's JSON is written once per change for every follower (`tournaments::follow`).
+async fn follow_tournament(
+    mut socket: WebSocket,
+    state: &AppState,
+    mut changes: watch::Receiver<Arc<Followed>>,
+    name: Option<PlayerName>,
+) {
+    let stopping = state.rooms.stopping();
+    let mut changed = true;
+    loop {
+        if changed {
+            let event = changes.borrow_and_update().event(name.as_ref(), state.rooms.now_ms());
+            if socket.send(Message::Text(event.into())).await.is_err() {
+                return;
+            }
+        }
+        changed = tokio::select! {
+            _ = stopping.cancelled() => return say_restarting(&mut socket).await,
+            changed = changes.changed() => if changed.is_err() { return } else { true },
+            frame = socket.recv() => match frame {
+                Some(Ok(Message::Close(_))) | None | Some(Err(_)) => return,
+                Some(Ok(_)) => false,
+            },
+        };
+    }
+}
+
 /// One client: a `hello` first, then commands to its room and events back.
 async fn client(mut socket: WebSocket, state: AppState, conn: ConnId, from: Option<IpAddr>) {
     let (inbox, out_rx) = match hello(&mut socket, &state, conn, from).await {
         Ok(Greeted::Room(inbox, out_rx)) => (inbox, out_rx),
         Ok(Greeted::Lobby) => return watch_lobby(socket, &state).await,
+        Ok(Greeted::Hall) => return watch_hall(socket, &state).await,
+        Ok(Greeted::Tournament(changes, name)) => return follow_tournament(socket, &state, changes, name).await,
         Err(refused) => {
             send(&mut socket, &refused.event(None)).await;
             let _ = socket.close().await;
@@ -134,7 +199,17 @@ async fn hello(
         }
         Ok(Command::Watch { room }) => (room, None, None, None),
         Ok(Command::WatchLobby) => return Ok(Greeted::Lobby),
-        _ => return Err(refuse("the first message must be a hello with a room and a name, watch, or watch_lobby")),
+        Ok(Command::WatchHall) => return Ok(Greeted::Hall),
+        Ok(Command::FollowTournament { id, name }) => {
+            let name = name.as_deref().filter(|name| !name.is_empty()).map(valid_name).transpose()?;
+            let changes = state.desk.follow(&id).await.map_err(Refused::from)?;
+            return Ok(Greeted::Tournament(changes, name));
+        }
+        _ => {
+            let first = "the first message must be a hello with a room and a name, watch, watch_lobby, watch_hall or \
+                         follow_tournament";
+            return Err(refuse(first));
+        }
     };
     let origin = Origin {
         address: origin_address(from),

@@ -26,7 +26,8 @@ use crate::domain::room::{Entry, Mode, Occupant, Room, RoomCode, RoomError, Stam
 use crate::domain::tournament::Tournament;
 use crate::metrics;
 use crate::store::{Append, Db, Fence, StoreError};
-use crate::wire::protocol::{CHAT_EVERY_MS, Chat, Command, Deadlines, ErrorCode, Event, Refused, RoomView, Summary};
+use crate::wire::pages::Summary;
+use crate::wire::protocol::{CHAT_EVERY_MS, Chat, Command, Deadlines, ErrorCode, Event, Refused, RoomView};
 use crate::work::Pool;
 
 /// The room clocks.
@@ -501,7 +502,11 @@ impl RoomTask {
         }
         let seat = self.room.human_seat_of_key(&key);
         let (result, seq) = match command {
-            Command::Hello { .. } | Command::Watch { .. } | Command::WatchLobby => {
+            Command::Hello { .. }
+            | Command::Watch { .. }
+            | Command::WatchLobby
+            | Command::WatchHall
+            | Command::FollowTournament { .. } => {
                 (Err(Refused::new(ErrorCode::AlreadyInRoom, "already in the room")), None)
             }
             Command::Ping => {
@@ -1062,6 +1067,7 @@ pub fn summary(room: &Room) -> Summary {
         mode: room.mode,
         rules: room.rules().table_rules(),
         seats: room.seats.iter().map(|s| s.as_ref().map(|o| o.name().to_string())).collect(),
+        people: room.seats.iter().flatten().filter(|o| !o.is_bot()).count() as u32,
         deals_played: room.ledger.deals,
         in_deal: room.deal_in_progress(),
         closed: room.closed,

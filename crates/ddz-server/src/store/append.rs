@@ -11,7 +11,7 @@ use crate::domain::challenge::rally_closed;
 use crate::domain::fairness::{Integrity, Unrated, Verdict, verdicts};
 use crate::domain::rating::{RatedDeal, rated_deal};
 use crate::domain::room::{Entry, Occupant, Room, RoomCode, Stamped};
-use crate::domain::stats::{BoardLine, StatLine, board_lines, stat_lines};
+use crate::domain::stats::{BoardLine, PlayedLine, StatLine, board_lines, played_lines, stat_lines};
 
 /// One entry to store, prepared by the room: its log line and, when it ends a deal, the deal's record
 /// and the stats it earns.
@@ -59,6 +59,9 @@ pub struct DealResults {
     pub rating: Option<RatedDeal>,
     pub boards: Vec<BoardLine>,
     pub table: Company,
+    /// Each person's line of history (results held before histories were kept have none).
+    #[serde(default)]
+    pub played: Vec<PlayedLine>,
 }
 
 /// Who sat at a rated deal: its people, and the bots (each kind one opponent).
@@ -147,6 +150,7 @@ impl FinishedDeal {
             rating: rated_deal(deal, room, &verdicts),
             stats,
             table,
+            played: played_lines(deal, room),
         };
         let held_for = room.challenge.as_ref().and_then(|c| c.rally.clone()).filter(|date| !rally_closed(date, at));
         if held_for.is_some() {

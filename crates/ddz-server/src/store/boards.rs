@@ -11,7 +11,7 @@ use crate::domain::challenge::{BoardRow, utc_date};
 use crate::domain::fairness::PairFlag;
 use crate::domain::names::PlayerName;
 use crate::domain::stats::{MoneyBoard, StatLine};
-use crate::wire::http::{BoardRank, RANKED, Standing};
+use crate::wire::http::{BoardRank, Placing, RANKED, Standing};
 
 /// A `stats` row (`public` is 0 or 1: integers read the same from every backend).
 #[derive(FromRow)]
@@ -81,17 +81,17 @@ struct PairRow {
 }
 
 /// The rows above a player's on a money board (most money, then fewest deals, then the name key)...
-const MONEY_ABOVE: &str = "board_rows WHERE board = $1 AND eligible = 1 AND score >= $2 \
+pub(super) const MONEY_ABOVE: &str = "board_rows WHERE board = $1 AND eligible = 1 AND score >= $2 \
                            AND (score > $2 OR deals < $3 OR (deals = $3 AND name_key < $4))";
 /// ...and on a ratings board (the rating less two deviations, then the most deals, then the name key).
-const RATING_ABOVE: &str = "ratings WHERE family = $1 AND eligible = 1 AND score >= $2 \
+pub(super) const RATING_ABOVE: &str = "ratings WHERE family = $1 AND eligible = 1 AND score >= $2 \
                             AND (score > $2 OR deals > $3 OR (deals = $3 AND name_key < $4))";
 
 /// Counts the rows above a player's on a board through its index, at most [`RANKED`] of them: the rank,
 /// or `None` beyond. `$1` is the board (or family), `$2` the player's score, `$3` deals, `$4` name key;
 /// `order` is the board's own order, so that the count walks the ranked index from the top (a plan that
 /// scanned the table instead would read every player to count a leader's few).
-async fn rank(
+pub(super) async fn rank(
     s: &super::Store,
     above: &'static str,
     order: &'static str,
@@ -154,6 +154,32 @@ impl Db {
                     })
                     .collect(),
             )
+        })
+        .await
+    }
+
+    /// `name`'s row on a money board, wherever it stands (its rank once listed, within the first [`RANKED`]);
+    /// `None` when the name has no row there.
+    pub async fn money_placing(&self, board: MoneyBoard, name: &PlayerName) -> DbResult<Option<Placing>> {
+        let key = name.key().to_string();
+        self.run(move |s| async move {
+            let row: Option<(i64, i64, i64, i64)> = sqlx::query_as(
+                "SELECT score, deals, last_at, eligible FROM board_rows WHERE board = $1 AND name_key = $2",
+            )
+            .bind(board.name())
+            .bind(&key)
+            .fetch_optional(&s.pool)
+            .await?;
+            let Some((score, deals, last_at, eligible)) = row else { return Ok(None) };
+            let listed = eligible == 1;
+            let rank = match listed {
+                true => {
+                    rank(&s, MONEY_ABOVE, "score DESC, deals, name_key", (board.name(), score, deals, &key)).await?
+                }
+                false => None,
+            };
+            let date = if last_at == 0 { String::new() } else { utc_date(last_at as u64) };
+            Ok::<_, StoreError>(Some(Placing { rank, score, deals, date, listed }))
         })
         .await
     }

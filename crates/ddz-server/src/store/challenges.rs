@@ -2,15 +2,19 @@
 //! daily rallies (their dates, a player's result beside the best, and the secret their deals are drawn
 //! from). One attempt per name per rally and one unfinished run per name and kind are the database's
 //! unique indexes, so they hold however many requests (or nodes) start runs at once; a run's result is
-//! written by the room's close (`commit.rs`).
+//! written by the room's close (`commit.rs`), which keeps it as its name's best on the board if it is (`challenge_bests`,
+//! migration 0012: the boards are read through its ranked index, never from every run).
 
-use sqlx::{AnyPool, FromRow};
+use sqlx::{AnyConnection, AnyPool, FromRow};
 
 use super::rooms::insert_room;
 use super::{Db, DbResult, StoreError};
-use crate::domain::challenge::{BoardRow, Challenge, ChallengeKind, FinishedRun, RallyResult, rank_runs};
-use crate::domain::names::{PlayerName, name_key};
+use crate::domain::challenge::{
+    BOARD_ROWS, BoardRow, Challenge, ChallengeKind, FinishedRun, RallyResult, RunRank, ranked_rows, utc_date,
+};
+use crate::domain::names::PlayerName;
 use crate::domain::room::{Mode, RoomCode};
+use crate::wire::http::{Placing, RANKED};
 
 /// What asking to start a challenge found.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -31,28 +35,73 @@ struct EarlierRun {
     finished: i64,
 }
 
-/// A finished challenge run (`nets` only where the query asks for it).
+/// A name's best run as `challenge_bests` keeps it.
 #[derive(FromRow)]
-struct RunRow {
+struct BestRow {
+    name: String,
+    played: i64,
+    score: i64,
+    deals: i64,
+    finished_at: i64,
+}
+
+impl BestRow {
+    fn ranked(self) -> (String, RunRank) {
+        let rank =
+            RunRank { played: self.played, score: self.score, deals: self.deals, finished_at: self.finished_at as u64 };
+        (self.name, rank)
+    }
+}
+
+/// A run just finished, as `challenges` stores it.
+#[derive(FromRow)]
+struct FinishedRow {
+    kind: String,
+    rally: Option<String>,
+    name_key: String,
     name: String,
     net: i64,
     deals: i64,
     best_pot: i64,
     finished_at: i64,
-    #[sqlx(default)]
-    nets: Option<String>,
 }
 
-impl RunRow {
-    fn finished_run(&self) -> FinishedRun {
-        FinishedRun {
-            name: self.name.clone(),
-            net: self.net,
-            deals: self.deals,
-            best_pot: self.best_pot,
-            finished_at: self.finished_at as u64,
-        }
-    }
+/// Keeps the run that room `code` just finished as its name's best on its board, if it is better than the
+/// one kept (by [`RunRank::order`]), in the transaction that stores the run's result.
+pub(super) async fn keep_best(tx: &mut AnyConnection, code: &str) -> DbResult<()> {
+    let run: Option<FinishedRow> = sqlx::query_as(
+        "SELECT kind, rally, name_key, name, net, deals, best_pot, finished_at FROM challenges \
+         WHERE code = $1 AND finished_at IS NOT NULL",
+    )
+    .bind(code)
+    .fetch_optional(&mut *tx)
+    .await?;
+    let Some(FinishedRow { kind, rally, name_key: key, name, net, deals, best_pot, finished_at }) = run else {
+        return Ok(());
+    };
+    let kind =
+        ChallengeKind::parse(&kind).ok_or_else(|| StoreError::Corrupt(format!("run {code} is of kind {kind:?}")))?;
+    let finished = FinishedRun { name: name.clone(), net, deals, best_pot, finished_at: finished_at as u64 };
+    let rank = RunRank::of(kind, &finished);
+    sqlx::query(
+        "INSERT INTO challenge_bests (kind, rally, name_key, name, played, score, deals, finished_at) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (kind, rally, name_key) DO UPDATE SET \
+         name = excluded.name, played = excluded.played, score = excluded.score, deals = excluded.deals, \
+         finished_at = excluded.finished_at \
+         WHERE (excluded.played, -excluded.score, excluded.deals, excluded.finished_at) \
+         < (challenge_bests.played, -challenge_bests.score, challenge_bests.deals, challenge_bests.finished_at)",
+    )
+    .bind(kind.name())
+    .bind(rally.unwrap_or_default())
+    .bind(key)
+    .bind(name)
+    .bind(rank.played)
+    .bind(rank.score)
+    .bind(rank.deals)
+    .bind(finished_at)
+    .execute(&mut *tx)
+    .await?;
+    Ok(())
 }
 
 impl Db {
@@ -94,19 +143,102 @@ impl Db {
         .await
     }
 
-    /// A challenge board: `rally` names the rally's date for Bang rallies.
+    /// A challenge board (`rally` names the rally's date for Bang rallies): each name's best run as it is
+    /// kept (`challenge_bests`), read in the board's order through its index.
     pub async fn challenge_board(&self, kind: ChallengeKind, rally: Option<String>) -> DbResult<Vec<BoardRow>> {
         self.run(move |s| async move {
-            let rows = sqlx::query_as::<_, RunRow>(
-                "SELECT name, net, deals, best_pot, finished_at FROM challenges \
-                 WHERE kind = $1 AND rally IS NOT DISTINCT FROM $2 AND finished_at IS NOT NULL",
+            let rows = sqlx::query_as::<_, BestRow>(
+                "SELECT name, played, score, deals, finished_at FROM challenge_bests WHERE kind = $1 AND rally = $2 \
+                 ORDER BY played, score DESC, deals, finished_at, name_key LIMIT $3",
             )
             .bind(kind.name())
-            .bind(rally)
+            .bind(rally.unwrap_or_default())
+            .bind(BOARD_ROWS as i64)
             .fetch_all(&s.pool)
             .await?;
-            let runs: Vec<FinishedRun> = rows.iter().map(RunRow::finished_run).collect();
-            Ok::<_, StoreError>(rank_runs(kind, &runs))
+            Ok::<_, StoreError>(ranked_rows(rows.into_iter().map(BestRow::ranked)))
+        })
+        .await
+    }
+
+    /// `name`'s best run on a challenge board (`rally`: the rally's date), with its rank (counted through the
+    /// board's index: absent beyond the first [`RANKED`]); `None` when the name has no finished run there.
+    pub async fn challenge_placing(
+        &self,
+        kind: ChallengeKind,
+        rally: Option<String>,
+        name: &PlayerName,
+    ) -> DbResult<Option<Placing>> {
+        let key = name.key().to_string();
+        self.run(move |s| async move {
+            let rally = rally.unwrap_or_default();
+            let best = sqlx::query_as::<_, BestRow>(
+                "SELECT name, played, score, deals, finished_at FROM challenge_bests \
+                 WHERE kind = $1 AND rally = $2 AND name_key = $3",
+            )
+            .bind(kind.name())
+            .bind(&rally)
+            .bind(&key)
+            .fetch_optional(&s.pool)
+            .await?;
+            let Some(best) = best else { return Ok(None) };
+            // Ranks are shared by equal results: the rank is one more than the runs strictly ahead, counted
+            // in two walks of the index that each stop where the board passes this run's place: the runs of a
+            // rally with more deals played, then those as long with a better score or as good in fewer deals.
+            let walk = |ahead: &str| {
+                format!(
+                    "SELECT COUNT(*) FROM (SELECT 1 FROM challenge_bests WHERE kind = $1 AND rally = $2 AND {ahead} \
+                     ORDER BY played, score DESC, deals LIMIT {RANKED}) AS ahead"
+                )
+            };
+            let longer: i64 = sqlx::query_scalar(sqlx::AssertSqlSafe(walk("played < $3")))
+                .bind(kind.name())
+                .bind(&rally)
+                .bind(best.played)
+                .fetch_one(&s.pool)
+                .await?;
+            let better: i64 = sqlx::query_scalar(sqlx::AssertSqlSafe(walk(
+                "played = $3 AND score >= $4 AND (score > $4 OR deals < $5)",
+            )))
+            .bind(kind.name())
+            .bind(&rally)
+            .bind(best.played)
+            .bind(best.score)
+            .bind(best.deals)
+            .fetch_one(&s.pool)
+            .await?;
+            let ahead = longer + better;
+            let run = best.ranked().1;
+            Ok::<_, StoreError>(Some(Placing {
+                rank: (ahead < RANKED).then_some(ahead + 1),
+                score: run.score,
+                deals: run.deals,
+                date: utc_date(run.finished_at),
+                listed: true,
+            }))
+        })
+        .await
+    }
+
+    /// Whether `name` has an unfinished run of `kind` (for a rally, of `rally`'s), to resume.
+    pub async fn running_challenge(
+        &self,
+        kind: ChallengeKind,
+        rally: Option<String>,
+        name: &PlayerName,
+    ) -> DbResult<bool> {
+        let key = name.key().to_string();
+        self.run(move |s| async move {
+            let running: Option<i64> = sqlx::query_scalar(
+                "SELECT 1 FROM challenges WHERE name_key = $1 AND kind = $2 AND rally IS NOT DISTINCT FROM $3 \
+                 AND finished_at IS NULL LIMIT 1",
+            )
+            .bind(&key)
+            .bind(kind.name())
+            .bind(rally)
+            .fetch_optional(&s.pool)
+            .await?;
+            Ok::<_, StoreError>(running.is_some())
         })
         .await
     }
@@ -128,25 +260,29 @@ impl Db {
     pub async fn rally_results(&self, date: &str, name: &PlayerName) -> DbResult<Option<(RallyResult, RallyResult)>> {
         let (date, key) = (date.to_string(), name.key().to_string());
         self.run(move |s| async move {
-            let rows = sqlx::query_as::<_, RunRow>(
-                "SELECT name, net, deals, best_pot, finished_at, nets FROM challenges \
-                 WHERE kind = 'rally' AND rally = $1 AND finished_at IS NOT NULL",
-            )
-            .bind(&date)
-            .fetch_all(&s.pool)
-            .await?;
-            let result = |r: &RunRow| RallyResult {
-                name: r.name.clone(),
-                net: r.net,
-                nets: serde_json::from_str(r.nets.as_deref().unwrap_or_default()).unwrap_or_default(),
+            let attempt = |key: Option<String>| {
+                sqlx::query_as::<_, (String, i64, Option<String>)>(
+                    "SELECT name, net, nets FROM challenges WHERE kind = 'rally' AND rally = $1 \
+                     AND name_key = COALESCE($2, (SELECT name_key FROM challenge_bests WHERE kind = 'rally' \
+                     AND rally = $1 ORDER BY played, score DESC, deals, finished_at, name_key LIMIT 1)) \
+                     AND finished_at IS NOT NULL",
+                )
+                .bind(date.clone())
+                .bind(key)
+                .fetch_optional(&s.pool)
             };
-            let Some(mine) = rows.iter().find(|r| name_key(&r.name) == key) else {
-                return Ok::<_, StoreError>(None);
+            let result = |(name, net, nets): (String, i64, Option<String>)| -> DbResult<RallyResult> {
+                let nets = serde_json::from_str(nets.as_deref().unwrap_or("[]"))
+                    .map_err(|e| StoreError::Corrupt(format!("{name}'s rally of {date}: {e}")))?;
+                Ok(RallyResult { name, net, nets })
             };
-            let runs: Vec<FinishedRun> = rows.iter().map(RunRow::finished_run).collect();
-            let leader = &rank_runs(ChallengeKind::Rally, &runs)[0].name;
-            let best = rows.iter().find(|r| r.name == *leader).unwrap_or(mine);
-            Ok(Some((result(mine), result(best))))
+            let Some(mine) = attempt(Some(key)).await? else { return Ok::<_, StoreError>(None) };
+            let mine = result(mine)?;
+            let best = match attempt(None).await? {
+                Some(row) => result(row)?,
+                None => mine.clone(),
+            };
+            Ok(Some((mine, best)))
         })
         .await
     }
@@ -193,4 +329,87 @@ async fn try_start(
     .await?;
     tx.commit().await?;
     Ok(ChallengeStart::Created(code.clone()))
+}
+
+#[cfg(test)]
+mod tests {
+    use rand::{RngExt, SeedableRng};
+
+    use super::*;
+    use crate::domain::challenge::rank_runs;
+    use crate::domain::names::name_key;
+    use crate::store::test_room;
+
+    /// Stores a finished run of room `code` as the room's close does: its result, then its name's best.
+    async fn finish(db: &Db, code: &str, kind: ChallengeKind, rally: Option<&str>, run: &FinishedRun) {
+        let room = test_room(db, code).await;
+        let (kind, rally, run) = (kind.name(), rally.map(str::to_string), run.clone());
+        db.run(move |s| async move {
+            let mut tx = s.pool.begin().await?;
+            sqlx::query(
+                "INSERT INTO challenges (code, kind, rally, name_key, name, started_at, finished_at, net, deals, \
+                 best_pot, nets) VALUES ($1, $2, $3, $4, $5, 0, $6, $7, $8, $9, '[]')",
+            )
+            .bind(room.as_str())
+            .bind(kind)
+            .bind(rally)
+            .bind(name_key(&run.name))
+            .bind(&run.name)
+            .bind(run.finished_at as i64)
+            .bind(run.net)
+            .bind(run.deals)
+            .bind(run.best_pot)
+            .execute(&mut *tx)
+            .await?;
+            keep_best(&mut tx, room.as_str()).await?;
+            tx.commit().await?;
+            Ok::<_, StoreError>(())
+        })
+        .await
+        .expect("the run is stored");
+    }
+
+    /// The boards kept as runs finish are the boards ranked from every run (`rank_runs`, the domain's
+    /// reference), and each name's placing is its row's rank there, for random runs of every kind.
+    #[tokio::test]
+    async fn a_kept_challenge_board_ranks_as_every_run_would() {
+        let db = Db::open("sqlite::memory:").await.unwrap();
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(58);
+        let mut code = 0;
+        for kind in ChallengeKind::ALL {
+            let rally = (kind == ChallengeKind::Rally).then_some("2026-12-06");
+            let mut runs = Vec::new();
+            for i in 0..150 {
+                // A name may try Bot Buster and Bot Bomber again and again; a rally once.
+                let name = match kind {
+                    ChallengeKind::Rally => format!("Rally{i}"),
+                    _ => format!("{}{}", ["Ann", "ann", "Bo", "Cy"][rng.random_range(0..4)], rng.random_range(0..20)),
+                };
+                let deals =
+                    if kind == ChallengeKind::Rally { rng.random_range(8..=10) } else { rng.random_range(5..=8) };
+                let run = FinishedRun {
+                    name,
+                    net: rng.random_range(-3..=3) * 10,
+                    deals,
+                    best_pot: rng.random_range(0..=4) * 16,
+                    finished_at: rng.random_range(1..50),
+                };
+                code += 1;
+                finish(&db, &format!("R{code}"), kind, rally, &run).await;
+                runs.push(run);
+            }
+            let expected = rank_runs(kind, &runs);
+            let kept = db.challenge_board(kind, rally.map(str::to_string)).await.unwrap();
+            let shown = |rows: &[BoardRow]| rows.iter().map(|r| (r.rank, r.score, r.deals)).collect::<Vec<_>>();
+            assert_eq!(shown(&kept), shown(&expected), "{kind:?}");
+            for row in &expected {
+                let name = PlayerName::parse(&row.name).unwrap();
+                let placing = db.challenge_placing(kind, rally.map(str::to_string), &name).await.unwrap().unwrap();
+                assert_eq!(placing.rank, Some(row.rank as i64), "{kind:?}: {}", row.name);
+                assert_eq!((placing.score, placing.deals), (row.score, row.deals));
+            }
+        }
+        let nobody = PlayerName::parse("Nobody").unwrap();
+        assert_eq!(db.challenge_placing(ChallengeKind::Buster, None, &nobody).await.unwrap(), None);
+    }
 }

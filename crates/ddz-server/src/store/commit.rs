@@ -8,7 +8,7 @@ use sqlx::{AnyConnection, Executor};
 use tokio::sync::{mpsc, oneshot};
 
 use super::append::Append;
-use super::{Db, DbResult, Store, ownership, results};
+use super::{Db, DbResult, Store, challenges, ownership, results};
 use crate::domain::fairness::Listing;
 
 impl Db {
@@ -113,6 +113,7 @@ async fn write_deal_and_room_changes(tx: &mut AnyConnection, listing: Listing, a
         .bind(append.code.as_str())
         .execute(&mut *tx)
         .await?;
+        challenges::keep_best(tx, append.code.as_str()).await?;
     }
     if let Some(deal) = &append.finished_deal {
         sqlx::query("INSERT INTO deals (code, number, finished_at, record) VALUES ($1, $2, $3, $4)")

@@ -52,7 +52,7 @@ macro_rules! source {
 const BIGINT_NOTE: &str = "the same schema, with 64-bit integers (BIGINT) where SQLite's are 64-bit by nature.";
 
 /// Every migration, in order.
-const MIGRATIONS: [Source; 11] = [
+const MIGRATIONS: [Source; 12] = [
     source!(1, "rooms", "0001_rooms.sql", BIGINT_NOTE),
     source!(2, "challenges", "0002_challenges.sql", BIGINT_NOTE),
     source!(3, "reviews", "0003_reviews.sql", BIGINT_NOTE),
@@ -64,6 +64,7 @@ const MIGRATIONS: [Source; 11] = [
     source!(9, "fair competition", "0009_fair_competition.sql", "the same schema, with 64-bit integers (BIGINT)."),
     source!(10, "one table spelling", "0010_one_table_spelling.sql"),
     source!(11, "tournaments", "0011_tournaments.sql"),
+    source!(12, "hall", "0012_hall.sql"),
 ];
 
 /// The migrations for `backend`.

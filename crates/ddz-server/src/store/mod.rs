@@ -17,11 +17,14 @@
 //! - `results.rs`: what a finished deal writes in its transaction (stats, players, pairs, board rows), and
 //!   rally deals held until their rally closes.
 //! - `ratings.rs`: rating a deal, the ratings boards, a player's ratings and history.
-//! - `boards.rs`: stat lines, the money boards, a player's standing, flagged pairs.
-//! - `challenges.rs`: challenge runs, their boards, the rallies and their secret.
+//! - `boards.rs`: stat lines, the money boards, a player's standing and own row, flagged pairs.
+//! - `challenges.rs`: challenge runs, their boards (each name's best run, kept as runs finish), the rallies
+//!   and their secret.
+//! - `players.rs`: a player's page: the deals they played (paged), the tournaments they finished.
 //! - `names.rs`: protected names.
 //! - `rekey.rs`: stored names moved to today's keys, once, at opening.
 //! - `queue.rs`: the quick-match queue.
+//! - `tournaments.rs`: tournaments: their logs and summaries, each round's tables, the places at the end.
 
 mod append;
 mod boards;
@@ -30,6 +33,7 @@ mod commit;
 mod migrations;
 mod names;
 mod ownership;
+mod players;
 mod queue;
 mod ratings;
 mod rekey;
@@ -41,9 +45,10 @@ pub use append::Append;
 pub use boards::FlaggedPair;
 pub use challenges::ChallengeStart;
 pub use ownership::Fence;
+pub use players::DealsCursor;
 pub use queue::Ticket;
 pub use rooms::StoredRoom;
-pub use tournaments::TableDeal;
+pub use tournaments::{Places, TableDeal};
 
 use std::future::Future;
 use std::pin::Pin;

@@ -6,6 +6,7 @@
 use ddz_engine::TableType;
 use sqlx::{AnyConnection, Executor, FromRow};
 
+use super::boards::{RATING_ABOVE, rank};
 use super::{Db, DbResult, StoreError};
 use crate::domain::challenge::utc_date;
 use crate::domain::names::{PlayerName, name_key};
@@ -13,6 +14,7 @@ use crate::domain::rating::{
     NEW_PLAYER, PlayerRating, Rated, RatedDeal, RatingPoint, RatingRow, Seated, Skill, bot_skill, points, rate_deal,
     role_start,
 };
+use crate::wire::http::RatingPlacing;
 
 /// The most rating points the stats page's chart gets per family.
 pub const HISTORY_KEPT: i64 = 200;
@@ -89,6 +91,40 @@ impl Db {
                     })
                     .collect(),
             )
+        })
+        .await
+    }
+
+    /// `name`'s row on a family's ratings board, wherever it stands (its rank once listed, within the first
+    /// [`RANKED`](crate::wire::http::RANKED)); `None` before the name's first rated deal there.
+    pub async fn rating_placing(&self, family: TableType, name: &PlayerName) -> DbResult<Option<RatingPlacing>> {
+        let key = name.key().to_string();
+        self.run(move |s| async move {
+            let row: Option<(i64, i64, i64, i64, i64, i64)> = sqlx::query_as(
+                "SELECT mu, sigma, score, deals, last_at, eligible FROM ratings WHERE family = $1 AND name_key = $2",
+            )
+            .bind(family.name())
+            .bind(&key)
+            .fetch_optional(&s.pool)
+            .await?;
+            let Some((mu, sigma, score, deals, last_at, eligible)) = row else { return Ok(None) };
+            let listed = eligible == 1;
+            let rank = match listed {
+                true => {
+                    let order = "score DESC, deals DESC, name_key";
+                    rank(&s, RATING_ABOVE, order, (family.name(), score, deals, &key)).await?
+                }
+                false => None,
+            };
+            let skill = Skill { mu: from_micro(mu), sigma: from_micro(sigma) };
+            Ok::<_, StoreError>(Some(RatingPlacing {
+                rank,
+                rating: skill.points(),
+                uncertainty: points(2.0 * skill.sigma),
+                deals,
+                date: utc_date(last_at as u64),
+                listed,
+            }))
         })
         .await
     }

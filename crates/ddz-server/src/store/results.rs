@@ -13,7 +13,7 @@ use super::{Db, DbResult, StoreError};
 use crate::domain::challenge::rally_closed;
 use crate::domain::fairness::{Listing, PAIR_THROWN, PAIR_TOGETHER, PairFlag};
 use crate::domain::names::name_key;
-use crate::domain::stats::StatLine;
+use crate::domain::stats::{PlayedLine, StatLine};
 use crate::metrics;
 
 /// Writes a finished deal's results: `deal_at` is when the deal finished (the boards' dates), `now` when
@@ -50,6 +50,38 @@ pub(super) async fn write_results(
     if let Some(rated) = &results.rating {
         write_ratings(tx, now, code, number, rated).await?;
     }
+    for line in &results.played {
+        write_played_line(tx, line, deal_at, code, number).await?;
+    }
+    Ok(())
+}
+
+/// A deal in a person's history. Written once: a deal's results are written in the transaction that stores
+/// its record (or releases it, for a rally), which happens once.
+async fn write_played_line(
+    tx: &mut AnyConnection,
+    line: &PlayedLine,
+    at: u64,
+    code: &str,
+    number: u32,
+) -> DbResult<()> {
+    sqlx::query(
+        "INSERT INTO played_deals (name_key, at, code, number, table_type, mode, seat, landlord, won, amount, others) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)",
+    )
+    .bind(name_key(&line.name))
+    .bind(at as i64)
+    .bind(code)
+    .bind(i64::from(number))
+    .bind(line.table.name())
+    .bind(line.mode.name())
+    .bind(line.seat as i64)
+    .bind(i64::from(line.landlord))
+    .bind(line.won.map(i64::from))
+    .bind(line.amount)
+    .bind(serde_json::to_string(&line.others).expect("names serialise"))
+    .execute(&mut *tx)
+    .await?;
     Ok(())
 }
 

@@ -7,6 +7,7 @@
 use sqlx::FromRow;
 
 use super::{Db, DbResult, StoreError};
+use crate::domain::names::name_key;
 use crate::domain::room::RoomCode;
 use crate::domain::tournament::{Entry, Phase, Stamped};
 
@@ -38,6 +39,14 @@ struct DealRow {
 pub struct Listed {
     pub id: String,
     pub summary: String,
+}
+
+/// Where the people of a finished tournament placed (bots have no page): each name and place, and the
+/// size of the field.
+#[derive(Clone, Debug, Default)]
+pub struct Places {
+    pub entrants: usize,
+    pub people: Vec<(String, usize)>,
 }
 
 impl Db {
@@ -76,13 +85,14 @@ impl Db {
 
     /// Appends `stamped` to tournament `id`'s log if its number is the next; `false` when another entry
     /// took that number first. The row's phase and summary are rewritten with it; a [`Entry::Seated`]
-    /// also records its tables.
+    /// also records its tables, and the entry that finishes it the places of its people, for their pages.
     pub async fn append_tournament(
         &self,
         id: &str,
         stamped: &Stamped,
         phase: Phase,
         summary: String,
+        places: Option<Places>,
     ) -> DbResult<bool> {
         let (id, stamped) = (id.to_string(), stamped.clone());
         self.run(move |s| async move {
@@ -108,6 +118,20 @@ impl Db {
                 .bind(finished)
                 .execute(&mut *tx)
                 .await?;
+            let Places { entrants, people } = places.unwrap_or_default();
+            for (name, place) in people {
+                sqlx::query(
+                    "INSERT INTO tournament_places (name_key, id, finished_at, place, entrants) \
+                     VALUES ($1, $2, $3, $4, $5)",
+                )
+                .bind(name_key(&name))
+                .bind(&id)
+                .bind(stamped.at as i64)
+                .bind(place as i64)
+                .bind(entrants as i64)
+                .execute(&mut *tx)
+                .await?;
+            }
             if let Entry::Seated { round, tables, .. } = &stamped.entry {
                 for (code, _) in tables {
                     sqlx::query("INSERT INTO tournament_tables (code, id, round) VALUES ($1, $2, $3)")
@@ -163,6 +187,21 @@ impl Db {
                 listed.extend(rows.into_iter().map(|(id, summary)| Listed { id, summary }));
             }
             Ok::<_, StoreError>(listed)
+        })
+        .await
+    }
+
+    /// The ids of the tournaments whose id begins with `prefix` (a recurring event's runs).
+    pub async fn tournament_ids(&self, prefix: &str) -> DbResult<Vec<String>> {
+        // A prefix of lower-case letters, digits and dashes: nothing LIKE reads as a wildcard.
+        let pattern = format!("{prefix}%");
+        self.run(move |s| async move {
+            Ok::<_, StoreError>(
+                sqlx::query_scalar("SELECT id FROM tournaments WHERE id LIKE $1")
+                    .bind(pattern)
+                    .fetch_all(&s.pool)
+                    .await?,
+            )
         })
         .await
     }

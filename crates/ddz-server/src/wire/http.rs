@@ -8,10 +8,11 @@ use serde::{Deserialize, Serialize};
 
 use crate::domain::challenge::{BoardRow, ChallengeKind, RallyResult};
 use crate::domain::rating::{PlayerRating, RatingRow};
-use crate::domain::room::RoomCode;
+use crate::domain::room::{Mode, RoomCode};
 use crate::domain::stats::{BoardName, StatLine};
-use crate::domain::tournament::{Format, Phase, Settings, Stage};
-use crate::wire::protocol::{ErrorCode, Summary};
+use crate::domain::tournament::{Format, Settings, Stage};
+use crate::wire::pages::{EntrantView, Summary, TournamentSummary, TournamentTable};
+use crate::wire::protocol::ErrorCode;
 
 /// `POST /api/rooms`: an invite room of `table` (the Wild at House, Wild Rank elsewhere, per `wild`), or
 /// with `public` a lobby table (always House with the Wild).
@@ -128,7 +129,8 @@ pub struct DealReview {
     pub review: Review,
 }
 
-/// `GET /api/players/NAME`: a player's totals by table type and board.
+/// `GET /api/players/NAME`: a player's page: totals by table type and board, ratings, standing, challenges
+/// and tournaments (the deals they played are paged apart: [`PlayedDeals`]).
 #[derive(ts_rs::TS, Clone, Debug, Serialize)]
 pub struct PlayerStats {
     pub name: String,
@@ -139,6 +141,97 @@ pub struct PlayerStats {
     pub ratings: Vec<PlayerRating>,
     /// Where the player stands on the boards.
     pub standing: Standing,
+    /// Bot Buster, Bot Bomber and today's rally, in that order.
+    pub challenges: Vec<ChallengeStanding>,
+    /// The finished tournaments the name played in, newest first (at most [`TOURNAMENTS_SHOWN`]).
+    pub tournaments: Vec<TournamentFinish>,
+}
+
+/// How many of a player's finished tournaments their page shows.
+pub const TOURNAMENTS_SHOWN: i64 = 20;
+
+/// A player's standing in one challenge.
+#[derive(ts_rs::TS, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ChallengeStanding {
+    pub kind: ChallengeKind,
+    /// Bot Buster and Bot Bomber: the name's best finished run; the rally: today's attempt, once finished.
+    #[ts(optional)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub best: Option<Placing>,
+    /// An unfinished run (today's rally begun) that the name resumes by starting the challenge again.
+    pub running: bool,
+}
+
+/// A name's own row on a board, wherever it stands: its rank (counted through the board's index, so absent
+/// beyond the first [`RANKED`], and while the name is not listed).
+#[derive(ts_rs::TS, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Placing {
+    #[ts(optional)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rank: Option<i64>,
+    pub score: i64,
+    pub deals: i64,
+    /// The date of the result (`2026-11-29`, UTC).
+    pub date: String,
+    /// Listed on the board (docs/ratings.md, "What counts"; challenge boards list every finished run).
+    pub listed: bool,
+}
+
+/// A name's own row on a ratings board, wherever it stands (as [`Placing`]).
+#[derive(ts_rs::TS, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RatingPlacing {
+    #[ts(optional)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rank: Option<i64>,
+    pub rating: i32,
+    pub uncertainty: i32,
+    pub deals: i64,
+    pub date: String,
+    pub listed: bool,
+}
+
+/// A finished tournament a player played in, and where they finished.
+#[derive(ts_rs::TS, Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TournamentFinish {
+    pub id: String,
+    /// The host's title; empty when none was given (the page names it by its table type and format).
+    pub title: String,
+    pub table: TableType,
+    pub format: Format,
+    pub place: u32,
+    pub entrants: u32,
+    pub finished_at: u64,
+}
+
+/// `GET /api/players/NAME/deals?before=CURSOR&limit=N`: the deals a name played, newest first.
+#[derive(ts_rs::TS, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PlayedDeals {
+    pub deals: Vec<PlayedDeal>,
+    /// The `before` of the next page; absent on the last.
+    #[ts(optional)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub next: Option<String>,
+}
+
+/// A deal a name played: its replay is `/replay/CODE/NUMBER`.
+#[derive(ts_rs::TS, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PlayedDeal {
+    pub code: RoomCode,
+    pub number: u32,
+    /// When it finished (ms since the epoch).
+    pub at: u64,
+    pub table: TableType,
+    pub mode: Mode,
+    pub seat: u32,
+    pub landlord: bool,
+    /// Absent when the deal had no winner.
+    #[ts(optional)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub won: Option<bool>,
+    /// Dollars at House, points elsewhere.
+    pub amount: i64,
+    /// The other seats' names, in seat order after this one.
+    pub others: Vec<String>,
 }
 
 /// Where a player stands on the boards (docs/ratings.md, "What counts"): a name is listed once it has
@@ -173,6 +266,10 @@ pub const RANKED: i64 = 1_000;
 pub struct RatingBoard {
     pub family: TableType,
     pub rows: Vec<RatingRow>,
+    /// The row of the name asked about (`?name=`), wherever it stands; absent when it has none.
+    #[ts(optional)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub you: Option<RatingPlacing>,
 }
 
 /// `GET /api/boards/BOARD`: a board's rows (a rally board's for `date`).
@@ -181,6 +278,10 @@ pub struct Board {
     pub board: BoardName,
     pub date: Option<String>,
     pub rows: Vec<BoardRow>,
+    /// The row of the name asked about (`?name=`), wherever it stands; absent when it has none.
+    #[ts(optional)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub you: Option<Placing>,
 }
 
 /// `GET /api/rallies`: today's date and the dates of earlier rallies with results.
@@ -283,41 +384,6 @@ pub struct TournamentEntry {
     pub key: Option<String>,
 }
 
-/// A tournament as the lists show it.
-#[derive(ts_rs::TS, Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct TournamentSummary {
-    pub id: String,
-    /// The host's title; empty when none was given.
-    pub title: String,
-    pub host: String,
-    pub table: TableType,
-    pub format: Format,
-    pub phase: Phase,
-    pub created_at: u64,
-    /// When registration closes by itself: a scheduled event's start, a sit-and-go's bots filling it.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[ts(optional)]
-    pub starts_at: Option<u64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[ts(optional)]
-    pub started_at: Option<u64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[ts(optional)]
-    pub finished_at: Option<u64>,
-    /// Registered (before the start) or playing (after it), bots included.
-    pub entrants: usize,
-    /// Players still in.
-    pub left: usize,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[ts(optional)]
-    pub round: Option<u32>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[ts(optional)]
-    pub stage: Option<Stage>,
-    /// The first three (two at Two Player) once it is over.
-    pub podium: Vec<String>,
-}
-
 /// `GET /api/tournaments`: upcoming (registering), running and finished (the latest 50) tournaments.
 #[derive(ts_rs::TS, Clone, Debug, Serialize, Deserialize)]
 pub struct Tournaments {
@@ -330,28 +396,6 @@ pub struct Tournaments {
 #[derive(ts_rs::TS, Clone, Debug, Serialize, Deserialize)]
 pub struct TournamentCreated {
     pub id: String,
-}
-
-/// One line of the standings.
-#[derive(ts_rs::TS, Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct EntrantView {
-    pub place: usize,
-    pub name: String,
-    pub bot: bool,
-    pub chips: i64,
-    /// The round they went out in.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[ts(optional)]
-    pub out: Option<u32>,
-}
-
-/// A round's table: its room, players by seat, deals counted, and the chips each seat won there.
-#[derive(ts_rs::TS, Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct TournamentTable {
-    pub code: RoomCode,
-    pub players: Vec<String>,
-    pub counted: u32,
-    pub won: Vec<i64>,
 }
 
 #[derive(ts_rs::TS, Clone, Debug, PartialEq, Serialize, Deserialize)]

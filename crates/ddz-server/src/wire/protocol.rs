@@ -13,6 +13,7 @@ use serde::{Deserialize, Serialize};
 use crate::domain::challenge::ChallengeKind;
 use crate::domain::fairness::Verdict;
 use crate::domain::room::{LogLine, Mode, Occupant, Room, RoomCode, RoomError};
+use crate::wire::pages::{Hall, Summary, TournamentPage, TournamentYou};
 
 /// What a client may send.
 #[derive(ts_rs::TS, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -40,6 +41,16 @@ pub enum Command {
     },
     /// Instead of `hello`: watch the public lobby (a `lobby` event now and on every change).
     WatchLobby,
+    /// Instead of `hello`: watch the hall (a `hall` event now and whenever it changes, about once a second
+    /// at most).
+    WatchHall,
+    /// Instead of `hello`: follow tournament `id` (a `tournament` event now and whenever it changes); with
+    /// `name`, each event says where that name stands.
+    FollowTournament {
+        id: String,
+        #[serde(default)]
+        name: Option<String>,
+    },
     /// Take a free seat (the first free one if `seat` is absent).
     Sit {
         seat: Option<Seat>,
@@ -95,6 +106,8 @@ impl Command {
             Command::Hello { .. }
             | Command::Watch { .. }
             | Command::WatchLobby
+            | Command::WatchHall
+            | Command::FollowTournament { .. }
             | Command::Sit { .. }
             | Command::Act { .. }
             | Command::AutoPlay { .. }
@@ -145,6 +158,19 @@ pub enum Event {
     /// The public tables, for a client watching the lobby.
     Lobby {
         tables: Vec<Summary>,
+    },
+    /// The hall, for a client watching it.
+    Hall {
+        hall: Box<Hall>,
+    },
+    /// A tournament's page, for a client following it, and where the name it follows for stands; `now` is
+    /// the server's time, for the countdown.
+    Tournament {
+        now: u64,
+        page: Box<TournamentPage>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
+        you: Option<TournamentYou>,
     },
     /// The action numbered `seq` was accepted.
     Ack {
@@ -455,18 +481,6 @@ impl From<RoomError> for Refused {
     fn from(error: RoomError) -> Refused {
         Refused { code: ErrorCode::from(&error), message: error.to_string() }
     }
-}
-
-/// What the lobby and the room list know of a room without asking it.
-#[derive(ts_rs::TS, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Summary {
-    pub code: RoomCode,
-    pub mode: Mode,
-    pub rules: TableRules,
-    pub seats: Vec<Option<String>>,
-    pub deals_played: u32,
-    pub in_deal: bool,
-    pub closed: bool,
 }
 
 /// A seat as everyone sees it.

@@ -10,18 +10,24 @@ use crate::domain::rating::{PlayerRating, RatingPoint, RatingRow};
 use crate::domain::room::{LogLine, Mode, Occupant, RoomCode};
 use crate::domain::stats::{BoardName, StatLine};
 use crate::domain::tournament::{
-    Format as TournamentFormat, Phase as TournamentPhase, Settings as TournamentSettings, Stage as TournamentStage,
+    Format as TournamentFormat, PathStage, PathState, Phase as TournamentPhase, Settings as TournamentSettings,
+    Stage as TournamentStage,
 };
 use crate::wire::http::{
-    ApiError, Board, BoardRank, ChallengeStarted, CreateRoom, CreateTournament, DealReview, EntrantView, Health,
-    JoinQuickMatch, Lobby, NameSecrets, PlayVsBots, PlayerStats, ProtectName, QuickMatch, Rallies, RallyComparison,
-    RallyFairness, RatingBoard, RecoverName, Replay, RoomCreated, RoomDeals, Standing, StartChallenge,
-    TournamentCreated, TournamentEntry, TournamentRound, TournamentSummary, TournamentTable, TournamentView,
-    Tournaments,
+    ApiError, Board, BoardRank, ChallengeStanding, ChallengeStarted, CreateRoom, CreateTournament, DealReview, Health,
+    JoinQuickMatch, Lobby, NameSecrets, Placing, PlayVsBots, PlayedDeal, PlayedDeals, PlayerStats, ProtectName,
+    QuickMatch, Rallies, RallyComparison, RallyFairness, RatingBoard, RatingPlacing, RecoverName, Replay, RoomCreated,
+    RoomDeals, Standing, StartChallenge, TournamentCreated, TournamentEntry, TournamentFinish, TournamentRound,
+    TournamentView, Tournaments,
+};
+use crate::wire::pages::{
+    EntrantView, Hall, QuickLine, RoundLine, TournamentFollow, TournamentPage, TournamentSummary, TournamentTable,
+    TournamentYou,
 };
 
+use crate::wire::pages::Summary;
 use crate::wire::protocol::{
-    ChallengeView, Chat, ClientAction, Command, ErrorCode, Event, OfferView, RoomView, SeatView, Summary,
+    ChallengeView, Chat, ClientAction, Command, ErrorCode, Event, OfferView, RoomView, SeatView,
 };
 use ddz_bot::BotKind;
 use ddz_bot::review::{Decision, Review};
@@ -111,7 +117,12 @@ pub fn typescript() -> String {
         decl::<DealReview>(&cfg),
         decl::<BoardRank>(&cfg),
         decl::<Standing>(&cfg),
+        decl::<Placing>(&cfg),
+        decl::<RatingPlacing>(&cfg),
+        decl::<ChallengeStanding>(&cfg),
         decl::<PlayerStats>(&cfg),
+        decl::<PlayedDeal>(&cfg),
+        decl::<PlayedDeals>(&cfg),
         decl::<Board>(&cfg),
         decl::<RatingBoard>(&cfg),
         decl::<Rallies>(&cfg),
@@ -134,6 +145,15 @@ pub fn typescript() -> String {
         decl::<TournamentTable>(&cfg),
         decl::<TournamentRound>(&cfg),
         decl::<TournamentView>(&cfg),
+        decl::<TournamentFinish>(&cfg),
+        decl::<PathState>(&cfg),
+        decl::<PathStage>(&cfg),
+        decl::<RoundLine>(&cfg),
+        decl::<TournamentYou>(&cfg),
+        decl::<TournamentPage>(&cfg),
+        decl::<TournamentFollow>(&cfg),
+        decl::<QuickLine>(&cfg),
+        decl::<Hall>(&cfg),
         decl::<ApiError>(&cfg),
         decl::<Health>(&cfg),
     ];

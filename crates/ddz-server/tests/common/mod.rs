@@ -698,3 +698,47 @@ fn collect_strings(value: &serde_json::Value, out: &mut HashSet<String>) {
         _ => {}
     }
 }
+
+/// A socket that watches rather than plays (the hall, the lobby, a tournament's page): its first frame,
+/// then the events it is sent.
+pub struct Watcher {
+    ws: Socket,
+}
+
+impl Watcher {
+    pub async fn open(addr: SocketAddr, first: &Command) -> Watcher {
+        let (mut ws, _) = tokio_tungstenite::connect_async(format!("ws://{addr}/ws")).await.expect("the socket opens");
+        ws.send(Message::Text(serde_json::to_string(first).unwrap().into())).await.expect("the first frame goes");
+        Watcher { ws }
+    }
+
+    /// The next event within `wait`, or `None` when none came (a closed socket fails the test).
+    pub async fn next_within(&mut self, wait: Duration) -> Option<Event> {
+        loop {
+            let frame = match tokio::time::timeout(wait, self.ws.next()).await {
+                Err(_) => return None,
+                Ok(frame) => frame,
+            };
+            match frame {
+                Some(Ok(Message::Text(text))) => {
+                    return Some(serde_json::from_str(&text).unwrap_or_else(|e| panic!("{e}: {text}")));
+                }
+                Some(Ok(Message::Ping(_) | Message::Pong(_))) => continue,
+                other => panic!("the watcher's socket ended: {other:?}"),
+            }
+        }
+    }
+
+    /// The first event within `wait` that `wanted` accepts (the others are dropped).
+    pub async fn event_within(&mut self, wait: Duration, wanted: impl Fn(&Event) -> bool) -> Event {
+        let deadline = tokio::time::Instant::now() + wait;
+        loop {
+            let left = deadline.saturating_duration_since(tokio::time::Instant::now());
+            match self.next_within(left).await {
+                Some(event) if wanted(&event) => return event,
+                Some(_) => {}
+                None => panic!("no such event within {wait:?}"),
+            }
+        }
+    }
+}

@@ -12,25 +12,30 @@
 //! Each table is an ordinary room of mode [`Mode::Tournament`]: the driver counts its finished deals
 //! from their records, and deals its next one after [`crate::room::Timing::between_deals_ms`].
 
+mod follow;
+
+pub use follow::Followed;
+
 use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
+
+use tokio::sync::watch;
 
 use ddz_engine::{DealRecord, Seed};
 
 use crate::domain::names::PlayerName;
 use crate::domain::room::{Mode, RoomCode};
 use crate::domain::tournament::{
-    Due, Entry, EntryError, FILL_LEVEL, Format, Phase, Recurring, Seating, Settings, SettingsError, Stamped,
+    Announce, Due, Entry, EntryError, FILL_LEVEL, Format, Phase, Recurring, Seating, Settings, SettingsError, Stamped,
     Tournament, seats,
 };
 use crate::matching::quick_rules;
 use crate::room::{Request, TableSeat, retry_pause_ms};
 use crate::rooms::Rooms;
-use crate::store::{DbResult, StoreError, TableDeal};
-use crate::wire::http::{
-    EntrantView, TournamentRound, TournamentSummary, TournamentTable, TournamentView, Tournaments,
-};
+use crate::store::{DbResult, Places, StoreError, TableDeal};
+use crate::wire::http::{TournamentRound, TournamentView, Tournaments};
+use crate::wire::pages::{EntrantView, TournamentSummary, TournamentTable};
 use crate::wire::protocol::{ErrorCode, Refused};
 
 /// How often each node's driver looks at the open tournaments.
@@ -53,6 +58,8 @@ pub struct Desk {
     /// The operator's recurring events, and the runs this node has seen announced.
     recurring: Arc<[Recurring]>,
     announced: Arc<Mutex<HashSet<String>>>,
+    /// The tournaments followed on this node (`follow.rs`): each one's page as its followers last got it.
+    followed: Arc<Mutex<HashMap<String, watch::Sender<Arc<Followed>>>>>,
 }
 
 /// Why a tournament request is refused.
@@ -109,6 +116,7 @@ impl Desk {
             asked: Arc::default(),
             recurring: recurring.into(),
             announced: Arc::default(),
+            followed: Arc::default(),
         }
     }
 
@@ -165,9 +173,13 @@ impl Desk {
         };
         // A tournament that is over is read from its log when asked for: nothing moves it any more, and a
         // node may be asked for many.
-        if !matches!(tournament.phase, Phase::Finished | Phase::Cancelled) {
-            self.known.lock().expect("the cache").insert(id.to_string(), tournament.clone());
-        }
+        let mut known = self.known.lock().expect("the cache");
+        match tournament.phase {
+            Phase::Finished | Phase::Cancelled => known.remove(id),
+            Phase::Registering | Phase::Running => known.insert(id.to_string(), tournament.clone()),
+        };
+        drop(known);
+        self.publish(id, &tournament);
         Ok(tournament)
     }
 
@@ -178,11 +190,13 @@ impl Desk {
         let mut after = tournament.clone();
         after.apply(&stamped);
         let summary = summary_json(id, &after);
-        if !self.rooms.db().append_tournament(id, &stamped, after.phase, summary).await? {
+        let places = (after.phase == Phase::Finished).then(|| places(&after));
+        if !self.rooms.db().append_tournament(id, &stamped, after.phase, summary, places).await? {
             self.known.lock().expect("the cache").remove(id);
             return Ok(None);
         }
         self.known.lock().expect("the cache").insert(id.to_string(), after.clone());
+        self.publish(id, &after);
         Ok(Some(after))
     }
 
@@ -239,6 +253,13 @@ impl Desk {
         Ok(view(id, &tournament, self.rooms.now_ms()))
     }
 
+    /// The summaries of the open tournaments as the driver last read them: those taking registrations, and
+    /// those running (for the hall, without a read of the database).
+    pub fn open_summaries(&self) -> (Vec<TournamentSummary>, Vec<TournamentSummary>) {
+        let known = self.known.lock().expect("the cache");
+        known.iter().map(|(id, t)| summary(id, t)).partition(|s| s.phase == Phase::Registering)
+    }
+
     /// Moves every open tournament on, until the server stops. While the database fails it backs off as
     /// quick match does.
     pub fn spawn(self) {
@@ -264,8 +285,18 @@ impl Desk {
 
     /// One look at every open tournament, after announcing the recurring events' next runs.
     async fn tick(&self) -> DbResult<()> {
-        self.announce().await?;
+        let registering: Vec<String> =
+            self.rooms.db().tournaments_in(&[Phase::Registering], u32::MAX).await?.into_iter().map(|l| l.id).collect();
+        self.announce(&registering).await?;
         let open = self.rooms.db().tournaments_in(&[Phase::Registering, Phase::Running], u32::MAX).await?;
+        // Those another node finished since are no longer open: forgotten here.
+        let open_ids: HashSet<&str> = open.iter().map(|listed| listed.id.as_str()).collect();
+        self.known.lock().expect("the cache").retain(|id, _| open_ids.contains(id.as_str()));
+        for id in self.followed_open().into_iter().filter(|id| !open_ids.contains(id.as_str())) {
+            if let Err(e) = self.load(&id).await {
+                tracing::warn!(tournament = %id, error = %e, "a followed tournament could not be read");
+            }
+        }
         for listed in open {
             let moved = match self.load(&listed.id).await {
                 Ok(tournament) => self.step(&listed.id, tournament).await,
@@ -280,19 +311,32 @@ impl Desk {
         Ok(())
     }
 
-    /// Creates each recurring event's next run once its registration opens. Every node does; the run's id
-    /// is its start, so the first node's creation stands and the others find it there.
-    async fn announce(&self) -> DbResult<()> {
+    /// Creates each recurring event's next run once it is due: a scheduled run once its registration opens,
+    /// a sit-and-go's next run once none of its runs takes registrations (`registering`: the ids of those
+    /// that do). Every node does; a run's id is the event's slug and its start (or run number), so the first
+    /// node's creation stands and the others find it there.
+    async fn announce(&self, registering: &[String]) -> DbResult<()> {
         let now = self.rooms.now_ms();
         for event in self.recurring.iter() {
-            let Some((id, starts_at)) = event.due(now) else { continue };
+            let (id, starts_at) = match event.due(now) {
+                None => continue,
+                Some(Announce::Scheduled { id, starts_at }) => (id, starts_at),
+                Some(Announce::SitAndGo) => {
+                    if registering.iter().any(|id| event.run_of(id).is_some()) {
+                        continue;
+                    }
+                    let runs = self.rooms.db().tournament_ids(&format!("{}-", event.slug)).await?;
+                    let last = runs.iter().filter_map(|id| event.run_of(id)).max().unwrap_or(0);
+                    (event.run_id(last + 1), now)
+                }
+            };
             if self.announced.lock().expect("the notes").contains(&id) {
                 continue;
             }
             let creating = Creating {
                 host: operator(),
-                title: Some(event.title.clone()),
-                format: Format::Scheduled { starts_at, bots_fill: event.bots_fill },
+                title: Some(event.title.clone()).filter(|title| !title.is_empty()),
+                format: event.format(starts_at),
                 settings: event.settings(),
             };
             match self.create(creating, Some(id.clone())).await {
@@ -302,7 +346,7 @@ impl Desk {
             }
             let mut announced = self.announced.lock().expect("the notes");
             // One run per event is remembered: the ids before it are past.
-            announced.retain(|known| !known.starts_with(&format!("{}-", event.slug)));
+            announced.retain(|known| event.run_of(known).is_none());
             announced.insert(id);
         }
         Ok(())
@@ -487,7 +531,7 @@ fn summary_json(id: &str, tournament: &Tournament) -> String {
 pub fn summary(id: &str, t: &Tournament) -> TournamentSummary {
     let starts_at = match t.format {
         Format::Scheduled { starts_at, .. } => Some(starts_at),
-        Format::SitAndGo { bots_after_ms, .. } => bots_after_ms.map(|wait| t.created_at + wait),
+        Format::SitAndGo { .. } => t.bots_fill_at(),
     };
     let finished = t.phase == Phase::Finished;
     let podium = if finished {
@@ -512,6 +556,17 @@ pub fn summary(id: &str, t: &Tournament) -> TournamentSummary {
         stage: t.rounds.last().map(|r| r.stage),
         podium,
     }
+}
+
+/// Where the people of a finished tournament placed.
+fn places(t: &Tournament) -> Places {
+    let people = t
+        .standings()
+        .into_iter()
+        .filter(|s| t.entrants[s.entrant].bot.is_none())
+        .map(|s| (t.entrants[s.entrant].name.clone(), s.place))
+        .collect();
+    Places { entrants: t.entrants.len(), people }
 }
 
 /// Everything about a tournament; the seed only once it is over.

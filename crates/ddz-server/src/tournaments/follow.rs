@@ -1,0 +1,171 @@
+//! A tournament's page and its followers (`GET /api/tournaments/{id}/page` and the `follow_tournament`
+//! socket, docs/protocol.md): the page is small whatever the field (the leaders, the round in play's tables,
+//! the path), written once per change and pushed to every follower on this node, each with their own place
+//! added. The desk publishes a tournament whenever its fold here moves on: its own entries, and what the
+//! driver reads of other nodes' every tick.
+
+use std::sync::Arc;
+
+use tokio::sync::watch;
+
+use super::{Desk, DeskError, summary};
+use crate::domain::names::PlayerName;
+use crate::domain::tournament::{Phase, Tournament};
+use crate::wire::pages::{
+    EntrantView, LEADERS, RoundLine, TABLES_SHOWN, TournamentFollow, TournamentPage, TournamentTable, TournamentYou,
+};
+
+/// A tournament as its followers are sent it: the page's JSON, written once, and what each follower's own
+/// place is read from.
+pub struct Followed {
+    /// The page's JSON.
+    pub page: Arc<str>,
+    tournament: Tournament,
+    /// Each entrant's place in the standings, by entrant.
+    places: Vec<usize>,
+}
+
+impl Followed {
+    fn of(id: &str, tournament: Tournament) -> Followed {
+        let page = page(id, &tournament);
+        let mut places = vec![0; tournament.entrants.len()];
+        for (i, place) in standings(&tournament) {
+            places[i] = place;
+        }
+        let page = serde_json::to_string(&page).expect("a page serialises").into();
+        Followed { page, tournament, places }
+    }
+
+    /// The number of the last entry the page shows.
+    fn last(&self) -> u64 {
+        self.tournament.last
+    }
+
+    fn open(&self) -> bool {
+        matches!(self.tournament.phase, Phase::Registering | Phase::Running)
+    }
+
+    /// Where `name` stands, if registered: their line of the standings and their table in the round in play.
+    pub fn you(&self, name: &PlayerName) -> Option<TournamentYou> {
+        let t = &self.tournament;
+        let i = t.entrants.iter().position(|e| e.key == name.key())?;
+        let table = t.current().and_then(|round| round.tables.iter().find(|table| table.players.contains(&i)));
+        Some(TournamentYou {
+            entrant: entrant_view(t, i, self.places[i]),
+            table: table.map(|table| table_view(t, table)),
+        })
+    }
+
+    /// The `tournament` event for a follower reading as `name`, at the server's time `now`.
+    pub fn event(&self, name: Option<&PlayerName>, now: u64) -> String {
+        let you =
+            name.and_then(|name| self.you(name)).map(|you| serde_json::to_string(&you).expect("a place serialises"));
+        let you = you.map(|you| format!(r#","you":{you}"#)).unwrap_or_default();
+        format!(r#"{{"type":"tournament","now":{now},"page":{}{you}}}"#, self.page)
+    }
+
+    /// The answer to `GET /api/tournaments/{id}/page` for `name`.
+    pub fn answer(&self, name: Option<&PlayerName>, now: u64) -> TournamentFollow {
+        let page = serde_json::from_str(&self.page).expect("a page reads back");
+        TournamentFollow { now, page, you: name.and_then(|name| self.you(name)) }
+    }
+}
+
+/// Every entrant's place: the standings once it has started, the order of registration before.
+fn standings(t: &Tournament) -> Vec<(usize, usize)> {
+    match t.phase {
+        Phase::Registering | Phase::Cancelled => (0..t.entrants.len()).map(|i| (i, i + 1)).collect(),
+        Phase::Running | Phase::Finished => t.standings().into_iter().map(|s| (s.entrant, s.place)).collect(),
+    }
+}
+
+fn entrant_view(t: &Tournament, i: usize, place: usize) -> EntrantView {
+    let e = &t.entrants[i];
+    EntrantView { place, name: e.name.clone(), bot: e.bot.is_some(), chips: e.chips, out: e.out }
+}
+
+fn table_view(t: &Tournament, table: &crate::domain::tournament::Table) -> TournamentTable {
+    TournamentTable {
+        code: table.code.clone(),
+        players: table.players.iter().map(|&i| t.entrants[i].name.clone()).collect(),
+        counted: table.counted,
+        won: table.won.clone(),
+    }
+}
+
+/// A tournament's page: its summary, path and rounds, the leaders, and the round in play's tables.
+pub fn page(id: &str, t: &Tournament) -> TournamentPage {
+    let over = matches!(t.phase, Phase::Finished | Phase::Cancelled);
+    TournamentPage {
+        summary: summary(id, t),
+        settings: t.settings.clone(),
+        until: t.until,
+        commitment: t.commitment(),
+        seed: over.then_some(t.seed),
+        path: t.path(),
+        rounds: t
+            .rounds
+            .iter()
+            .map(|r| RoundLine {
+                number: r.number,
+                stage: r.stage,
+                deals: r.deals,
+                line: r.line,
+                closed: r.closed,
+                tables: r.tables.len(),
+                players: r.tables.iter().map(|table| table.players.len()).sum(),
+                counted: r.tables.iter().map(|table| table.counted).sum(),
+            })
+            .collect(),
+        leaders: standings(t).into_iter().take(LEADERS).map(|(i, place)| entrant_view(t, i, place)).collect(),
+        tables: t.current().map_or_else(Vec::new, |round| {
+            round.tables.iter().take(TABLES_SHOWN).map(|table| table_view(t, table)).collect()
+        }),
+        byes: t.byes.clone(),
+    }
+}
+
+impl Desk {
+    /// Follows tournament `id`: its page now, and again whenever it changes.
+    pub async fn follow(&self, id: &str) -> Result<watch::Receiver<Arc<Followed>>, DeskError> {
+        if let Some(sender) = self.followed.lock().expect("the followers").get(id) {
+            return Ok(sender.subscribe());
+        }
+        let tournament = self.load(id).await?;
+        let mut followed = self.followed.lock().expect("the followers");
+        // Another request may have begun following it meanwhile.
+        let sender = followed
+            .entry(id.to_string())
+            .or_insert_with(|| watch::Sender::new(Arc::new(Followed::of(id, tournament))));
+        Ok(sender.subscribe())
+    }
+
+    /// Tournament `id`'s page now (`GET /api/tournaments/{id}/page`).
+    pub async fn page(&self, id: &str) -> Result<Arc<Followed>, DeskError> {
+        if let Some(sender) = self.followed.lock().expect("the followers").get(id) {
+            return Ok(sender.borrow().clone());
+        }
+        Ok(Arc::new(Followed::of(id, self.load(id).await?)))
+    }
+
+    /// Tells tournament `id`'s followers here of the fold `tournament`, if it is newer than what they have;
+    /// forgets a tournament nobody follows any more.
+    pub(super) fn publish(&self, id: &str, tournament: &Tournament) {
+        let mut followed = self.followed.lock().expect("the followers");
+        let Some(sender) = followed.get(id) else { return };
+        if sender.receiver_count() == 0 {
+            followed.remove(id);
+            return;
+        }
+        if tournament.last > sender.borrow().last() {
+            sender.send_replace(Arc::new(Followed::of(id, tournament.clone())));
+        }
+    }
+
+    /// The followed tournaments whose followers last saw them open: the driver reads each again when it no
+    /// longer finds it open (another node finished or cancelled it), so that the followers see its end.
+    pub(super) fn followed_open(&self) -> Vec<String> {
+        let followed = self.followed.lock().expect("the followers");
+        followed.iter().filter(|(_, sender)| sender.borrow().open()).map(|(id, _)| id.clone()).collect()
+    }
+}
