@@ -60,10 +60,17 @@ async function hallPage(size, lang) {
   await stub(/\/api\/hall$/, busyHall);
   await stub(/\/api\/players\/[^/]+$/, PLAYER);
   await stub(new RegExp(`/api/rooms/${SEATED.code}$`), SEATED);
-  await page.route(/\/api\/tournaments\/[a-z0-9]+$/, (route) => {
+  await page.route(/\/api\/tournaments\/[a-z0-9]+\/page\?/, (route) => {
     if (!busy) return route.continue();
-    // The player is registered on the hourly event only.
-    return route.request().url().endsWith('/hourly1') ? route.fulfill({ json: fixture('tournament') }) : route.fulfill({ status: 404, json: { code: 'no_such_tournament', message: 'none' } });
+    // The player is registered on the hourly event only: another event's page is the same without them.
+    const follow = fixture('tournament');
+    const id = new URL(route.request().url()).pathname.split('/')[3];
+    if (id !== follow.page.summary.id) {
+      follow.page.summary = busyHall().tournaments.find((e) => e.id === id);
+      follow.page.leaders = follow.page.leaders.filter((e) => e.name !== PLAYER.name);
+      delete follow.you;
+    }
+    return route.fulfill({ json: follow });
   });
   await page.routeWebSocket(/\/ws/, (ws) => {
     if (!busy) return ws.connectToServer();

@@ -4,7 +4,6 @@
 import { errorText } from './errors';
 import { forgetKey, nameKey } from './keys.svelte';
 import { t } from './i18n.svelte';
-import type { Hall, PlayerPage } from './hall-contract';
 import type {
   Board,
   BoardRow,
@@ -15,10 +14,12 @@ import type {
   CreateTournament,
   DealRecord,
   DealReview,
+  Hall,
   HintPlay,
   Hints,
   JoinQuickMatch,
   NameSecrets,
+  PlayerStats,
   PlayVsBots,
   Position,
   ProtectName,
@@ -37,6 +38,7 @@ import type {
   TableType,
   TournamentCreated,
   TournamentEntry,
+  TournamentFollow,
   TournamentFormat,
   Tournaments,
   TournamentSettings,
@@ -175,7 +177,7 @@ export function compareRally(date: string, name: string): Promise<RallyCompariso
 
 /** A player's stat lines, whether the name is protected, their rating in each table family with its history, and
  * where they stand in each challenge. */
-export function playerStats(name: string): Promise<PlayerPage> {
+export function playerStats(name: string): Promise<PlayerStats> {
   return get(`/api/players/${encodeURIComponent(name)}`);
 }
 
@@ -222,6 +224,11 @@ export function tournaments(): Promise<Tournaments> {
 /** A tournament's page: settings, standings, rounds and tables. */
 export function tournament(id: string): Promise<TournamentView> {
   return get(`/api/tournaments/${encodeURIComponent(id)}`);
+}
+
+/** A tournament's page as `name` reads it: `you` says where the name stands, once registered. */
+export function tournamentFollow(id: string, name: string): Promise<TournamentFollow> {
+  return get(`/api/tournaments/${encodeURIComponent(id)}/page?name=${encodeURIComponent(name)}`);
 }
 
 /** A new sit-and-go or scheduled event hosted by `name` (the host is not registered by it). */

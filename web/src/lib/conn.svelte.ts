@@ -18,8 +18,8 @@ import { newNonce, rememberNonce, sentNonce } from './fair';
 import { t } from './i18n.svelte';
 import { forgetKey, nameKey } from './keys.svelte';
 import { hall as hallNow } from './api';
-import type { Hall, HallEvent, WatchHall } from './hall-contract';
 import type { Chat, ClientAction, Command, Event, RoomView } from './types';
+import type { Hall } from './wire';
 
 /**
  * The WebSocket address; a room's socket names its room (`/ws?room=CODE`) so that a balancer in front of a
@@ -43,8 +43,8 @@ class Socket {
    */
   constructor(
     private readonly room: string | null,
-    private readonly greeting: () => Command | WatchHall,
-    private readonly onMessage: (msg: Event | HallEvent) => void,
+    private readonly greeting: () => Command,
+    private readonly onMessage: (msg: Event) => void,
     private readonly mayRetry: () => boolean = () => true,
   ) {
     addEventListener('offline', this.wentOffline);
@@ -207,7 +207,7 @@ export class Connection implements RoomLink {
     return this.socket.status;
   }
 
-  private receive(msg: Event | HallEvent) {
+  private receive(msg: Event) {
     if (msg.type === 'session') {
       if (this.name !== null) localStorage.setItem(tokenKey(this.code, this.name), msg.token);
     } else if (msg.type === 'replaced') {

@@ -5,9 +5,9 @@
 // The hall's watcher shows the hall the server pushes, and the server's clock against this one's.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Connection, HallWatcher } from './conn.svelte';
-import type { Hall } from './hall-contract';
 import { sentNonce } from './fair';
 import type { Command, RoomView } from './types';
+import type { Hall } from './wire';
 
 /** A WebSocket that records what the client sends; the test says what the server does. */
 class FakeSocket {

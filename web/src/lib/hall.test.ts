@@ -1,8 +1,7 @@
 // The hall's pure part: which open events it offers, what an event's and a challenge's tiles say.
 import { describe, expect, it } from 'vitest';
 import { eventFacts, eventName, eventStarts, nextEvents, quickLine, standingWords } from './hall';
-import type { Hall } from './hall-contract';
-import type { TournamentSummary } from './wire';
+import type { Hall, TournamentSummary } from './wire';
 
 function event(id: string, table: TournamentSummary['table'], format: TournamentSummary['format'], more: Partial<TournamentSummary> = {}): TournamentSummary {
   return { id, title: '', host: 'Organiser', table, format, phase: 'registering', created_at: 0, entrants: 0, left: 0, podium: [], ...more };

@@ -2,12 +2,11 @@
 // next of each kind), what a tile says about an event, a challenge standing or a quick-match line.
 
 import { signedMoney } from './format';
-import type { ChallengeStanding, Hall, QuickLine } from './hall-contract';
 import { language, t } from './i18n.svelte';
 import { QUICK_TABLES } from './quick';
 import { tableName } from './tables';
 import { countdown } from './tournaments';
-import type { ChallengeKind, TableType, TournamentSummary } from './wire';
+import type { ChallengeKind, ChallengeStanding, Hall, QuickLine, TableType, TournamentSummary } from './wire';
 
 /** The challenges in the hall's order. */
 export const CHALLENGES: readonly ChallengeKind[] = ['buster', 'bomber', 'rally'];
