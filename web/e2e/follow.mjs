@@ -49,7 +49,7 @@ describe('following', () => {
       if (i < 8) {
         await page.locator('.state').getByText(`${i + 1} of 9 registered`).waitFor();
         assert.equal(await entrants.count(), i + 1);
-        assert.equal(await entrants.nth(i).locator('.name').innerText(), name);
+        assert.equal(await entrants.nth(i).locator('.entrant-name').innerText(), name);
       }
     }
 

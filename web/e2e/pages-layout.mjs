@@ -131,7 +131,7 @@ function screens(state, page, name, lang) {
     ['boards', () => open(page, '#/boards/overall', id('board-you'))],
     ['ratings', async () => {
       await page.getByRole('tab', { name: lang === 'en' ? 'Ratings' : '等级分', exact: true }).click();
-      await id('rating-board').locator('tfoot').waitFor();
+      await id('rating-board').getByTestId('board-you').waitFor();
       await settled(page);
     }],
   ];

@@ -161,7 +161,7 @@ describe('tournaments', () => {
     assert.match(await page.getByTestId('round-2').innerText(), /Round 2 · final table\s+1 table · 3 players\s+deals 1\/1\s+over/);
     const mine = (await api(`/api/tournaments/${id}`)).standings.find((e) => e.name === name);
     assert.equal(await page.getByTestId('your-place').innerText(), `You finished ${mine.place} of 9`);
-    assert.equal(await standings.nth(mine.place - 1).locator('.name').innerText(), name);
+    assert.equal(await standings.nth(mine.place - 1).locator('.entrant-name').innerText(), name);
     assert.ok(await standings.nth(mine.place - 1).evaluate((tr) => tr.classList.contains('mine')), 'their row lit');
     assert.match(await page.getByTestId('seed').innerText(), /\S{16,}/);
     assert.equal(await page.getByTestId('go-to-table').count(), 0);
