@@ -1,5 +1,6 @@
-// Browser tests of the challenge modes (issue 7): each mode started from the home screen, one deal played
-// through the UI, the run's bar, abandoning, the rally comparison, the boards and the stats pages.
+// Browser tests of the challenge modes (issue 7): each mode started from the hall, one deal played through the
+// UI, the run's bar, abandoning, the rally comparison, the player's standing on the hall's tiles, the boards
+// and the stats pages.
 // Usage: DDZ_URL=http://127.0.0.1:8080 node web/e2e/challenges.mjs (the server's bots may be sped up with
 // `ddz serve --bot-delay-ms 100 --bot-delay-span-ms 100`).
 

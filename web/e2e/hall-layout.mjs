@@ -60,7 +60,7 @@ async function hallPage(size, lang) {
   await stub(/\/api\/hall$/, busyHall);
   await stub(/\/api\/players\/[^/]+$/, PLAYER);
   await stub(new RegExp(`/api/rooms/${SEATED.code}$`), SEATED);
-  await page.route(/\/api\/tournaments\/[a-z0-9]+\/page\?/, (route) => {
+  await page.route(/\/api\/tournaments\/[a-z0-9-]+\/page\?/, (route) => {
     if (!busy) return route.continue();
     // The player is registered on the hourly event only: another event's page is the same without them.
     const follow = fixture('tournament');

@@ -50,7 +50,7 @@ describe('the hall', { concurrency: 3 }, () => {
     await tap(page, tile);
     // Registered: the tile is now the way to the event's page.
     await tile.and(page.getByRole('link')).filter({ hasText: 'Registered' }).waitFor();
-    const id = (await tile.getAttribute('href')).match(/^#\/tournaments\/([a-z0-9]+)$/)?.[1];
+    const id = (await tile.getAttribute('href')).match(/^#\/tournaments\/([a-z0-9-]+)$/)?.[1];
     assert.ok(id, `the tile links to the event: ${await tile.getAttribute('href')}`);
     const event = await api(`/api/tournaments/${id}`);
     assert.equal(event.summary.format.kind, 'sit_and_go');

@@ -42,9 +42,9 @@ export function eventFacts(event: TournamentSummary): string {
   return (event.title ? [tableName(event.table), ...facts] : facts).join(' · ');
 }
 
-/** When an event starts, at the server's time `now` (a sit-and-go nobody has joined starts when full). */
+/** When an event starts, at the server's time `now` (a sit-and-go nobody has joined has no clock yet). */
 export function eventStarts(event: TournamentSummary, now: number): string {
-  return event.starts_at === undefined ? t('startsWhenFull') : t('startsIn', { time: countdown(event.starts_at - now) });
+  return event.starts_at === undefined ? t('noClockYet') : t('startsIn', { time: countdown(event.starts_at - now) });
 }
 
 /** A challenge's score as its board shows it: Bot Bomber's biggest pot, the others' net. */

@@ -34,6 +34,7 @@ export function currentAddress(): Address {
   const stats = location.hash.match(/^#\/stats\/(.+)$/);
   if (stats) return { view: 'stats', player: decodeURIComponent(stats[1]) };
   if (/^#\/quick\/?$/.test(location.hash)) return { view: 'quick' };
+  // A recurring event's id is its slug and run (`hourly-house-29942280`).
   const tournament = location.hash.match(/^#\/tournaments(?:\/([A-Za-z0-9-]+))?\/?$/);
   if (tournament) return tournament[1] ? { view: 'tournament', id: tournament[1] } : { view: 'tournaments' };
   if (/^#\/offline\/?$/.test(location.hash)) return { view: 'offline' };
