@@ -1,13 +1,17 @@
 //! The boards at a million players (docs/performance.md, "Boards"): fills a database (SQLite, and
 //! PostgreSQL when its server is installed) with `DDZ_BENCH_PLAYERS` players (1,000,000 by default), each
-//! with stats, a rating and rows on the money boards, then serves it and times every board and a player's
-//! page over HTTP: idle, and while deals are stored as fast as the server can play them (rooms of `hard`
-//! bots and a player on auto-play, no think time). Prints the medians and 99th percentiles.
+//! with stats, a rating and rows on the money boards, and a tenth as many finished Bot Buster runs and a
+//! twentieth as many Bot Bomber runs (100,000 and 50,000), then serves it and times every board (and each
+//! with a reader's own row, `?name=`) and a player's page over HTTP: idle, and while deals are stored as
+//! fast as the server can play them (rooms of `hard` bots and a player on auto-play, no think time).
+//! Prints the medians and 99th percentiles.
 //!
 //! `cargo bench -p ddz-server --bench boards` (`DDZ_BENCH_PLAYERS=100000` for a quicker run).
 
 #[path = "../tests/common/mod.rs"]
 mod common;
+#[path = "common/names.rs"]
+mod names;
 
 use std::net::SocketAddr;
 use std::time::{Duration, Instant};
@@ -74,7 +78,11 @@ async fn bench(backend: &str, url: &str, players: u64) {
         "/api/boards/lobby".to_string(),
         "/api/ratings/house".to_string(),
         "/api/ratings/noshuffle".to_string(),
+        "/api/boards/buster".to_string(),
+        "/api/boards/bomber".to_string(),
     ];
+    // A reader's own row wherever they stand: counted through the board's index, at most 1,000 deep.
+    let own_rows = ["overall", "buster", "bomber"];
     println!(
         "| {backend}, {players} players | idle: median | idle: p99 | storing deals: median | storing deals: p99 |"
     );
@@ -82,6 +90,9 @@ async fn bench(backend: &str, url: &str, players: u64) {
     let mut idle = Vec::new();
     for path in &paths {
         idle.push(time(addr, |_| path.clone()).await);
+    }
+    for board in own_rows {
+        idle.push(time(addr, |i| format!("/api/boards/{board}?name=P{}", (i as u64 * 7919) % players)).await);
     }
     idle.push(time(addr, |i| format!("/api/players/P{}", (i as u64 * 7919) % players)).await);
     let stop = tokio_util::sync::CancellationToken::new();
@@ -92,6 +103,9 @@ async fn bench(backend: &str, url: &str, players: u64) {
     for path in &paths {
         busy.push(time(addr, |_| path.clone()).await);
     }
+    for board in own_rows {
+        busy.push(time(addr, |i| format!("/api/boards/{board}?name=P{}", (i as u64 * 104_729) % players)).await);
+    }
     busy.push(time(addr, |i| format!("/api/players/P{}", (i as u64 * 104_729) % players)).await);
     let deals = stored_deals(url).await - deals_before;
     stop.cancel();
@@ -99,7 +113,11 @@ async fn bench(backend: &str, url: &str, players: u64) {
         let _ = task.await;
     }
     let rate = deals as f64 / at.elapsed().as_secs_f64();
-    let names = paths.iter().cloned().chain(["/api/players/NAME".to_string()]);
+    let names = paths
+        .iter()
+        .cloned()
+        .chain(own_rows.iter().map(|board| format!("/api/boards/{board}?name=NAME")))
+        .chain(["/api/players/NAME".to_string()]);
     for ((name, idle), busy) in names.zip(idle).zip(busy) {
         println!("| `{name}` | {:.2} ms | {:.2} ms | {:.2} ms | {:.2} ms |", idle.0, idle.1, busy.0, busy.1);
     }
@@ -166,46 +184,80 @@ async fn fill(url: &str, players: u64) {
             players - 1
         )
     };
+    names::fill_names(&pool, players).await;
     let spread = |salt: u64, modulo: u64| format!("(((i * 2654435761 + {salt}) % 1000003) % {modulo})");
     let statements = [
         format!(
             "INSERT INTO players (name_key, name, rated_deals, opponents, shared_deals, eligible) \
-             SELECT 'p' || i, 'P' || i, 20 + {}, 10 + {}, 0, 1 FROM ({numbers}) AS n",
+             SELECT key, name, 20 + {}, 10 + {}, 0, 1 FROM names",
             spread(1, 500),
             spread(2, 40)
         ),
         format!(
             "INSERT INTO stats (name_key, name, table_type, public, deals, landlord_deals, landlord_wins, farmer_deals, \
              farmer_wins, money, points, bombs, springs, last_at) \
-             SELECT 'p' || i, 'P' || i, 'house', 0, 40, 14, 7, 26, 13, {} - 5000, 0, 3, 1, 1800000000000 FROM ({numbers}) AS n",
+             SELECT key, name, 'house', 0, 40, 14, 7, 26, 13, {} - 5000, 0, 3, 1, 1800000000000 FROM names",
             spread(3, 10_000)
         ),
         format!(
             "INSERT INTO board_rows (board, name_key, name, score, deals, last_at, eligible) \
-             SELECT 'overall', 'p' || i, 'P' || i, {} - 5000, 40, 1800000000000, 1 FROM ({numbers}) AS n",
+             SELECT 'overall', key, name, {} - 5000, 40, 1800000000000, 1 FROM names",
             spread(3, 10_000)
         ),
         format!(
             "INSERT INTO board_rows (board, name_key, name, score, deals, last_at, eligible) \
-             SELECT 'lobby', 'p' || i, 'P' || i, {} - 2000, 15, 1800000000000, 1 FROM ({numbers}) AS n WHERE i % 3 = 0",
+             SELECT 'lobby', key, name, {} - 2000, 15, 1800000000000, 1 FROM names WHERE i % 3 = 0",
             spread(4, 4_000)
         ),
         format!(
             "INSERT INTO ratings (name_key, name, family, mu, sigma, deals, last_at, score, eligible) \
-             SELECT 'p' || i, 'P' || i, 'house', 15000000 + {m}, 1500000, 40, 1800000000000, \
-             15000000 + {m} - 3000000, 1 FROM ({numbers}) AS n",
+             SELECT key, name, 'house', 15000000 + {m}, 1500000, 40, 1800000000000, \
+             15000000 + {m} - 3000000, 1 FROM names",
             m = spread(5, 20_000_000)
         ),
         format!(
             "INSERT INTO ratings (name_key, name, family, mu, sigma, deals, last_at, score, eligible) \
-             SELECT 'p' || i, 'P' || i, 'noshuffle', 15000000 + {m}, 1600000, 25, 1800000000000, \
-             15000000 + {m} - 3200000, 1 FROM ({numbers}) AS n WHERE i % 3 = 1",
+             SELECT key, name, 'no_shuffle', 15000000 + {m}, 1600000, 25, 1800000000000, \
+             15000000 + {m} - 3200000, 1 FROM names WHERE i % 3 = 1",
             m = spread(6, 20_000_000)
         ),
     ];
-    for sql in statements {
+    // Finished challenge runs: Bot Buster's by a tenth as many players as there are, twice each on
+    // average, and Bot Bomber's by a twentieth; each run in a room of its own. Each name's best run is kept
+    // as the runs' own transactions keep it (`challenge_bests`, the same order as migration 0012's).
+    let runs = [("buster", players / 10, 'B'), ("bomber", players / 20, 'M')];
+    let mut challenges = Vec::new();
+    for (kind, count, letter) in runs {
+        let numbers = numbers.replace(&format!("{}", players - 1), &format!("{}", count - 1));
+        challenges.push(format!(
+            "INSERT INTO rooms (code, rules, mode, host, created_at, closed_at) \
+             SELECT '{letter}' || n.i, 'house', 'challenge', o.name, 1800000000000, 1800000000000 \
+             FROM ({numbers}) AS n JOIN names o ON o.i = {owner}",
+            owner = spread(7, players / 20).replace('i', "n.i")
+        ));
+        challenges.push(format!(
+            "INSERT INTO challenges (code, kind, rally, name_key, name, started_at, finished_at, net, deals, best_pot, nets) \
+             SELECT '{letter}' || n.i, '{kind}', NULL, o.key, o.name, 1800000000000, 1800000000000 + n.i, \
+             {net} - 300, 5 + {deals}, 8 * {pot}, '[]' FROM ({numbers}) AS n JOIN names o ON o.i = {owner}",
+            owner = spread(7, players / 20).replace('i', "n.i"),
+            net = spread(8, 600).replace('i', "n.i"),
+            deals = spread(9, 16).replace('i', "n.i"),
+            pot = spread(10, 64).replace('i', "n.i"),
+        ));
+    }
+    challenges.push(
+        "INSERT INTO challenge_bests (kind, rally, name_key, name, played, score, deals, finished_at) \
+         SELECT kind, '', name_key, name, 0, score, deals, finished_at FROM ( \
+             SELECT kind, name_key, name, CASE WHEN kind = 'bomber' THEN best_pot ELSE net END AS score, deals, finished_at, \
+             ROW_NUMBER() OVER (PARTITION BY kind, name_key \
+                 ORDER BY CASE WHEN kind = 'bomber' THEN best_pot ELSE net END DESC, deals, finished_at) AS best \
+             FROM challenges WHERE finished_at IS NOT NULL) AS runs WHERE best = 1"
+            .to_string(),
+    );
+    for sql in statements.into_iter().chain(challenges) {
         pool.execute(sqlx::AssertSqlSafe(sql)).await.expect("the fill");
     }
+    pool.execute("DROP TABLE names").await.expect("the names' table dropped");
     // As autovacuum leaves a table that has settled: statistics, and (PostgreSQL) the visibility map that
     // lets a count read the index alone.
     pool.execute(if postgres { "VACUUM ANALYZE" } else { "ANALYZE" }).await.expect("statistics");

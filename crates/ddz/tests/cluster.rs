@@ -124,6 +124,30 @@ async fn every_node_lists_every_public_table_and_one_rally_attempt_per_name_hold
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
 
+    // Every node's hall counts the sockets open on every node (each node's pulse on NATS) and lists the same
+    // tables and the same built-in events, created once across the nodes.
+    let _watchers =
+        futures_util::future::join_all(nodes.iter().map(|n| common::Watcher::open(n.addr, &Say::WatchHall))).await;
+    let waiting_since = Instant::now();
+    loop {
+        let halls = futures_util::future::join_all(nodes.iter().map(|n| get(n.addr, "/api/hall"))).await;
+        let counted = halls.iter().all(|hall| hall["online"].as_u64().is_some_and(|n| n >= 3));
+        let open = |hall: &serde_json::Value| -> Vec<String> {
+            let events = hall["tournaments"].as_array().cloned().unwrap_or_default();
+            let mut ids: Vec<String> = events.iter().filter_map(|t| t["id"].as_str().map(str::to_string)).collect();
+            ids.sort();
+            ids
+        };
+        let same_events = halls.iter().all(|hall| open(hall) == open(&halls[0]) && open(hall).len() == 4);
+        if counted && same_events && halls.iter().all(|hall| lobby_codes(hall.clone()) == codes) {
+            break;
+        }
+        assert!(waiting_since.elapsed() < Duration::from_secs(10), "every hall counts every node: {halls:?}");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let sit_and_gos = postgres.query("SELECT count(*) FROM tournaments WHERE id LIKE '%sit-and-go-%'");
+    assert_eq!(sit_and_gos, "3", "one sit-and-go per table type, across three nodes");
+
     // Four names each try today's rally three times through every node at once.
     let names = ["Gil", "Hal", "Ivy", "Jo"];
     let attempts = names.iter().flat_map(|name| {
