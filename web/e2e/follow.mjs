@@ -2,7 +2,7 @@
 // fills through the API shows each registration, the start and the first round's tables as the server pushes
 // them, then the deals counted at those tables, with no reload and no repeated GET of the tournament (the
 // requests are counted) on one socket; (b) a deal played against bots is the newest on the player's own page
-// (Me), with its table, role, result and amount as the server has them, and a tap opens its replay.
+// (Me), with its table, role, result and amount as the server has them, and a tap opens its replay in place.
 // Usage: DDZ_URL=http://127.0.0.1:8080 node web/e2e/follow.mjs (with `ddz serve --tournament-pause-ms 500
 // --tournament-away-ms 1000 --bot-delay-ms 100 --bot-delay-span-ms 100`: players who never connect are
 // played by the bot a second after their table is set up).
@@ -108,9 +108,12 @@ describe('following', () => {
     assert.equal(await history.getByTestId('more-deals').count(), 0, 'no more pages');
     await assertLayout(page, "the player's page with a deal");
 
+    // The replay opens in place (the app goes on: no page load).
+    await page.evaluate(() => (window.__samePage = true));
     await tap(page, newest);
     await page.waitForURL(`**/replay/${code}/1`);
     await page.locator('main.replay').waitFor();
+    assert.equal(await page.evaluate(() => window.__samePage), true, 'no page load');
     await page.getByTestId('replay-hand-0').locator('[data-card]').first().waitFor();
     await page.context().close();
   });

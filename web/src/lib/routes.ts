@@ -88,6 +88,18 @@ export function statsHash(player: string): string {
   return `#/stats/${encodeURIComponent(player)}`;
 }
 
+/**
+ * Follows a link to a path of the app (a player's page, a replay) in place, as the shell's tabs change the page:
+ * the app reads the new address as it does after Back (`popstate`). A click meant for a new tab or window is
+ * left to the browser.
+ */
+export function openInPlace(e: MouseEvent) {
+  if (e.defaultPrevented || e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
+  e.preventDefault();
+  history.pushState(null, '', (e.currentTarget as HTMLAnchorElement).href);
+  dispatchEvent(new PopStateEvent('popstate'));
+}
+
 /** A player's page (`pages/Stats.svelte`); `playerLink` is the same, whole, to share. */
 export function playerPath(player: string): string {
   return `/@/${encodeURIComponent(player)}`;
