@@ -8,7 +8,8 @@
 //   `wire.ts`: many events with long titles, an event of 999 entrants before its start and mid chip rounds with
 //   the reader at place 537 (pinned under the standings) and seated, a long protected name with ratings in all
 //   three families, every challenge and twenty tournaments played and a history of 200 deals (paged by the
-//   stubbed endpoint as the server does; two pages shown), boards of 100 rows with the reader at rank 537.
+//   stubbed endpoint as the server does; two pages shown), boards of 100 rows with the reader at rank 537, and
+//   a board where the reader is not listed yet (what listing needs, from their standing).
 // Each screen must pass `layoutProblems` (nothing overlaps, nothing is cut or off the screen's sides, every tap
 // target at least 44px and uncovered, no scroll sideways), and axe must find nothing serious (axe at 640x360,
 // 390x844 and 1280x800). Screenshots of each first screen go to target/e2e-screenshots/pages/.
@@ -38,6 +39,8 @@ const RATINGS = fixture('pages-ratings');
 /** The hall the Tournaments page keeps live from: the busy lists' open and running events. */
 const HALL = { ...fixture('hall-busy'), now: EVENT.running.now, tournaments: LISTS.upcoming, running: LISTS.running.slice(0, 12) };
 const EVENT_ID = EVENT.running.page.summary.id;
+/** The reader before their row is listed: 12 of the 20 rated deals listing needs. */
+const UNLISTED = { ...PLAYER, standing: { ...PLAYER.standing, rated_deals: 12, listed: false, ranks: [] } };
 
 /** The deals endpoint as the server pages it: newest first, `limit` a page, `next` the following page's cursor. */
 function dealsPage(url) {
@@ -54,16 +57,19 @@ function dealsPage(url) {
  */
 async function pagesPage(size, lang) {
   const page = await newPage(size);
-  const state = { busy: false, event: 'running' };
+  const state = { busy: false, event: 'running', unlisted: false };
   await page.addInitScript((lang) => localStorage.setItem('ddz.lang', lang), lang);
   const stub = (pattern, answer) =>
     page.route(pattern, (route) => (state.busy ? route.fulfill({ json: answer(route.request().url()) }) : route.continue()));
   await stub(/\/api\/tournaments$/, () => LISTS);
   await stub(/\/api\/tournaments\/[^/]+\/page(\?.*)?$/, () => EVENT[state.event]);
   await stub(/\/api\/hall$/, () => HALL);
-  await stub(/\/api\/players\/[^/?]+(\?.*)?$/, () => PLAYER);
+  await stub(/\/api\/players\/[^/?]+(\?.*)?$/, () => (state.unlisted ? UNLISTED : PLAYER));
   await stub(/\/api\/players\/[^/]+\/deals\?.*$/, dealsPage);
-  await stub(/\/api\/boards\/\w+(\?.*)?$/, (url) => ({ ...BOARD, board: new URL(url).pathname.split('/').at(-1) }));
+  await stub(/\/api\/boards\/\w+(\?.*)?$/, (url) => {
+    const board = new URL(url).pathname.split('/').at(-1);
+    return { ...BOARD, board, you: state.unlisted ? { ...BOARD.you, rank: undefined, listed: false } : BOARD.you };
+  });
   await stub(/\/api\/ratings\/\w+(\?.*)?$/, (url) => ({ ...RATINGS, family: new URL(url).pathname.split('/').at(-1) }));
   await stub(/\/api\/rallies$/, () => ({ today: '2026-12-06', dates: ['2026-12-06'] }));
   await page.routeWebSocket(/\/ws/, (ws) => {
@@ -129,6 +135,13 @@ function screens(state, page, name, lang) {
       await id('deal-history').locator('li').nth(39).waitFor();
     }],
     ['boards', () => open(page, '#/boards/overall', id('board-you'))],
+    ['boards-unlisted', async () => {
+      state.unlisted = true;
+      await page.getByRole('tab', { name: lang === 'en' ? 'Public lobby' : '公开大厅', exact: true }).click();
+      await id('board-you-place').filter({ hasText: lang === 'en' ? 'needs 8 more rated deals' : '还需 8 局' }).waitFor();
+      await settled(page);
+      state.unlisted = false;
+    }],
     ['ratings', async () => {
       await page.getByRole('tab', { name: lang === 'en' ? 'Ratings' : '等级分', exact: true }).click();
       await id('rating-board').getByTestId('board-you').waitFor();
