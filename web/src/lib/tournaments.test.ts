@@ -37,9 +37,24 @@ describe('the create form', () => {
 });
 
 describe('the lists', () => {
-  it("put the site's own events first, each group in the server's order", () => {
-    const events = [summary('soon', 'Ann'), summary('house-sit-and-go-3', 'Organiser'), summary('later', 'Bob'), summary('hourly-house-1', 'Organiser')];
-    expect(builtInFirst(events).map((e) => e.id)).toEqual(['house-sit-and-go-3', 'hourly-house-1', 'soon', 'later']);
+  it("put the site's own events first: a sit-and-go of each table type in order, then the scheduled", () => {
+    const scheduled = { ...summary('hourly-house-1', 'Organiser'), format: { kind: 'scheduled' as const, starts_at: 0, bots_fill: true } };
+    const events = [
+      summary('soon', 'Ann'),
+      scheduled,
+      { ...summary('two-player-sit-and-go-2', 'Organiser'), table: 'two_player' as const },
+      summary('later', 'Bob'),
+      { ...summary('no-shuffle-sit-and-go-1', 'Organiser'), table: 'no_shuffle' as const },
+      summary('house-sit-and-go-3', 'Organiser'),
+    ];
+    expect(builtInFirst(events).map((e) => e.id)).toEqual([
+      'house-sit-and-go-3',
+      'no-shuffle-sit-and-go-1',
+      'two-player-sit-and-go-2',
+      'hourly-house-1',
+      'soon',
+      'later',
+    ]);
   });
   it("name the site as the host of its own events", () => {
     expect(hostWords(summary('a', 'Organiser'))).toBe('Hosted by the site');

@@ -5,6 +5,7 @@
 // path, the reader's place and table) comes from the server's `TournamentPage`, never worked out here.
 
 import { language, t, tn } from './i18n.svelte';
+import { QUICK_TABLES } from './quick';
 import { HOME_PATH, tournamentsHash } from './routes';
 import { tableName } from './tables';
 import type {
@@ -95,11 +96,13 @@ export function runningWords(summary: TournamentSummary): string {
 /** The host of the site's own recurring events (the server's `tournaments::operator`). */
 const OPERATOR = 'Organiser';
 
-/** The site's own events (a sit-and-go of each table type always open, the hourly event) first, each group in the
- * server's order. */
+/** The site's own events first, as the hall offers them: a sit-and-go of each table type (in quick match's
+ * order), then the scheduled ones (soonest first); then everyone else's in the server's order. */
 export function builtInFirst(events: readonly TournamentSummary[]): TournamentSummary[] {
-  const builtIn = (e: TournamentSummary) => e.host === OPERATOR;
-  return [...events.filter(builtIn), ...events.filter((e) => !builtIn(e))];
+  const builtIn = events.filter((e) => e.host === OPERATOR);
+  const rank = (e: TournamentSummary) => (e.format.kind === 'sit_and_go' ? QUICK_TABLES.indexOf(e.table) : QUICK_TABLES.length);
+  const ordered = builtIn.map((e, i) => ({ e, i })).sort((a, b) => rank(a.e) - rank(b.e) || a.i - b.i);
+  return [...ordered.map(({ e }) => e), ...events.filter((e) => e.host !== OPERATOR)];
 }
 
 /** Who hosts an event, in words: the site for its own events. */
