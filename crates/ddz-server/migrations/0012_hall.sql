@@ -65,3 +65,14 @@ CREATE TABLE tournament_places (
     entrants INTEGER NOT NULL,
     PRIMARY KEY (name_key, finished_at, id)
 );
+
+-- At most three tournaments taking registrations per host, held by the database however many requests
+-- create at once: each holds one of its host's slots (1 to 3) until it leaves registration.
+CREATE TABLE hosting (
+    name_key TEXT NOT NULL,
+    slot INTEGER NOT NULL,
+    id TEXT NOT NULL REFERENCES tournaments (id),
+    PRIMARY KEY (name_key, slot)
+);
+
+CREATE INDEX hosting_by_tournament ON hosting (id);

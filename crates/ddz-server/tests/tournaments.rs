@@ -293,6 +293,30 @@ async fn tournament_requests_out_of_bounds_are_refused_with_their_codes() {
     assert_eq!(chips.body["code"], "bad_settings");
     let malformed = http_text(addr, "POST", "/api/tournaments", Some("application/json"), "{\"name\": 5}").await;
     assert_eq!(malformed.body["code"], "bad_request");
+    // A body is read strictly: what the server does not know, what contradicts the table and a title too
+    // long are refused, each naming the field.
+    let sit_and_go = json!({"kind": "sit_and_go", "size": 9});
+    let mut typo = quick_settings("house", 3, 1);
+    typo["chipz"] = json!(10_000);
+    let refused = [
+        (json!({"name": "Host", "table": "house", "format": sit_and_go, "settings": typo}), "chipz"),
+        (json!({"name": "Host", "table": "house", "format": sit_and_go, "colour": "red"}), "colour"),
+        (json!({"name": "Host", "table": "house", "format": {"kind": "sit_and_go", "size": 9, "bots": 1}}), "bots"),
+        (json!({"name": "Host", "table": "house", "format": {"kind": "knockout"}}), "knockout"),
+        (
+            json!({"name": "Host", "table": "house", "format": sit_and_go, "settings": quick_settings("no_shuffle", 3, 1)}),
+            "settings.table",
+        ),
+        (json!({"name": "Host", "table": "house", "format": sit_and_go, "title": "x".repeat(100_000)}), "title"),
+    ];
+    for (body, field) in refused {
+        let answer = create(body).await;
+        assert_eq!((answer.status, answer.body["code"].as_str()), (400, Some("bad_settings")), "{field}");
+        assert!(answer.body["message"].as_str().unwrap().contains(field), "{field}: {}", answer.body["message"]);
+    }
+    let entry =
+        http(addr, "POST", "/api/tournaments/nosuchthing/register", Some(json!({"name": "A", "nick": "B"}))).await;
+    assert_eq!(entry.status, 422, "a registration's unknown field: {}", entry.body);
     let unknown = http(addr, "GET", "/api/tournaments/nosuchthing", None).await;
     assert_eq!((unknown.status, unknown.body["code"].as_str()), (404, Some("no_such_tournament")));
     // One host, three tournaments taking registrations at most.
@@ -301,7 +325,14 @@ async fn tournament_requests_out_of_bounds_are_refused_with_their_codes() {
         assert_eq!(ok.status, 201);
     }
     let fourth = create(json!({"name": "Busy", "table": "house", "format": {"kind": "sit_and_go", "size": 9}})).await;
-    assert_eq!(fourth.body["code"], "bad_settings");
+    assert_eq!((fourth.status, fourth.body["code"].as_str()), (409, Some("hosting_limit")));
+    // However many at once: ten creations by one name at the same moment make three.
+    let racing = (0..10)
+        .map(|_| create(json!({"name": "Racer", "table": "house", "format": {"kind": "sit_and_go", "size": 9}})));
+    let answers = futures_util::future::join_all(racing).await;
+    let codes: Vec<Option<&str>> = answers.iter().map(|a| a.body["code"].as_str()).collect();
+    assert_eq!(answers.iter().filter(|a| a.status == 201).count(), 3, "{codes:?}");
+    assert_eq!(codes.iter().filter(|c| **c == Some("hosting_limit")).count(), 7, "{codes:?}");
     assert!(running.stop().await);
 }
 
@@ -460,5 +491,24 @@ async fn an_entrant_still_playing_is_refused_a_watch_of_another_table_and_strang
     own.next_state().await;
     let mut stranger = Client::watch_from(addr, other, "192.0.2.50").await;
     stranger.next_state().await;
+    // The same decision on every path: a `hello` as a named watcher from the entrant's address (any name,
+    // or their own), their own name from anywhere else, and the room's view over HTTP.
+    for (name, address) in [("Anybody", "203.0.113.1"), ("W1", "203.0.113.1"), ("w1", "192.0.2.77")] {
+        let mut named = Client::hello_from(addr, other, name, address, "a-browser").await;
+        assert_eq!(named.next_refusal().await.0, ErrorCode::EntrantWatching, "{name} from {address}");
+    }
+    let view = |address: &'static str| {
+        let path = format!("/api/rooms/{other}");
+        async move {
+            let header = format!("application/json\r\nX-Forwarded-For: {address}");
+            http_text(addr, "GET", &path, Some(&header), "").await
+        }
+    };
+    let refused = view("203.0.113.1").await;
+    assert_eq!((refused.status, refused.body["code"].as_str()), (403, Some("entrant_watching")));
+    assert_eq!(view("192.0.2.50").await.status, 200, "a stranger reads the table");
+    // A player's own table, under their own name, from their own address: theirs.
+    let mut back = Client::join_from(addr, &mine, "W1", "203.0.113.1", "a-browser").await;
+    back.next_state().await;
     assert!(running.stop().await);
 }

@@ -20,6 +20,7 @@ use crate::domain::room::RoomCode;
 
 /// A tournament's settings, chosen at creation within [`Settings::check`]'s bounds.
 #[derive(ts_rs::TS, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 #[ts(rename = "TournamentSettings")]
 pub struct Settings {
     pub table: TableType,
@@ -46,27 +47,49 @@ pub struct Settings {
     pub final_deals: u32,
 }
 
-/// Why settings, a format or a registration are refused.
+/// Why a tournament's settings, format or title are refused: each names the setting, as a request's body
+/// or an operator's file spells it.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum SettingsError {
-    #[error("starting chips are 1,000 to 1,000,000, and a point moves 1 to 10,000 chips")]
+    #[error("chips, stake: starting chips are 1,000 to 1,000,000, and a point moves 1 to 10,000 chips")]
     Chips,
-    #[error("the line starts at 0 to 90% of the starting chips and rises by 0 to 50% a round")]
+    #[error(
+        "line_percent, line_step_percent: the line starts at 0 to 90% of the starting chips and rises by 0 to 50% a round"
+    )]
     Line,
-    #[error("a chip round is 1 to 12 deals, and there are 1 to 6 chip rounds")]
+    #[error("line_every, chip_rounds: a chip round is 1 to 12 deals, and there are 1 to 6 chip rounds")]
     ChipRounds,
-    #[error("the chip rounds end at a multiple of {seats} players, from {seats} to half the entrants")]
+    #[error(
+        "chip_rounds_until: the chip rounds end at a multiple of {seats} players, from {seats} to half the entrants"
+    )]
     ChipRoundsUntil { seats: usize },
-    #[error("0 to 100% of the chips are carried")]
+    #[error("carry_percent: 0 to 100% of the chips are carried")]
     Carry,
-    #[error("a round is 1 to 12 deals, the final 1 to 24")]
+    #[error("deals_per_round, final_deals: a round is 1 to 12 deals, the final 1 to 24")]
     Deals,
-    #[error("a sit-and-go seats {sizes}")]
+    #[error("format.size: a sit-and-go seats {sizes}")]
     Size { sizes: String },
-    #[error("bots fill a sit-and-go after 10 seconds to 30 minutes")]
+    #[error("format.bots_after_ms: bots fill a sit-and-go after 10 seconds to 30 minutes")]
     Wait,
-    #[error("a scheduled event starts within 30 days")]
+    #[error("format.starts_at: a scheduled event starts within 30 days")]
     StartsAt,
+    #[error("title: a title is at most {TITLE_CHARS} characters, not {0}")]
+    Title(usize),
+    #[error("settings.table: the settings are for {settings:?}, the tournament for {table:?}")]
+    Table { table: TableType, settings: TableType },
+}
+
+/// The longest title a tournament may have, in characters.
+pub const TITLE_CHARS: usize = 40;
+
+/// A tournament's title as given, trimmed: refused when longer than [`TITLE_CHARS`].
+pub fn checked_title(title: Option<&str>) -> Result<String, SettingsError> {
+    let title = title.unwrap_or_default().trim();
+    let chars = title.chars().count();
+    if chars > TITLE_CHARS {
+        return Err(SettingsError::Title(chars));
+    }
+    Ok(title.to_string())
 }
 
 /// Entrants a scheduled event takes at most.
@@ -146,7 +169,7 @@ pub fn sit_and_go_sizes(table: TableType) -> [usize; 2] {
 
 /// How a tournament starts.
 #[derive(ts_rs::TS, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
+#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
 #[ts(rename = "TournamentFormat")]
 pub enum Format {
     /// Starts when `size` players have registered; if `bots_after_ms` is set (the host allowed bots),
@@ -913,14 +936,23 @@ impl Recurring {
 }
 
 impl Tournament {
-    /// Whether an entrant who registered from `address` is still in and seated at a table of the round in
-    /// play other than `code`: such a player may not watch `code` (docs/tournaments.md, "Other tables").
-    pub fn plays_elsewhere(&self, address: &str, code: &RoomCode) -> bool {
-        let Some(round) = self.current() else { return false };
-        round.tables.iter().filter(|t| &t.code != code).any(|t| {
+    /// Whether someone may watch table `code` of the round in play (docs/tournaments.md, "Other tables"):
+    /// not an entrant still in who plays at another of its tables, known by the name they come as (`key`,
+    /// none for a spectator) or the address they registered from. A player seated at `code` watches their
+    /// own table whatever their address (two entrants of one address never share a table).
+    pub fn may_watch(&self, code: &RoomCode, address: Option<&str>, key: Option<&str>) -> bool {
+        let Some(round) = self.current() else { return true };
+        let here = |t: &&Table| &t.code == code;
+        if let Some(key) = key
+            && round.tables.iter().filter(here).any(|t| t.players.iter().any(|&i| self.entrants[i].key == key))
+        {
+            return true;
+        }
+        !round.tables.iter().filter(|t| !here(t)).any(|t| {
             t.players.iter().any(|&i| {
                 let entrant = &self.entrants[i];
-                entrant.out.is_none() && entrant.address.as_deref() == Some(address)
+                let same_address = address.is_some() && entrant.address.as_deref() == address;
+                entrant.out.is_none() && (same_address || key == Some(entrant.key.as_str()))
             })
         })
     }
@@ -1580,11 +1612,18 @@ mod tests {
         let round = state.current().unwrap();
         let mine = round.tables.iter().find(|t| t.players.contains(&0)).unwrap().code.clone();
         let other = round.tables.iter().find(|t| !t.players.contains(&0)).unwrap().code.clone();
-        assert!(state.plays_elsewhere("10.0.0.P0", &other), "P0 plays elsewhere");
-        assert!(!state.plays_elsewhere("10.0.0.P0", &mine), "their own table is theirs to watch");
-        assert!(!state.plays_elsewhere("192.0.2.1", &other), "a stranger watches any table");
+        let p0 = name_key("P0");
+        // By address (a spectator has no name) or by name (from anywhere): not another table.
+        assert!(!state.may_watch(&other, Some("10.0.0.P0"), None), "P0's address plays elsewhere");
+        assert!(!state.may_watch(&other, Some("10.0.0.P0"), Some("someone")), "whatever name it comes as");
+        assert!(!state.may_watch(&other, Some("192.0.2.1"), Some(&p0)), "P0's own name from another address");
+        assert!(!state.may_watch(&other, None, Some(&p0)), "P0's own name from nowhere known");
+        // Their own table is theirs to watch; a stranger watches any table.
+        assert!(state.may_watch(&mine, Some("10.0.0.P0"), None));
+        assert!(state.may_watch(&mine, Some("192.0.2.1"), Some(&p0)));
+        assert!(state.may_watch(&other, Some("192.0.2.1"), None) && state.may_watch(&other, None, Some("stranger")));
         log.push(Entry::RoundClosed { round: 1, out: vec![0] });
-        assert!(!log.state().plays_elsewhere("10.0.0.P0", &other), "once out, every table opens");
+        assert!(log.state().may_watch(&other, Some("10.0.0.P0"), Some(&p0)), "once out, every table opens");
     }
 
     #[test]

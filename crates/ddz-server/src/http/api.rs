@@ -10,7 +10,9 @@ use ddz_engine::hints::{Position, PositionError, hints_answer, readings_answer};
 use ddz_engine::{DealRecord, Fairness, Rules};
 use serde::Deserialize;
 
-use super::common::{AppError, AppState, Body, ClientAddr, MAX_HAND, Params, Queried, busy, internal, path_name};
+use super::common::{
+    AppError, AppState, Body, ClientAddr, MAX_HAND, Params, Queried, busy, internal, origin_address, path_name,
+};
 use super::names::proven_name;
 use crate::domain::challenge::{BOARD_ROWS, ChallengeKind, is_date, rally_closed, sealed_rally, utc_date};
 use crate::domain::names::{PlayerName, name_key};
@@ -63,10 +65,14 @@ pub(super) async fn hall(State(state): State<AppState>) -> Response {
     ([(header::CONTENT_TYPE, "application/json")], state.hall.answer()).into_response()
 }
 
+/// A room as a spectator sees it (refused to whoever plays at another table of its tournament, as a watch
+/// over the socket is).
 pub(super) async fn room_summary(
     State(state): State<AppState>,
+    ClientAddr(from): ClientAddr,
     Params(code): Params<RoomCode>,
 ) -> Result<Response, AppError> {
+    state.desk.may_watch(&code, origin_address(from).as_deref(), None).await.map_err(Refused::from)?;
     let view = state.rooms.view(&code).await?;
     Ok(Json(view).into_response())
 }

@@ -167,7 +167,7 @@ fn status(code: ErrorCode) -> StatusCode {
             StatusCode::NOT_FOUND
         }
         RallyOpen | NameProtected | WrongRecoveryCode | EntrantWatching => StatusCode::FORBIDDEN,
-        RallyPlayed | AlreadyProtected | AlreadyRegistered | TournamentFull | RegistrationClosed => {
+        RallyPlayed | AlreadyProtected | AlreadyRegistered | TournamentFull | RegistrationClosed | HostingLimit => {
             StatusCode::CONFLICT
         }
         TooManyGuesses | RateLimited => StatusCode::TOO_MANY_REQUESTS,

@@ -7,11 +7,11 @@ use axum::http::StatusCode;
 
 use super::common::{AppError, AppState, Body, ClientAddr, Params, Queried, origin_address, path_name};
 use super::names::proven_name;
-use crate::domain::tournament::Settings;
+use crate::domain::tournament::{Settings, SettingsError};
 use crate::tournaments::{Creating, DeskError};
 use crate::wire::http::{CreateTournament, TournamentCreated, TournamentEntry, TournamentView, Tournaments};
 use crate::wire::pages::TournamentFollow;
-use crate::wire::protocol::Refused;
+use crate::wire::protocol::{ErrorCode, Refused};
 
 impl From<DeskError> for AppError {
     fn from(e: DeskError) -> AppError {
@@ -50,16 +50,33 @@ pub(super) async fn page(
     Ok(Json(followed.answer(reader.as_ref(), state.rooms.now_ms())))
 }
 
-/// `POST /api/tournaments`: a new sit-and-go or scheduled event, hosted by the name.
+/// A tournament body the server cannot read: a field or a kind it does not know is a setting refused
+/// (`bad_settings`, serde's words name it); any other shape, a bad request.
+fn strict(e: serde_json::Error) -> Refused {
+    let message = e.to_string();
+    let unknown = message.starts_with("unknown field") || message.starts_with("unknown variant");
+    Refused::new(if unknown { ErrorCode::BadSettings } else { ErrorCode::BadRequest }, message)
+}
+
+/// `POST /api/tournaments`: a new sit-and-go or scheduled event, hosted by the name. The body is read
+/// strictly: a field the server does not know, a setting that contradicts the table, or a title too long
+/// is refused `bad_settings`, naming the field.
 pub(super) async fn create(
     State(state): State<AppState>,
     ClientAddr(from): ClientAddr,
-    Body(req): Body<CreateTournament>,
+    Body(body): Body<serde_json::Value>,
 ) -> Result<(StatusCode, Json<TournamentCreated>), AppError> {
+    let req: CreateTournament = serde_json::from_value(body).map_err(strict)?;
     let host = proven_name(&state, &req.name, req.key.as_deref(), from).await?;
     let field = req.format.size().unwrap_or(27);
-    let settings =
-        Settings { table: req.table, ..req.settings.unwrap_or_else(|| Settings::default_for(req.table, field)) };
+    let settings = match req.settings {
+        Some(settings) if settings.table != req.table => {
+            let contradiction = SettingsError::Table { table: req.table, settings: settings.table };
+            return Err(DeskError::from(contradiction).into());
+        }
+        Some(settings) => settings,
+        None => Settings::default_for(req.table, field),
+    };
     let creating = Creating { host, title: req.title, format: req.format, settings };
     let id = state.desk.create(creating, None).await?;
     // A fresh id already taken (ten random characters: all but never) is told as a busy moment.

@@ -192,6 +192,7 @@ async fn hello(
         Ok(Some(Ok(_))) => return Err(refuse("send a hello message first")),
         Ok(_) | Err(_) => return Err(refuse("no hello")),
     };
+    let origin_ip = origin_address(from);
     let (room, name, token, browser) = match serde_json::from_str::<Command>(&text) {
         Ok(Command::Hello { room, name, token, key, browser }) => {
             let name = proven_name(state, &name, key.as_deref(), from).await.map_err(AppError::refused)?;
@@ -211,8 +212,10 @@ async fn hello(
             return Err(refuse(first));
         }
     };
+    // A tournament's table is seen by nobody who plays at another of its tables, however they come.
+    state.desk.may_watch(&room, origin_ip.as_deref(), name.as_ref()).await.map_err(Refused::from)?;
     let origin = Origin {
-        address: origin_address(from),
+        address: origin_ip,
         // An id is the browser's own random string: anything longer is no id of ours.
         browser: browser.filter(|id| !id.is_empty() && id.len() <= 64),
     };

@@ -23,7 +23,6 @@ use crate::domain::challenge::{rally_closed, rally_expiry_ms, rally_setup, seale
 use crate::domain::fairness::{Integrity, Origin, Unrated, Verdict};
 use crate::domain::rating::{NEW_PLAYER, bot_skill};
 use crate::domain::room::{Entry, Mode, Occupant, Room, RoomCode, RoomError, Stamped};
-use crate::domain::tournament::Tournament;
 use crate::metrics;
 use crate::store::{Append, Db, Fence, StoreError};
 use crate::wire::pages::Summary;
@@ -291,19 +290,9 @@ impl RoomTask {
 
     async fn handle(&mut self, msg: Msg) {
         match msg {
-            Msg::Connect { hello: Hello { conn, name: None, opened_ms, origin, .. }, out, reply } => {
+            Msg::Connect { hello: Hello { conn, name: None, opened_ms, .. }, out, reply } => {
                 if let Some(date) = self.sealed_rally() {
                     let _ = reply.send(Err(Refused::rally_open(date)));
-                    return;
-                }
-                if let Some(address) = origin.address.as_deref()
-                    && self.entrant_plays_elsewhere(address).await
-                {
-                    let refused = Refused::new(
-                        ErrorCode::EntrantWatching,
-                        "you play at another table of this tournament: its other tables open to you once you are out",
-                    );
-                    let _ = reply.send(Err(refused));
                     return;
                 }
                 let most = self.env.spectators;
@@ -897,18 +886,6 @@ impl RoomTask {
                 (seat, at)
             })
             .collect()
-    }
-
-    /// Whether a spectator from `address` is an entrant of this table's tournament who plays at another of
-    /// its tables. Read from the database as they connect (spectators of a tournament's table are few);
-    /// if it cannot be read, they may watch.
-    async fn entrant_plays_elsewhere(&self, address: &str) -> bool {
-        if self.room.mode != Mode::Tournament {
-            return false;
-        }
-        let Ok(Some(id)) = self.db.tournament_of_table(&self.room.code).await else { return false };
-        let Ok(log) = self.db.tournament_log(&id, 0).await else { return false };
-        Tournament::from_log(&log).is_some_and(|t| t.plays_elsewhere(address, &self.room.code))
     }
 
     /// At a tournament's table, since when the human in `seat` has been away (never connected since this

@@ -41,6 +41,24 @@ pub struct Listed {
     pub summary: String,
 }
 
+/// The host a new tournament counts against: their name's key, and how many tournaments taking
+/// registrations one host may hold.
+#[derive(Clone, Debug)]
+pub struct Hosting {
+    pub key: String,
+    pub slots: u32,
+}
+
+/// What creating a tournament came to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Creation {
+    Made,
+    /// The id is taken (a recurring event's run another node created first).
+    Taken,
+    /// The host holds every slot already.
+    Hosting,
+}
+
 /// Where the people of a finished tournament placed (bots have no page): each name and place, and the
 /// size of the field.
 #[derive(Clone, Debug, Default)]
@@ -50,9 +68,15 @@ pub struct Places {
 }
 
 impl Db {
-    /// Stores a new tournament `id` with its first entry; `false` when the id is taken (a recurring
-    /// event's run another node created first).
-    pub async fn create_tournament(&self, id: &str, first: &Stamped, summary: String) -> DbResult<bool> {
+    /// Stores a new tournament `id` with its first entry, and (for a player's) takes one of its host's
+    /// slots, in one transaction: nothing is stored when the id is taken or the host holds every slot.
+    pub async fn create_tournament(
+        &self,
+        id: &str,
+        first: &Stamped,
+        summary: String,
+        host: Option<Hosting>,
+    ) -> DbResult<Creation> {
         let (id, first) = (id.to_string(), first.clone());
         self.run(move |s| async move {
             let entry = serde_json::to_string(&first.entry).map_err(|e| StoreError::Corrupt(e.to_string()))?;
@@ -68,7 +92,28 @@ impl Db {
             .execute(&mut *tx)
             .await?;
             if created.rows_affected() == 0 {
-                return Ok(false);
+                return Ok(Creation::Taken);
+            }
+            if let Some(Hosting { key, slots }) = host {
+                let mut held = false;
+                for slot in 1..=slots {
+                    // A slot another request holds (or is taking) is passed over: the primary key decides.
+                    let taken = sqlx::query(
+                        "INSERT INTO hosting (name_key, slot, id) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING",
+                    )
+                    .bind(&key)
+                    .bind(i64::from(slot))
+                    .bind(&id)
+                    .execute(&mut *tx)
+                    .await?;
+                    if taken.rows_affected() == 1 {
+                        held = true;
+                        break;
+                    }
+                }
+                if !held {
+                    return Ok(Creation::Hosting);
+                }
             }
             sqlx::query("INSERT INTO tournament_log (id, n, at, entry) VALUES ($1, $2, $3, $4)")
                 .bind(&id)
@@ -78,7 +123,7 @@ impl Db {
                 .execute(&mut *tx)
                 .await?;
             tx.commit().await?;
-            Ok::<_, StoreError>(true)
+            Ok::<_, StoreError>(Creation::Made)
         })
         .await
     }
@@ -109,6 +154,9 @@ impl Db {
             .await?;
             if appended.rows_affected() == 0 {
                 return Ok(false);
+            }
+            if phase != Phase::Registering {
+                sqlx::query("DELETE FROM hosting WHERE id = $1").bind(&id).execute(&mut *tx).await?;
             }
             let finished = matches!(phase, Phase::Finished | Phase::Cancelled).then_some(stamped.at as i64);
             sqlx::query("UPDATE tournaments SET phase = $2, summary = $3, finished_at = $4 WHERE id = $1")

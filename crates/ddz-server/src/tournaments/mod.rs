@@ -13,6 +13,7 @@
 //! from their records, and deals its next one after [`crate::room::Timing::between_deals_ms`].
 
 mod follow;
+mod watching;
 
 pub use follow::Followed;
 
@@ -28,12 +29,12 @@ use crate::domain::names::PlayerName;
 use crate::domain::room::{Mode, RoomCode};
 use crate::domain::tournament::{
     Announce, Due, Entry, EntryError, FILL_LEVEL, Format, Phase, Recurring, Seating, Settings, SettingsError, Stamped,
-    Tournament, seats,
+    Tournament, checked_title, seats,
 };
 use crate::matching::quick_rules;
 use crate::room::{Request, TableSeat, retry_pause_ms};
 use crate::rooms::Rooms;
-use crate::store::{DbResult, Places, StoreError, TableDeal};
+use crate::store::{Creation, DbResult, Hosting, Places, StoreError, TableDeal};
 use crate::wire::http::{TournamentRound, TournamentView, Tournaments};
 use crate::wire::pages::{EntrantView, TournamentSummary, TournamentTable};
 use crate::wire::protocol::{ErrorCode, Refused};
@@ -43,7 +44,7 @@ const TICK: Duration = Duration::from_millis(300);
 /// Tournaments the lists show in each of their three parts, at most.
 const LISTED: u32 = 50;
 /// Tournaments one name may host while they take registrations.
-const HOSTED: usize = 3;
+const HOSTED: u32 = 3;
 /// How many times an entry is tried when another took its number first.
 const TRIES: usize = 5;
 
@@ -87,7 +88,8 @@ impl From<DeskError> for Refused {
         let code = match e {
             DeskError::Store(e) => return e.refusal(),
             DeskError::Table(refused) => return refused,
-            DeskError::Settings(_) | DeskError::Hosting(_) => ErrorCode::BadSettings,
+            DeskError::Settings(_) => ErrorCode::BadSettings,
+            DeskError::Hosting(_) => ErrorCode::HostingLimit,
             DeskError::Entry(EntryError::Closed) => ErrorCode::RegistrationClosed,
             DeskError::Entry(EntryError::AlreadyRegistered(_)) => ErrorCode::AlreadyRegistered,
             DeskError::Entry(EntryError::NotRegistered(_)) => ErrorCode::NotRegistered,
@@ -127,30 +129,20 @@ impl Desk {
         let Creating { host, title, format, settings } = creating;
         format.check(settings.table, now)?;
         settings.check(format.size())?;
-        if id.is_none() {
-            let hosting = self
-                .rooms
-                .db()
-                .tournaments_in(&[Phase::Registering], u32::MAX)
-                .await?
-                .into_iter()
-                .filter_map(|listed| serde_json::from_str::<TournamentSummary>(&listed.summary).ok())
-                .filter(|s| PlayerName::parse(&s.host).is_ok_and(|h| h.key() == host.key()))
-                .count();
-            if hosting >= HOSTED {
-                return Err(DeskError::Hosting(host.to_string()));
-            }
-        }
         // No title: the page names it by its table type and format, in the reader's language.
-        let title = title.map(|t| t.trim().chars().take(40).collect::<String>()).unwrap_or_default();
+        let title = checked_title(title.as_deref())?;
+        // A player's tournament holds one of its host's slots (an operator's recurring run holds none).
+        let hosting = id.is_none().then(|| Hosting { key: host.key().to_string(), slots: HOSTED });
         let seed = Seed::random(&mut rand::rng());
         let entry = Entry::Created { title, host: host.to_string(), format, settings, seed };
         let first = Stamped { n: 1, at: now, entry };
         let id = id.unwrap_or_else(new_id);
         let tournament = Tournament::from_log(std::slice::from_ref(&first)).expect("a created entry starts a log");
         let summary = summary_json(&id, &tournament);
-        if !self.rooms.db().create_tournament(&id, &first, summary).await? {
-            return Ok(None);
+        match self.rooms.db().create_tournament(&id, &first, summary, hosting).await? {
+            Creation::Made => {}
+            Creation::Taken => return Ok(None),
+            Creation::Hosting => return Err(DeskError::Hosting(host.to_string())),
         }
         tracing::info!(tournament = %id, title = %tournament.title, "tournament created");
         self.known.lock().expect("the cache").insert(id.clone(), tournament);

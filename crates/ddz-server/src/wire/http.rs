@@ -359,6 +359,7 @@ fn hard() -> BotKind {
 /// `POST /api/tournaments`: a sit-and-go or a scheduled event of `table`, hosted by `name`. Settings left
 /// out take docs/tournaments.md's defaults for the format's field.
 #[derive(ts_rs::TS, Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct CreateTournament {
     pub name: String,
     /// The name's key, if it is protected (`docs/names.md`).
@@ -377,6 +378,7 @@ pub struct CreateTournament {
 
 /// `POST /api/tournaments/{id}/register` and `/withdraw`.
 #[derive(ts_rs::TS, Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct TournamentEntry {
     pub name: String,
     /// The name's key, if it is protected (`docs/names.md`).

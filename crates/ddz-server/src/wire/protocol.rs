@@ -333,6 +333,8 @@ pub enum ErrorCode {
     NotRegistered,
     /// A sit-and-go with every place taken.
     TournamentFull,
+    /// A name that hosts as many tournaments taking registrations as one may.
+    HostingLimit,
     /// A command a tournament's table does not take from a player (the tournament seats, deals and closes).
     TournamentTable,
     /// Watching a tournament's table from the address of an entrant who plays at another table of it.

@@ -318,6 +318,13 @@ impl Client {
     /// Joins through a balancer ([`server_behind_balancer`]) as a client at `address`, from the browser
     /// `browser`; returns once the first room state arrived.
     pub async fn join_from(addr: SocketAddr, room: &str, name: &str, address: &str, browser: &str) -> Client {
+        let mut client = Client::hello_from(addr, room, name, address, browser).await;
+        client.next_state().await;
+        client
+    }
+
+    /// Sends a `hello` as `name` from client `address` (behind the trusted balancer), waiting for nothing.
+    pub async fn hello_from(addr: SocketAddr, room: &str, name: &str, address: &str, browser: &str) -> Client {
         use tokio_tungstenite::tungstenite::client::IntoClientRequest;
         let mut request = ws_url(addr, room).into_client_request().expect("a request");
         request.headers_mut().insert("x-forwarded-for", address.parse().expect("a header value"));
@@ -331,7 +338,6 @@ impl Client {
             browser: Some(browser.into()),
         };
         client.send(&hello).await;
-        client.next_state().await;
         client
     }
 
