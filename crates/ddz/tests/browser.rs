@@ -160,8 +160,8 @@ fn the_tournament_player_and_board_pages_fit_every_size_in_chromium() {
     run_browser_tests("pages-layout.mjs", &[]);
 }
 
-/// An event's page follows a sit-and-go as it fills, starts and plays its first round, pushed over one socket
-/// with one GET; a deal played against bots opens from the player's page into its replay. The bot plays for an
+/// An event's page follows a sit-and-go as it fills, starts and plays its first round, pushed over its socket
+/// after one GET; a deal played against bots opens from the player's page into its replay. The bot plays for an
 /// entrant away a second; quick bots.
 #[test]
 fn pages_follow_what_happens_in_chromium() {
