@@ -30,9 +30,10 @@ export function layoutProblems(page) {
       const text = (el.getAttribute('aria-label') || el.textContent || '').trim().replace(/\s+/g, ' ').slice(0, 40);
       return `${el.tagName.toLowerCase()}.${[...el.classList].join('.')} "${text}"`;
     };
+    // `checkVisibility` also knows what a closed <details> hides (its content is skipped, yet keeps a box).
     const visible = (el) => {
       const r = rect(el);
-      return r.width > 0 && r.height > 0 && getComputedStyle(el).visibility !== 'hidden';
+      return r.width > 0 && r.height > 0 && el.checkVisibility({ visibilityProperty: true });
     };
     const inViewport = (r) => r.left >= -0.5 && r.top >= -0.5 && r.right <= width + 0.5 && r.bottom <= height + 0.5;
     /** Whether a tap at (x, y) lands on `el` (or inside it). */
@@ -179,7 +180,8 @@ export function layoutProblems(page) {
       '.sheet[open] button', '.sheet[open] select', '.sheet[open] input:not([type=checkbox]):not([type=radio])',
       ...PAGES.flatMap((root) => [`${root} a`, `${root} button`, `${root} select`, `${root} summary`])].join(', ');
     // A tap at a target's centre lands on it; on a page that scrolls, one the fixed bar lies over now is
-    // scrolled out from under it.
+    // scrolled out from under it. In a box that scrolls (a long sheet) the tap goes to the part in view: one
+    // scrolled out of it is left for when it is scrolled in.
     const nav = document.querySelector('.shell-nav')?.getBoundingClientRect();
     const underBar = (r) => nav && r.left < nav.right && r.right > nav.left && r.top < nav.bottom && r.bottom > nav.top;
     // Under an open sheet only its own targets take a tap.
@@ -187,7 +189,9 @@ export function layoutProblems(page) {
       const r = rect(el);
       if (r.width < 43.5 || r.height < 43.5) problems.push(`${describe(el)} is a tap target of only ${r.width.toFixed(0)}x${r.height.toFixed(0)}px`);
       if (!inViewport(r) || (scrolling && !onBar(el) && underBar(r))) continue;
-      const missed = hits(el, r.left + r.width / 2, r.top + r.height / 2);
+      const s = shown(el);
+      if (s.right - s.left < 1 || s.bottom - s.top < 1) continue;
+      const missed = hits(el, (s.left + s.right) / 2, (s.top + s.bottom) / 2);
       if (missed) problems.push(`a tap on ${describe(el)} lands on ${missed}`);
     }
     for (const el of [...document.querySelectorAll(['.hall .tile *, .hall .player-card *, .hall .live *', ...PAGES.map((root) => `${root} .tile *`)].join(', '))].filter(visible)) {

@@ -9,7 +9,8 @@
 //   the reader at place 537 (pinned under the standings) and seated, a long protected name with ratings in all
 //   three families, every challenge and twenty tournaments played and a history of 200 deals (paged by the
 //   stubbed endpoint as the server does; two pages shown), boards of 100 rows with the reader at rank 537, and
-//   a board where the reader is not listed yet (what listing needs, from their standing).
+//   a board where the reader is not listed yet (what listing needs, from their standing), and the form that
+//   creates an event, opened in its sheet.
 // Each screen must pass `layoutProblems` (nothing overlaps, nothing is cut or off the screen's sides, every tap
 // target at least 44px and uncovered, no scroll sideways), and axe must find nothing serious (axe at 640x360,
 // 390x844 and 1280x800). Screenshots of each first screen go to target/e2e-screenshots/pages/.
@@ -147,6 +148,12 @@ function screens(state, page, name, lang) {
       await id('rating-board').getByTestId('board-you').waitFor();
       await settled(page);
     }],
+    // The form that creates an event, in its sheet over the busy lists (only the sheet's own parts measured).
+    ['create', async () => {
+      await open(page, '#/tournaments', id(`tournament-${LISTS.finished[0].id}`));
+      await id('open-create').click();
+      await id('create-tournament').waitFor();
+    }],
   ];
 }
 
@@ -173,6 +180,9 @@ for (const lang of ['en', 'zh']) {
           for (const [screen, show] of screens(state, page, name, lang)) {
             await show();
             const found = [...(await layoutProblems(page)), ...(AXE_AT.has(at) ? await axeViolations(page) : [])];
+            const sheet = await page.evaluate(() => document.querySelector('.sheet[open]')?.getBoundingClientRect().toJSON());
+            if (sheet && (sheet.left < 0 || sheet.top < 0 || sheet.right > size.width || sheet.bottom > size.height))
+              found.push(`the sheet is off the screen: ${JSON.stringify(sheet)}`);
             problems.push(...found.map((p) => `${which} ${screen}: ${p}`));
             await page.screenshot({ path: join(OUT, `${lang}-${which}-${screen}-${at}.jpg`), type: 'jpeg', quality: 70 });
           }
