@@ -11,7 +11,7 @@ use crate::card::{Card, CardSet, Rank};
 use crate::fair::{self, Nonce, Salt};
 use crate::play::Play;
 use crate::readings::readings;
-use crate::rng::{DealRng, Seed};
+use crate::rng::{Seed, Stream};
 use crate::rules::{Rules, TableType};
 
 /// A seat at the table: 0, 1, 2 (0 and 1 in Two Player). Turns go 0, 1, 2, 0, ...
@@ -426,7 +426,7 @@ impl Deal {
     fn from_setup(setup: DealSetup) -> Deal {
         let base = setup.rules;
         let players = base.players as usize;
-        let mut rng = DealRng::new(&setup.dealing_seed());
+        let mut rng = Stream::new(&setup.dealing_seed());
         let mut priority_draws = Vec::new();
         let first = match setup.start {
             Start::Seat(seat) => seat % players,
@@ -1002,7 +1002,7 @@ impl Deal {
 
 /// RULES.md 7: `cards` in order, in packets of 1 to 6 (drawn), each to a seat drawn among those holding
 /// fewer than `hand_size`; a packet is cut short when its seat's hand is full.
-fn deal_in_packets(rng: &mut DealRng, cards: &[Card], players: usize, hand_size: usize) -> Vec<CardSet> {
+fn deal_in_packets(rng: &mut Stream, cards: &[Card], players: usize, hand_size: usize) -> Vec<CardSet> {
     let mut hands = vec![CardSet::EMPTY; players];
     let mut next = cards.iter();
     loop {
@@ -1020,7 +1020,7 @@ fn deal_in_packets(rng: &mut DealRng, cards: &[Card], players: usize, hand_size:
 }
 
 /// House, first deal: each seat draws from a shuffled 54-card deck; tied highest ranks redraw.
-fn priority_draw(rng: &mut DealRng, players: usize, draws: &mut Vec<Vec<Option<Card>>>) -> Seat {
+fn priority_draw(rng: &mut Stream, players: usize, draws: &mut Vec<Vec<Option<Card>>>) -> Seat {
     let mut contenders: Vec<Seat> = (0..players).collect();
     loop {
         let mut deck: Vec<Card> = CardSet::STANDARD_DECK.iter().collect();

@@ -95,16 +95,21 @@ impl<'de> Deserialize<'de> for Seed {
     }
 }
 
-/// The random stream of one deal.
-pub(crate) struct DealRng(ChaCha20Rng);
+/// The random stream every draw of the project uses (a deal's cards, a tournament's seats), written out
+/// so that anyone can draw again from a revealed seed in any language: ChaCha20 (20 rounds, the 32 bytes
+/// of the seed as its key, a zero nonce, the stream read from its start), consumed only as 64-bit
+/// little-endian words (`next_u64`) by [`Stream::below`] and [`Stream::shuffle`].
+pub struct Stream(ChaCha20Rng);
 
-impl DealRng {
-    pub(crate) fn new(seed: &Seed) -> DealRng {
-        DealRng(ChaCha20Rng::from_seed(seed.0))
+impl Stream {
+    pub fn new(seed: &Seed) -> Stream {
+        Stream(ChaCha20Rng::from_seed(seed.0))
     }
 
-    /// A uniform number in `0..n` (`n` > 0), by rejection so that every value is equally likely.
-    pub(crate) fn below(&mut self, n: usize) -> usize {
+    /// A uniform number in `0..n` (`n` > 0), by rejection so that every value is equally likely: the next
+    /// word `x` is taken if `x < 2^64 - 1 - ((2^64 - 1) mod n)`, as `x mod n`; otherwise the next word is
+    /// tried.
+    pub fn below(&mut self, n: usize) -> usize {
         let n = n as u64;
         let zone = u64::MAX - (u64::MAX % n);
         loop {
@@ -115,8 +120,9 @@ impl DealRng {
         }
     }
 
-    /// Fisher-Yates.
-    pub(crate) fn shuffle<T>(&mut self, items: &mut [T]) {
+    /// Fisher-Yates from the last place down: for `i` from `len - 1` to 1, swap place `i` with place
+    /// `below(i + 1)`.
+    pub fn shuffle<T>(&mut self, items: &mut [T]) {
         for i in (1..items.len()).rev() {
             let j = self.below(i + 1);
             items.swap(i, j);
@@ -127,6 +133,17 @@ impl DealRng {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The stream is RFC 8439's ChaCha20 keystream (its test vector A.1 #1: an all-zero key and nonce,
+    /// block 0), read as little-endian 64-bit words.
+    #[test]
+    fn the_stream_is_chacha20s_keystream_read_as_little_endian_words() {
+        let mut stream = Stream::new(&Seed([0; 32]));
+        let first = [0x76, 0xb8, 0xe0, 0xad, 0xa0, 0xf1, 0x3d, 0x90];
+        let second = [0x40, 0x5d, 0x6a, 0xe5, 0x53, 0x86, 0xbd, 0x28];
+        assert_eq!(stream.0.next_u64(), u64::from_le_bytes(first));
+        assert_eq!(stream.0.next_u64(), u64::from_le_bytes(second));
+    }
 
     #[test]
     fn a_seed_is_written_as_64_lowercase_hex_digits_in_byte_order() {

@@ -46,7 +46,9 @@ pub use domain::fairness::{Listing, Origin};
 pub use domain::names::PlayerName;
 pub use domain::rating;
 pub use domain::room::{LogLine, Mode, Occupant, RoomCode};
-pub use domain::tournament::{Format, PathState, Recurring};
+pub use domain::tournament::{
+    Checked, Format, PathState, RecordError, Recurring, Verified, verify as verify_tournament,
+};
 pub use http::Heartbeat;
 pub use http::limit::Rate;
 pub use room::{FromClient, Hello, Msg, Outbound, Reply, Request, Timing};

@@ -169,6 +169,20 @@ async fn a_nine_player_sit_and_go_plays_over_sockets_to_its_podium() {
     let seed: ddz_engine::Seed = serde_json::from_value(page["seed"].clone()).expect("the seed");
     let digest: String = <sha2::Sha256 as sha2::Digest>::digest(seed.0).iter().map(|b| format!("{b:02x}")).collect();
     assert_eq!(digest, commitment);
+    // Its public record draws again, decision by decision, from the seed; the addresses are groups.
+    let record: ddz_server::wire::http::TournamentRecord =
+        serde_json::from_value(get(addr, &format!("/api/tournaments/{id}/record")).await).expect("a record");
+    assert_eq!(record.commitment, commitment);
+    let verified = ddz_server::verify_tournament(&record.log).expect("the record checks");
+    assert_eq!(verified.checks.len(), 6, "the start, two seatings, two closes, the end: {:?}", verified.checks);
+    assert!(verified.checks.iter().all(|c| c.differs.is_none()), "{:?}", verified.checks);
+    let text = serde_json::to_string(&record.log).unwrap();
+    assert!(!text.contains("127.0.0.1") && !text.contains("\"address\":\"1"), "no address is published: {text}");
+    if std::env::var_os("DDZ_BLESS").is_some() {
+        // The CLI's test checks this record with `ddz verify-tournament` (crates/ddz/tests/cli.rs).
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../ddz/tests/data/tournament-record.json");
+        std::fs::write(path, serde_json::to_string_pretty(&record).unwrap()).expect("the fixture is written");
+    }
     // The deals are rated and in the players' stats, as quick match's.
     let stats = get(addr, "/api/players/Player1").await;
     assert!(stats["stats"][0]["deals"].as_u64().is_some_and(|deals| deals >= 1), "{stats}");
@@ -319,6 +333,9 @@ async fn tournament_requests_out_of_bounds_are_refused_with_their_codes() {
     assert_eq!(entry.status, 422, "a registration's unknown field: {}", entry.body);
     let unknown = http(addr, "GET", "/api/tournaments/nosuchthing", None).await;
     assert_eq!((unknown.status, unknown.body["code"].as_str()), (404, Some("no_such_tournament")));
+    let ok = create(json!({"name": "Early", "table": "house", "format": {"kind": "sit_and_go", "size": 9}})).await;
+    let early = http(addr, "GET", &format!("/api/tournaments/{}/record", ok.body["id"].as_str().unwrap()), None).await;
+    assert_eq!((early.status, early.body["code"].as_str()), (409, Some("tournament_not_over")));
     // One host, three tournaments taking registrations at most.
     for _ in 0..3 {
         let ok = create(json!({"name": "Busy", "table": "house", "format": {"kind": "sit_and_go", "size": 9}})).await;

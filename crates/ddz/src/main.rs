@@ -152,6 +152,16 @@ enum Command {
         #[arg(long)]
         previous: Option<PathBuf>,
     },
+    /// Check a finished tournament's draw (docs/tournaments.md, "Checking the draw"): from its public record
+    /// (`GET /api/tournaments/ID/record`, saved to a file), every decision of its driver (the start, each
+    /// round's seating, each round's close, the end) is decided again by the rules and compared; prints
+    /// each, and where the record differs.
+    VerifyTournament {
+        record: PathBuf,
+        /// The commitment the tournament's page showed before its start: the seed must be the one it hid.
+        #[arg(long)]
+        commitment: Option<String>,
+    },
     /// The `hard` bot's review of one seat's trick play in a finished deal: each decision with a choice,
     /// the side's win chance after the play made and after the bot's best candidate, mistakes marked.
     Review {
@@ -319,6 +329,34 @@ fn host_name() -> String {
         .unwrap_or_else(|| "node".into())
 }
 
+/// `ddz verify-tournament`: a finished tournament's record checked, decision by decision.
+fn verify_tournament(path: &std::path::Path, shown_before: Option<&str>) -> Result<(), String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let record: ddz_server::wire::http::TournamentRecord =
+        serde_json::from_str(&text).map_err(|e| format!("{}: not a tournament's record: {e}", path.display()))?;
+    let verified = ddz_server::verify_tournament(&record.log).map_err(|e| format!("{}: {e}", record.id))?;
+    println!("seed {}\n  SHA-256 {}", verified.seed, verified.commitment);
+    let shown = shown_before.unwrap_or(&record.commitment);
+    if !verified.commitment.eq_ignore_ascii_case(shown.trim()) {
+        return Err(format!("{}: the seed is not the one committed to ({shown})", record.id));
+    }
+    let checks = verified.checks;
+    let mut differ = 0;
+    for check in &checks {
+        match &check.differs {
+            None => println!("entry {}: {}: as drawn", check.n, check.what),
+            Some(why) => {
+                differ += 1;
+                println!("entry {}: {}: DIFFERS: {why}", check.n, check.what);
+            }
+        }
+    }
+    match differ {
+        0 => Ok(()),
+        n => Err(format!("{}: {n} of {} decisions differ from the rules", record.id, checks.len())),
+    }
+}
+
 /// The tournaments a server keeps open unless told otherwise: a sit-and-go always open for each table type
 /// and an hourly House event (`--tournaments FILE` replaces them, `--no-tournaments` turns them off).
 const BUILT_IN_TOURNAMENTS: &str = include_str!("built_in_tournaments.toml");
@@ -433,6 +471,7 @@ fn main() -> ExitCode {
             .and_then(|rules| simulate::simulate(rules, deals, seed, out.as_deref())),
         Command::Replay { files } => simulate::replay(&files),
         Command::Verify { records, previous } => simulate::verify(&records, previous.as_deref()),
+        Command::VerifyTournament { record, commitment } => verify_tournament(&record, commitment.as_deref()),
         Command::Review { record, seat } => simulate::review(&record, seat),
         Command::Arena { table, wild_rank, research, auction, a, b, deals, seed, threads } => {
             arena::arena(arena::ArenaArgs { table, wild_rank, research, auction, a, b, deals, seed, threads })

@@ -462,3 +462,39 @@ fn serve_survives_kill_minus_nine_mid_deal() {
         let _ = std::fs::remove_file(format!("{}{suffix}", db.display()));
     }
 }
+
+/// `ddz verify-tournament`: a finished sit-and-go's public record (saved from a real server's
+/// `GET /api/tournaments/ID/record` by `DDZ_BLESS=1` in crates/ddz-server/tests/tournaments.rs) draws again
+/// decision by decision; a seat changed or a wrong commitment is found and said.
+#[test]
+fn verify_tournament_draws_every_round_again_and_finds_a_changed_seat() {
+    let fixture = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/tournament-record.json");
+    let out = run(&["verify-tournament", fixture], "");
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "{stdout}{}", text(&out.stderr));
+    assert!(stdout.lines().filter(|l| l.ends_with(": as drawn")).count() >= 6, "{stdout}");
+    assert!(stdout.contains("round 1 (Chips") && !stdout.contains("DIFFERS"), "{stdout}");
+
+    let mut record: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(fixture).unwrap()).unwrap();
+    let dir = std::env::temp_dir().join(format!("ddz-cli-tournament-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let wrong = dir.join("wrong-commitment.json");
+    let shown = record["commitment"].as_str().unwrap().to_string();
+    let out = run(&["verify-tournament", fixture, "--commitment", &"0".repeat(64)], "");
+    assert!(!out.status.success() && text(&out.stderr).contains("not the one committed to"), "{}", text(&out.stderr));
+    let out = run(&["verify-tournament", fixture, "--commitment", &shown.to_uppercase()], "");
+    assert!(out.status.success(), "the commitment the page showed, in any case");
+    // Two players of the first round trade seats.
+    let seated = record["log"].as_array_mut().unwrap().iter_mut().find(|e| e["entry"]["entry"] == "seated").unwrap();
+    let tables = seated["entry"]["tables"].as_array_mut().unwrap();
+    let (a, b) = (tables[0][1][0].clone(), tables[1][1][0].clone());
+    tables[0][1][0] = b;
+    tables[1][1][0] = a;
+    std::fs::write(&wrong, record.to_string()).unwrap();
+    let out = run(&["verify-tournament", wrong.to_str().unwrap()], "");
+    let stdout = text(&out.stdout);
+    assert!(!out.status.success(), "{stdout}");
+    assert!(stdout.contains("DIFFERS: table 1 is drawn"), "{stdout}");
+    assert!(text(&out.stderr).contains("decisions differ from the rules"), "{}", text(&out.stderr));
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -167,9 +167,8 @@ fn status(code: ErrorCode) -> StatusCode {
             StatusCode::NOT_FOUND
         }
         RallyOpen | NameProtected | WrongRecoveryCode | EntrantWatching => StatusCode::FORBIDDEN,
-        RallyPlayed | AlreadyProtected | AlreadyRegistered | TournamentFull | RegistrationClosed | HostingLimit => {
-            StatusCode::CONFLICT
-        }
+        RallyPlayed | AlreadyProtected | AlreadyRegistered | TournamentFull | RegistrationClosed | HostingLimit
+        | TournamentNotOver => StatusCode::CONFLICT,
         TooManyGuesses | RateLimited => StatusCode::TOO_MANY_REQUESTS,
         MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
         _ => StatusCode::BAD_REQUEST,

@@ -68,6 +68,7 @@ pub fn router(state: AppState) -> Router {
         .route("/api/tournaments", get(tournaments::list).post(tournaments::create))
         .route("/api/tournaments/{id}", get(tournaments::view))
         .route("/api/tournaments/{id}/page", get(tournaments::page))
+        .route("/api/tournaments/{id}/record", get(tournaments::record))
         .route("/api/tournaments/{id}/register", post(tournaments::register))
         .route("/api/tournaments/{id}/withdraw", post(tournaments::withdraw))
         .route("/api/lobby", get(api::lobby))

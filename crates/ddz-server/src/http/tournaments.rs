@@ -9,7 +9,9 @@ use super::common::{AppError, AppState, Body, ClientAddr, Params, Queried, origi
 use super::names::proven_name;
 use crate::domain::tournament::{Settings, SettingsError};
 use crate::tournaments::{Creating, DeskError};
-use crate::wire::http::{CreateTournament, TournamentCreated, TournamentEntry, TournamentView, Tournaments};
+use crate::wire::http::{
+    CreateTournament, TournamentCreated, TournamentEntry, TournamentRecord, TournamentView, Tournaments,
+};
 use crate::wire::pages::TournamentFollow;
 use crate::wire::protocol::{ErrorCode, Refused};
 
@@ -48,6 +50,14 @@ pub(super) async fn page(
     let reader = query.name.as_deref().filter(|name| !name.trim().is_empty()).map(path_name).transpose()?;
     let followed = state.desk.page(&id).await?;
     Ok(Json(followed.answer(reader.as_ref(), state.rooms.now_ms())))
+}
+
+/// `GET /api/tournaments/{id}/record`: a finished tournament's public record, to check its draw.
+pub(super) async fn record(
+    State(state): State<AppState>,
+    Params(id): Params<String>,
+) -> Result<Json<TournamentRecord>, AppError> {
+    Ok(Json(state.desk.record(&id).await?))
 }
 
 /// A tournament body the server cannot read: a field or a kind it does not know is a setting refused

@@ -28,14 +28,14 @@ use ddz_engine::{DealRecord, Seed};
 use crate::domain::names::PlayerName;
 use crate::domain::room::{Mode, RoomCode};
 use crate::domain::tournament::{
-    Announce, Due, Entry, EntryError, FILL_LEVEL, Format, Phase, Recurring, Seating, Settings, SettingsError, Stamped,
-    Tournament, checked_title, seats,
+    Announce, DRAW, Due, Entry, EntryError, FILL_LEVEL, Format, Phase, Recurring, Seating, Settings, SettingsError,
+    Stamped, Tournament, checked_title, seats,
 };
 use crate::matching::quick_rules;
 use crate::room::{Request, TableSeat, retry_pause_ms};
 use crate::rooms::Rooms;
 use crate::store::{Creation, DbResult, Hosting, Places, StoreError, TableDeal};
-use crate::wire::http::{TournamentRound, TournamentView, Tournaments};
+use crate::wire::http::{TournamentRecord, TournamentRound, TournamentView, Tournaments};
 use crate::wire::pages::{EntrantView, TournamentSummary, TournamentTable};
 use crate::wire::protocol::{ErrorCode, Refused};
 
@@ -78,6 +78,8 @@ pub enum DeskError {
     Hosting(String),
     #[error("another request changed the tournament meanwhile: try again")]
     Contended,
+    #[error("tournament {0} is not over: its record is published at its end")]
+    NotOver(String),
     /// A table's room refused what the tournament asked of it.
     #[error(transparent)]
     Table(#[from] Refused),
@@ -96,6 +98,7 @@ impl From<DeskError> for Refused {
             DeskError::Entry(EntryError::Full) => ErrorCode::TournamentFull,
             DeskError::NoSuchTournament(_) => ErrorCode::NoSuchTournament,
             DeskError::Contended => ErrorCode::Busy,
+            DeskError::NotOver(_) => ErrorCode::TournamentNotOver,
         };
         Refused::new(code, e.to_string())
     }
@@ -134,7 +137,7 @@ impl Desk {
         // A player's tournament holds one of its host's slots (an operator's recurring run holds none).
         let hosting = id.is_none().then(|| Hosting { key: host.key().to_string(), slots: HOSTED });
         let seed = Seed::random(&mut rand::rng());
-        let entry = Entry::Created { title, host: host.to_string(), format, settings, seed };
+        let entry = Entry::Created { title, host: host.to_string(), format, settings, seed, draw: DRAW };
         let first = Stamped { n: 1, at: now, entry };
         let id = id.unwrap_or_else(new_id);
         let tournament = Tournament::from_log(std::slice::from_ref(&first)).expect("a created entry starts a log");
@@ -237,6 +240,29 @@ impl Desk {
             running: read(&[Phase::Running]).await?,
             finished: read(&[Phase::Finished, Phase::Cancelled]).await?,
         })
+    }
+
+    /// A finished tournament's public record: its log, each address replaced by its group.
+    pub async fn record(&self, id: &str) -> Result<TournamentRecord, DeskError> {
+        let mut log = self.rooms.db().tournament_log(id, 0).await?;
+        let tournament = Tournament::from_log(&log).ok_or_else(|| DeskError::NoSuchTournament(id.to_string()))?;
+        if !matches!(tournament.phase, Phase::Finished | Phase::Cancelled) {
+            return Err(DeskError::NotOver(id.to_string()));
+        }
+        let mut groups: Vec<String> = Vec::new();
+        for stamped in &mut log {
+            if let Entry::Registered { address: Some(address), .. } = &mut stamped.entry {
+                let group = match groups.iter().position(|known| known == address) {
+                    Some(i) => i + 1,
+                    None => {
+                        groups.push(address.clone());
+                        groups.len()
+                    }
+                };
+                *address = format!("a{group}");
+            }
+        }
+        Ok(TournamentRecord { id: id.to_string(), commitment: tournament.commitment(), log })
     }
 
     /// Everything about tournament `id`.

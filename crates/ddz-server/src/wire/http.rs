@@ -10,7 +10,7 @@ use crate::domain::challenge::{BoardRow, ChallengeKind, RallyResult};
 use crate::domain::rating::{PlayerRating, RatingRow};
 use crate::domain::room::{Mode, RoomCode};
 use crate::domain::stats::{BoardName, StatLine};
-use crate::domain::tournament::{Format, Settings, Stage};
+use crate::domain::tournament::{Format, Settings, Stage, Stamped};
 use crate::wire::pages::{EntrantView, Summary, TournamentSummary, TournamentTable};
 use crate::wire::protocol::ErrorCode;
 
@@ -434,4 +434,15 @@ pub struct TournamentView {
     pub rounds: Vec<TournamentRound>,
     /// The server's time, for the countdown.
     pub now: u64,
+}
+
+/// `GET /api/tournaments/{id}/record`: a finished tournament's public record, to check its draw
+/// (`ddz verify-tournament`, docs/tournaments.md "Checking the draw"): its whole log, with each entrant's
+/// address replaced by a group (`a1`, `a2`, …: entrants who registered from one address share one), and
+/// the commitment the page showed from the start.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct TournamentRecord {
+    pub id: String,
+    pub commitment: String,
+    pub log: Vec<Stamped>,
 }

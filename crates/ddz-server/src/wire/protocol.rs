@@ -335,6 +335,8 @@ pub enum ErrorCode {
     TournamentFull,
     /// A name that hosts as many tournaments taking registrations as one may.
     HostingLimit,
+    /// A tournament's record asked for before its end (its seed is revealed only then).
+    TournamentNotOver,
     /// A command a tournament's table does not take from a player (the tournament seats, deals and closes).
     TournamentTable,
     /// Watching a tournament's table from the address of an entrant who plays at another table of it.

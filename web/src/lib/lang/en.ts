@@ -671,6 +671,7 @@ export const en: Language = {
     not_registered: 'You are not registered for this tournament.',
     tournament_full: 'The tournament is full.',
     hosting_limit: 'You host three tournaments taking registrations already: wait until one starts.',
+    tournament_not_over: 'The record is published when the tournament is over.',
     entrant_watching: 'You play at another table of this tournament: its other tables are not yours to watch until you are out.',
     tournament_table: 'The tournament runs this table: it seats, deals and closes by itself.',
     connection_broken: 'The connection broke: reconnecting.',

@@ -676,6 +676,7 @@ export const zh: Language = {
     not_registered: '你没有报名这个比赛。',
     tournament_full: '比赛名额已满。',
     hosting_limit: '你已主办三场正在报名的比赛，请等其中一场开赛后再创建。',
+    tournament_not_over: '比赛结束后才公布完整记录。',
     entrant_watching: '你正在这个比赛的另一张牌桌上比赛：出局之前不能观看其他牌桌。',
     tournament_table: '这是比赛的牌桌：入座、发牌和关桌都由比赛自动进行。',
     connection_broken: '连接断开了：正在重新连接。',

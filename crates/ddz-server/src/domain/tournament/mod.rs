@@ -7,11 +7,14 @@
 //! Time is an input: what is due ([`Tournament::due`]) is asked with the time, and the driver
 //! (`crate::tournaments`) stores the entry it answers before acting on it.
 
+mod draw;
+mod verify;
+
+pub use draw::{DRAW, advancing, draw_tables, part_addresses, swiss_tables};
+pub use verify::{Checked, RecordError, Verified, verify};
+
 use ddz_bot::BotKind;
 use ddz_engine::{Seed, TableType};
-use rand::SeedableRng;
-use rand::seq::SliceRandom;
-use rand_chacha::ChaCha20Rng;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
@@ -252,6 +255,10 @@ pub enum PathState {
     Ahead,
 }
 
+fn first_draw() -> u32 {
+    1
+}
+
 /// One change to a tournament, as stored.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "entry", rename_all = "snake_case")]
@@ -263,6 +270,9 @@ pub enum Entry {
         format: Format,
         settings: Settings,
         seed: Seed,
+        /// The version of the seat draw ([`DRAW`]); 1 for a log that names none.
+        #[serde(default = "first_draw")]
+        draw: u32,
     },
     Registered {
         name: String,
@@ -383,6 +393,8 @@ pub struct Tournament {
     pub format: Format,
     pub settings: Settings,
     pub seed: Seed,
+    /// The version of its seat draw.
+    pub draw: u32,
     pub created_at: u64,
     pub phase: Phase,
     pub started_at: Option<u64>,
@@ -445,13 +457,14 @@ impl Tournament {
     /// The tournament its first entry announces; `None` when the log does not start with one.
     pub fn from_log(log: &[Stamped]) -> Option<Tournament> {
         let (first, rest) = log.split_first()?;
-        let Entry::Created { title, host, format, settings, seed } = &first.entry else { return None };
+        let Entry::Created { title, host, format, settings, seed, draw } = &first.entry else { return None };
         let mut tournament = Tournament {
             title: title.clone(),
             host: host.clone(),
             format: format.clone(),
             settings: settings.clone(),
             seed: *seed,
+            draw: *draw,
             created_at: first.at,
             phase: Phase::Registering,
             started_at: None,
@@ -772,7 +785,7 @@ impl Tournament {
                 // The draw is the seed's, over the players still in, in the field's order.
                 let mut alive = ranked.clone();
                 alive.sort_unstable();
-                draw_tables(&alive, &field, seats, &self.seed, round)
+                draw_tables(&alive, &field, seats, &self.seed, round, self.draw)
             }
             Stage::Fixed | Stage::Final => {
                 let before: Vec<Vec<usize>> = self
@@ -958,107 +971,8 @@ impl Tournament {
     }
 }
 
-/// Players advancing from a fixed-deal round of `field`: two thirds, in whole tables, at least one table
-/// fewer, never fewer than the final table.
-pub fn advancing(field: usize, seats: usize) -> usize {
-    (field * 2 / 3 / seats * seats).min(field.saturating_sub(seats)).max(seats)
-}
-
 fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
-}
-
-/// The tables of round `round` for the players `alive` (indexes into the field, whose addresses are
-/// `addresses`): a draw from the tournament's seed, so that anyone who learns the seed afterwards can
-/// check it, and nobody chooses a table or a partner. Two entrants of one address never share a table
-/// while a swap with another table can part them.
-pub fn draw_tables(
-    alive: &[usize],
-    addresses: &[Option<&str>],
-    seats: usize,
-    seed: &Seed,
-    round: u32,
-) -> Vec<Vec<usize>> {
-    let mut order = alive.to_vec();
-    order.shuffle(&mut round_rng(seed, round));
-    let mut tables: Vec<Vec<usize>> = order.chunks(seats).map(<[usize]>::to_vec).collect();
-    part_addresses(&mut tables, addresses);
-    tables
-}
-
-/// The random numbers of round `round`: SHA-256 of the seed and the round, so that rounds never share a
-/// draw.
-fn round_rng(seed: &Seed, round: u32) -> ChaCha20Rng {
-    let key: [u8; 32] = Sha256::new()
-        .chain_update(b"ddz-tournament/1:")
-        .chain_update(seed.0)
-        .chain_update(round.to_be_bytes())
-        .finalize()
-        .into();
-    ChaCha20Rng::from_seed(key)
-}
-
-/// Moves the later of two entrants of one address at a table to another table, in exchange for a seat
-/// whose entrant clashes with nobody there.
-fn part_addresses(tables: &mut [Vec<usize>], addresses: &[Option<&str>]) {
-    let address = |i: usize| addresses[i];
-    let clashes = |table: &[usize], who: usize, skip: usize| {
-        address(who).is_some() && table.iter().any(|&other| other != skip && address(other) == address(who))
-    };
-    for t in 0..tables.len() {
-        for s in 0..tables[t].len() {
-            let who = tables[t][s];
-            if !clashes(&tables[t][..s], who, who) {
-                continue;
-            }
-            // Another table where `who` clashes with nobody, and one of whose entrants clashes with nobody here.
-            let swap = (0..tables.len()).filter(|&u| u != t).find_map(|u| {
-                let (here, there) = (&tables[t], &tables[u]);
-                (0..there.len()).find_map(|v| {
-                    let other = there[v];
-                    let fits_there = !clashes(there, who, other);
-                    let fits_here = !clashes(here, other, who);
-                    (fits_there && fits_here).then_some((u, v))
-                })
-            });
-            if let Some((u, v)) = swap {
-                let other = tables[u][v];
-                tables[u][v] = who;
-                tables[t][s] = other;
-            }
-        }
-    }
-}
-
-/// Swiss reseating between fixed-deal rounds (瑞士移位): with the players ranked best first, table *i* of
-/// *T* gets ranks *i*, *i + T*, *i + 2T*, …, so each table mixes leaders and chasers and players meet new
-/// opponents. A table that would seat two players who shared a table in `before` swaps its lowest-ranked
-/// player with the next table's, where that leaves fewer such pairs at the two tables.
-pub fn swiss_tables(ranked: &[usize], seats: usize, before: &[Vec<usize>]) -> Vec<Vec<usize>> {
-    let count = ranked.len() / seats;
-    let mut tables: Vec<Vec<usize>> = (0..count).map(|i| (0..seats).map(|s| ranked[i + s * count]).collect()).collect();
-    let met = |a: usize, b: usize| before.iter().any(|table| table.contains(&a) && table.contains(&b));
-    // How many pairs at a table shared one in `before`.
-    let repeats = |table: &[usize]| {
-        table.iter().enumerate().map(|(i, &a)| table[i + 1..].iter().filter(|&&b| met(a, b)).count()).sum::<usize>()
-    };
-    for t in 0..count {
-        let next = (t + 1) % count;
-        if next == t || repeats(&tables[t]) == 0 {
-            continue;
-        }
-        let last = seats - 1;
-        let was = repeats(&tables[t]) + repeats(&tables[next]);
-        let (mine, theirs) = (tables[t][last], tables[next][last]);
-        tables[t][last] = theirs;
-        tables[next][last] = mine;
-        if repeats(&tables[t]) + repeats(&tables[next]) >= was {
-            // No fewer repeated pairs: the swap is undone.
-            tables[t][last] = mine;
-            tables[next][last] = theirs;
-        }
-    }
-    tables
 }
 
 #[cfg(test)]
@@ -1100,6 +1014,7 @@ mod tests {
                 format,
                 settings,
                 seed: Seed::from_u64(42),
+                draw: DRAW,
             };
             Log { entries: vec![Stamped { n: 1, at: 0, entry: created }], now: 0 }
         }
@@ -1299,10 +1214,10 @@ mod tests {
         let field = vec![None; 9];
         let alive: Vec<usize> = (0..9).collect();
         let seed = Seed::from_u64(7);
-        let first = draw_tables(&alive, &field, 3, &seed, 1);
-        assert_eq!(first, draw_tables(&alive, &field, 3, &seed, 1), "anyone with the seed draws the same tables");
-        assert_ne!(first, draw_tables(&alive, &field, 3, &seed, 2), "each round its own draw");
-        assert_ne!(first, draw_tables(&alive, &field, 3, &Seed::from_u64(8), 1), "each seed its own draw");
+        let first = draw_tables(&alive, &field, 3, &seed, 1, DRAW);
+        assert_eq!(first, draw_tables(&alive, &field, 3, &seed, 1, DRAW), "anyone with the seed draws the same tables");
+        assert_ne!(first, draw_tables(&alive, &field, 3, &seed, 2, DRAW), "each round its own draw");
+        assert_ne!(first, draw_tables(&alive, &field, 3, &Seed::from_u64(8), 1, DRAW), "each seed its own draw");
         let mut seated: Vec<usize> = first.concat();
         seated.sort_unstable();
         assert_eq!(seated, alive);
@@ -1316,7 +1231,7 @@ mod tests {
             ["home", "home", "office", "office", "cafe", "cafe", "g", "h", "i"].into_iter().map(Some).collect();
         let alive: Vec<usize> = (0..9).collect();
         for round in 0..200 {
-            for table in draw_tables(&alive, &field, 3, &Seed::from_u64(3), round) {
+            for table in draw_tables(&alive, &field, 3, &Seed::from_u64(3), round, DRAW) {
                 let mut addresses: Vec<_> = table.iter().map(|&i| field[i]).collect();
                 addresses.sort();
                 addresses.dedup();
@@ -1358,6 +1273,7 @@ mod tests {
             format: log.state().format,
             settings,
             seed: Seed::from_u64(42),
+            draw: DRAW,
         };
         log.push(log.state().due_entry(0).unwrap());
         log.push(log.state().due_entry(0).unwrap());
@@ -1624,6 +1540,43 @@ mod tests {
         assert!(state.may_watch(&other, Some("192.0.2.1"), None) && state.may_watch(&other, None, Some("stranger")));
         log.push(Entry::RoundClosed { round: 1, out: vec![0] });
         assert!(log.state().may_watch(&other, Some("10.0.0.P0"), Some(&p0)), "once out, every table opens");
+    }
+
+    #[test]
+    fn a_finished_events_record_checks_out_and_a_seat_or_a_cut_changed_is_found() {
+        let mut log = sit_and_go(27, false);
+        log.register(&names(27).iter().map(String::as_str).collect::<Vec<_>>());
+        assert_eq!(verify(&log.entries), Err(RecordError::NotOver));
+        log.play(|_, table, number| {
+            let lucky = (table.code.as_str().len() + number as usize + table.players[0]) % 3;
+            (0..3).map(|s| if s == lucky { 4 } else { -2 }).collect()
+        });
+        let checks = verify(&log.entries).expect("a finished event checks").checks;
+        let seatings = log.entries.iter().filter(|s| matches!(s.entry, Entry::Seated { .. })).count();
+        assert!(
+            checks.iter().filter(|c| c.what.starts_with("round ") && c.what.contains("tables")).count() == seatings
+        );
+        assert!(checks.iter().all(|c| c.differs.is_none()), "{checks:?}");
+        // Two players of the first round traded seats: found at that entry, and nowhere before it.
+        let mut changed = log.entries.clone();
+        let at = changed.iter().position(|s| matches!(s.entry, Entry::Seated { .. })).unwrap();
+        if let Entry::Seated { tables, .. } = &mut changed[at].entry {
+            let (a, b) = (tables[0].1[0], tables[1].1[0]);
+            tables[0].1[0] = b;
+            tables[1].1[0] = a;
+        }
+        let found: Vec<u64> =
+            verify(&changed).unwrap().checks.iter().filter(|c| c.differs.is_some()).map(|c| c.n).collect();
+        assert_eq!(found.first(), Some(&changed[at].n));
+        // A round's cut that kept someone the line put out.
+        let mut changed = log.entries.clone();
+        let at =
+            changed.iter().position(|s| matches!(&s.entry, Entry::RoundClosed { out, .. } if !out.is_empty())).unwrap();
+        if let Entry::RoundClosed { out, .. } = &mut changed[at].entry {
+            out.pop();
+        }
+        let first = verify(&changed).unwrap().checks.into_iter().find(|c| c.differs.is_some()).map(|c| c.n);
+        assert_eq!(first, Some(changed[at].n));
     }
 
     #[test]
