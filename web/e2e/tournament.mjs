@@ -2,8 +2,8 @@
 // creates a 9-player House sit-and-go that bots fill after the shortest wait (10 s), with one-deal rounds chosen
 // in the form's settings, is registered by it (Withdraw and Register again), is taken to the table the server
 // seats them at, plays their turns there, follows the tournament to its end (a final table if they reach it)
-// and sees the standings of 9, the event's path and rounds, their own place as the server has it, and the
-// podium; the pages on phones upright and sideways and in Chinese.
+// and sees the standings of 9, the event's path and rounds, their own place as the server has it, the podium,
+// and the record to check the draw with; the pages on phones upright and sideways and in Chinese.
 // Usage: DDZ_URL=http://127.0.0.1:8080 node web/e2e/tournament.mjs (with `ddz serve --tournament-pause-ms 500
 // --tournament-away-ms 15000 --bot-delay-ms 100 --bot-delay-span-ms 100`).
 
@@ -164,6 +164,11 @@ describe('tournaments', () => {
     assert.equal(await standings.nth(mine.place - 1).locator('.entrant-name').innerText(), name);
     assert.ok(await standings.nth(mine.place - 1).evaluate((tr) => tr.classList.contains('mine')), 'their row lit');
     assert.match(await page.getByTestId('seed').innerText(), /\S{16,}/);
+    // Its record to check the draw with: the log under the commitment the page showed from the start.
+    assert.equal(await page.getByTestId('tournament-record').getAttribute('href'), `/api/tournaments/${id}/record`);
+    const record = await api(`/api/tournaments/${id}/record`);
+    assert.equal(record.commitment, await page.getByTestId('commitment').innerText());
+    assert.ok(record.log.length > 9, 'every registration, the start, the rounds');
     assert.equal(await page.getByTestId('go-to-table').count(), 0);
     await assertLayout(page, 'the finished tournament');
     await shot(page, 'tournament-finished');

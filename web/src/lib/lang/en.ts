@@ -524,6 +524,8 @@ const words = {
   needsMoreOpponents_one: 'Not listed yet: needs {n} more different opponent',
   needsMoreOpponents_other: 'Not listed yet: needs {n} more different opponents',
   belowRank: 'Below #{rank}',
+  downloadEventRecord: 'Download the event’s record',
+  checkDrawAbout: 'Every seating and round in it is drawn again from the seed by',
   // The shell and the hall (issue 58).
   navigation: 'Navigation',
   navPlay: 'Play',

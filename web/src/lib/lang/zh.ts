@@ -520,6 +520,8 @@ const words: Words = {
   needsMoreOpponents_one: '尚未上榜：还需 {n} 位不同对手',
   needsMoreOpponents_other: '尚未上榜：还需 {n} 位不同对手',
   belowRank: '{rank} 名以外',
+  downloadEventRecord: '下载赛事记录',
+  checkDrawAbout: '其中每次入座和每轮结果都可以用种子重新抽取核对：',
   // 导航和大厅（issue 58）。
   navigation: '导航',
   navPlay: '大厅',
