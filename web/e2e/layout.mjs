@@ -3,7 +3,8 @@
 // screen, a phone's top bar of more than one row, the middle or bottom cards cut off, a deal's end whose hands,
 // last trick or lines of the amount explained are cut off, a table's column outside its panel, and in the
 // shell and the hall a tap target under 44px or covered, a tile's words spilling out of it, a part cut off or
-// (sideways, where the hall does not scroll) off the screen (`layoutProblems`), and what axe-core finds about
+// (sideways, where the hall does not scroll) off the screen, and the same on the pages of tiles and panels (the
+// tournaments, an event's page, a player's page, the boards) (`layoutProblems`), and what axe-core finds about
 // contrast and unnamed controls (`axeViolations`).
 
 import { fileURLToPath } from 'node:url';
@@ -20,7 +21,7 @@ export const SIZES = [
  * stands out of its row).
  */
 export function layoutProblems(page) {
-  return page.evaluate(() => {
+  return page.evaluate((PAGES) => {
     const problems = [];
     const width = innerWidth;
     const height = innerHeight;
@@ -29,9 +30,10 @@ export function layoutProblems(page) {
       const text = (el.getAttribute('aria-label') || el.textContent || '').trim().replace(/\s+/g, ' ').slice(0, 40);
       return `${el.tagName.toLowerCase()}.${[...el.classList].join('.')} "${text}"`;
     };
+    // `checkVisibility` also knows what a closed <details> hides (its content is skipped, yet keeps a box).
     const visible = (el) => {
       const r = rect(el);
-      return r.width > 0 && r.height > 0 && getComputedStyle(el).visibility !== 'hidden';
+      return r.width > 0 && r.height > 0 && el.checkVisibility({ visibilityProperty: true });
     };
     const inViewport = (r) => r.left >= -0.5 && r.top >= -0.5 && r.right <= width + 0.5 && r.bottom <= height + 0.5;
     /** Whether a tap at (x, y) lands on `el` (or inside it). */
@@ -104,6 +106,10 @@ export function layoutProblems(page) {
       '.hand-end', '.auction-info > *', '.tools .auto-play',
       // The shell and the hall.
       '.shell-nav > *', '.hall .top > *', '.hall .next > *', '.hall h2', '.hall .tile', '.hall .tile > *', '.lobby li > *',
+      // The tournaments, an event's page, a player's page and the boards.
+      ...PAGES.flatMap((root) => [`${root} .head > *`, `${root} h2`, `${root} .tile > *`, `${root} .panel li > *`, `${root} td > *`]),
+      '.event-page .stage > *', '.event-page .spot > *', '.player-page .deals a > *', '.player-page .rating .value > *',
+      '.boards-page .tabs > *',
     ].join(', ');
     /** The part of an element that shows: its box cut by every scrolling or clipping box around it. */
     const shown = (el) => {
@@ -171,9 +177,11 @@ export function layoutProblems(page) {
     // The shell and the hall: every tap target at least 44px each way; every part of a tile or of the player's
     // card inside it; nothing cut by a box that clips it, or (the hall not scrolling sideways) by the screen.
     const TARGETS = ['.shell-nav a', '.shell-nav button', '.hall a', '.hall button', '.hall select', '.sheet[open] a',
-      '.sheet[open] button', '.sheet[open] select', '.sheet[open] input:not([type=checkbox]):not([type=radio])'].join(', ');
+      '.sheet[open] button', '.sheet[open] select', '.sheet[open] input:not([type=checkbox]):not([type=radio])',
+      ...PAGES.flatMap((root) => [`${root} a`, `${root} button`, `${root} select`, `${root} summary`])].join(', ');
     // A tap at a target's centre lands on it; on a page that scrolls, one the fixed bar lies over now is
-    // scrolled out from under it.
+    // scrolled out from under it. In a box that scrolls (a long sheet) the tap goes to the part in view: one
+    // scrolled out of it is left for when it is scrolled in.
     const nav = document.querySelector('.shell-nav')?.getBoundingClientRect();
     const underBar = (r) => nav && r.left < nav.right && r.right > nav.left && r.top < nav.bottom && r.bottom > nav.top;
     // Under an open sheet only its own targets take a tap.
@@ -181,10 +189,12 @@ export function layoutProblems(page) {
       const r = rect(el);
       if (r.width < 43.5 || r.height < 43.5) problems.push(`${describe(el)} is a tap target of only ${r.width.toFixed(0)}x${r.height.toFixed(0)}px`);
       if (!inViewport(r) || (scrolling && !onBar(el) && underBar(r))) continue;
-      const missed = hits(el, r.left + r.width / 2, r.top + r.height / 2);
+      const s = shown(el);
+      if (s.right - s.left < 1 || s.bottom - s.top < 1) continue;
+      const missed = hits(el, (s.left + s.right) / 2, (s.top + s.bottom) / 2);
       if (missed) problems.push(`a tap on ${describe(el)} lands on ${missed}`);
     }
-    for (const el of [...document.querySelectorAll('.hall .tile *, .hall .player-card *, .hall .live *')].filter(visible)) {
+    for (const el of [...document.querySelectorAll(['.hall .tile *, .hall .player-card *, .hall .live *', ...PAGES.map((root) => `${root} .tile *`)].join(', '))].filter(visible)) {
       const box = el.closest('.tile, .player-card, .live');
       const [r, b] = [rect(el), rect(box)];
       if (r.left < b.left - 0.5 || r.right > b.right + 0.5 || r.top < b.top - 0.5 || r.bottom > b.bottom + 0.5)
@@ -199,6 +209,26 @@ export function layoutProblems(page) {
         problems.push(`${describe(el)} is off the screen`);
     }
 
+    // The pages of tiles and panels scroll down, never sideways: nothing cut, nothing off the screen's sides.
+    for (const el of [...document.querySelectorAll(PAGES.map((root) => `${root} .tile, ${root} .panel, ${root} .head > *`).join(', '))].filter(visible)) {
+      const r = rect(el);
+      const s = shown(el);
+      if (s.left > r.left + 0.5 || s.top > r.top + 0.5 || s.right < r.right - 0.5 || s.bottom < r.bottom - 0.5) problems.push(`${describe(el)} is cut off`);
+      else if (r.left < -0.5 || r.right > width + 0.5) problems.push(`${describe(el)} is off the screen`);
+    }
+
+    // On those pages no words run out of their box (a long name, a line in Chinese): a box that lets its
+    // content out is wider inside than out. Boxes that clip on purpose (an ellipsis) and the hidden are left.
+    // Half an em is allowed: Chromium trims the blank half of a full-width mark that ends a line (`）`), and
+    // counts that half as content out of the box though nothing shows there.
+    for (const el of document.querySelectorAll(PAGES.map((root) => `${root} *`).join(', '))) {
+      if (!(el instanceof HTMLElement) || !visible(el) || el.closest('.sr-only')) continue;
+      const style = getComputedStyle(el);
+      if (style.display === 'inline' || style.overflowX !== 'visible') continue;
+      if (el.scrollWidth > el.clientWidth + parseFloat(style.fontSize) / 2 + 1)
+        problems.push(`${describe(el)} runs ${el.scrollWidth - el.clientWidth}px out of its box`);
+    }
+
     // A table's columns stay inside its panel (the boards' Date column spilled past it on a phone).
     for (const cell of [...document.querySelectorAll('.panel th, .panel td')].filter(visible)) {
       const panel = rect(cell.closest('.panel'));
@@ -206,8 +236,11 @@ export function layoutProblems(page) {
       if (r.right > panel.right + 0.5 || r.left < panel.left - 0.5) problems.push(`${describe(cell)} spills past its panel`);
     }
     return problems;
-  });
+  }, PAGES);
 }
+
+/** The pages of panels and tiles measured as the hall is: the tournaments, an event's, a player's, the boards. */
+const PAGES = ['.events-page', '.event-page', '.player-page', '.boards-page'];
 
 const AXE = fileURLToPath(new URL('../node_modules/axe-core/axe.min.js', import.meta.url));
 

@@ -1,15 +1,16 @@
-// Browser test of a tournament (docs/tournaments.md): a player opens Tournaments from Home, creates a 9-player
-// House sit-and-go that bots fill after the shortest wait (10 s), with one-deal rounds chosen in the form's
-// settings, is registered by it (Withdraw and Register again), is taken to their table, plays their turns
-// there, follows the tournament to its end (a final table if they reach it) and sees the standings of 9, their
-// path and the podium; the pages on phones upright and sideways and in Chinese.
+// Browser test of a tournament (docs/tournaments.md): a player opens Tournaments from Home, opens the form and
+// creates a 9-player House sit-and-go that bots fill after the shortest wait (10 s), with one-deal rounds chosen
+// in the form's settings, is registered by it (Withdraw and Register again), is taken to the table the server
+// seats them at, plays their turns there, follows the tournament to its end (a final table if they reach it)
+// and sees the standings of 9, the event's path and rounds, their own place as the server has it, the podium,
+// and the record to check the draw with; the pages on phones upright and sideways and in Chinese.
 // Usage: DDZ_URL=http://127.0.0.1:8080 node web/e2e/tournament.mjs (with `ddz serve --tournament-pause-ms 500
 // --tournament-away-ms 15000 --bot-delay-ms 100 --bot-delay-span-ms 100`).
 
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { axeViolations } from './layout.mjs';
-import { BASE, asPlayer, PORTRAIT, assertLayout, hintAndPlay, newPage, press, probe, shot, sleep, uniqueName, useBrowser } from './harness.mjs';
+import { BASE, api, asPlayer, PORTRAIT, assertLayout, hintAndPlay, newPage, press, probe, shot, sleep, uniqueName, useBrowser } from './harness.mjs';
 
 useBrowser();
 
@@ -68,7 +69,8 @@ describe('tournaments', () => {
     await page.getByTestId('tournaments-upcoming').getByText(/None right now|registered/).first().waitFor();
     assert.deepEqual(await axeViolations(page), [], 'axe-core on the tournaments page');
 
-    // The form: House, a sit-and-go of 9, bots after 10 s, one deal a round.
+    // The form, opened from its button: House, a sit-and-go of 9, bots after 10 s, one deal a round.
+    await page.getByTestId('open-create').click();
     const form = page.getByTestId('create-tournament');
     assert.equal(await form.getByLabel('Your name').inputValue(), name, 'the name chosen at Home');
     await form.getByTestId('tournament-table').selectOption('house');
@@ -87,7 +89,7 @@ describe('tournaments', () => {
     await form.getByRole('button', { name: 'Create tournament' }).click();
 
     // Its page: the host is registered, and the bots' countdown runs.
-    await page.waitForURL(/#\/tournaments\/[a-z0-9]+$/);
+    await page.waitForURL(/#\/tournaments\/[a-z0-9-]+$/);
     const id = page.url().split('/').at(-1);
     await page.getByTestId('registered').filter({ hasText: name }).waitFor();
     await page.getByTestId('tournament-countdown').filter({ hasText: /bots fill it in 0:\d\d/ }).waitFor();
@@ -104,6 +106,9 @@ describe('tournaments', () => {
     // The bots fill it after 10 s; the page takes the player to their table.
     await page.waitForURL(/\?room=[A-Z0-9]+$/, { timeout: 30_000 });
     await page.getByTestId('tournament-chip').waitFor();
+    // The table the server seats the player at.
+    const seatedAt = (await api(`/api/tournaments/${id}/page?name=${encodeURIComponent(name)}`)).you?.table?.code;
+    assert.equal(new URL(page.url()).searchParams.get('room'), seatedAt, 'taken to the table the server seats them at');
     assert.equal(await page.getByTestId('rules-chip').count(), 0, 'no Wild switch at a tournament table');
     assert.equal(await page.getByRole('button', { name: 'Close room' }).count(), 0);
     const tables = [];
@@ -144,13 +149,26 @@ describe('tournaments', () => {
     assert.ok(tables.length >= 1, 'played at a table');
     console.log(`tournament ${id}: played at ${tables.join(', ')}`);
 
-    // Over: 9 in the standings, the player's path, the podium of 3, the seed.
+    // Over: 9 in the standings, the podium of 3, the event's path (one chip round, the final played) and its
+    // rounds (round 1's three tables and the final's one, every deal counted), the player's own place as the
+    // server has it, the seed.
     const standings = page.getByTestId('standings').locator('tbody tr');
     assert.equal(await standings.count(), 9);
     assert.equal(await page.getByTestId('podium').locator('li').count(), 3);
-    const path = await page.getByTestId('my-path').innerText();
-    assert.match(path, new RegExp(`Round 1 · chip round · table ${tables[0]} · deals 1/1`));
+    assert.match(await page.getByTestId('path-chips').innerText(), /Chip rounds\s+1 round\s+9 players/);
+    assert.match(await page.getByTestId('path-final').innerText(), /Final table\s+Played\s+3 players/);
+    assert.match(await page.getByTestId('round-1').innerText(), /Round 1 · chip round\s+line [\d,]+\s+3 tables · 9 players\s+deals 3\/3\s+over/);
+    assert.match(await page.getByTestId('round-2').innerText(), /Round 2 · final table\s+1 table · 3 players\s+deals 1\/1\s+over/);
+    const mine = (await api(`/api/tournaments/${id}`)).standings.find((e) => e.name === name);
+    assert.equal(await page.getByTestId('your-place').innerText(), `You finished ${mine.place} of 9`);
+    assert.equal(await standings.nth(mine.place - 1).locator('.entrant-name').innerText(), name);
+    assert.ok(await standings.nth(mine.place - 1).evaluate((tr) => tr.classList.contains('mine')), 'their row lit');
     assert.match(await page.getByTestId('seed').innerText(), /\S{16,}/);
+    // Its record to check the draw with: the log under the commitment the page showed from the start.
+    assert.equal(await page.getByTestId('tournament-record').getAttribute('href'), `/api/tournaments/${id}/record`);
+    const record = await api(`/api/tournaments/${id}/record`);
+    assert.equal(record.commitment, await page.getByTestId('commitment').innerText());
+    assert.ok(record.log.length > 9, 'every registration, the start, the rounds');
     assert.equal(await page.getByTestId('go-to-table').count(), 0);
     await assertLayout(page, 'the finished tournament');
     await shot(page, 'tournament-finished');

@@ -10,8 +10,10 @@
 //! sounds and spoken calls, quick chat), `table-layout.mjs` (the table at every size and phase, in both
 //! languages), `pwa.mjs` (the installed app: manifest, service worker, and a deal against the page's bots
 //! after the server is stopped), `tournament.mjs` (a sit-and-go created, registered for, played at its table
-//! and followed to its podium), `hall-layout.mjs` (the hall at every size, fresh and busy, in both languages)
-//! and `hall.mjs` (the hall's one-tap ways to play).
+//! and followed to its podium), `hall-layout.mjs` (the hall at every size, fresh and busy, in both languages),
+//! `hall.mjs` (the hall's one-tap ways to play), `pages-layout.mjs` (the tournaments, an event's page, a
+//! player's page and the boards at every size, fresh and busy, in both languages) and `follow.mjs` (an event's
+//! page pushed as it fills and starts; a deal played opened from the player's page into its replay).
 //!
 //! Needs Node.js, `npm ci` in `web/`, and Chromium (`.ci/run` installs them); without them it fails.
 
@@ -141,6 +143,35 @@ fn a_tournament_plays_from_its_page_to_its_podium_in_chromium() {
             "500",
             "--tournament-away-ms",
             "15000",
+            "--bot-delay-ms",
+            "100",
+            "--bot-delay-span-ms",
+            "100",
+        ],
+    );
+}
+
+/// The tournaments, an event's page (before its start and mid chip rounds), a player's page and the boards at
+/// the thirteen sizes of the table, in English and Chinese, on a fresh server and on a busy one (its answers
+/// played in through stubs): nothing overlaps, is cut or scrolls sideways, every tap target is 44px at least,
+/// and axe finds nothing serious.
+#[test]
+fn the_tournament_player_and_board_pages_fit_every_size_in_chromium() {
+    run_browser_tests("pages-layout.mjs", &[]);
+}
+
+/// An event's page follows a sit-and-go as it fills, starts and plays its first round, pushed over its socket
+/// after one GET; a deal played against bots opens from the player's page into its replay. The bot plays for an
+/// entrant away a second; quick bots.
+#[test]
+fn pages_follow_what_happens_in_chromium() {
+    run_browser_tests(
+        "follow.mjs",
+        &[
+            "--tournament-pause-ms",
+            "500",
+            "--tournament-away-ms",
+            "1000",
             "--bot-delay-ms",
             "100",
             "--bot-delay-span-ms",

@@ -6,7 +6,7 @@ import { forgetKey, nameKey } from './keys.svelte';
 import { t } from './i18n.svelte';
 import type {
   Board,
-  BoardRow,
+  BoardName,
   BotKind,
   ChallengeKind,
   ChallengeStarted,
@@ -20,6 +20,7 @@ import type {
   JoinQuickMatch,
   NameSecrets,
   PlayerStats,
+  PlayedDeals,
   PlayVsBots,
   Position,
   ProtectName,
@@ -27,7 +28,6 @@ import type {
   Rallies,
   RallyComparison,
   RatingBoard,
-  RatingRow,
   ReadingsAnswer,
   RecoverName,
   Replay,
@@ -162,9 +162,15 @@ export function startChallenge(name: string, kind: ChallengeKind): Promise<Chall
   return asName('/api/challenges', body);
 }
 
-export async function board(name: string, date?: string): Promise<BoardRow[]> {
-  const query = date ? `?date=${encodeURIComponent(date)}` : '';
-  return (await get<Board>(`/api/boards/${name}${query}`)).rows;
+/** `?name=READER` where there is a reader: the answer adds their own row, wherever it stands. */
+function readerQuery(reader: string): string {
+  return reader ? `name=${encodeURIComponent(reader)}` : '';
+}
+
+/** A board (of a day, for the rally), with the reader's own row (`you`) wherever it stands. */
+export function board(name: BoardName, date: string | undefined, reader: string): Promise<Board> {
+  const query = [date ? `date=${encodeURIComponent(date)}` : '', readerQuery(reader)].filter(Boolean).join('&');
+  return get(`/api/boards/${name}${query ? `?${query}` : ''}`);
 }
 
 export function rallies(): Promise<Rallies> {
@@ -181,9 +187,16 @@ export function playerStats(name: string): Promise<PlayerStats> {
   return get(`/api/players/${encodeURIComponent(name)}`);
 }
 
-/** A table type's ratings board. */
-export async function ratingBoard(table: TableType): Promise<RatingRow[]> {
-  return (await get<RatingBoard>(`/api/ratings/${table}`)).rows;
+/** A table type's ratings board, with the reader's own row (`you`) wherever it stands. */
+export function ratingBoard(table: TableType, reader: string): Promise<RatingBoard> {
+  const query = readerQuery(reader);
+  return get(`/api/ratings/${table}${query ? `?${query}` : ''}`);
+}
+
+/** The deals `name` played, newest first, a page at a time: `before` is the last page's `next`. */
+export function playedDeals(name: string, before?: string, limit = 20): Promise<PlayedDeals> {
+  const query = `limit=${limit}${before ? `&before=${encodeURIComponent(before)}` : ''}`;
+  return get(`/api/players/${encodeURIComponent(name)}/deals?${query}`);
 }
 
 /** Protects `name` (docs/names.md): its key, to keep, and its recovery code, to show once. */
@@ -221,14 +234,11 @@ export function tournaments(): Promise<Tournaments> {
   return get('/api/tournaments');
 }
 
-/** A tournament's page: settings, standings, rounds and tables. */
-export function tournament(id: string): Promise<TournamentView> {
-  return get(`/api/tournaments/${encodeURIComponent(id)}`);
-}
-
-/** A tournament's page as `name` reads it: `you` says where the name stands, once registered. */
+/** A tournament's page as `name` reads it: `you` says where the name stands, once registered (the
+ * `follow_tournament` socket, `TournamentFollower`, pushes the same as it changes). */
 export function tournamentFollow(id: string, name: string): Promise<TournamentFollow> {
-  return get(`/api/tournaments/${encodeURIComponent(id)}/page?name=${encodeURIComponent(name)}`);
+  const query = readerQuery(name);
+  return get(`/api/tournaments/${encodeURIComponent(id)}/page${query ? `?${query}` : ''}`);
 }
 
 /** A new sit-and-go or scheduled event hosted by `name` (the host is not registered by it). */
@@ -242,7 +252,8 @@ export async function createTournament(
   return (await asName<TournamentCreated>('/api/tournaments', body)).id;
 }
 
-/** Registers `name` for a tournament, or withdraws them: the page as it stands after. */
+/** Registers `name` for a tournament, or withdraws them: the server answers the whole event as it stands after
+ * (a follower of its page is pushed the change anyway). */
 export function enterTournament(id: string, name: string, withdraw = false): Promise<TournamentView> {
   const body: TournamentEntry = { name, key: nameKey(name) };
   return asName(`/api/tournaments/${encodeURIComponent(id)}/${withdraw ? 'withdraw' : 'register'}`, body);

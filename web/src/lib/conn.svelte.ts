@@ -1,5 +1,5 @@
-// Every WebSocket the client opens: a room's connection (hello, state snapshots, actions) and the hall
-// watcher, both on `Socket`, the one place that opens a socket, parses the server's messages and reconnects.
+// Every WebSocket the client opens: a room's connection (hello, state snapshots, actions), the hall
+// watcher and a tournament's follower, all on `Socket`, the one place that opens a socket, parses the server's messages and reconnects.
 //
 // A socket comes back after every recoverable loss (a network change, a server restart, the old socket still
 // counted as connected): it waits 0.3 s, doubling up to 5 s, and never gives up. When the browser says it went
@@ -17,9 +17,9 @@ import { errorText } from './errors';
 import { newNonce, rememberNonce, sentNonce } from './fair';
 import { t } from './i18n.svelte';
 import { forgetKey, nameKey } from './keys.svelte';
-import { hall as hallNow } from './api';
+import { hall as hallNow, tournamentFollow } from './api';
 import type { Chat, ClientAction, Command, Event, RoomView } from './types';
-import type { Hall } from './wire';
+import type { Hall, TournamentFollow } from './wire';
 
 /**
  * The WebSocket address; a room's socket names its room (`/ws?room=CODE`) so that a balancer in front of a
@@ -298,6 +298,59 @@ export class HallWatcher {
   private show(hall: Hall) {
     this.hall = hall;
     this.skew = hall.now - Date.now();
+  }
+
+  close() {
+    this.socket.close();
+  }
+}
+
+/**
+ * A tournament's page as the server pushes it (`follow_tournament`): its path, rounds, leaders and the round in
+ * play's tables, with the reader's own place and table (`you`), sent at once and again after every change; `GET
+ * /api/tournaments/ID/page` paints it first where it answers before the socket does. `skew` is the server's
+ * clock minus this one's, for the countdown. An unknown tournament is an `error`, and nothing is tried again.
+ */
+export class TournamentFollower {
+  follow = $state<TournamentFollow | null>(null);
+  skew = $state(0);
+  error = $state<string | null>(null);
+  private pushed = false;
+  private socket: Socket;
+
+  /** Follows tournament `id` as `name` reads it (empty: a reader without a name, who has no place). */
+  constructor(
+    readonly id: string,
+    readonly name: string,
+  ) {
+    this.socket = new Socket(
+      null,
+      () => ({ type: 'follow_tournament', id, name: name || null }),
+      (msg) => {
+        if (msg.type === 'tournament') {
+          this.pushed = true;
+          this.error = null;
+          this.show({ now: msg.now, page: msg.page, you: msg.you });
+          this.socket.answered();
+        } else if (msg.type === 'error') {
+          this.error = errorText(msg.code, msg.message);
+          if (msg.code === 'no_such_tournament') this.socket.close();
+        }
+      },
+    );
+    tournamentFollow(id, name).then(
+      (follow) => this.pushed || this.show(follow),
+      (e: Error) => this.pushed || (this.error = e.message),
+    );
+  }
+
+  get status() {
+    return this.socket.status;
+  }
+
+  private show(follow: TournamentFollow) {
+    this.follow = follow;
+    this.skew = follow.now - Date.now();
   }
 
   close() {

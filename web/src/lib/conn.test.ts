@@ -2,12 +2,13 @@
 // A room's connection adds the player's nonce to an offered deal: once per offer, never as a spectator, and on
 // a new connection only where the server says it never arrived (the same nonce, kept by commitment).
 // It puts continued states back together, and asks for the whole room (`sync`) where a state never arrived.
-// The hall's watcher shows the hall the server pushes, and the server's clock against this one's.
+// The hall's watcher shows the hall the server pushes, and the server's clock against this one's; a tournament's
+// follower shows the page pushed with the reader's place, and stops at an unknown tournament.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { Connection, HallWatcher } from './conn.svelte';
+import { Connection, HallWatcher, TournamentFollower } from './conn.svelte';
 import { sentNonce } from './fair';
 import type { Command, RoomView } from './types';
-import type { Hall } from './wire';
+import type { Hall, TournamentFollow } from './wire';
 
 /** A WebSocket that records what the client sends; the test says what the server does. */
 class FakeSocket {
@@ -112,6 +113,80 @@ describe("the hall's watcher", () => {
     await vi.advanceTimersByTimeAsync(10);
     expect(second.hall?.online).toBe(9);
     second.close();
+  });
+});
+
+describe("a tournament's follower", () => {
+  const FOLLOW = {
+    now: 0,
+    page: { summary: { id: 'house-sit-and-go-3', entrants: 1 }, leaders: [], tables: [], path: [], rounds: [] },
+  } as unknown as TournamentFollow;
+  const push = (ws: FakeSocket, follow: TournamentFollow) => ws.onmessage?.({ data: JSON.stringify({ type: 'tournament', ...follow }) });
+  const entrants = (follower: TournamentFollower) => follower.follow?.page.summary.entrants;
+
+  it('follows the event under the reader\'s name and shows each page pushed, with the reader\'s place', () => {
+    const asked: string[] = [];
+    vi.stubGlobal('fetch', (url: string) => (asked.push(url), new Promise(() => {})));
+    const follower = new TournamentFollower('house-sit-and-go-3', 'Ann Lee');
+    const ws = FakeSocket.all[0];
+    ws.open();
+    expect(ws.sent).toEqual([{ type: 'follow_tournament', id: 'house-sit-and-go-3', name: 'Ann Lee' }]);
+    expect(asked).toEqual(['/api/tournaments/house-sit-and-go-3/page?name=Ann%20Lee']);
+    const you = { entrant: { place: 2, name: 'Ann Lee', bot: false, chips: 10000 } };
+    push(ws, { ...FOLLOW, now: Date.now() + 3000, you });
+    expect(follower.follow?.you?.entrant.place).toBe(2);
+    expect(follower.skew).toBe(3000);
+    push(ws, { ...FOLLOW, page: { ...FOLLOW.page, summary: { ...FOLLOW.page.summary, entrants: 2 } }, now: Date.now() });
+    expect(entrants(follower)).toBe(2);
+    expect(follower.follow?.you).toBeUndefined();
+    expect(follower.status).toBe('open');
+    follower.close();
+  });
+
+  it('follows without a name as a reader with no place', () => {
+    vi.stubGlobal('fetch', () => new Promise(() => {}));
+    const follower = new TournamentFollower('abc', '');
+    FakeSocket.all[0].open();
+    expect(FakeSocket.all[0].sent).toEqual([{ type: 'follow_tournament', id: 'abc', name: null }]);
+    follower.close();
+  });
+
+  it("paints the GET's page until the socket's first, never over a pushed one", async () => {
+    let answer: (follow: TournamentFollow) => void = () => {};
+    vi.stubGlobal('fetch', () => new Promise((resolve) => (answer = (f) => resolve(new Response(JSON.stringify(f))))));
+    const follower = new TournamentFollower('abc', 'Ann');
+    const ws = FakeSocket.all[0];
+    ws.open();
+    push(ws, { ...FOLLOW, page: { ...FOLLOW.page, summary: { ...FOLLOW.page.summary, entrants: 5 } } });
+    answer(FOLLOW);
+    await vi.advanceTimersByTimeAsync(10);
+    expect(entrants(follower)).toBe(5);
+    follower.close();
+  });
+
+  it('says an unknown tournament once and stops trying', () => {
+    vi.stubGlobal('fetch', () => new Promise(() => {}));
+    const follower = new TournamentFollower('nope', 'Ann');
+    const ws = FakeSocket.all[0];
+    ws.open();
+    ws.onmessage?.({ data: JSON.stringify({ type: 'error', code: 'no_such_tournament', message: 'no such tournament', seq: null }) });
+    expect(follower.error).toBe('There is no such tournament.');
+    vi.runOnlyPendingTimers();
+    expect(FakeSocket.all).toHaveLength(1);
+    follower.close();
+  });
+
+  it('follows again after a lost connection', () => {
+    vi.stubGlobal('fetch', () => new Promise(() => {}));
+    const follower = new TournamentFollower('abc', 'Ann');
+    FakeSocket.all[0].open();
+    push(FakeSocket.all[0], FOLLOW);
+    FakeSocket.all[0].close();
+    expect(follower.status).toBe('closed');
+    vi.runOnlyPendingTimers();
+    FakeSocket.all[1].open();
+    expect(FakeSocket.all[1].sent).toEqual([{ type: 'follow_tournament', id: 'abc', name: 'Ann' }]);
+    follower.close();
   });
 });
 

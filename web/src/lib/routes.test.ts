@@ -1,13 +1,15 @@
 // @vitest-environment happy-dom
 // The addresses the client reads: the tournaments' lists and one tournament's page, a recurring event's id
-// (its slug and run, with hyphens) among them.
-import { describe, expect, it } from 'vitest';
-import { currentAddress, tournamentsHash } from './routes';
+// (its slug and run, with hyphens) among them; a player's clean page address and the old hash.
+import { afterEach, describe, expect, it } from 'vitest';
+import { currentAddress, playerPath, tournamentsHash } from './routes';
 
-function at(hash: string) {
-  history.replaceState(null, '', `/${hash}`);
+function at(address: string) {
+  history.replaceState(null, '', address.startsWith('#') ? `/${address}` : address);
   return currentAddress();
 }
+
+afterEach(() => history.replaceState(null, '', '/'));
 
 describe('a tournament address', () => {
   it("reads the lists, a created event's page and a recurring event's page", () => {
@@ -15,5 +17,17 @@ describe('a tournament address', () => {
     expect(at(tournamentsHash('k3m9pqrs2t'))).toEqual({ view: 'tournament', id: 'k3m9pqrs2t' });
     expect(at(tournamentsHash('hourly-house-29942280'))).toEqual({ view: 'tournament', id: 'hourly-house-29942280' });
     expect(at('#/tournaments/no%20such')).toEqual({ view: 'home' });
+  });
+});
+
+describe("a player's address", () => {
+  it('reads their page at its own address, any name, and at the old hash', () => {
+    expect(at(playerPath('Ann Lee/二'))).toEqual({ view: 'stats', player: 'Ann Lee/二' });
+    expect(location.pathname).toBe('/@/Ann%20Lee%2F%E4%BA%8C');
+    expect(at('#/stats/Ann%20Lee')).toEqual({ view: 'stats', player: 'Ann Lee' });
+  });
+
+  it("lets a hash route win over the player's page it was opened from", () => {
+    expect(at(`${playerPath('Ann')}${tournamentsHash('abc')}`)).toEqual({ view: 'tournament', id: 'abc' });
   });
 });

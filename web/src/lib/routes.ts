@@ -1,9 +1,11 @@
 // The client's addresses, built and read in one place: a room (`/?room=CODE`, the invite link; `#/room/CODE`
 // is still read), a room watched without a name (`/watch/CODE`), a finished deal's replay (`/replay/CODE/N`, a real path: the server serves the page for
 // any path outside /api), the boards (`#/boards/KIND`) and a player's stats (`#/stats/NAME`). The server and
-// the browser tests use these addresses: they must not change. Quick match's waiting page is `#/quick` (the
+// the browser tests use these addresses: they must not change. A player's page has a clean address to share,
+// `/@/NAME` (a real path, as a replay's); `#/stats/NAME` is still read. Quick match's waiting page is `#/quick` (the
 // ticket it waits on is in sessionStorage, `lib/quick.ts`); Play vs 2 Bots without the server is `#/offline`.
-// The tournaments are listed at `#/tournaments`, and one tournament's page is `#/tournaments/ID`.
+// The tournaments are listed at `#/tournaments`, and one tournament's page is `#/tournaments/ID` (ids may hold
+// dashes: `house-sit-and-go-3`).
 
 /** What an address shows. */
 export type Address =
@@ -25,6 +27,8 @@ export function currentAddress(): Address {
   if (watch) return { view: 'watch', code: watch[1].toUpperCase() };
   const replay = location.pathname.match(/^\/replay\/([A-Za-z0-9]+)\/(\d+)\/?$/);
   if (replay) return { view: 'replay', code: replay[1].toUpperCase(), deal: Number(replay[2]) };
+  const page = location.pathname.match(/^\/@\/([^/]+)\/?$/);
+  if (page && !location.hash) return { view: 'stats', player: decodeURIComponent(page[1]) };
   const boards = location.hash.match(/^#\/boards(?:\/(\w+))?/);
   if (boards) return { view: 'boards', board: boards[1] ?? 'overall' };
   const stats = location.hash.match(/^#\/stats\/(.+)$/);
@@ -82,6 +86,27 @@ export function boardsHash(board?: string): string {
 
 export function statsHash(player: string): string {
   return `#/stats/${encodeURIComponent(player)}`;
+}
+
+/**
+ * Follows a link to a path of the app (a player's page, a replay) in place, as the shell's tabs change the page:
+ * the app reads the new address as it does after Back (`popstate`). A click meant for a new tab or window is
+ * left to the browser.
+ */
+export function openInPlace(e: MouseEvent) {
+  if (e.defaultPrevented || e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
+  e.preventDefault();
+  history.pushState(null, '', (e.currentTarget as HTMLAnchorElement).href);
+  dispatchEvent(new PopStateEvent('popstate'));
+}
+
+/** A player's page (`pages/Stats.svelte`); `playerLink` is the same, whole, to share. */
+export function playerPath(player: string): string {
+  return `/@/${encodeURIComponent(player)}`;
+}
+
+export function playerLink(player: string): string {
+  return location.origin + playerPath(player);
 }
 
 /** The tournaments' lists; with an id, that tournament's page. */

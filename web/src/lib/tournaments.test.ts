@@ -1,59 +1,24 @@
-// Tournaments' pure part: sizes and default settings, a player's table and path, the countdown, the remembered
-// tournament.
+// Tournaments' pure part: sizes and default settings, the lists' order, a stage of the path and a running event
+// in words, the countdown, the remembered tournament.
 import { describe, expect, it } from 'vitest';
 import {
+  builtInFirst,
   countdown,
-  currentTable,
   defaultSettings,
   enterOnce,
-  isEntrant,
+  hostWords,
   lastTournament,
-  playerPath,
+  pathStageWords,
   rememberTournament,
   runningWords,
+  sameName,
   tournamentPath,
   sitAndGoSizes,
 } from './tournaments';
-import type { TournamentView } from './wire';
+import type { PathStage, TournamentSummary } from './wire';
 
-function view(phase: TournamentView['summary']['phase'], closedLast: boolean): TournamentView {
-  return {
-    summary: {
-      id: 'abc',
-      title: 'House sit-and-go',
-      host: 'Host',
-      table: 'house',
-      format: { kind: 'sit_and_go', size: 9 },
-      phase,
-      created_at: 0,
-      entrants: 9,
-      left: 6,
-      podium: [],
-    },
-    settings: defaultSettings('house', 9),
-    until: 3,
-    commitment: 'ff',
-    standings: [
-      { place: 1, name: 'Ann', bot: false, chips: 12000 },
-      { place: 2, name: 'Bob', bot: false, chips: 9000, out: 1 },
-    ],
-    byes: [],
-    rounds: [
-      {
-        number: 1,
-        stage: 'chips',
-        deals: 3,
-        line: 2000,
-        closed: true,
-        tables: [
-          { code: 'AAAA', players: ['Bob', 'Normal1', 'ann'], counted: 3, won: [-1000, 0, 2000] },
-          { code: 'BBBB', players: ['Cat', 'Dan', 'Eve'], counted: 3, won: [0, 0, 0] },
-        ],
-      },
-      { number: 2, stage: 'final', deals: 6, closed: closedLast, tables: [{ code: 'CCCC', players: ['Cat', 'Ann', 'Eve'], counted: 2, won: [5, -500, 495] }] },
-    ],
-    now: 0,
-  };
+function summary(id: string, host: string, phase: TournamentSummary['phase'] = 'registering'): TournamentSummary {
+  return { id, title: '', host, table: 'house', format: { kind: 'sit_and_go', size: 9 }, phase, created_at: 0, entrants: 9, left: 6, podium: [] };
 }
 
 describe('the create form', () => {
@@ -71,38 +36,61 @@ describe('the create form', () => {
   });
 });
 
-describe("a player's place in a tournament", () => {
-  it('finds their table in the round in play, whatever the case of their name', () => {
-    expect(currentTable(view('running', false), 'ANN')).toBe('CCCC');
-    expect(currentTable(view('running', false), 'Bob')).toBeNull();
-    expect(currentTable(view('running', true), 'Ann')).toBeNull();
-    expect(currentTable(view('finished', false), 'Ann')).toBeNull();
+describe('the lists', () => {
+  it("put the site's own events first: a sit-and-go of each table type in order, then the scheduled", () => {
+    const scheduled = { ...summary('hourly-house-1', 'Organiser'), format: { kind: 'scheduled' as const, starts_at: 0, bots_fill: true } };
+    const events = [
+      summary('soon', 'Ann'),
+      scheduled,
+      { ...summary('two-player-sit-and-go-2', 'Organiser'), table: 'two_player' as const },
+      summary('later', 'Bob'),
+      { ...summary('no-shuffle-sit-and-go-1', 'Organiser'), table: 'no_shuffle' as const },
+      summary('house-sit-and-go-3', 'Organiser'),
+    ];
+    expect(builtInFirst(events).map((e) => e.id)).toEqual([
+      'house-sit-and-go-3',
+      'no-shuffle-sit-and-go-1',
+      'two-player-sit-and-go-2',
+      'hourly-house-1',
+      'soon',
+      'later',
+    ]);
   });
-  it('follows their path: each round their table, its deals and their chips won there', () => {
-    expect(playerPath(view('running', false), 'Ann')).toEqual({
-      steps: [
-        { round: 1, stage: 'chips', code: 'AAAA', counted: 3, deals: 3, won: 2000, closed: true },
-        { round: 2, stage: 'final', code: 'CCCC', counted: 2, deals: 6, won: -500, closed: false },
-      ],
-      out: null,
-    });
-    expect(playerPath(view('running', false), 'bob')).toEqual({
-      steps: [{ round: 1, stage: 'chips', code: 'AAAA', counted: 3, deals: 3, won: -1000, closed: true }],
-      out: 1,
-    });
-    expect(playerPath(view('running', false), 'Zed')).toEqual({ steps: [], out: null });
+  it("name the site as the host of its own events", () => {
+    expect(hostWords(summary('a', 'Organiser'))).toBe('Hosted by the site');
+    expect(hostWords(summary('a', 'Ann'))).toBe('Host: Ann');
   });
-  it('knows the entrants', () => {
-    expect(isEntrant(view('running', false), 'ann')).toBe(true);
-    expect(isEntrant(view('running', false), 'Zed')).toBe(false);
+});
+
+describe("a stage of the event's path in words", () => {
+  const stage = (s: Partial<PathStage>): PathStage => ({ stage: 'chips', rounds: 0, planned: 3, players: 27, state: 'ahead', ...s });
+  it('says the round in play of those planned, the rounds played, or those to come', () => {
+    expect(pathStageWords(stage({ state: 'now', rounds: 2 }))).toEqual({ name: 'Chip rounds', progress: 'Round 2 of 3' });
+    // A stage may run past its plan (the chip rounds end at a field size, not a count).
+    expect(pathStageWords(stage({ stage: 'fixed', state: 'now', rounds: 3, planned: 2 })).progress).toBe('Round 3 of 3');
+    expect(pathStageWords(stage({ state: 'done', rounds: 1 })).progress).toBe('1 round');
+    expect(pathStageWords(stage({ state: 'done', rounds: 3 })).progress).toBe('3 rounds');
+    expect(pathStageWords(stage({ stage: 'fixed', planned: 2 }))).toEqual({ name: 'Fixed-deal rounds', progress: 'Up to 2 rounds' });
+  });
+  it('says a stage the field skips, and the final once played', () => {
+    expect(pathStageWords(stage({ stage: 'fixed', planned: 0 })).progress).toBe('Skipped');
+    expect(pathStageWords(stage({ stage: 'final', planned: 1, state: 'done', rounds: 1 }))).toEqual({ name: 'Final table', progress: 'Played' });
+    expect(pathStageWords(stage({ stage: 'final', planned: 1 })).progress).toBe('');
+  });
+});
+
+describe('names', () => {
+  it('compare without regard to case, as the server compares them', () => {
+    expect(sameName('Ann Lee', 'ann lee')).toBe(true);
+    expect(sameName('Ann', 'Anne')).toBe(false);
   });
 });
 
 describe('a running tournament in words', () => {
   it('says who is left, the round and its stage', () => {
-    const summary = { ...view('running', false).summary, round: 2, stage: 'final' as const };
-    expect(runningWords(summary)).toBe('6 of 9 left · Round 2 · final table');
-    expect(runningWords({ ...summary, round: undefined, stage: undefined })).toBe('6 of 9 left');
+    const running = { ...summary('abc', 'Ann', 'running'), round: 2, stage: 'final' as const };
+    expect(runningWords(running)).toBe('6 of 9 left · Round 2 · final table');
+    expect(runningWords({ ...running, round: undefined, stage: undefined })).toBe('6 of 9 left');
   });
 });
 

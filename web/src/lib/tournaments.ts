@@ -1,20 +1,21 @@
-import { tableName } from './tables';
 // Tournaments in the client, the part without a page (docs/tournaments.md): the sizes and default settings the
-// create form offers (the server's `Settings::default_for`), a player's table and path through the rounds read
-// from a tournament's page, the countdown's words, and the tournament the player last came from (for the link
-// back from a tournament table, whose room does not name its tournament).
+// create form offers (the server's `Settings::default_for`), the order of the lists, an event's format, phase
+// and stages in words, the countdown, and the tournament the player last came from (for the link back from a
+// tournament table, whose room does not name its tournament). What the event's page shows of its rules (its
+// path, the reader's place and table) comes from the server's `TournamentPage`, never worked out here.
 
-import { language, t } from './i18n.svelte';
+import { language, t, tn } from './i18n.svelte';
+import { QUICK_TABLES } from './quick';
 import { HOME_PATH, tournamentsHash } from './routes';
+import { tableName } from './tables';
 import type {
+  PathStage,
   TableType,
   TournamentFormat,
   TournamentPhase,
-  TournamentRound,
   TournamentSettings,
   TournamentStage,
   TournamentSummary,
-  TournamentView,
 } from './wire';
 
 /** Seats at one table of a table type. */
@@ -58,52 +59,6 @@ export function sameName(a: string, b: string): boolean {
   return a.toLowerCase() === b.toLowerCase();
 }
 
-/** Whether `name` is among a tournament's entrants (before the start: the registered). */
-export function isEntrant(view: TournamentView, name: string): boolean {
-  return view.standings.some((e) => sameName(e.name, name));
-}
-
-/** The table `name` plays at now: in the latest round, while it is still in play. */
-export function currentTable(view: TournamentView, name: string): string | null {
-  const round = view.rounds.at(-1);
-  if (!round || round.closed || view.summary.phase !== 'running') return null;
-  return round.tables.find((tb) => tb.players.some((p) => sameName(p, name)))?.code ?? null;
-}
-
-/** One round of a player's path: their table, its deals counted of the round's, and the chips they won there. */
-export interface PathStep {
-  round: number;
-  stage: TournamentStage;
-  code: string;
-  counted: number;
-  deals: number;
-  won: number;
-  closed: boolean;
-}
-
-/** A player's path through the rounds, and the round they went out in (if they did). */
-export interface PlayerPath {
-  steps: PathStep[];
-  out: number | null;
-}
-
-function stepOf(round: TournamentRound, name: string): PathStep | null {
-  for (const tb of round.tables) {
-    const seat = tb.players.findIndex((p) => sameName(p, name));
-    if (seat >= 0) {
-      const won = tb.won[seat] ?? 0;
-      return { round: round.number, stage: round.stage, code: tb.code, counted: tb.counted, deals: round.deals, won, closed: round.closed };
-    }
-  }
-  return null;
-}
-
-export function playerPath(view: TournamentView, name: string): PlayerPath {
-  const steps = view.rounds.map((r) => stepOf(r, name)).filter((s): s is PathStep => s !== null);
-  const out = view.standings.find((e) => sameName(e.name, name))?.out ?? null;
-  return { steps, out };
-}
-
 /** A countdown of `ms` as a clock, the same in every language: `m:ss`, or `h:mm:ss` (hours beyond a day
  * counted on); never below 0. */
 export function countdown(ms: number): string {
@@ -122,7 +77,7 @@ export function formatWords(format: TournamentFormat): string {
 }
 
 /** A tournament's title: the host's words, or (none given) its table type and format in the reader's language. */
-export function titleOf(summary: TournamentSummary): string {
+export function titleOf(summary: Pick<TournamentSummary, 'title' | 'table' | 'format'>): string {
   return summary.title || `${tableName(summary.table)} · ${formatWords(summary.format)}`;
 }
 
@@ -136,6 +91,37 @@ export function runningWords(summary: TournamentSummary): string {
   if (summary.round) words.push(t('roundOf', { n: summary.round }));
   if (summary.stage) words.push(stageWords(summary.stage));
   return words.join(' · ');
+}
+
+/** The host of the site's own recurring events (the server's `tournaments::operator`). */
+const OPERATOR = 'Organiser';
+
+/** The site's own events first, as the hall offers them: a sit-and-go of each table type (in quick match's
+ * order), then the scheduled ones (soonest first); then everyone else's in the server's order. */
+export function builtInFirst(events: readonly TournamentSummary[]): TournamentSummary[] {
+  const builtIn = events.filter((e) => e.host === OPERATOR);
+  const rank = (e: TournamentSummary) => (e.format.kind === 'sit_and_go' ? QUICK_TABLES.indexOf(e.table) : QUICK_TABLES.length);
+  const ordered = builtIn.map((e, i) => ({ e, i })).sort((a, b) => rank(a.e) - rank(b.e) || a.i - b.i);
+  return [...ordered.map(({ e }) => e), ...events.filter((e) => e.host !== OPERATOR)];
+}
+
+/** Who hosts an event, in words: the site for its own events. */
+export function hostWords(summary: TournamentSummary): string {
+  return summary.host === OPERATOR ? t('hostedBySite') : t('hostedBy', { host: summary.host });
+}
+
+/** A stage of the event's path in words: its name, and how far it has come (`Round 2 of 3`, `3 rounds`, `skipped`). */
+export function pathStageWords(stage: PathStage): { name: string; progress: string } {
+  const name = t(stage.stage === 'chips' ? 'pathChips' : stage.stage === 'fixed' ? 'pathFixed' : 'pathFinal');
+  if (stage.stage === 'final') return { name, progress: stage.state === 'done' ? t('pathPlayed') : '' };
+  if (stage.planned === 0 && stage.rounds === 0) return { name, progress: t('pathSkipped') };
+  const progress =
+    stage.state === 'now'
+      ? t('pathRoundOf', { n: stage.rounds, of: Math.max(stage.planned, stage.rounds) })
+      : stage.state === 'done'
+        ? tn('pathRounds', stage.rounds)
+        : t('pathUpTo', { n: stage.planned });
+  return { name, progress };
 }
 
 export function phaseWords(phase: TournamentPhase): string {

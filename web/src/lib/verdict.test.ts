@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { i18n } from './i18n.svelte';
-import { standingLines, verdictText } from './verdict';
+import { standingLines, unrankedWords, verdictText } from './verdict';
 
 afterEach(() => {
   i18n.lang = 'en';
@@ -39,5 +39,22 @@ describe('standingLines', () => {
     expect(standingLines(base)).toEqual(['Not on the boards yet: 7 of 20 rated deals, 3 of 10 different opponents']);
     const listed = { ...base, rated_deals: 25, opponents: 12, listed: true, ranks: [{ board: 'overall', rank: 3 }, { board: 'house', rank: null }] };
     expect(standingLines(listed)).toEqual(['#3 on Overall', 'below #1,000 on Rating: House']);
+  });
+});
+
+describe('unrankedWords', () => {
+  const standing = { rated_deals: 17, opponents: 2, listed: false, needs_deals: 20, needs_opponents: 5, ranks: [] };
+
+  it('says what listing needs first: rated deals, then different opponents', () => {
+    expect(unrankedWords(false, standing)).toBe('Not listed yet: needs 3 more rated deals');
+    expect(unrankedWords(false, { ...standing, rated_deals: 19 })).toBe('Not listed yet: needs 1 more rated deal');
+    expect(unrankedWords(false, { ...standing, rated_deals: 25 })).toBe('Not listed yet: needs 3 more different opponents');
+    expect(unrankedWords(false, null)).toBe('Not listed yet');
+    i18n.lang = 'zh';
+    expect(unrankedWords(false, standing)).toBe('尚未上榜：还需 3 局计分局');
+  });
+
+  it('says a listed row beyond the ranks counted', () => {
+    expect(unrankedWords(true, standing)).toBe('Below #1,000');
   });
 });

@@ -2,7 +2,7 @@
 // the change, or why the deal was not rated (or counted only as a loss); and where a player stands on the
 // boards, as the stats page says it.
 
-import { t } from './i18n.svelte';
+import { t, tn } from './i18n.svelte';
 import type { Standing, Unrated, Verdict } from './types';
 
 /** Why, in words (the second half of "Not rated: …"). */
@@ -72,4 +72,16 @@ export function standingLines(standing: Standing): string[] {
   return standing.ranks.map((r) =>
     r.rank === null ? t('standingBeyond', { rank: '1,000', board: boardName(r.board) }) : t('standingRank', { rank: r.rank, board: boardName(r.board) }),
   );
+}
+
+/**
+ * A board's line for the reader's own row where it has no rank: beyond the first 1,000, or not listed yet and
+ * what listing needs first (rated deals, then different opponents; `standing` unknown yet: only that).
+ */
+export function unrankedWords(listed: boolean, standing: Standing | null): string {
+  if (listed) return t('belowRank', { rank: '1,000' });
+  if (!standing) return t('notListedYet');
+  const deals = Math.max(0, standing.needs_deals - standing.rated_deals);
+  const opponents = Math.max(0, standing.needs_opponents - standing.opponents);
+  return deals > 0 ? tn('needsMoreDeals', deals) : tn('needsMoreOpponents', opponents);
 }
