@@ -192,6 +192,7 @@ mod tests {
             id: id.into(),
             title: String::new(),
             host: "Organiser".into(),
+            recurring: true,
             table: TableType::House,
             format: Format::SitAndGo { size: 9, bots_after_ms: Some(60_000) },
             phase,

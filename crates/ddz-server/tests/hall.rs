@@ -38,6 +38,7 @@ async fn the_hall_counts_who_is_online_what_is_in_play_who_waits_and_what_is_ope
     let hall = hall_where(&mut watcher, |h| !h.tournaments.is_empty()).await;
     assert!(hall.online >= 1, "{hall:?}");
     assert_eq!(hall.tournaments[0].id, "house-sng-1");
+    assert!(hall.tournaments[0].recurring, "one of the site's own events");
     assert_eq!((hall.tournaments[0].entrants, hall.tournaments[0].starts_at), (0, None), "nobody yet: no bots due");
     let quick: Vec<(TableType, u32)> = hall.quick.iter().map(|q| (q.table, q.waiting)).collect();
     assert_eq!(quick, [(TableType::House, 0), (TableType::NoShuffle, 0), (TableType::TwoPlayer, 0)]);
@@ -151,6 +152,7 @@ async fn a_board_adds_the_readers_own_row_wherever_it_stands() {
     let you = &overall["you"];
     assert_eq!((you["rank"].as_u64(), you["listed"].as_bool(), you["deals"].as_u64()), (Some(1), Some(true), Some(1)));
     assert_eq!(you["score"], overall["rows"][0]["score"]);
+    assert_eq!((you["needs_deals"].as_i64(), you["protected"].as_bool()), (Some(0), Some(false)), "listed: {you}");
     let ratings = get(addr, "/api/ratings/house?name=Ranked").await;
     assert_eq!((ratings["you"]["rank"].as_u64(), ratings["you"]["deals"].as_u64()), (Some(1), Some(1)));
     assert_eq!(ratings["you"]["rating"], ratings["rows"][0]["rating"]);

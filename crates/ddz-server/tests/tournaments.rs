@@ -214,6 +214,11 @@ async fn a_nine_player_sit_and_go_plays_over_sockets_to_its_podium() {
     assert!(pushed.path.iter().all(|stage| stage.state == ddz_server::PathState::Done), "{:?}", pushed.path);
     let place = standings.iter().find(|e| e["name"] == "Player1").unwrap()["place"].as_u64().unwrap();
     assert_eq!(you.entrant.place as u64, place);
+    let path: Vec<u32> = you.rounds.iter().map(|r| r.round).collect();
+    // Player1's table in each round they played: from the first, until they went out or the final.
+    assert!(path.first() == Some(&1) && path.windows(2).all(|w| w[1] == w[0] + 1), "{:?}", you.rounds);
+    assert_eq!(path.len(), if you.entrant.out.is_some() { 1 } else { 2 }, "{:?}", you.rounds);
+    assert!(you.rounds.iter().all(|r| r.counted == 1), "one deal a round at each table");
     assert_eq!(pushed.leaders.len(), 9);
     // The same page over HTTP, and Player1's page lists the finish.
     let answer = get(addr, &format!("/api/tournaments/{id}/page?name=Player1")).await;

@@ -132,7 +132,7 @@ describe("a tournament's follower", () => {
     ws.open();
     expect(ws.sent).toEqual([{ type: 'follow_tournament', id: 'house-sit-and-go-3', name: 'Ann Lee' }]);
     expect(asked).toEqual(['/api/tournaments/house-sit-and-go-3/page?name=Ann%20Lee']);
-    const you = { entrant: { place: 2, name: 'Ann Lee', bot: false, chips: 10000 } };
+    const you = { entrant: { place: 2, name: 'Ann Lee', bot: false, chips: 10000 }, rounds: [] };
     push(ws, { ...FOLLOW, now: Date.now() + 3000, you });
     expect(follower.follow?.you?.entrant.place).toBe(2);
     expect(follower.skew).toBe(3000);

@@ -4,7 +4,7 @@ import { eventFacts, eventName, eventStarts, nextEvents, quickLine, standingWord
 import type { Hall, TournamentSummary } from './wire';
 
 function event(id: string, table: TournamentSummary['table'], format: TournamentSummary['format'], more: Partial<TournamentSummary> = {}): TournamentSummary {
-  return { id, title: '', host: 'Organiser', table, format, phase: 'registering', created_at: 0, entrants: 0, left: 0, podium: [], ...more };
+  return { id, title: '', host: 'Organiser', recurring: true, table, format, phase: 'registering', created_at: 0, entrants: 0, left: 0, podium: [], ...more };
 }
 
 const sng = (id: string, table: TournamentSummary['table'], more: Partial<TournamentSummary> = {}) =>
@@ -40,7 +40,7 @@ describe("an event's tile", () => {
 });
 
 describe("a challenge's standing", () => {
-  const placing = { score: 120, deals: 20, date: '2026-12-06', listed: true };
+  const placing = { score: 120, deals: 20, date: '2026-12-06', listed: true, needs_deals: 0, needs_opponents: 0, protected: false };
   it('says not played, resume, or the best with its rank', () => {
     expect(standingWords(undefined)).toBe('Not played yet');
     expect(standingWords({ kind: 'buster', running: false })).toBe('Not played yet');

@@ -18,7 +18,8 @@ import {
 import type { PathStage, TournamentSummary } from './wire';
 
 function summary(id: string, host: string, phase: TournamentSummary['phase'] = 'registering'): TournamentSummary {
-  return { id, title: '', host, table: 'house', format: { kind: 'sit_and_go', size: 9 }, phase, created_at: 0, entrants: 9, left: 6, podium: [] };
+  const recurring = host === 'Organiser';
+  return { id, title: '', host, recurring, table: 'house', format: { kind: 'sit_and_go', size: 9 }, phase, created_at: 0, entrants: 9, left: 6, podium: [] };
 }
 
 describe('the create form', () => {

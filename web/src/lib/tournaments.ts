@@ -93,21 +93,18 @@ export function runningWords(summary: TournamentSummary): string {
   return words.join(' · ');
 }
 
-/** The host of the site's own recurring events (the server's `tournaments::operator`). */
-const OPERATOR = 'Organiser';
-
 /** The site's own events first, as the hall offers them: a sit-and-go of each table type (in quick match's
  * order), then the scheduled ones (soonest first); then everyone else's in the server's order. */
 export function builtInFirst(events: readonly TournamentSummary[]): TournamentSummary[] {
-  const builtIn = events.filter((e) => e.host === OPERATOR);
+  const builtIn = events.filter((e) => e.recurring);
   const rank = (e: TournamentSummary) => (e.format.kind === 'sit_and_go' ? QUICK_TABLES.indexOf(e.table) : QUICK_TABLES.length);
   const ordered = builtIn.map((e, i) => ({ e, i })).sort((a, b) => rank(a.e) - rank(b.e) || a.i - b.i);
-  return [...ordered.map(({ e }) => e), ...events.filter((e) => e.host !== OPERATOR)];
+  return [...ordered.map(({ e }) => e), ...events.filter((e) => !e.recurring)];
 }
 
 /** Who hosts an event, in words: the site for its own events. */
 export function hostWords(summary: TournamentSummary): string {
-  return summary.host === OPERATOR ? t('hostedBySite') : t('hostedBy', { host: summary.host });
+  return summary.recurring ? t('hostedBySite') : t('hostedBy', { host: summary.host });
 }
 
 /** A stage of the event's path in words: its name, and how far it has come (`Round 2 of 3`, `3 rounds`, `skipped`). */

@@ -43,18 +43,18 @@ describe('standingLines', () => {
 });
 
 describe('unrankedWords', () => {
-  const standing = { rated_deals: 17, opponents: 2, listed: false, needs_deals: 20, needs_opponents: 5, ranks: [] };
+  const you = { listed: false, needs_deals: 3, needs_opponents: 3 };
 
   it('says what listing needs first: rated deals, then different opponents', () => {
-    expect(unrankedWords(false, standing)).toBe('Not listed yet: needs 3 more rated deals');
-    expect(unrankedWords(false, { ...standing, rated_deals: 19 })).toBe('Not listed yet: needs 1 more rated deal');
-    expect(unrankedWords(false, { ...standing, rated_deals: 25 })).toBe('Not listed yet: needs 3 more different opponents');
-    expect(unrankedWords(false, null)).toBe('Not listed yet');
+    expect(unrankedWords(you)).toBe('Not listed yet: needs 3 more rated deals');
+    expect(unrankedWords({ ...you, needs_deals: 1 })).toBe('Not listed yet: needs 1 more rated deal');
+    expect(unrankedWords({ ...you, needs_deals: 0 })).toBe('Not listed yet: needs 3 more different opponents');
+    expect(unrankedWords({ ...you, needs_deals: 0, needs_opponents: 0 })).toBe('Not listed yet');
     i18n.lang = 'zh';
-    expect(unrankedWords(false, standing)).toBe('尚未上榜：还需 3 局计分局');
+    expect(unrankedWords(you)).toBe('尚未上榜：还需 3 局计分局');
   });
 
   it('says a listed row beyond the ranks counted', () => {
-    expect(unrankedWords(true, standing)).toBe('Below #1,000');
+    expect(unrankedWords({ ...you, listed: true })).toBe('Below #1,000');
   });
 });

@@ -4,6 +4,7 @@
 
 import { t, tn } from './i18n.svelte';
 import type { Standing, Unrated, Verdict } from './types';
+import type { Placing } from './wire';
 
 /** Why, in words (the second half of "Not rated: …"). */
 function why(reason: Unrated): string {
@@ -76,12 +77,11 @@ export function standingLines(standing: Standing): string[] {
 
 /**
  * A board's line for the reader's own row where it has no rank: beyond the first 1,000, or not listed yet and
- * what listing needs first (rated deals, then different opponents; `standing` unknown yet: only that).
+ * what listing still needs first (rated deals, then different opponents: the row's own `needs_*`).
  */
-export function unrankedWords(listed: boolean, standing: Standing | null): string {
-  if (listed) return t('belowRank', { rank: '1,000' });
-  if (!standing) return t('notListedYet');
-  const deals = Math.max(0, standing.needs_deals - standing.rated_deals);
-  const opponents = Math.max(0, standing.needs_opponents - standing.opponents);
-  return deals > 0 ? tn('needsMoreDeals', deals) : tn('needsMoreOpponents', opponents);
+export function unrankedWords(you: Pick<Placing, 'listed' | 'needs_deals' | 'needs_opponents'>): string {
+  if (you.listed) return t('belowRank', { rank: '1,000' });
+  if (you.needs_deals > 0) return tn('needsMoreDeals', you.needs_deals);
+  if (you.needs_opponents > 0) return tn('needsMoreOpponents', you.needs_opponents);
+  return t('notListedYet');
 }

@@ -557,9 +557,21 @@ date: string,
 /**
  * Listed on the board (docs/ratings.md, "What counts"; challenge boards list every finished run).
  */
-listed: boolean, };
+listed: boolean, 
+/**
+ * What listing still takes: rated deals, and distinct opponents (0 once listed).
+ */
+needs_deals: number, needs_opponents: number, 
+/**
+ * The name is protected (`docs/names.md`).
+ */
+protected: boolean, };
 
-export type RatingPlacing = { rank?: number, rating: number, uncertainty: number, deals: number, date: string, listed: boolean, };
+export type RatingPlacing = { rank?: number, rating: number, uncertainty: number, deals: number, date: string, listed: boolean, 
+/**
+ * What listing still takes, as [`Placing`]'s.
+ */
+needs_deals: number, needs_opponents: number, protected: boolean, };
 
 export type ChallengeStanding = { kind: ChallengeKind, 
 /**
@@ -717,7 +729,11 @@ export type TournamentSummary = { id: string,
 /**
  * The host's title; empty when none was given.
  */
-title: string, host: string, table: TableType, format: TournamentFormat, phase: TournamentPhase, created_at: number, 
+title: string, host: string, 
+/**
+ * One of the site's own events, always there (a recurring event's run), not a player's.
+ */
+recurring: boolean, table: TableType, format: TournamentFormat, phase: TournamentPhase, created_at: number, 
 /**
  * When registration closes by itself: a scheduled event's start, a sit-and-go's bots filling it.
  */
@@ -807,7 +823,13 @@ export type RoundLine = { number: number, stage: TournamentStage, deals: number,
  */
 counted: number, };
 
-export type TournamentYou = { entrant: EntrantView, table?: TournamentTable, };
+export type YourRound = { round: number, stage: TournamentStage, code: RoomCode, 
+/**
+ * Deals counted at their table, and the chips they won there.
+ */
+counted: number, won: number, };
+
+export type TournamentYou = { entrant: EntrantView, table?: TournamentTable, rounds: Array<YourRound>, };
 
 export type TournamentPage = { summary: TournamentSummary, settings: TournamentSettings, 
 /**

@@ -277,14 +277,18 @@ pub(super) async fn rating_board(
     let reader = reader(query.name.as_deref())?;
     let db = state.rooms.db();
     let mut rows = db.rating_board(table, BOARD_ROWS as i64).await?;
-    let you = match &reader {
+    let mut you = match &reader {
         Some(name) => db.rating_placing(table, name).await?,
         None => None,
     };
-    let names: Vec<String> = rows.iter().map(|row| row.name.clone()).collect();
+    let names: Vec<String> =
+        rows.iter().map(|row| row.name.clone()).chain(reader.iter().map(|r| r.to_string())).collect();
     let protected = db.protected_among(&names).await?;
     for row in &mut rows {
         row.protected = protected.contains(&name_key(&row.name));
+    }
+    if let (Some(you), Some(name)) = (&mut you, &reader) {
+        you.protected = protected.contains(name.key());
     }
     Ok(Json(RatingBoard { family: table, rows, you }).into_response())
 }
@@ -321,10 +325,15 @@ pub(super) async fn board(
             (db.challenge_board(kind, date.clone()).await?, date, you)
         }
     };
-    let names: Vec<String> = rows.iter().map(|row| row.name.clone()).collect();
+    let names: Vec<String> =
+        rows.iter().map(|row| row.name.clone()).chain(reader.iter().map(|r| r.to_string())).collect();
     let protected = db.protected_among(&names).await?;
     for row in &mut rows {
         row.protected = protected.contains(&name_key(&row.name));
+    }
+    let mut you = you;
+    if let (Some(you), Some(name)) = (&mut you, &reader) {
+        you.protected = protected.contains(name.key());
     }
     Ok(Json(Board { board, date, rows, you }).into_response())
 }

@@ -94,26 +94,26 @@ pub(super) async fn create(
     Ok((StatusCode::CREATED, Json(TournamentCreated { id })))
 }
 
-/// `POST /api/tournaments/{id}/register`.
+/// `POST /api/tournaments/{id}/register`: the page as the name now reads it.
 pub(super) async fn register(
     State(state): State<AppState>,
     ClientAddr(from): ClientAddr,
     Params(id): Params<String>,
     Body(req): Body<TournamentEntry>,
-) -> Result<Json<TournamentView>, AppError> {
+) -> Result<Json<TournamentFollow>, AppError> {
     let name = proven_name(&state, &req.name, req.key.as_deref(), from).await?;
     state.desk.register(&id, &name, origin_address(from)).await?;
-    Ok(Json(state.desk.view(&id).await?))
+    Ok(Json(state.desk.page(&id).await?.answer(Some(&name), state.rooms.now_ms())))
 }
 
-/// `POST /api/tournaments/{id}/withdraw`.
+/// `POST /api/tournaments/{id}/withdraw`: the page as the name now reads it.
 pub(super) async fn withdraw(
     State(state): State<AppState>,
     ClientAddr(from): ClientAddr,
     Params(id): Params<String>,
     Body(req): Body<TournamentEntry>,
-) -> Result<Json<TournamentView>, AppError> {
+) -> Result<Json<TournamentFollow>, AppError> {
     let name = proven_name(&state, &req.name, req.key.as_deref(), from).await?;
     state.desk.withdraw(&id, &name).await?;
-    Ok(Json(state.desk.view(&id).await?))
+    Ok(Json(state.desk.page(&id).await?.answer(Some(&name), state.rooms.now_ms())))
 }

@@ -87,6 +87,16 @@ pub(super) const MONEY_ABOVE: &str = "board_rows WHERE board = $1 AND eligible =
 pub(super) const RATING_ABOVE: &str = "ratings WHERE family = $1 AND eligible = 1 AND score >= $2 \
                             AND (score > $2 OR deals > $3 OR (deals = $3 AND name_key < $4))";
 
+/// What listing on the boards still takes of the name of key `key`: rated deals, distinct opponents.
+pub(super) async fn still_needs(s: &super::Store, key: &str) -> DbResult<(i64, i64)> {
+    let player: Option<(i64, i64)> = sqlx::query_as("SELECT rated_deals, opponents FROM players WHERE name_key = $1")
+        .bind(key)
+        .fetch_optional(&s.pool)
+        .await?;
+    let (deals, opponents) = player.unwrap_or_default();
+    Ok(((s.listing.deals - deals).max(0), (s.listing.opponents - opponents).max(0)))
+}
+
 /// Counts the rows above a player's on a board through its index, at most [`RANKED`] of them: the rank,
 /// or `None` beyond. `$1` is the board (or family), `$2` the player's score, `$3` deals, `$4` name key;
 /// `order` is the board's own order, so that the count walks the ranked index from the top (a plan that
@@ -179,7 +189,17 @@ impl Db {
                 false => None,
             };
             let date = if last_at == 0 { String::new() } else { utc_date(last_at as u64) };
-            Ok::<_, StoreError>(Some(Placing { rank, score, deals, date, listed }))
+            let (needs_deals, needs_opponents) = still_needs(&s, &key).await?;
+            Ok::<_, StoreError>(Some(Placing {
+                rank,
+                score,
+                deals,
+                date,
+                listed,
+                needs_deals,
+                needs_opponents,
+                protected: false,
+            }))
         })
         .await
     }

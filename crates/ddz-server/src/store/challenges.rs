@@ -215,6 +215,9 @@ impl Db {
                 deals: run.deals,
                 date: utc_date(run.finished_at),
                 listed: true,
+                needs_deals: 0,
+                needs_opponents: 0,
+                protected: false,
             }))
         })
         .await

@@ -6,7 +6,7 @@
 use ddz_engine::TableType;
 use sqlx::{AnyConnection, Executor, FromRow};
 
-use super::boards::{RATING_ABOVE, rank};
+use super::boards::{RATING_ABOVE, rank, still_needs};
 use super::{Db, DbResult, StoreError};
 use crate::domain::challenge::utc_date;
 use crate::domain::names::{PlayerName, name_key};
@@ -117,6 +117,7 @@ impl Db {
                 false => None,
             };
             let skill = Skill { mu: from_micro(mu), sigma: from_micro(sigma) };
+            let (needs_deals, needs_opponents) = still_needs(&s, &key).await?;
             Ok::<_, StoreError>(Some(RatingPlacing {
                 rank,
                 rating: skill.points(),
@@ -124,6 +125,9 @@ impl Db {
                 deals,
                 date: utc_date(last_at as u64),
                 listed,
+                needs_deals,
+                needs_opponents,
+                protected: false,
             }))
         })
         .await

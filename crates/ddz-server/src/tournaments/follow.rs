@@ -13,6 +13,7 @@ use crate::domain::names::PlayerName;
 use crate::domain::tournament::{Phase, Tournament};
 use crate::wire::pages::{
     EntrantView, LEADERS, RoundLine, TABLES_SHOWN, TournamentFollow, TournamentPage, TournamentTable, TournamentYou,
+    YourRound,
 };
 
 /// A tournament as its followers are sent it: the page's JSON, written once, and what each follower's own
@@ -45,14 +46,31 @@ impl Followed {
         matches!(self.tournament.phase, Phase::Registering | Phase::Running)
     }
 
-    /// Where `name` stands, if registered: their line of the standings and their table in the round in play.
+    /// Where `name` stands, if registered: their line of the standings, their table in the round in play,
+    /// and where they sat in each round.
     pub fn you(&self, name: &PlayerName) -> Option<TournamentYou> {
         let t = &self.tournament;
         let i = t.entrants.iter().position(|e| e.key == name.key())?;
         let table = t.current().and_then(|round| round.tables.iter().find(|table| table.players.contains(&i)));
+        let rounds = t
+            .rounds
+            .iter()
+            .filter_map(|round| {
+                let table = round.tables.iter().find(|table| table.players.contains(&i))?;
+                let seat = table.players.iter().position(|&p| p == i)?;
+                Some(YourRound {
+                    round: round.number,
+                    stage: round.stage,
+                    code: table.code.clone(),
+                    counted: table.counted,
+                    won: table.won.get(seat).copied().unwrap_or(0),
+                })
+            })
+            .collect();
         Some(TournamentYou {
             entrant: entrant_view(t, i, self.places[i]),
             table: table.map(|table| table_view(t, table)),
+            rounds,
         })
     }
 

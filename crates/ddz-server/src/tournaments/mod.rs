@@ -152,7 +152,8 @@ impl Desk {
         // A player's tournament holds one of its host's slots (an operator's recurring run holds none).
         let hosting = id.is_none().then(|| Hosting { key: host.key().to_string(), slots: HOSTED });
         let seed = Seed::random(&mut rand::rng());
-        let entry = Entry::Created { title, host: host.to_string(), format, settings, seed, draw: DRAW };
+        let recurring = id.is_some();
+        let entry = Entry::Created { title, host: host.to_string(), format, settings, seed, draw: DRAW, recurring };
         let first = Stamped { n: 1, at: now, entry };
         let id = id.unwrap_or_else(new_id);
         let tournament = Tournament::from_log(std::slice::from_ref(&first)).expect("a created entry starts a log");
@@ -527,6 +528,7 @@ pub fn summary(id: &str, t: &Tournament) -> TournamentSummary {
         id: id.to_string(),
         title: t.title.clone(),
         host: t.host.clone(),
+        recurring: t.recurring,
         table: t.settings.table,
         format: t.format.clone(),
         phase: t.phase,

@@ -175,6 +175,11 @@ pub struct Placing {
     pub date: String,
     /// Listed on the board (docs/ratings.md, "What counts"; challenge boards list every finished run).
     pub listed: bool,
+    /// What listing still takes: rated deals, and distinct opponents (0 once listed).
+    pub needs_deals: i64,
+    pub needs_opponents: i64,
+    /// The name is protected (`docs/names.md`).
+    pub protected: bool,
 }
 
 /// A name's own row on a ratings board, wherever it stands (as [`Placing`]).
@@ -188,6 +193,10 @@ pub struct RatingPlacing {
     pub deals: i64,
     pub date: String,
     pub listed: bool,
+    /// What listing still takes, as [`Placing`]'s.
+    pub needs_deals: i64,
+    pub needs_opponents: i64,
+    pub protected: bool,
 }
 
 /// A finished tournament a player played in, and where they finished.

@@ -30,6 +30,9 @@ pub struct TournamentSummary {
     /// The host's title; empty when none was given.
     pub title: String,
     pub host: String,
+    /// One of the site's own events, always there (a recurring event's run), not a player's.
+    #[serde(default)]
+    pub recurring: bool,
     pub table: TableType,
     pub format: Format,
     pub phase: Phase,
@@ -139,13 +142,26 @@ pub struct RoundLine {
     pub counted: u32,
 }
 
-/// The reader's own place in a tournament, and their table in the round in play.
+/// The reader's own place in a tournament, their table in the round in play, and their path: where they
+/// sat in each round and what they won there.
 #[derive(ts_rs::TS, Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct TournamentYou {
     pub entrant: EntrantView,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub table: Option<TournamentTable>,
+    pub rounds: Vec<YourRound>,
+}
+
+/// One round of the reader's path.
+#[derive(ts_rs::TS, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct YourRound {
+    pub round: u32,
+    pub stage: Stage,
+    pub code: RoomCode,
+    /// Deals counted at their table, and the chips they won there.
+    pub counted: u32,
+    pub won: i64,
 }
 
 /// `GET /api/hall`, and the `hall` event of a socket watching it: what is alive on the site now, kept in

@@ -22,7 +22,7 @@ use crate::wire::http::{
 };
 use crate::wire::pages::{
     EntrantView, Hall, QuickLine, RoundLine, TournamentFollow, TournamentPage, TournamentSummary, TournamentTable,
-    TournamentYou,
+    TournamentYou, YourRound,
 };
 
 use crate::wire::pages::Summary;
@@ -149,6 +149,7 @@ pub fn typescript() -> String {
         decl::<PathState>(&cfg),
         decl::<PathStage>(&cfg),
         decl::<RoundLine>(&cfg),
+        decl::<YourRound>(&cfg),
         decl::<TournamentYou>(&cfg),
         decl::<TournamentPage>(&cfg),
         decl::<TournamentFollow>(&cfg),

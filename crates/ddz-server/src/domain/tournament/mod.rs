@@ -273,6 +273,9 @@ pub enum Entry {
         /// The version of the seat draw ([`DRAW`]); 1 for a log that names none.
         #[serde(default = "first_draw")]
         draw: u32,
+        /// One of the site's own events: a run of a recurring event (`ddz serve --tournaments`).
+        #[serde(default)]
+        recurring: bool,
     },
     Registered {
         name: String,
@@ -395,6 +398,8 @@ pub struct Tournament {
     pub seed: Seed,
     /// The version of its seat draw.
     pub draw: u32,
+    /// One of the site's own events (a recurring event's run).
+    pub recurring: bool,
     pub created_at: u64,
     pub phase: Phase,
     pub started_at: Option<u64>,
@@ -457,7 +462,9 @@ impl Tournament {
     /// The tournament its first entry announces; `None` when the log does not start with one.
     pub fn from_log(log: &[Stamped]) -> Option<Tournament> {
         let (first, rest) = log.split_first()?;
-        let Entry::Created { title, host, format, settings, seed, draw } = &first.entry else { return None };
+        let Entry::Created { title, host, format, settings, seed, draw, recurring } = &first.entry else {
+            return None;
+        };
         let mut tournament = Tournament {
             title: title.clone(),
             host: host.clone(),
@@ -465,6 +472,7 @@ impl Tournament {
             settings: settings.clone(),
             seed: *seed,
             draw: *draw,
+            recurring: *recurring,
             created_at: first.at,
             phase: Phase::Registering,
             started_at: None,
@@ -1023,6 +1031,7 @@ mod tests {
                 settings,
                 seed: Seed::from_u64(42),
                 draw: DRAW,
+                recurring: false,
             };
             Log { entries: vec![Stamped { n: 1, at: 0, entry: created }], now: 0 }
         }
@@ -1282,6 +1291,7 @@ mod tests {
             settings,
             seed: Seed::from_u64(42),
             draw: DRAW,
+            recurring: false,
         };
         log.push(log.state().due_entry(0).unwrap());
         log.push(log.state().due_entry(0).unwrap());
