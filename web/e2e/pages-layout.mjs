@@ -69,7 +69,9 @@ async function pagesPage(size, lang) {
   await stub(/\/api\/players\/[^/]+\/deals\?.*$/, dealsPage);
   await stub(/\/api\/boards\/\w+(\?.*)?$/, (url) => {
     const board = new URL(url).pathname.split('/').at(-1);
-    return { ...BOARD, board, you: state.unlisted ? { ...BOARD.you, rank: undefined, listed: false } : BOARD.you };
+    // Not listed yet: the row says what listing still takes (12 of 20 rated deals played).
+    const unlisted = { ...BOARD.you, rank: undefined, listed: false, needs_deals: 8, needs_opponents: 3 };
+    return { ...BOARD, board, you: state.unlisted ? unlisted : BOARD.you };
   });
   await stub(/\/api\/ratings\/\w+(\?.*)?$/, (url) => ({ ...RATINGS, family: new URL(url).pathname.split('/').at(-1) }));
   await stub(/\/api\/rallies$/, () => ({ today: '2026-12-06', dates: ['2026-12-06'] }));

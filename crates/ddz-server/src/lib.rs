@@ -47,7 +47,7 @@ pub use domain::names::PlayerName;
 pub use domain::rating;
 pub use domain::room::{LogLine, Mode, Occupant, RoomCode};
 pub use domain::tournament::{
-    Checked, Format, PathState, RecordError, Recurring, Verified, verify as verify_tournament,
+    Checked, Format, PathState, Phase as TournamentPhase, RecordError, Recurring, Verified, verify as verify_tournament,
 };
 pub use http::Heartbeat;
 pub use http::limit::Rate;

@@ -15,6 +15,7 @@
 //! | `ddz_tournaments_driven` | gauge | tournaments whose driver runs on this node |
 //! | `ddz_unrated_seats_total` | counter | seats of finished rated deals that did not count, by `reason` (bot_played, passed, same_address, ...) |
 //! | `ddz_process_resident_bytes` | gauge | the process's resident memory (Linux), read at each scrape |
+//! | `ddz_process_cpu_seconds` | gauge | the process's CPU time so far, user and system (Linux), read at each scrape |
 //! | `ddz_cluster_rooms_taken_total` | counter | cluster mode: rooms this node took (new, idle, or from a node that died) |
 //! | `ddz_cluster_rooms_fenced_total` | counter | cluster mode: room tasks ended because another node took the room |
 //! | `ddz_cluster_rooms_handed_over_total` | counter | cluster mode: rooms this node handed to the node all their clients were on |
@@ -38,6 +39,7 @@ pub(crate) const COMMIT_SECONDS: &str = "ddz_commit_seconds";
 pub(crate) const BATCH_ENTRIES: &str = "ddz_commit_batch_entries";
 pub(crate) const BROADCAST_SECONDS: &str = "ddz_broadcast_seconds";
 const RESIDENT_BYTES: &str = "ddz_process_resident_bytes";
+const CPU_SECONDS: &str = "ddz_process_cpu_seconds";
 pub(crate) const ROOMS_TAKEN: &str = "ddz_cluster_rooms_taken_total";
 pub(crate) const ROOMS_FENCED: &str = "ddz_cluster_rooms_fenced_total";
 pub(crate) const ROOMS_HANDED_OVER: &str = "ddz_cluster_rooms_handed_over_total";
@@ -98,9 +100,21 @@ pub(crate) fn render() -> String {
     if let Some(bytes) = resident_bytes() {
         gauge!(RESIDENT_BYTES).set(bytes as f64);
     }
+    if let Some(seconds) = cpu_seconds() {
+        gauge!(CPU_SECONDS).set(seconds);
+    }
     let handle = handle();
     handle.run_upkeep();
     handle.render()
+}
+
+/// The process's CPU time so far, user and system, from `/proc/self/stat` (in the kernel's clock ticks of
+/// 10 ms; `None` where there is no such file).
+fn cpu_seconds() -> Option<f64> {
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    let fields: Vec<&str> = stat.rsplit_once(')')?.1.split_whitespace().collect();
+    let ticks = fields.get(11)?.parse::<f64>().ok()? + fields.get(12)?.parse::<f64>().ok()?;
+    Some(ticks / 100.0)
 }
 
 /// The process's resident memory, from `/proc/self/status` (`None` where there is no such file).

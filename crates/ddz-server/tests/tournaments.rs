@@ -358,6 +358,44 @@ async fn tournament_requests_out_of_bounds_are_refused_with_their_codes() {
     assert!(running.stop().await);
 }
 
+/// A scheduled event's registrations come in its last minute, all at once: every one is answered, none
+/// with "try again", and the withdrawals racing them too.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_thousand_registrations_at_once_are_all_taken_and_withdrawals_racing_them_too() {
+    let db = temp_db("registration-rush");
+    let running = tournament_server(&db).await;
+    let addr = running.addr;
+    let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_millis() as u64;
+    let created = post(
+        addr,
+        "/api/tournaments",
+        json!({"name": "Organiser", "table": "house", "title": "Sunday rush",
+               "format": {"kind": "scheduled", "starts_at": now + 3_600_000, "bots_fill": false}}),
+    )
+    .await;
+    let id = created["id"].as_str().expect("an id").to_string();
+    let register = format!("/api/tournaments/{id}/register");
+    let withdraw = format!("/api/tournaments/{id}/withdraw");
+
+    let rush = (0..1000).map(|i| http(addr, "POST", &register, Some(json!({"name": format!("Rush{i}")}))));
+    let answers = futures_util::future::join_all(rush).await;
+    let refused: Vec<&Value> = answers.iter().filter(|a| a.status != 204).map(|a| &a.body).collect();
+    assert!(refused.is_empty(), "{} of 1000 refused: {:?}", refused.len(), &refused[..refused.len().min(5)]);
+    assert_eq!(view(addr, &id).await["summary"]["entrants"], 1000);
+
+    // A hundred withdraw while a hundred others register: each is applied in its turn.
+    let leaving = (0..100).map(|i| http(addr, "POST", &withdraw, Some(json!({"name": format!("Rush{i}")}))));
+    let joining = (0..100).map(|i| http(addr, "POST", &register, Some(json!({"name": format!("Late{i}")}))));
+    let (left, joined) = tokio::join!(futures_util::future::join_all(leaving), futures_util::future::join_all(joining));
+    let statuses: Vec<u16> = left.iter().chain(&joined).map(|a| a.status).collect();
+    assert!(statuses.iter().all(|&s| s == 204), "{statuses:?}");
+    let page = view(addr, &id).await;
+    assert_eq!(page["summary"]["entrants"], 1000);
+    let names: Vec<&str> = page["standings"].as_array().unwrap().iter().map(|e| e["name"].as_str().unwrap()).collect();
+    assert!(!names.contains(&"Rush0") && names.contains(&"Late0") && names.contains(&"Rush100"));
+    assert!(running.stop().await);
+}
+
 #[tokio::test]
 async fn a_tournament_table_takes_no_seat_deal_or_close_from_a_player() {
     let db = temp_db("tournament-table");

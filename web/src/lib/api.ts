@@ -254,7 +254,7 @@ export async function createTournament(
 
 /** Registers `name` for a tournament, or withdraws them: the server answers the whole event as it stands after
  * (a follower of its page is pushed the change anyway). */
-export function enterTournament(id: string, name: string, withdraw = false): Promise<TournamentFollow> {
+export function enterTournament(id: string, name: string, withdraw = false): Promise<void> {
   const body: TournamentEntry = { name, key: nameKey(name) };
   return asName(`/api/tournaments/${encodeURIComponent(id)}/${withdraw ? 'withdraw' : 'register'}`, body);
 }

@@ -94,26 +94,26 @@ pub(super) async fn create(
     Ok((StatusCode::CREATED, Json(TournamentCreated { id })))
 }
 
-/// `POST /api/tournaments/{id}/register`: the page as the name now reads it.
+/// `POST /api/tournaments/{id}/register`: 204 once the name is registered (the page says the rest).
 pub(super) async fn register(
     State(state): State<AppState>,
     ClientAddr(from): ClientAddr,
     Params(id): Params<String>,
     Body(req): Body<TournamentEntry>,
-) -> Result<Json<TournamentFollow>, AppError> {
+) -> Result<StatusCode, AppError> {
     let name = proven_name(&state, &req.name, req.key.as_deref(), from).await?;
     state.desk.register(&id, &name, origin_address(from)).await?;
-    Ok(Json(state.desk.page(&id).await?.answer(Some(&name), state.rooms.now_ms())))
+    Ok(StatusCode::NO_CONTENT)
 }
 
-/// `POST /api/tournaments/{id}/withdraw`: the page as the name now reads it.
+/// `POST /api/tournaments/{id}/withdraw`: 204 once the name is withdrawn.
 pub(super) async fn withdraw(
     State(state): State<AppState>,
     ClientAddr(from): ClientAddr,
     Params(id): Params<String>,
     Body(req): Body<TournamentEntry>,
-) -> Result<Json<TournamentFollow>, AppError> {
+) -> Result<StatusCode, AppError> {
     let name = proven_name(&state, &req.name, req.key.as_deref(), from).await?;
     state.desk.withdraw(&id, &name).await?;
-    Ok(Json(state.desk.page(&id).await?.answer(Some(&name), state.rooms.now_ms())))
+    Ok(StatusCode::NO_CONTENT)
 }

@@ -67,7 +67,7 @@ struct FinishedRow {
 }
 
 /// Keeps the run that room `code` just finished as its name's best on its board, if it is better than the
-/// one kept (by [`RunRank::order`]), in the transaction that stores the run's result.
+/// one kept (by [`RunRank`]'s order), in the transaction that stores the run's result.
 pub(super) async fn keep_best(tx: &mut AnyConnection, code: &str) -> DbResult<()> {
     let run: Option<FinishedRow> = sqlx::query_as(
         "SELECT kind, rally, name_key, name, net, deals, best_pot, finished_at FROM challenges \

@@ -18,7 +18,7 @@ use std::time::Duration;
 use ddz_engine::DealRecord;
 use tokio::sync::mpsc;
 
-use super::{Desk, DeskError, operator};
+use super::{Desk, DeskError, Turn, operator};
 use crate::domain::names::PlayerName;
 use crate::domain::room::{Mode, RoomCode};
 use crate::domain::tournament::{Due, Entry, FILL_LEVEL, Phase, Seating, Tournament};
@@ -124,18 +124,23 @@ impl Driver {
     }
 
     /// Moves the event on as far as it can go now: how long to sleep until its next time, or `None` once
-    /// it is over.
+    /// it is over. The whole step is taken in the event's turn, on its fold.
     async fn step(&mut self, counting: Counting) -> Result<Option<Duration>, DeskError> {
         let desk = self.desk.clone();
-        let _turn = desk.turn(&self.id).await;
-        let mut tournament = desk.load(&self.id).await?;
-        tournament = self.count_deals(tournament, &counting).await?;
+        let mut turn = desk.turn(&self.id).await;
+        desk.current(&self.id, &mut turn).await?;
+        self.count_deals(&mut turn, &counting).await?;
         for _ in 0..STEP_ENTRIES {
+            let tournament = desk.current(&self.id, &mut turn).await?;
             let Some(due) = tournament.due(desk.rooms.now_ms()) else { break };
             let entry = match due {
                 Due::Store(entry) => entry,
-                Due::Seat(seating) => self.seat_round(&tournament, seating).await?,
+                Due::Seat(seating) => {
+                    let tournament = tournament.clone();
+                    self.seat_round(&tournament, seating).await?
+                }
             };
+            let tournament = turn.as_ref().expect("read just now");
             let closing: Vec<RoomCode> = match &entry {
                 Entry::RoundClosed { .. } => {
                     tournament.current().map(|r| r.tables.iter().map(|t| t.code.clone()).collect()).unwrap_or_default()
@@ -146,15 +151,12 @@ impl Driver {
                 Entry::Seated { tables, .. } => tables.iter().map(|(code, _)| code.clone()).collect(),
                 _ => Vec::new(),
             };
-            tournament = match desk.append(&self.id, &tournament, entry, self.fence.clone()).await? {
-                Some(after) => after,
-                None => {
-                    // Another writer took the number first (a registration on another node): the rooms made
-                    // for this seating are nobody's, and what is due is asked again.
-                    self.close_tables(&seated).await;
-                    desk.load(&self.id).await?
-                }
-            };
+            if !desk.append(&self.id, &mut turn, entry, self.fence.clone()).await? {
+                // Another writer took the number first (a registration on another node): the rooms made for
+                // this seating are nobody's, and what is due is asked again.
+                self.close_tables(&seated).await;
+                continue;
+            }
             desk.note_tables(&self.id, &seated, &closing);
             for code in &closing {
                 self.asked.remove(code);
@@ -162,9 +164,12 @@ impl Driver {
             }
             self.close_tables(&closing).await;
         }
+        let tournament = desk.current(&self.id, &mut turn).await?;
         if matches!(tournament.phase, Phase::Finished | Phase::Cancelled) {
             return Ok(None);
         }
+        let tournament = tournament.clone();
+        drop(turn);
         self.deal_on(&tournament).await?;
         Ok(Some(self.next_time(&tournament)))
     }
@@ -182,15 +187,16 @@ impl Driver {
 
     /// Stores a count for each deal the tables have finished since the last count: those that woke the
     /// driver, or (a look) every table of the round.
-    async fn count_deals(&mut self, mut tournament: Tournament, counting: &Counting) -> Result<Tournament, DeskError> {
-        let Some(round) = tournament.current().cloned() else { return Ok(tournament) };
+    async fn count_deals(&mut self, turn: &mut Turn, counting: &Counting) -> Result<(), DeskError> {
+        let desk = self.desk.clone();
+        let Some(round) = desk.current(&self.id, turn).await?.current().cloned() else { return Ok(()) };
         if round.played() {
-            return Ok(tournament);
+            return Ok(());
         }
-        let db = self.desk.rooms.db().clone();
+        let db = desk.rooms.db().clone();
         let played: HashMap<RoomCode, (u32, u64)> = match counting {
             Counting::Tables(tables) => {
-                let now = self.desk.rooms.now_ms();
+                let now = desk.rooms.now_ms();
                 tables.iter().map(|(code, &deals)| (code.clone(), (deals, now))).collect()
             }
             Counting::All => {
@@ -217,16 +223,21 @@ impl Driver {
                     .ok_or_else(|| StoreError::Corrupt(format!("deal {number} of {} is gone", table.code)))?;
                 let scores = record.result.map(|r| r.score).unwrap_or_default();
                 let entry = Entry::DealCounted { code: table.code.clone(), number, scores };
-                tournament = match self.desk.append(&self.id, &tournament, entry, self.fence.clone()).await? {
-                    Some(after) => after,
-                    None => self.desk.load(&self.id).await?,
-                };
-                number += 1;
+                // A number taken by another writer: the fold is read again, and the count with it.
+                let counted = desk.append(&self.id, turn, entry, self.fence.clone()).await?;
+                let tournament = desk.current(&self.id, turn).await?;
+                if !counted && tournament.current().is_none_or(|r| r.number != round.number) {
+                    return Ok(());
+                }
+                number = tournament
+                    .current()
+                    .and_then(|r| r.tables.iter().find(|t| t.code == table.code))
+                    .map_or(number + 1, |t| t.counted + 1);
             }
-            let pause = self.desk.rooms.timing().between_deals_ms;
+            let pause = desk.rooms.timing().between_deals_ms;
             self.pause_until.insert(table.code.clone(), finished_at + pause);
         }
-        Ok(tournament)
+        Ok(())
     }
 
     /// Sets up the round's tables this driver has not seen set up, and deals each table's next deal once

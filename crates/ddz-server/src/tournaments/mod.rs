@@ -16,6 +16,8 @@
 
 mod driver;
 mod follow;
+#[cfg(test)]
+mod tests;
 mod watching;
 
 pub use follow::Followed;
@@ -24,7 +26,7 @@ use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use tokio::sync::{mpsc, watch};
+use tokio::sync::mpsc;
 
 use self::driver::{Driver, Wake};
 
@@ -57,23 +59,27 @@ const LISTED: u32 = 50;
 /// Tournaments one name may host while they take registrations.
 const HOSTED: u32 = 3;
 
-/// Tournaments: the fold of each one this node has read, the drivers running here, and each event's turn.
+/// An event's turn on this node, and its fold as this node last read it.
+type Turn = tokio::sync::OwnedMutexGuard<Option<Tournament>>;
+/// The turns of the events this node has read, by event.
+type Turns = HashMap<String, Arc<tokio::sync::Mutex<Option<Tournament>>>>;
+
+/// Tournaments: each event's turn with its fold, the drivers running here, the open events.
 #[derive(Clone)]
 pub struct Desk {
     rooms: Rooms,
-    known: Arc<Mutex<HashMap<String, Tournament>>>,
     /// The drivers running on this node, by event, and the event of each of their round's tables.
     drivers: Arc<Mutex<HashMap<String, mpsc::Sender<Wake>>>>,
     tables: Arc<Mutex<HashMap<RoomCode, String>>>,
-    /// Each event's turn on this node: its writers append one after another.
-    turns: Arc<Mutex<HashMap<String, Arc<tokio::sync::Mutex<()>>>>>,
+    /// Each event's turn on this node, holding its fold: its readers and writers one after another.
+    turns: Arc<Mutex<Turns>>,
     /// The open events as the last look read them (the hall's): taking registrations, running.
     open: Arc<Mutex<(Vec<TournamentSummary>, Vec<TournamentSummary>)>>,
     /// The operator's recurring events, and the runs this node has seen announced.
     recurring: Arc<[Recurring]>,
     announced: Arc<Mutex<HashSet<String>>>,
     /// The tournaments followed on this node (`follow.rs`): each one's page as its followers last got it.
-    followed: Arc<Mutex<HashMap<String, watch::Sender<Arc<Followed>>>>>,
+    followed: Arc<Mutex<HashMap<String, follow::Follow>>>,
 }
 
 /// Why a tournament request is refused.
@@ -129,7 +135,6 @@ impl Desk {
     pub fn new(rooms: Rooms, recurring: Vec<Recurring>) -> Desk {
         Desk {
             rooms,
-            known: Arc::default(),
             drivers: Arc::default(),
             tables: Arc::default(),
             turns: Arc::default(),
@@ -164,75 +169,83 @@ impl Desk {
             Creation::Hosting => return Err(DeskError::Hosting(host.to_string())),
         }
         tracing::info!(tournament = %id, title = %tournament.title, "tournament created");
-        self.known.lock().expect("the cache").insert(id.clone(), tournament);
+        *self.turn(&id).await = Some(tournament);
         Ok(Some(id))
     }
 
-    /// Tournament `id` as the log now has it.
-    pub async fn load(&self, id: &str) -> Result<Tournament, DeskError> {
-        let cached = self.known.lock().expect("the cache").get(id).cloned();
-        let after = cached.as_ref().map_or(0, |t| t.last);
+    /// Tournament `id`'s turn on this node, with its fold as this node last read it (none yet): held by
+    /// whoever reads or writes the tournament here, so that its writers (its driver, registrations,
+    /// withdrawals) apply in the order they came, one after another, and nobody copies the fold to read it.
+    async fn turn(&self, id: &str) -> Turn {
+        let turn = self.turns.lock().expect("the turns").entry(id.to_string()).or_default().clone();
+        turn.lock_owned().await
+    }
+
+    /// The fold held in `turn`, brought up to the log's last entry (read from the start the first time).
+    async fn current<'a>(&self, id: &str, turn: &'a mut Turn) -> Result<&'a mut Tournament, DeskError> {
+        let after = turn.as_ref().map_or(0, |t| t.last);
         let entries = self.rooms.db().tournament_log(id, after).await?;
-        let tournament = match cached {
-            Some(mut tournament) => {
+        match turn.as_mut() {
+            Some(tournament) => {
                 for stamped in &entries {
                     tournament.apply(stamped);
                 }
-                tournament
             }
-            None => Tournament::from_log(&entries).ok_or_else(|| DeskError::NoSuchTournament(id.to_string()))?,
-        };
-        // A tournament that is over is read from its log when asked for: nothing moves it any more, and a
-        // node may be asked for many.
-        let mut known = self.known.lock().expect("the cache");
-        match tournament.phase {
-            Phase::Finished | Phase::Cancelled => known.remove(id),
-            Phase::Registering | Phase::Running => known.insert(id.to_string(), tournament.clone()),
-        };
-        drop(known);
-        self.publish(id, &tournament);
+            None => {
+                let tournament =
+                    Tournament::from_log(&entries).ok_or_else(|| DeskError::NoSuchTournament(id.to_string()))?;
+                **turn = Some(tournament);
+            }
+        }
+        let tournament = turn.as_mut().expect("read just now");
+        if !entries.is_empty() {
+            self.publish(id, tournament);
+        }
         Ok(tournament)
     }
 
-    /// Appends `entry` to `tournament` (as loaded) under the next number, under `fence` if the event's
-    /// driver writes it: `None` when another node's writer took that number first (then load again).
-    async fn append(
-        &self,
-        id: &str,
-        tournament: &Tournament,
-        entry: Entry,
-        fence: Option<Fence>,
-    ) -> Result<Option<Tournament>, DeskError> {
-        let stamped = Stamped { n: tournament.last + 1, at: self.rooms.now_ms(), entry };
-        let mut after = tournament.clone();
-        after.apply(&stamped);
-        let summary = summary_json(id, &after);
-        let places = (after.phase == Phase::Finished).then(|| places(&after));
-        if !self.rooms.db().append_tournament(id, &stamped, after.phase, summary, places, fence).await? {
-            self.known.lock().expect("the cache").remove(id);
-            return Ok(None);
-        }
-        self.known.lock().expect("the cache").insert(id.to_string(), after.clone());
-        self.publish(id, &after);
-        Ok(Some(after))
+    /// What `read` makes of tournament `id` as the log now has it, in its turn.
+    pub async fn read<R>(&self, id: &str, read: impl FnOnce(&Tournament) -> R) -> Result<R, DeskError> {
+        let mut turn = self.turn(id).await;
+        Ok(read(self.current(id, &mut turn).await?))
     }
 
-    /// Tournament `id`'s turn on this node: held by whoever appends to it, so that its writers here (its
-    /// driver, registrations, withdrawals) apply in the order they came, one after another.
-    async fn turn(&self, id: &str) -> tokio::sync::OwnedMutexGuard<()> {
-        let turn = self.turns.lock().expect("the turns").entry(id.to_string()).or_default().clone();
-        turn.lock_owned().await
+    /// Appends `entry` to `tournament` (read in its turn) under the next number, under `fence` if the
+    /// event's driver writes it, and applies it: `false` when another node's writer took that number first
+    /// (the fold is then no longer the log's: the turn forgets it, to read it again).
+    async fn append(&self, id: &str, turn: &mut Turn, entry: Entry, fence: Option<Fence>) -> Result<bool, DeskError> {
+        let tournament = turn.as_mut().expect("appended to a fold read in its turn");
+        let stamped = Stamped { n: tournament.last + 1, at: self.rooms.now_ms(), entry };
+        tournament.apply(&stamped);
+        let summary = summary_json(id, tournament);
+        let places = (tournament.phase == Phase::Finished).then(|| places(tournament));
+        let phase = tournament.phase;
+        let appended = self.rooms.db().append_tournament(id, &stamped, phase, summary, places, fence).await;
+        match appended {
+            Ok(true) => {
+                self.publish(id, tournament);
+                Ok(true)
+            }
+            Ok(false) => {
+                **turn = None;
+                Ok(false)
+            }
+            Err(e) => {
+                **turn = None;
+                Err(e.into())
+            }
+        }
     }
 
     /// Appends what `entry` makes of the tournament as it now is, in its turn: read again and tried once
     /// more whenever another node's writer took the number first, for [`ENTRY_WITHIN`]. The driver here
     /// is woken: a registration that fills a sit-and-go starts it at once.
     async fn enter(&self, id: &str, entry: impl Fn(&Tournament) -> Result<Entry, EntryError>) -> Result<(), DeskError> {
-        let _turn = self.turn(id).await;
+        let mut turn = self.turn(id).await;
         let deadline = tokio::time::Instant::now() + ENTRY_WITHIN;
         while tokio::time::Instant::now() < deadline {
-            let tournament = self.load(id).await?;
-            if self.append(id, &tournament, entry(&tournament)?, None).await?.is_some() {
+            let entry = entry(self.current(id, &mut turn).await?)?;
+            if self.append(id, &mut turn, entry, None).await? {
                 self.wake(id, Wake::Look);
                 return Ok(());
             }
@@ -345,8 +358,8 @@ impl Desk {
 
     /// Everything about tournament `id`.
     pub async fn view(&self, id: &str) -> Result<TournamentView, DeskError> {
-        let tournament = self.load(id).await?;
-        Ok(view(id, &tournament, self.rooms.now_ms()))
+        let now = self.rooms.now_ms();
+        self.read(id, |tournament| view(id, tournament, now)).await
     }
 
     /// The open tournaments as the last look read them: those taking registrations, and those running (for
@@ -426,12 +439,16 @@ impl Desk {
         }
         *self.open.lock().expect("the open events") =
             summaries.into_iter().partition(|s| s.phase == Phase::Registering);
-        // Those finished since are no longer open: forgotten here.
+        // The folds of tournaments no longer open are forgotten here, but those in someone's turn now.
         let open_ids: HashSet<&str> = open.iter().map(|listed| listed.id.as_str()).collect();
-        self.known.lock().expect("the cache").retain(|id, _| open_ids.contains(id.as_str()));
+        self.turns
+            .lock()
+            .expect("the turns")
+            .retain(|id, turn| open_ids.contains(id.as_str()) || turn.try_lock().is_err());
+        // The followers here of events driven elsewhere: the log read again (a change is published).
         let driven: HashSet<String> = self.drivers.lock().expect("the drivers").keys().cloned().collect();
         for id in self.followed_open().into_iter().filter(|id| !driven.contains(id)) {
-            if let Err(e) = self.load(&id).await {
+            if let Err(e) = self.read(&id, |_| ()).await {
                 tracing::warn!(tournament = %id, error = %e, "a followed tournament could not be read");
             }
         }

@@ -25,8 +25,7 @@ impl Desk {
             return Ok(());
         }
         let Some(id) = self.rooms.db().tournament_of_table(code).await? else { return Ok(()) };
-        let tournament = self.load(&id).await?;
-        if tournament.may_watch(code, address, name.map(PlayerName::key)) {
+        if self.read(&id, |tournament| tournament.may_watch(code, address, name.map(PlayerName::key))).await? {
             return Ok(());
         }
         let message = "you play at another table of this tournament: its other tables open to you once you are out";

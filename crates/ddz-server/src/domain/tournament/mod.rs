@@ -96,7 +96,7 @@ pub fn checked_title(title: Option<&str>) -> Result<String, SettingsError> {
 }
 
 /// Entrants a scheduled event takes at most.
-pub const MAX_ENTRANTS: usize = 999;
+pub const MAX_ENTRANTS: usize = 10_000;
 /// The level of the bots that fill a tournament's empty places.
 pub const FILL_LEVEL: BotKind = BotKind::Normal;
 
