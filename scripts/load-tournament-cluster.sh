@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # One tournament of N simulated entrants on a cluster of three `ddz serve` nodes (PostgreSQL and NATS, all
-# started here in a temporary directory), with node b killed (SIGKILL) a few seconds into the first round:
-# the figures of docs/performance.md, "Tournaments on a cluster". Needs a release build (`cargo build
-# --release`), PostgreSQL and nats-server (scripts/test.sh installs them).
+# started here in a temporary directory), with the node driving the event killed (SIGKILL) a few seconds
+# into the first round: the figures of docs/performance.md, "Tournaments on a cluster". Needs a release
+# build (`cargo build --release`), PostgreSQL and nats-server (scripts/test.sh installs them).
 #
 #   scripts/load-tournament-cluster.sh [ENTRANTS] [THINK_MS]     # default: 10000 entrants, think 0
 set -euo pipefail
@@ -21,6 +21,7 @@ free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",
 pids=()
 cleanup() {
   for pid in "${pids[@]}"; do kill -9 "$pid" 2>/dev/null || true; done
+  [ -n "${killer:-}" ] && kill "$killer" 2>/dev/null || true
   as_postgres "$pg_bin/pg_ctl" -D "$dir/data" -m immediate stop >/dev/null 2>&1 || true
   echo "logs and data: $dir"
 }
@@ -51,22 +52,46 @@ for node in a b c; do
 done
 first=${servers[1]}
 
-# Node b dies five seconds after the first round is seated.
+# The node that drives the event (its /metrics says ddz_tournaments_driven 1) dies five seconds after
+# the first round is seated: the event and the tables it owns move to the other two.
 (
   while :; do
     running=$(curl -sf "http://$first/api/tournaments" | python3 -c \
-      'import json,sys; r=json.load(sys.stdin)["running"]; print(r[0]["id"] if r else "")' || true)
+      'import json,sys; r=json.load(sys.stdin)["running"]; print(r[0]["id"] if r else "")' 2>/dev/null || true)
     if [ -n "$running" ]; then
       sleep 5
-      kill -9 "${node_pids[1]}"
-      echo "node b (pid ${node_pids[1]}) killed at $(date +%T), in round 1 of $running"
-      exit 0
+      for i in 0 1 2; do
+        addr=${servers[$((2 * i + 1))]}
+        if curl -sf "http://$addr/metrics" | grep -Eq "^ddz_tournaments_driven 1(\.0)?$"; then
+          kill -9 "${node_pids[$i]}"
+          echo "the driving node ($addr, pid ${node_pids[$i]}) killed at $(date +%T), in round 1 of $running"
+          exit 0
+        fi
+      done
     fi
     sleep 0.5
   done
 ) &
 killer=$!
 
-/usr/bin/time -v "$ddz" load "${servers[@]}" --tournament "$entrants" --think-ms "$think" 2> "$dir/load.time"
+/usr/bin/time -v "$ddz" load "${servers[@]}" --tournament "$entrants" --think-ms "$think" 2> "$dir/load.time" \
+  | tee "$dir/load.out"
 wait "$killer" || true
 grep -E "Maximum resident|Elapsed|User time|System time" "$dir/load.time" | sed 's/^/  load generator: /'
+
+# The finished event's public record, from a node still up: every decision drawn again, each deal counted once.
+id=$(sed -n 's/^tournament \([a-z0-9-]*\) .*/\1/p' "$dir/load.out")
+for i in 0 1 2; do
+  curl -sf "http://${servers[$((2 * i + 1))]}/api/tournaments/$id/record" -o "$dir/record.json" && break
+done
+"$ddz" verify-tournament "$dir/record.json" > "$dir/verify.out"
+echo "  ddz verify-tournament: $(grep -c ': as drawn$' "$dir/verify.out") decisions as drawn, $(grep -vc -e ': as drawn$' -e '^seed' -e 'SHA-256' "$dir/verify.out") otherwise"
+python3 - "$dir/record.json" <<'PY'
+import json, sys
+log = json.load(open(sys.argv[1]))["log"]
+counted = [(e["entry"]["code"], e["entry"]["number"]) for e in log if e["entry"]["entry"] == "deal_counted"]
+seated = sum(1 for e in log if e["entry"]["entry"] == "seated")
+tables = sum(len(e["entry"]["tables"]) for e in log if e["entry"]["entry"] == "seated")
+print(f"  the log: {len(log)} entries, {seated} seatings of {tables} tables, {len(counted)} deals counted, "
+      f"{len(counted) - len(set(counted))} counted twice")
+PY

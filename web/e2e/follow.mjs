@@ -90,7 +90,7 @@ describe('following', () => {
     // Me, from the shell (the table has no shell: back to the hall first).
     await page.goto(BASE);
     await tap(page, page.getByTestId('nav-me'));
-    await page.waitForURL(new RegExp(`#/stats/${name}$`));
+    await page.waitForURL(new RegExp(`/@/${name}$`));
     const history = page.getByTestId('deal-history');
     const newest = history.getByRole('link').first();
     await newest.waitFor();

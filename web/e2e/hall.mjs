@@ -84,7 +84,7 @@ describe('the hall', { concurrency: 3 }, () => {
     const name = uniqueName('Myself');
     await tap(page, tab('Me'));
     await answerName(page, name);
-    await page.waitForURL(new RegExp(`#/stats/${name}$`));
+    await page.waitForURL(new RegExp(`/@/${name}$`));
     await page.getByRole('heading', { name: new RegExp(name) }).waitFor();
     assert.equal(await current(), 'Me');
     await tap(page, tab('Play'));

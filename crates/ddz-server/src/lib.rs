@@ -114,6 +114,18 @@ impl Default for Guards {
     }
 }
 
+/// Connections waiting to be accepted (the kernel's `somaxconn` caps it; tokio's own bind asks for 1,024):
+/// a scheduled tournament's start sends every entrant to their table at one moment.
+const ACCEPT_QUEUE: u32 = 4096;
+
+/// The server's listening socket on `addr`, with room for a rush of connections.
+fn listen(addr: SocketAddr) -> std::io::Result<TcpListener> {
+    let socket = if addr.is_ipv4() { tokio::net::TcpSocket::new_v4()? } else { tokio::net::TcpSocket::new_v6()? };
+    socket.set_reuseaddr(true)?;
+    socket.bind(addr)?;
+    socket.listen(ACCEPT_QUEUE)
+}
+
 /// How long a stop may take before the server exits anyway.
 pub const STOP_WITHIN: Duration = Duration::from_secs(10);
 
@@ -196,7 +208,7 @@ pub async fn start(config: Config) -> Result<Running, Box<dyn std::error::Error 
         ),
         reviews: work::Queue::new(1, http::REVIEWS_QUEUED),
     };
-    let listener = TcpListener::bind(config.addr).await?;
+    let listener = listen(config.addr)?;
     let addr = listener.local_addr()?;
     // Without Nagle's algorithm: an action's `ack` and the `state` it caused are two writes, and the
     // second would wait for the client's delayed ACK of the first (40 ms on Linux).

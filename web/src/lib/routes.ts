@@ -1,8 +1,8 @@
 // The client's addresses, built and read in one place: a room (`/?room=CODE`, the invite link; `#/room/CODE`
 // is still read), a room watched without a name (`/watch/CODE`), a finished deal's replay (`/replay/CODE/N`, a real path: the server serves the page for
-// any path outside /api), the boards (`#/boards/KIND`) and a player's stats (`#/stats/NAME`). The server and
+// any path outside /api), the boards (`#/boards/KIND`) and a player's page (`/@/NAME`). The server and
 // the browser tests use these addresses: they must not change. A player's page has a clean address to share,
-// `/@/NAME` (a real path, as a replay's); `#/stats/NAME` is still read. Quick match's waiting page is `#/quick` (the
+// `/@/NAME` (a real path, as a replay's: Me and every name link there); `#/stats/NAME` is still read. Quick match's waiting page is `#/quick` (the
 // ticket it waits on is in sessionStorage, `lib/quick.ts`); Play vs 2 Bots without the server is `#/offline`.
 // The tournaments are listed at `#/tournaments`, and one tournament's page is `#/tournaments/ID` (ids may hold
 // dashes: `house-sit-and-go-3`).
@@ -82,10 +82,6 @@ export function replayLink(code: string, deal: number): string {
 /** A board (`overall`, `lobby`, `buster`, `bomber`, `rally`); without one, the overall board. */
 export function boardsHash(board?: string): string {
   return board ? `#/boards/${board}` : '#/boards';
-}
-
-export function statsHash(player: string): string {
-  return `#/stats/${encodeURIComponent(player)}`;
 }
 
 /**

@@ -1,6 +1,6 @@
-//! The node's lease: renewed every third of the lease time in one statement for all its rooms; the rooms
-//! of nodes whose lease ran out taken on; and the lease ended when the node leaves, so that its rooms move
-//! at once.
+//! The node's lease: renewed every third of the lease time in one statement for all its rooms, in a loop
+//! of its own; the rooms of nodes whose lease ran out taken on, in another; and the lease ended when the
+//! node leaves, so that its rooms move at once.
 
 use std::time::Duration;
 
@@ -9,9 +9,10 @@ use crate::domain::room::RoomCode;
 use crate::rooms::Rooms;
 
 impl Cluster {
-    /// Every third of the lease time: renews this node's lease, takes on the rooms of nodes that died,
-    /// and lets go of the connections of clients whose node died.
-    pub(super) async fn keep_lease(&self, rooms: Rooms) {
+    /// Every third of the lease time: renews this node's lease, and nothing else, so that no other work
+    /// delays it (taking a dead node's thousands of rooms once did: this node's lease ran out meanwhile,
+    /// the others took its rooms, and the rooms went back and forth).
+    pub(super) async fn keep_lease(&self) {
         let mut ticks = tokio::time::interval(Duration::from_millis(self.inner.lease_ms / 3));
         ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
         loop {
@@ -20,11 +21,19 @@ impl Cluster {
             match db.renew_lease(&self.inner.id, now + self.inner.lease_ms).await {
                 Ok(true) => {}
                 Ok(false) => tracing::error!(node = %self.inner.id, "this node's lease is gone from the database"),
-                Err(e) => {
-                    tracing::error!(node = %self.inner.id, error = %e, "could not renew this node's lease");
-                    continue;
-                }
+                Err(e) => tracing::error!(node = %self.inner.id, error = %e, "could not renew this node's lease"),
             }
+        }
+    }
+
+    /// Every third of the lease time (after the last look's work is done): takes on the rooms of nodes that
+    /// died, lets go of the connections of clients whose node died, and forgets nodes long dead.
+    pub(super) async fn take_over(&self, rooms: Rooms) {
+        let mut ticks = tokio::time::interval(Duration::from_millis(self.inner.lease_ms / 3));
+        ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        loop {
+            ticks.tick().await;
+            let (db, now) = (&self.inner.db, self.inner.clock.now_ms());
             match db.orphaned_rooms(now).await {
                 Ok(orphans) => {
                     for code in orphans {

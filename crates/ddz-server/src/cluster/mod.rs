@@ -267,8 +267,10 @@ impl Cluster {
                 }
             }
         }));
-        let (cluster, lease_rooms) = (self.clone(), rooms.clone());
-        tokio::spawn(until(stopping.clone(), async move { cluster.keep_lease(lease_rooms).await }));
+        let cluster = self.clone();
+        tokio::spawn(until(stopping.clone(), async move { cluster.keep_lease().await }));
+        let (cluster, orphan_rooms) = (self.clone(), rooms.clone());
+        tokio::spawn(until(stopping.clone(), async move { cluster.take_over(orphan_rooms).await }));
         let (cluster, rooms) = (self.clone(), rooms.clone());
         tokio::spawn(until(stopping, async move { cluster.hand_over_rooms(rooms).await }));
     }

@@ -198,6 +198,11 @@ struct Player {
     nonce_for: Option<String>,
 }
 
+/// An action neither acknowledged nor refused this long is taken as lost (its room moved to another node
+/// as it was sent, the node that had it killed): the player plays the turn again, as a person who sees it
+/// is still their turn does.
+const LOST_AFTER: Duration = Duration::from_secs(3);
+
 /// A server takes 10 commands a second from one connection, in bursts of 20: a well-behaved client keeps
 /// a little under that, so that a saturation run measures the server and not its refusals.
 struct Pace {
@@ -252,6 +257,10 @@ impl Player {
     /// server's 10 commands a second per connection (the latency counts from the send). Whether it sent
     /// an action.
     async fn act_when_due(&mut self, now: Instant, think: (u64, u64), rng: &mut impl RngExt) -> Result<bool, String> {
+        if self.sent.is_some_and(|(_, at)| now >= at + LOST_AFTER) {
+            self.sent = None;
+            self.acted_at = None;
+        }
         match (self.my_turn(), self.due) {
             (true, None) => self.due = Some(now + Duration::from_millis(rng.random_range(think.0..=think.1))),
             (false, _) => self.due = None,
@@ -282,6 +291,11 @@ impl Player {
         self.pace.tokens -= 1.0;
         let text = serde_json::to_string(command).expect("commands serialise");
         self.sink.send(Message::Text(text.into())).await.map_err(|e| e.to_string())
+    }
+
+    /// When this player next has something to do: act, or give up waiting for an action's answer.
+    fn wakes_at(&self) -> Option<Instant> {
+        self.due.or(self.sent.map(|(_, at)| at + LOST_AFTER))
     }
 
     fn my_turn(&self) -> bool {
@@ -374,7 +388,7 @@ async fn room(index: usize, args: &LoadArgs, totals: &Totals) -> Result<Samples,
                 in_flight.push_back(InFlight { at: Instant::now(), before, seen: vec![false; humans] });
             }
         }
-        let next_due = players.iter().filter_map(|p| p.due).min();
+        let next_due = players.iter().filter_map(Player::wakes_at).min();
         let message = tokio::select! {
             message = messages.next() => message,
             _ = sleep_until(next_due) => continue,

@@ -28,6 +28,9 @@ use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
 
 use super::{Pace, Player, Samples, http, percentiles, read_event, sleep_until};
 
+/// Registrations in flight at once.
+const REGISTERING_AT_ONCE: usize = 1000;
+
 /// `ddz load --tournament N`: one tournament of `N` simulated entrants over the servers.
 pub struct TournamentArgs {
     pub servers: Vec<SocketAddr>,
@@ -131,13 +134,19 @@ async fn run_tournament(args: TournamentArgs) -> Result<(), String> {
             }
         })
     };
-    // Everyone registers at once, each through a server in turn: none is refused for the rush.
+    // Everyone registers at once, each through a server in turn, a thousand requests in flight (ten
+    // thousand connections at once overflow the servers' listen queues): none is refused for the rush.
     let registering = Instant::now();
+    let in_flight = Arc::new(tokio::sync::Semaphore::new(REGISTERING_AT_ONCE));
     let mut registrations = tokio::task::JoinSet::new();
     for (i, name) in names.iter().enumerate() {
         let (server, path) = (servers[i % servers.len()], format!("/api/tournaments/{id}/register"));
         let body = serde_json::json!({"name": name}).to_string();
-        registrations.spawn(async move { http(server, "POST", &path, &body).await });
+        let in_flight = in_flight.clone();
+        registrations.spawn(async move {
+            let _slot = in_flight.acquire().await.map_err(|e| e.to_string())?;
+            http(server, "POST", &path, &body).await
+        });
     }
     let mut refused = 0;
     while let Some(answer) = registrations.join_next().await {
@@ -161,6 +170,8 @@ async fn run_tournament(args: TournamentArgs) -> Result<(), String> {
         let first = i % servers.len();
         servers.rotate_left(first);
         tasks.spawn(async move {
+            // The pages' sockets open over a moment (five thousand a second), as a field's browsers would.
+            tokio::time::sleep(Duration::from_micros(200 * i as u64)).await;
             let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(i as u64);
             match entrant(&servers, &id, &name, think, &mut rng, &totals).await {
                 Ok(samples) => samples,
@@ -413,7 +424,7 @@ async fn play_table(
         }
         let message = tokio::select! {
             message = stream.next() => message,
-            _ = sleep_until(player.due) => continue,
+            _ = sleep_until(player.wakes_at()) => continue,
         };
         let text = match message {
             Some(Ok(Message::Text(text))) => text,
