@@ -92,7 +92,8 @@ export async function api(path, body) {
     body: JSON.stringify(body),
   });
   assert.ok(res.ok, `${path}: HTTP ${res.status}`);
-  return res.json();
+  // Registering and withdrawing answer 204: nothing to read.
+  return res.status === 204 ? null : res.json();
 }
 
 const roomCode = (page) => new URL(page.url()).searchParams.get('room');

@@ -270,3 +270,44 @@ fn after_the_tests() { crate::work::run(); }
     assert_eq!(named_paths("room::task", &parts["room::task"]), ["store::Db", "work::run"]);
     assert_eq!(named_paths("room::task::tests", &parts["room::task::tests"]), ["rooms::Rooms", "room::task::Task"]);
 }
+
+/// The top-level modules of the layers, from the bottom up (all but `lib.rs`).
+fn layered_modules() -> Vec<&'static str> {
+    LAYERS.iter().flat_map(|layer| layer.iter().copied()).filter(|&m| m != "crate").collect()
+}
+
+#[test]
+fn lib_rs_lists_every_module_in_its_layer_from_the_bottom_up() {
+    let lib = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("src/lib.rs")).expect("lib.rs");
+    let listed: Vec<&str> = lib.lines().filter_map(|l| l.strip_prefix("//! - [`crate::")?.split('`').next()).collect();
+    for module in layered_modules() {
+        assert!(listed.contains(&module), "lib.rs's Layout leaves out `{module}`");
+    }
+    for pair in listed.windows(2) {
+        assert!(layer(pair[0]) <= layer(pair[1]), "lib.rs's Layout lists `{}` below `{}`", pair[1], pair[0]);
+    }
+}
+
+#[test]
+fn architecture_md_names_every_module_in_the_row_of_its_layer() {
+    let doc = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/architecture.md");
+    let doc = std::fs::read_to_string(doc).expect("docs/architecture.md");
+    let section = doc.split("## Layers of the server").nth(1).expect("the section").split("\n## ").next().unwrap();
+    // The table's rows, top-down, each with its files column.
+    let rows: Vec<&str> = section
+        .lines()
+        .filter(|l| l.starts_with("| ") && !l.starts_with("| layer"))
+        .filter_map(|l| l.split(" | ").nth(1))
+        .collect();
+    let row_of = |module: &str| {
+        let (file, folder) = (format!("`{module}.rs`"), format!("`{module}/"));
+        rows.iter().position(|files| files.contains(&file) || files.contains(&folder))
+    };
+    for module in layered_modules() {
+        let row = row_of(module).unwrap_or_else(|| panic!("docs/architecture.md's layers leave out `{module}`"));
+        for other in layered_modules().into_iter().filter(|&other| layer(other) > layer(module)) {
+            let above = row_of(other).expect("every module has its row");
+            assert!(above < row, "docs/architecture.md puts `{module}` above `{other}`, a layer over it");
+        }
+    }
+}

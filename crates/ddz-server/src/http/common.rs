@@ -154,7 +154,8 @@ impl From<Refused> for AppError {
     }
 }
 
-/// The HTTP status of each refusal: the server's own trouble a 5xx, anything else a 4xx.
+/// The HTTP status of each refusal (every code named, no catch-all): the server's own trouble a 5xx,
+/// anything else a 4xx.
 fn status(code: ErrorCode) -> StatusCode {
     use ErrorCode::*;
     match code {
@@ -171,7 +172,17 @@ fn status(code: ErrorCode) -> StatusCode {
         | TournamentNotOver => StatusCode::CONFLICT,
         TooManyGuesses | RateLimited => StatusCode::TOO_MANY_REQUESTS,
         MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
-        _ => StatusCode::BAD_REQUEST,
+        // Every other refusal names what was wrong with the request: each listed, so that a new code
+        // must be given its status here.
+        DealOver | NotYourTurn | WrongPhase | MustTake | BadBid | BidTooLow | DeclinedCannotRob | AlreadySeen
+        | NotInHand | CardsDoNotMatch | NotThatReading | DoesNotBeat | CannotPassOnLead | NoCards | WildAlone
+        | WildWithBothJokers | FourInARow | TwoOrJokerInRun | NotInDeck | NotAPlay | RoomClosed | SeatTaken
+        | RoomFull | AlreadySeated | NotHost | DealInProgress | SeatsEmpty | NoDeal | NotSeated | RunOver
+        | ChallengeRules | ChallengeSeats | ChallengeAutoPlay | NoNonceWanted | Dealing | NotAChallenge | NameTaken
+        | Superseded | BadName | BadMessage | AlreadyInRoom | FrameTooLarge | BadRequest | HandTooLarge | Spectator
+        | TooManyWatching | BadPosition | NotADate | BadSettings | TournamentTable | ConnectionBroken => {
+            StatusCode::BAD_REQUEST
+        }
     }
 }
 
