@@ -518,7 +518,9 @@ async fn an_operators_recurring_event_is_announced_once_however_often_servers_st
 #[tokio::test]
 async fn an_entrant_still_playing_is_refused_a_watch_of_another_table_and_strangers_are_not() {
     let db = temp_db("tournament-watch");
-    let running = server_behind_balancer(&db, TOURNEY, ddz_server::Clock::system(), LISTED_AT_ONCE).await;
+    // Nobody's turn is played for them while the test looks: the round stays in play until it is done.
+    let still = Timing { away_ms: 600_000, ..FAST };
+    let running = server_behind_balancer(&db, still, ddz_server::Clock::system(), LISTED_AT_ONCE).await;
     let addr = running.addr;
     let created = post_from(
         addr,
@@ -568,7 +570,8 @@ async fn an_entrant_still_playing_is_refused_a_watch_of_another_table_and_strang
     assert_eq!((refused.status, refused.body["code"].as_str()), (403, Some("entrant_watching")));
     assert_eq!(view("192.0.2.50").await.status, 200, "a stranger reads the table");
     // A player's own table, under their own name, from their own address: theirs.
-    let mut back = Client::join_from(addr, &mine, "W1", "203.0.113.1", "a-browser").await;
-    back.next_state().await;
+    let back = Client::join_from(addr, &mine, "W1", "203.0.113.1", "a-browser").await;
+    let seat = back.view.as_ref().and_then(|view| view.you).expect("W1 takes their seat");
+    assert_eq!(back.view.as_ref().unwrap().seats[seat].occupant.as_ref().map(|o| o.name()), Some("W1"));
     assert!(running.stop().await);
 }
