@@ -105,12 +105,7 @@ async fn run(args: LoadArgs) -> Result<(), String> {
             }
         });
     }
-    let mut all = Samples::default();
-    while let Some(done) = tasks.join_next().await {
-        let samples = done.map_err(|e| e.to_string())?;
-        all.ack.extend(samples.ack);
-        all.state.extend(samples.state);
-    }
+    let mut all = gathered(tasks).await?;
     let seconds = started.elapsed().as_secs_f64();
     let actions = totals.actions.load(Ordering::Relaxed);
     println!(
@@ -468,6 +463,17 @@ fn read_event(text: &str) -> serde_json::Result<Event> {
         return Ok(Event::State { n, room });
     }
     serde_json::from_str(text)
+}
+
+/// Every task's samples, together, once they have all ended.
+async fn gathered(mut tasks: tokio::task::JoinSet<Samples>) -> Result<Samples, String> {
+    let mut all = Samples::default();
+    while let Some(done) = tasks.join_next().await {
+        let samples = done.map_err(|e| e.to_string())?;
+        all.ack.extend(samples.ack);
+        all.state.extend(samples.state);
+    }
+    Ok(all)
 }
 
 async fn sleep_until(at: Option<Instant>) {

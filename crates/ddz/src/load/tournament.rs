@@ -26,7 +26,7 @@ use rand::{RngExt, SeedableRng};
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
 
-use super::{Pace, Player, Samples, http, percentiles, read_event, sleep_until};
+use super::{Pace, Player, Samples, gathered, http, percentiles, read_event, sleep_until};
 
 /// Registrations in flight at once.
 const REGISTERING_AT_ONCE: usize = 1000;
@@ -184,12 +184,7 @@ async fn run_tournament(args: TournamentArgs) -> Result<(), String> {
             }
         });
     }
-    let mut all = Samples::default();
-    while let Some(joined) = tasks.join_next().await {
-        let samples = joined.map_err(|e| e.to_string())?;
-        all.ack.extend(samples.ack);
-        all.state.extend(samples.state);
-    }
+    let mut all = gathered(tasks).await?;
     // The standings, from whichever server still answers.
     let mut asked = 0;
     let summary = loop {
