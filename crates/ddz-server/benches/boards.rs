@@ -8,7 +8,7 @@
 //!
 //! `cargo bench -p ddz-server --bench boards` (`DDZ_BENCH_PLAYERS=100000` for a quicker run).
 
-#[path = "../tests/common/mod.rs"]
+#[path = "../tests/server/common/mod.rs"]
 mod common;
 #[path = "common/names.rs"]
 mod names;

@@ -12,7 +12,7 @@
 //!
 //! `cargo bench -p ddz-server --bench hall` (`DDZ_BENCH_DEALS=100000 DDZ_BENCH_ONLINE=1000` for a quick run).
 
-#[path = "../tests/common/mod.rs"]
+#[path = "../tests/server/common/mod.rs"]
 mod common;
 #[path = "common/names.rs"]
 mod names;

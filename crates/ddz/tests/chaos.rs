@@ -14,7 +14,7 @@
 //! The seed is printed first; `DDZ_CHAOS_SEED=N` replays a schedule, `DDZ_CHAOS_SEED=random` draws one,
 //! and `DDZ_CHAOS_EVENTS=N` (6 by default) makes a longer run, for a benchmark of the cluster's recovery.
 
-#[path = "../../ddz-server/tests/common/mod.rs"]
+#[path = "../../ddz-server/tests/server/common/mod.rs"]
 mod common;
 mod nodes;
 

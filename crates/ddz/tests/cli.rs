@@ -464,7 +464,7 @@ fn serve_survives_kill_minus_nine_mid_deal() {
 }
 
 /// `ddz verify-tournament`: a finished sit-and-go's public record (saved from a real server's
-/// `GET /api/tournaments/ID/record` by `DDZ_BLESS=1` in crates/ddz-server/tests/tournaments.rs) draws again
+/// `GET /api/tournaments/ID/record` by `DDZ_BLESS=1` in crates/ddz-server/tests/server/tournaments.rs) draws again
 /// decision by decision; a seat changed or a wrong commitment is found and said.
 #[test]
 fn verify_tournament_draws_every_round_again_and_finds_a_changed_seat() {

@@ -3,7 +3,7 @@
 //! are spread over the nodes; the owner of a room is killed with SIGKILL mid-deal and another node finishes
 //! the deal; lobbies, records, stats and the one-rally-attempt rule agree on every node.
 
-#[path = "../../ddz-server/tests/common/mod.rs"]
+#[path = "../../ddz-server/tests/server/common/mod.rs"]
 mod common;
 mod nodes;
 
@@ -11,7 +11,9 @@ use std::process::Command;
 use std::time::{Duration, Instant};
 
 use common::services::{Nats, Postgres};
-use common::{Client, catch_up, check_hidden_information, get, get_status, invite_room, play_some, play_to_end, post};
+use common::{
+    Client, catch_up, check_hidden_information, get, get_status, invite_room, play_some, play_to_end, poll, post,
+};
 use ddz_server::protocol::{Command as Say, Event};
 use nodes::{LEASE_MS, Node, cluster, counter, owner_of};
 
@@ -49,13 +51,10 @@ async fn a_deal_played_from_three_nodes_goes_on_when_its_owner_is_killed_and_kee
 
     // Another node takes the room within the lease, and the clients of the other nodes are sent the deal
     // as the new owner restored it: every action they had is there, and the turn's clock is the stored one.
-    let new_owner = loop {
-        if let Some(new_owner) = owner_of(&postgres, &nodes, &code).filter(|o| *o != owner) {
-            break new_owner;
-        }
-        assert!(killed_at.elapsed() < Duration::from_secs(5), "no node took the room within 5 s");
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    };
+    let new_owner = poll("another node took the room", Duration::from_secs(5), Duration::from_millis(50), || async {
+        owner_of(&postgres, &nodes, &code).filter(|o| *o != owner)
+    })
+    .await;
     let moved_after = killed_at.elapsed();
     let metrics = get_status(nodes[new_owner].addr, "/metrics").await.1;
     assert!(metrics.contains("ddz_cluster_rooms_taken_total"), "the new owner counts the rooms it took");
@@ -114,15 +113,11 @@ async fn every_node_lists_every_public_table_and_one_rally_attempt_per_name_hold
         let tables = lobby["tables"].as_array().cloned().unwrap_or_default();
         tables.iter().filter_map(|t| t["code"].as_str().map(str::to_string)).collect()
     };
-    let waiting_since = Instant::now();
-    loop {
+    poll("every lobby lists the three tables", Duration::from_secs(5), Duration::from_millis(50), || async {
         let lobbies = futures_util::future::join_all(nodes.iter().map(|n| get(n.addr, "/api/lobby"))).await;
-        if lobbies.into_iter().all(|lobby| lobby_codes(lobby) == codes) {
-            break;
-        }
-        assert!(waiting_since.elapsed() < Duration::from_secs(5), "every lobby lists the three tables");
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
+        lobbies.into_iter().all(|lobby| lobby_codes(lobby) == codes).then_some(())
+    })
+    .await;
 
     // Every node's hall counts the sockets open on every node (each node's pulse on NATS) and lists the same
     // tables and the same built-in events, created once across the nodes.
@@ -197,15 +192,11 @@ async fn a_node_that_stops_hands_its_rooms_over_at_once_and_their_bots_play_on()
         "SELECT count(*) FROM nodes WHERE id LIKE 'n1-%' AND expires_at > (extract(epoch from now()) * 1000)::bigint",
     );
     assert_eq!(n1_alive, "0", "n1 ended its lease");
-    let stopped_at = Instant::now();
-    loop {
-        if matches!(owner_of(&postgres, &nodes, &code), Some(1 | 2)) {
-            break;
-        }
-        let waited = stopped_at.elapsed();
-        assert!(waited < Duration::from_millis(LEASE_MS), "the room waited {waited:?} for a new owner");
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
+    let within_the_lease = Duration::from_millis(LEASE_MS);
+    poll("a new owner within the lease", within_the_lease, Duration::from_millis(20), || async {
+        matches!(owner_of(&postgres, &nodes, &code), Some(1 | 2)).then_some(())
+    })
+    .await;
 
     play_to_end(&mut kim).await;
     let deal = kim[0].deal().unwrap();
@@ -289,15 +280,12 @@ async fn quick_match_seats_players_who_queued_on_different_nodes_together_and_no
     let mut rooms = std::collections::BTreeMap::<String, Vec<String>>::new();
     for (addr, ticket) in &tickets {
         let path = format!("/api/quick-match/{}", ticket["ticket"].as_str().expect("a ticket"));
-        let since = Instant::now();
-        let answer = loop {
+        let what = format!("{} matched", ticket["name"]);
+        let answer = poll(&what, Duration::from_secs(8), Duration::from_millis(100), || async {
             let answer = get(*addr, &path).await;
-            if answer["room"].is_string() {
-                break answer;
-            }
-            assert!(since.elapsed() < Duration::from_secs(8), "{} was not matched: {answer}", ticket["name"]);
-            tokio::time::sleep(Duration::from_millis(100)).await;
-        };
+            answer["room"].is_string().then_some(answer)
+        })
+        .await;
         assert_eq!(answer["bots"], 0, "six players make two full tables");
         let room = answer["room"].as_str().unwrap().to_string();
         rooms.entry(room).or_default().push(ticket["name"].as_str().unwrap().to_string());

@@ -5,7 +5,7 @@
 //! environment and command) is ready and serves, registered from the start, every counter and gauge the
 //! dashboard and the alerts use; the histograms they use are ones the server records.
 
-#[path = "../../ddz-server/tests/common/mod.rs"]
+#[path = "../../ddz-server/tests/server/common/mod.rs"]
 mod common;
 
 use std::collections::{BTreeSet, HashMap};

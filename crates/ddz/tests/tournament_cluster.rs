@@ -6,7 +6,7 @@
 //! another node, its tables move, and the event still reaches its final standings with every deal's
 //! record verifying.
 
-#[path = "../../ddz-server/tests/common/mod.rs"]
+#[path = "../../ddz-server/tests/server/common/mod.rs"]
 mod common;
 mod nodes;
 

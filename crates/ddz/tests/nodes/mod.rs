@@ -8,8 +8,8 @@ use std::net::SocketAddr;
 use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
-use crate::common::get_status;
 use crate::common::services::{Nats, Postgres, free_port};
+use crate::common::{get_status, poll};
 
 const DDZ: &str = env!("CARGO_BIN_EXE_ddz");
 
@@ -47,13 +47,12 @@ impl Node {
     }
 
     pub async fn ready(self) -> Node {
-        for _ in 0..200 {
-            if get_status_quietly(self.addr, "/readyz").await == Some(200) {
-                return self;
-            }
-            tokio::time::sleep(Duration::from_millis(100)).await;
-        }
-        panic!("node {} did not become ready", self.name);
+        let what = format!("node {} ready", self.name);
+        poll(&what, Duration::from_secs(20), Duration::from_millis(100), || async {
+            (get_status_quietly(self.addr, "/readyz").await == Some(200)).then_some(())
+        })
+        .await;
+        self
     }
 
     /// SIGKILL: no goodbye, no lease given back.

@@ -4,7 +4,7 @@
 //! directory, as the `postgres` user when run as root, which PostgreSQL refuses) on a free port and stops
 //! it at the end. `.ci/run` installs the `postgresql` package.
 
-mod common;
+use crate::common;
 
 use common::services::Postgres;
 use common::{Client, FAST, get, play_some, play_to_end, post, seat_three, server_on};

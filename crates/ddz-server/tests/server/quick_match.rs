@@ -1,7 +1,7 @@
 //! Quick match over real HTTP and sockets: the queue seats strangers together, fills with bots after the
 //! wait, and leaving, a closed tab, a second tab and a reconnect do what a player expects.
 
-mod common;
+use crate::common;
 
 use std::net::SocketAddr;
 use std::time::Duration;
@@ -21,15 +21,15 @@ async fn join(addr: SocketAddr, name: &str, table: &str) -> Value {
 /// Polls `ticket` (as the page does, a few times a second) until it names a room.
 async fn matched(addr: SocketAddr, ticket: &Value) -> Value {
     let path = format!("/api/quick-match/{}", ticket["ticket"].as_str().unwrap());
-    for _ in 0..100 {
+    poll(&format!("{ticket} matched"), Duration::from_secs(10), Duration::from_millis(100), || async {
         let answer = get(addr, &path).await;
         if answer["room"].is_string() {
-            return answer;
+            return Some(answer);
         }
         assert_eq!(answer["waiting"].as_u64().map(|n| n >= 1), Some(true), "{answer}");
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
-    panic!("{ticket} was not matched within 10 s");
+        None
+    })
+    .await
 }
 
 fn humans(view: &RoomView) -> Vec<String> {
@@ -188,11 +188,10 @@ async fn a_ticket_nobody_polls_leaves_the_queue_and_a_restart_keeps_the_others()
     let running = server_at_ms(&db, FAST, start + 20_000).await;
     let bea = join(running.addr, "Bea", "house").await;
     let bea_path = format!("/api/quick-match/{}", bea["ticket"].as_str().unwrap());
-    let looked = tokio::time::Instant::now() + Duration::from_secs(10);
-    while get(running.addr, &bea_path).await["waiting"] != 1 {
-        assert!(tokio::time::Instant::now() < looked, "Ann's stale ticket is still in the queue after 10 s");
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
+    poll("Ann's stale ticket out of the queue", Duration::from_secs(10), Duration::from_millis(20), || async {
+        (get(running.addr, &bea_path).await["waiting"] == 1).then_some(())
+    })
+    .await;
     let path = format!("/api/quick-match/{}", ann["ticket"].as_str().unwrap());
     assert_eq!(http(running.addr, "GET", &path, None).await.status, 404);
     // ...while a ticket polled across the restart keeps its place.

@@ -2,12 +2,10 @@
 //! the players' ratings, on their seats, their stats and the ratings board; an invite room's deals move
 //! nothing.
 
-mod common;
+use crate::common;
 
 use common::*;
-use std::time::Duration;
-
-use ddz_server::protocol::{Command, ErrorCode, Event, RoomView};
+use ddz_server::protocol::{Command, RoomView};
 use serde_json::json;
 
 /// The rating on the seat of `view` held by `name`.
@@ -55,20 +53,8 @@ async fn a_deal_against_bots_moves_the_players_rating_on_the_seat_the_stats_and_
     assert_eq!(board["rows"][0]["protected"], true);
 
     // A second deal moves it again, and the history keeps both.
-    // Rita played her turns as fast as the server takes commands: a start refused for the pace goes again.
     rita.send(&Command::Start).await;
-    let mut refused = 0;
-    loop {
-        match rita.recv().await {
-            Event::Error { code: ErrorCode::RateLimited, .. } if refused < 20 => {
-                refused += 1;
-                tokio::time::sleep(Duration::from_millis(200)).await;
-                rita.send(&Command::Start).await;
-            }
-            Event::State { .. } if rita.deal().is_some_and(|d| d.result.is_none()) => break,
-            _ => {}
-        }
-    }
+    rita.until(|v| v.deal.as_ref().is_some_and(|d| d.result.is_none())).await;
     play_to_end(std::slice::from_mut(&mut rita)).await;
     let stats = get(running.addr, "/api/players/Rita").await;
     assert_eq!(stats["ratings"][0]["deals"], 2);

@@ -2,7 +2,7 @@
 //! seated human's client adds a nonce, and the cards are dealt from the server's seed and the nonces
 //! together; over real sockets, with the wait for nonces turned on.
 
-mod common;
+use crate::common;
 
 use common::*;
 use ddz_engine::{Deal, DealRecord, Seed};

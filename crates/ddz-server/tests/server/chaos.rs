@@ -6,7 +6,7 @@
 //!
 //! The seed is printed first; `DDZ_CHAOS_SEED=N` replays a run, `DDZ_CHAOS_SEED=random` draws a new one.
 
-mod common;
+use crate::common;
 
 use std::collections::HashMap;
 use std::net::SocketAddr;

@@ -2,7 +2,7 @@
 //! connection, a graceful stop tells every client and ends every room task, idle rooms retire and come
 //! back with exactly one task, a failing database backs off and shows on `/readyz`, and `/metrics`.
 
-mod common;
+use crate::common;
 
 use std::time::Duration;
 
@@ -162,10 +162,10 @@ async fn idle_rooms_end_their_tasks_and_racing_requests_load_exactly_one() {
     let creating = std::time::Instant::now();
     let code = invite_room(running.addr, "Ann", "house").await;
     // Nobody there and no clock: the task ends once idle for 200 ms (looked at every 10 ms, 5 s at most).
-    while rooms.running() > 0 {
-        assert!(creating.elapsed() < Duration::from_secs(5), "the idle room's task did not end");
-        tokio::time::sleep(Duration::from_millis(10)).await;
-    }
+    poll("the idle room's task ended", Duration::from_secs(5), Duration::from_millis(10), || async {
+        (rooms.running() == 0).then_some(())
+    })
+    .await;
     // (Which also shows the task was there to end.)
     assert!(creating.elapsed() >= Duration::from_millis(200), "not before the room was idle for 200 ms");
 
@@ -265,4 +265,33 @@ async fn metrics_are_served_in_the_prometheus_text_format() {
         assert!(text.lines().any(|l| l.starts_with(metric)), "{metric} missing from:\n{text}");
     }
     assert!(running.stop().await);
+}
+
+/// A stopped server leaves no task of its own running in the runtime it ran on: rooms, their bots'
+/// thinking, quick match, the upkeep, the tournaments' look, the hall, every socket's task.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_stopped_server_leaves_no_task_running() {
+    let running = server(&temp_db("no-task-left"), FAST).await;
+    let addr = running.addr;
+    // Something of everything: a deal against bots under way, a player in quick match's queue, the hall
+    // watched.
+    let created = post(addr, "/api/play-vs-bots", json!({"name": "Tia"})).await;
+    let mut tia = Client::join(addr, created["code"].as_str().unwrap(), "Tia").await;
+    tia.until(|v| v.deal.is_some()).await;
+    let queued = post(addr, "/api/quick-match", json!({"name": "Quin", "table": "house"})).await;
+    assert!(queued["ticket"].is_string(), "{queued}");
+    let mut hall = Watcher::open(addr, &ddz_server::protocol::Command::WatchHall).await;
+    hall.event_within(Duration::from_secs(5), |e| matches!(e, Event::Hall { .. })).await;
+    let metrics = tokio::runtime::Handle::current().metrics();
+    assert!(metrics.num_alive_tasks() > 0, "the server runs its tasks here");
+
+    assert!(running.stop().await, "the server stops in time");
+    // A task's last step (dropping its future, which the tracker waits for) ends it a moment later.
+    let none_left = async {
+        while metrics.num_alive_tasks() > 0 {
+            tokio::task::yield_now().await;
+        }
+    };
+    let left = tokio::time::timeout(Duration::from_secs(2), none_left).await;
+    assert!(left.is_ok(), "{} tasks still run after the stop", metrics.num_alive_tasks());
 }

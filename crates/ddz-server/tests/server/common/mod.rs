@@ -158,6 +158,24 @@ pub async fn post(addr: SocketAddr, path: &str, body: serde_json::Value) -> serd
     request(addr, "POST", path, Some(body)).await
 }
 
+/// Asks `probe` every `every` until it answers `Some`, for `wait` at most; panics naming `what` if it
+/// never does. For what a server (or another process) does on its own time and tells nobody over the
+/// socket a test holds: a tournament's driver seating a round, the matcher's next round, a node's start.
+pub async fn poll<T, F, Fut>(what: &str, wait: Duration, every: Duration, mut probe: F) -> T
+where
+    F: FnMut() -> Fut,
+    Fut: std::future::Future<Output = Option<T>>,
+{
+    let deadline = tokio::time::Instant::now() + wait;
+    loop {
+        if let Some(found) = probe().await {
+            return found;
+        }
+        assert!(tokio::time::Instant::now() < deadline, "{what}: not within {wait:?}");
+        tokio::time::sleep(every).await;
+    }
+}
+
 pub async fn get(addr: SocketAddr, path: &str) -> serde_json::Value {
     request(addr, "GET", path, None).await
 }
@@ -265,6 +283,41 @@ pub struct Client {
     /// The least time between two actions: long runs stay under the server's 10 messages a second.
     pub pace: Duration,
     last_act: Option<tokio::time::Instant>,
+    /// Whether sends keep under the server's rate (10 commands a second, bursts of 20), waiting as a
+    /// person would, so that no command of a test is refused for its pace; the flood tests turn it off.
+    pub keeps_rate: bool,
+    allowance: Allowance,
+}
+
+/// The client's own count of what the server's rate limit still allows, a little under it (a command
+/// that waited in the network arrives closer to the next one than it was sent).
+struct Allowance {
+    commands: f64,
+    at: tokio::time::Instant,
+}
+
+impl Allowance {
+    const PER_SECOND: f64 = 9.0;
+    const BURST: f64 = 18.0;
+
+    fn full() -> Allowance {
+        Allowance { commands: Allowance::BURST, at: tokio::time::Instant::now() }
+    }
+
+    /// Waits until one more command is allowed, and counts it.
+    async fn take(&mut self) {
+        let now = tokio::time::Instant::now();
+        let earned = now.duration_since(self.at).as_secs_f64() * Allowance::PER_SECOND;
+        self.commands = (self.commands + earned).min(Allowance::BURST);
+        self.at = now;
+        if self.commands < 1.0 {
+            let wait = Duration::from_secs_f64((1.0 - self.commands) / Allowance::PER_SECOND);
+            tokio::time::sleep(wait).await;
+            self.commands = 1.0;
+            self.at = tokio::time::Instant::now();
+        }
+        self.commands -= 1.0;
+    }
 }
 
 impl Client {
@@ -358,6 +411,8 @@ impl Client {
             seq: std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_millis() as u64,
             pace: Duration::ZERO,
             last_act: None,
+            keeps_rate: true,
+            allowance: Allowance::full(),
         }
     }
 
@@ -368,12 +423,18 @@ impl Client {
     /// Sends a command; `false` (and `closed` set) if the socket is gone.
     pub async fn try_send(&mut self, command: &Command) -> bool {
         let text = serde_json::to_string(command).unwrap();
+        if self.keeps_rate {
+            self.allowance.take().await;
+        }
         let sent = self.ws.send(Message::Text(text.into())).await.is_ok();
         self.closed |= !sent;
         sent
     }
 
     pub async fn send_text(&mut self, text: &str) {
+        if self.keeps_rate {
+            self.allowance.take().await;
+        }
         self.ws.send(Message::Text(text.to_string().into())).await.expect("send");
     }
 

@@ -1,7 +1,7 @@
 //! Challenge modes over real WebSockets (RULES.md section 9): Bot Buster, Bot Bomber and Bang rallies,
 //! their lifecycles, resuming and abandoning, one attempt per rally, and their boards.
 
-mod common;
+use crate::common;
 
 use std::net::SocketAddr;
 use std::time::Duration;

@@ -1,7 +1,7 @@
 //! Quick chat over real sockets: a seated player's preset phrase reaches everyone at the table and
 //! watching, one every three seconds; spectators and free text are refused.
 
-mod common;
+use crate::common;
 
 use std::time::Duration;
 

@@ -1,6 +1,6 @@
 //! The browser client's HTTP surface: `/api/readings`, `/api/hints`, and the embedded client's files.
 
-mod common;
+use crate::common;
 
 use std::time::Duration;
 

@@ -3,7 +3,7 @@
 //! wrong guesses rate-limited, unprotected names as before, the boards' and stats' marks, and only
 //! digests kept in the database; and the same on PostgreSQL, the database a cluster's nodes share.
 
-mod common;
+use crate::common;
 
 use std::net::SocketAddr;
 use std::time::Duration;

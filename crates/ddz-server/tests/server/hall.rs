@@ -2,7 +2,7 @@
 //! kept in memory and pushed as it changes, a sit-and-go always open, the deals a name played paged newest
 //! first, the boards with the reader's own row, and a player's challenges.
 
-mod common;
+use crate::common;
 
 use std::net::SocketAddr;
 use std::time::Duration;

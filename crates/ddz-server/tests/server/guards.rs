@@ -1,7 +1,7 @@
 //! The server's guards over real sockets: bounded work for hints and readings, per-address rate limits,
 //! names, unknown rooms, and the protocol's error codes, `seq` on every refused `act`, `ack` before `state`.
 
-mod common;
+use crate::common;
 
 use std::time::Duration;
 
@@ -351,6 +351,7 @@ async fn every_refused_act_carries_its_seq_and_every_error_a_code() {
     let flooder = (turn + 1) % 3;
     let first = clients[flooder].next_seq();
     let flood = first..first + 40;
+    clients[flooder].keeps_rate = false;
     for seq in flood.clone() {
         clients[flooder].send(&Command::Act { seq, action: ClientAction::Pass }).await;
     }

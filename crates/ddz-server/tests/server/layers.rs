@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 
 /// The layers from the bottom up, each a list of top-level modules (`crate` is `lib.rs`).
 const LAYERS: &[&[&str]] = &[
-    &["clock", "metrics", "work"],
+    &["background", "clock", "metrics", "work"],
     &["domain"],
     &["wire"],
     &["store"],

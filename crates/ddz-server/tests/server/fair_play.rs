@@ -4,7 +4,7 @@
 //! settles just above them; and a name is listed on the boards only after enough rated deals against
 //! enough opponents.
 
-mod common;
+use crate::common;
 
 use std::net::SocketAddr;
 

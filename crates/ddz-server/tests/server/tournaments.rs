@@ -2,7 +2,7 @@
 //! the tournament's page, play their deals at ordinary rooms, drop and come back while the bot plays for
 //! them, and the event runs through its rounds to a podium; every deal's record verifies.
 
-mod common;
+use crate::common;
 
 use std::net::SocketAddr;
 use std::time::Duration;
@@ -111,15 +111,20 @@ async fn check_records(addr: SocketAddr, page: &Value) -> usize {
 }
 
 async fn finished(addr: SocketAddr, id: &str) -> Value {
-    let mut page = Value::Null;
-    for _ in 0..600 {
-        page = view(addr, id).await;
-        if page["summary"]["phase"] == "finished" {
-            return page;
-        }
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
-    panic!("tournament {id} did not finish: {}", page["rounds"]);
+    poll(&format!("tournament {id} finished"), Duration::from_secs(60), Duration::from_millis(100), || async {
+        let page = view(addr, id).await;
+        (page["summary"]["phase"] == "finished").then_some(page)
+    })
+    .await
+}
+
+/// The code of the table `name` sits at, once the driver seated them.
+async fn seated(addr: SocketAddr, id: &str, name: &str) -> (Value, String) {
+    poll(&format!("{name} seated"), Duration::from_secs(5), Duration::from_millis(50), || async {
+        let page = view(addr, id).await;
+        table_of(&page, name).map(|code| (page, code))
+    })
+    .await
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
@@ -412,15 +417,7 @@ async fn a_tournament_table_takes_no_seat_deal_or_close_from_a_player() {
     for i in 1..=9 {
         post(addr, &format!("/api/tournaments/{id}/register"), json!({"name": format!("P{i}")})).await;
     }
-    let mut code = None;
-    for _ in 0..100 {
-        code = table_of(&view(addr, &id).await, "P1");
-        if code.is_some() {
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
-    let code = code.expect("P1 is seated");
+    let (_, code) = seated(addr, &id, "P1").await;
     let mut p1 = Client::join(addr, &code, "P1").await;
     for command in [
         ddz_server::protocol::Command::Close,
@@ -458,18 +455,14 @@ async fn a_tournament_survives_a_restart_mid_round_and_counts_every_deal_once() 
     for i in 1..=9 {
         post(addr, &format!("/api/tournaments/{id}/register"), json!({"name": format!("Away{i}")})).await;
     }
-    let mut counted = 0;
-    for _ in 0..400 {
-        let page = view(addr, &id).await;
-        counted = page["rounds"][0]["tables"]
-            .as_array()
-            .map_or(0, |t| t.iter().map(|t| t["counted"].as_u64().unwrap()).sum());
-        if counted >= 2 {
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
-    assert!(counted >= 2, "two deals of the first round were counted before the restart");
+    let counted = |page: &Value| -> u64 {
+        page["rounds"][0]["tables"].as_array().map_or(0, |t| t.iter().map(|t| t["counted"].as_u64().unwrap()).sum())
+    };
+    let first_two = "two deals of the first round counted before the restart";
+    poll(first_two, Duration::from_secs(20), Duration::from_millis(50), || async {
+        (counted(&view(addr, &id).await) >= 2).then_some(())
+    })
+    .await;
     assert!(running.stop().await);
     let again = tournament_server(&db).await;
     let page = finished(again.addr, &id).await;
@@ -491,14 +484,12 @@ async fn an_operators_recurring_event_is_announced_once_however_often_servers_st
     let mut announced = Vec::new();
     for _ in 0..2 {
         let running = server_with_tournaments(&db, TOURNEY, vec![event.clone()]).await;
-        let mut lists = Value::Null;
-        for _ in 0..50 {
-            lists = get(running.addr, "/api/tournaments").await;
-            if !upcoming(&lists).is_empty() {
-                break;
-            }
-            tokio::time::sleep(Duration::from_millis(50)).await;
-        }
+        let announced_run = "the next run announced";
+        let lists = poll(announced_run, Duration::from_secs(3), Duration::from_millis(50), || async {
+            let lists = get(running.addr, "/api/tournaments").await;
+            (!upcoming(&lists).is_empty()).then_some(lists)
+        })
+        .await;
         let runs = upcoming(&lists);
         assert_eq!(runs.len(), 1, "one run announced: {lists}");
         assert_eq!(
@@ -535,15 +526,7 @@ async fn an_entrant_still_playing_is_refused_a_watch_of_another_table_and_strang
         let path = format!("/api/tournaments/{id}/register");
         post_from(addr, &path, json!({"name": format!("W{i}")}), &format!("203.0.113.{i}")).await;
     }
-    let mut page = Value::Null;
-    for _ in 0..100 {
-        page = view(addr, &id).await;
-        if table_of(&page, "W1").is_some() {
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
-    let mine = table_of(&page, "W1").expect("W1 is seated");
+    let (page, mine) = seated(addr, &id, "W1").await;
     let tables = page["rounds"][0]["tables"].as_array().unwrap();
     let other = tables.iter().map(|t| t["code"].as_str().unwrap()).find(|code| *code != mine).unwrap();
     let mut entrant = Client::watch_from(addr, other, "203.0.113.1").await;

@@ -3,7 +3,7 @@
 //! table. The test walks every path at every stage of an attempt, then reopens the server after the close
 //! and checks that everything is public and agrees with what was committed to.
 
-mod common;
+use crate::common;
 
 use std::net::SocketAddr;
 
@@ -195,14 +195,12 @@ async fn no_path_shows_an_open_rally_deal_and_everything_opens_consistently_once
     let summary: RoomView = serde_json::from_value(get(addr, &format!("/api/rooms/{code}")).await).unwrap();
     assert!(summary.closed && summary.challenge.as_ref().is_some_and(|c| c.nets.len() == 10), "{summary:?}");
     // And the ten deals reach the stats, the rating with its history and the boards, all of them at once.
-    let mut player = get(addr, "/api/players/Dee").await;
-    for _ in 0..100 {
-        if player["stats"] != serde_json::json!([]) {
-            break;
-        }
-        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
-        player = get(addr, "/api/players/Dee").await;
-    }
+    let (wait, every) = (std::time::Duration::from_secs(10), std::time::Duration::from_millis(100));
+    let player = common::poll("Dee's released stats", wait, every, || async {
+        let player = get(addr, "/api/players/Dee").await;
+        (player["stats"] != serde_json::json!([])).then_some(player)
+    })
+    .await;
     let net: i64 = summary.challenge.as_ref().unwrap().nets.iter().sum();
     assert_eq!(player["stats"][0]["deals"], 10, "{player}");
     assert_eq!(player["stats"][0]["money"], net, "{player}");

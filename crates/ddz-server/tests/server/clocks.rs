@@ -2,7 +2,7 @@
 //! timed-out turn is played by the bot, bots wait a human-feeling moment, and No Shuffle and Two Player
 //! deals end with no winner at the deal limit.
 
-mod common;
+use crate::common;
 
 use std::time::Duration;
 
