@@ -17,6 +17,7 @@ use axum::body::Bytes;
 use ddz_engine::TableType;
 use tokio::sync::watch;
 
+use crate::background::First;
 use crate::cluster::Cluster;
 use crate::domain::challenge::utc_date;
 use crate::domain::room::{Mode, RoomCode};
@@ -140,23 +141,15 @@ pub fn spawn(rooms: Rooms, waiting: Waiting, desk: Desk, cluster: Option<Cluster
     let (answer_tx, answer) = watch::channel(answer_of(&first));
     let (pushed_tx, pushed) = watch::channel(event_of(&first));
     let state = HallState { sockets: sources.sockets.clone(), answer, pushed };
-    let stopping = sources.rooms.stopping();
-    tokio::spawn(async move {
-        let mut last = first;
-        let mut ticks = tokio::time::interval(EVERY);
-        ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-        loop {
-            tokio::select! {
-                _ = stopping.cancelled() => return,
-                _ = ticks.tick() => {}
-            }
-            let hall = sources.hall();
-            answer_tx.send_replace(answer_of(&hall));
-            if (Hall { now: last.now, ..hall.clone() }) != last {
-                pushed_tx.send_replace(event_of(&hall));
-                last = hall;
-            }
+    let mut last = first;
+    sources.rooms.background().every(EVERY, First::AfterOnePeriod, move || {
+        let hall = sources.hall();
+        answer_tx.send_replace(answer_of(&hall));
+        if (Hall { now: last.now, ..hall.clone() }) != last {
+            pushed_tx.send_replace(event_of(&hall));
+            last = hall;
         }
+        async { true }
     });
     state
 }

@@ -5,8 +5,9 @@
 //! # Layout
 //!
 //! In layers from the bottom up; a module imports only from its own layer and those below it
-//! (docs/architecture.md, "Layers of the server"; `tests/layers.rs` keeps it):
+//! (docs/architecture.md, "Layers of the server"; `tests/server/layers.rs` keeps it):
 //!
+//! - [`crate::background`]: the server's loops and helper tasks on its task tracker, each ending when it stops.
 //! - [`crate::clock`]: time as an input, wall-clock milliseconds advanced by tokio's clock (tests pause it).
 //! - [`crate::metrics`]: the Prometheus metrics, served at `GET /metrics`.
 //! - [`crate::work`]: the bounded pool of blocking threads for bot decisions, hints and readings.
@@ -24,6 +25,7 @@
 //!
 //! Modules are private to the crate; the few types a binary or a test needs are re-exported here.
 
+mod background;
 pub(crate) mod clock;
 pub(crate) mod cluster;
 pub(crate) mod domain;

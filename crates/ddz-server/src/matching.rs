@@ -12,10 +12,11 @@ use std::time::Duration;
 use ddz_bot::BotKind;
 use ddz_engine::{Rules, TableType};
 
+use crate::background::First;
 use crate::domain::matching::{MatchRules, Table, match_queue};
 use crate::domain::rating::bot_skill;
 use crate::domain::room::{Mode, RoomCode};
-use crate::room::{Request, retry_pause_ms};
+use crate::room::Request;
 use crate::rooms::Rooms;
 use crate::store::StoreError;
 use crate::wire::protocol::Refused;
@@ -79,28 +80,21 @@ impl Waiting {
 /// Runs the matcher until the server stops. While the database fails it backs off as the rooms' clocks do
 /// (250 ms doubling to 10 s), so that an outage is not met with a dozen queries a second.
 pub fn spawn(rooms: Rooms, fill_after_ms: u64, waiting: Waiting) {
-    let stopping = rooms.stopping();
-    tokio::spawn(async move {
-        let mut failures = 0;
-        loop {
-            let pause = if failures == 0 { TICK } else { Duration::from_millis(retry_pause_ms(failures)) };
-            tokio::select! {
-                _ = stopping.cancelled() => return,
-                _ = tokio::time::sleep(pause) => {}
-            }
-            let mut stored = true;
+    let background = rooms.background();
+    background.every(TICK, First::AfterOnePeriod, move || {
+        let (rooms, waiting) = (rooms.clone(), waiting.clone());
+        async move {
             for table in [TableType::House, TableType::NoShuffle, TableType::TwoPlayer] {
                 match match_table(&rooms, table, fill_after_ms).await {
                     Ok(left) => waiting.set(table, left),
                     Err(MatchError::Store(e)) => {
                         tracing::warn!(?table, error = %e, "quick match could not read or claim the queue");
-                        stored = false;
-                        break;
+                        return false;
                     }
                     Err(e) => tracing::warn!(?table, error = %e, "quick match could not set a table up"),
                 }
             }
-            failures = if stored { 0 } else { failures + 1 };
+            true
         }
     });
 }

@@ -23,6 +23,7 @@ use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 
+use crate::background::Background;
 use crate::clock::Clock;
 use crate::domain::challenge::{Challenge, ChallengeKind, utc_date};
 use crate::domain::names::PlayerName;
@@ -72,9 +73,9 @@ pub trait Placement: Send + Sync + 'static {
 
 /// What a proxy runs with.
 pub struct ProxyEnv {
-    pub stopping: CancellationToken,
+    /// The server's tasks: the proxy runs on them and ends when the server stops.
+    pub background: Background,
     pub idle_ms: u64,
-    pub tasks: TaskTracker,
     /// This node's rooms: a proxy whose room this node owns hands it messages directly, not over NATS.
     pub rooms: Rooms,
 }
@@ -335,7 +336,7 @@ impl Rooms {
         let env = crate::room::TaskEnv {
             registry: self.registry.clone(),
             task,
-            stopping: self.stopping.clone(),
+            background: self.background(),
             idle_ms: self.timing.idle_ms,
             pool: self.pool.clone(),
             spectators: self.spectators,
@@ -376,12 +377,7 @@ impl Rooms {
             Ok(new) => new,
             Err(running) => return Ok(Some(running)),
         };
-        let env = ProxyEnv {
-            stopping: self.stopping.clone(),
-            idle_ms: self.timing.idle_ms,
-            tasks: self.tasks.clone(),
-            rooms: self.clone(),
-        };
+        let env = ProxyEnv { background: self.background(), idle_ms: self.timing.idle_ms, rooms: self.clone() };
         placement.spawn_proxy(code, rx, self.proxies.clone(), task, env);
         Ok(Some(tx))
     }
@@ -479,6 +475,11 @@ impl Rooms {
     /// Cancelled when the server begins to stop.
     pub fn stopping(&self) -> CancellationToken {
         self.stopping.clone()
+    }
+
+    /// Where the server's loops and helper tasks run: the rooms' tracker, which a shutdown waits for.
+    pub fn background(&self) -> Background {
+        Background::new(self.tasks.clone(), self.stopping.clone())
     }
 }
 

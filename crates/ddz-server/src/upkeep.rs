@@ -4,7 +4,7 @@
 
 use std::time::Duration;
 
-use crate::room::retry_pause_ms;
+use crate::background::First;
 use crate::rooms::Rooms;
 
 /// How often each node looks for closed rallies.
@@ -12,25 +12,20 @@ const EVERY: Duration = Duration::from_secs(5);
 
 /// Runs the upkeep until the server stops, backing off while the database fails.
 pub fn spawn(rooms: Rooms) {
-    let stopping = rooms.stopping();
-    tokio::spawn(async move {
-        let mut failures = 0;
-        loop {
+    let background = rooms.background();
+    background.every(EVERY, First::Now, move || {
+        let rooms = rooms.clone();
+        async move {
             match rooms.db().release_rallies(rooms.now_ms()).await {
-                Ok(0) => failures = 0,
+                Ok(0) => true,
                 Ok(released) => {
-                    failures = 0;
                     tracing::info!(released, "rally deals released to stats, ratings and boards");
+                    true
                 }
                 Err(e) => {
-                    failures += 1;
                     tracing::warn!(error = %e, "could not release the closed rallies' deals");
+                    false
                 }
-            }
-            let pause = if failures == 0 { EVERY } else { Duration::from_millis(retry_pause_ms(failures)) };
-            tokio::select! {
-                _ = stopping.cancelled() => return,
-                _ = tokio::time::sleep(pause) => {}
             }
         }
     });

@@ -48,7 +48,6 @@ use std::time::Duration;
 
 use futures_util::StreamExt;
 use tokio::sync::mpsc;
-use tokio_util::sync::CancellationToken;
 
 use self::messages::{Pulse, Routed};
 use self::owner::Guest;
@@ -219,12 +218,12 @@ impl Cluster {
     /// lobby, and the lease's upkeep, until the server stops.
     pub fn run(&self, rooms: &Rooms, subscriptions: Subscriptions) {
         let Subscriptions { mut requests, mut events, mut lobby, mut pulse, summaries: mut changed } = subscriptions;
-        let stopping = rooms.stopping();
-        let (cluster, owner_rooms) = (self.clone(), rooms.clone());
-        tokio::spawn(until(stopping.clone(), async move {
+        let background = rooms.background();
+        let (cluster, owner_rooms, answering) = (self.clone(), rooms.clone(), background.clone());
+        background.until_stopped(async move {
             while let Some(message) = requests.next().await {
                 let (cluster, rooms) = (cluster.clone(), owner_rooms.clone());
-                tokio::spawn(async move {
+                answering.spawn(async move {
                     let answer = cluster.answer(&rooms, &message.payload).await;
                     if let Some(reply) = message.reply {
                         let bytes = serde_json::to_vec(&answer).expect("answers serialise");
@@ -232,32 +231,32 @@ impl Cluster {
                     }
                 });
             }
-        }));
+        });
         let cluster = self.clone();
-        tokio::spawn(until(stopping.clone(), async move {
+        background.until_stopped(async move {
             while let Some(message) = events.next().await {
                 if let Some(routed) = Routed::decode(&message.payload) {
                     cluster.route(routed);
                 }
             }
-        }));
+        });
         let nats = self.inner.nats.clone();
-        tokio::spawn(until(stopping.clone(), async move {
+        background.until_stopped(async move {
             while let Some(summary) = changed.recv().await {
                 let bytes = serde_json::to_vec(&summary).expect("summaries serialise");
                 let _ = nats.publish("ddz.lobby", bytes.into()).await;
             }
-        }));
+        });
         let lobby_rooms = rooms.clone();
-        tokio::spawn(until(stopping.clone(), async move {
+        background.until_stopped(async move {
             while let Some(message) = lobby.next().await {
                 if let Ok(summary) = serde_json::from_slice::<Summary>(&message.payload) {
                     lobby_rooms.note_summary(summary);
                 }
             }
-        }));
+        });
         let cluster = self.clone();
-        tokio::spawn(until(stopping.clone(), async move {
+        background.until_stopped(async move {
             while let Some(message) = pulse.next().await {
                 if let Ok(Pulse { node, sockets }) = serde_json::from_slice(&message.payload)
                     && node != cluster.inner.id
@@ -266,13 +265,13 @@ impl Cluster {
                     cluster.inner.pulses.lock().expect("the pulses").insert(node, (sockets, heard));
                 }
             }
-        }));
+        });
         let cluster = self.clone();
-        tokio::spawn(until(stopping.clone(), async move { cluster.keep_lease().await }));
+        background.until_stopped(async move { cluster.keep_lease().await });
         let (cluster, orphan_rooms) = (self.clone(), rooms.clone());
-        tokio::spawn(until(stopping.clone(), async move { cluster.take_over(orphan_rooms).await }));
+        background.until_stopped(async move { cluster.take_over(orphan_rooms).await });
         let (cluster, rooms) = (self.clone(), rooms.clone());
-        tokio::spawn(until(stopping, async move { cluster.hand_over_rooms(rooms).await }));
+        background.until_stopped(async move { cluster.hand_over_rooms(rooms).await });
     }
 
     /// Tells every node how many sockets are open here (the hall's pulse, once a second).
@@ -326,14 +325,6 @@ impl Placement for Cluster {
 /// the silent owner's lease has run out. A live owner answers in milliseconds, even at saturation.
 fn request_timeout(lease: Duration) -> Duration {
     (lease / 4).clamp(Duration::from_millis(250), Duration::from_secs(2))
-}
-
-/// Runs `work` until the server stops.
-async fn until(stopping: CancellationToken, work: impl Future<Output = ()>) {
-    tokio::select! {
-        _ = stopping.cancelled() => {}
-        _ = work => {}
-    }
 }
 
 /// A name as one NATS subject token: letters, digits, `-` and `_` only.

@@ -11,6 +11,7 @@ use tokio_util::sync::CancellationToken;
 
 use super::messages::{Answer, Routed, ToOwner};
 use super::{Cluster, HAND_OVER_EVERY};
+use crate::background::Background;
 use crate::domain::room::RoomCode;
 use crate::metrics;
 use crate::room::{ConnId, FromClient, Hello, Mail, Msg, OUTBOX, Outbound, ask, ask_retrying};
@@ -74,7 +75,7 @@ impl Cluster {
             };
             here(owned, &room)
         };
-        let deliver = |inbox| self.deliver(inbox, &room, &node, mail.clone(), rooms.stopping());
+        let deliver = |inbox| self.deliver(inbox, &room, &node, mail.clone(), rooms.background());
         match ask_retrying(find, deliver).await {
             Ok(Some(answer)) | Err(answer) => answer,
             // The room's task kept retiring: the proxy asks again, of whichever node owns it by then.
@@ -90,7 +91,7 @@ impl Cluster {
         room: &RoomCode,
         node: &str,
         mail: Mail,
-        stopping: CancellationToken,
+        background: Background,
     ) -> Option<Answer> {
         match mail {
             Mail::Connect(hello) => {
@@ -115,7 +116,7 @@ impl Cluster {
                         // Attached twice at once: the later attachment stands.
                         earlier.leave().await;
                     }
-                    tokio::spawn(self.clone().relay(events, key, guest, stopping));
+                    background.spawn(self.clone().relay(events, key, guest, background.stopping().clone()));
                 }
                 Some(joined.map_or_else(Answer::from, |token| Answer::Joined { token }))
             }

@@ -43,7 +43,7 @@ impl Cluster {
         task: u64,
         env: ProxyEnv,
     ) {
-        let tasks = env.tasks.clone();
+        let background = env.background.clone();
         let proxy = Proxy {
             code: code.clone(),
             cluster: self.clone(),
@@ -55,7 +55,7 @@ impl Cluster {
             task,
             env,
         };
-        tasks.spawn(proxy.run());
+        background.spawn(proxy.run());
     }
 
     /// Serving side: an event from a room's owner to one of this node's clients.
@@ -124,7 +124,7 @@ impl Proxy {
             self.registry.remove(&self.code, self.task);
             return;
         };
-        let stopping = self.env.stopping.clone();
+        let stopping = self.env.background.stopping().clone();
         let mut reconnections = self.cluster.inner.reconnections.clone();
         reconnections.mark_unchanged();
         loop {

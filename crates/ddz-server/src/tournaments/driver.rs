@@ -20,11 +20,12 @@ use futures_util::StreamExt;
 use tokio::sync::mpsc;
 
 use super::{Desk, DeskError, Turn, operator};
+use crate::background::back_off_ms;
 use crate::domain::names::PlayerName;
 use crate::domain::room::{Mode, RoomCode};
 use crate::domain::tournament::{Due, Entry, FILL_LEVEL, Phase, Seating, Tournament};
 use crate::matching::quick_rules;
-use crate::room::{Request, TableSeat, retry_pause_ms};
+use crate::room::{Request, TableSeat};
 use crate::store::{Fence, StoreError};
 
 /// What wakes a driver.
@@ -93,7 +94,7 @@ impl Driver {
                 Err(e) => {
                     failures += 1;
                     tracing::warn!(tournament = %self.id, error = %e, "the tournament could not move on");
-                    Duration::from_millis(retry_pause_ms(failures))
+                    Duration::from_millis(back_off_ms(failures))
                 }
             };
             counting = tokio::select! {

@@ -212,7 +212,7 @@ impl Desk {
         } else if !follow.later {
             follow.later = true;
             let (desk, id, at) = (self.clone(), id.to_string(), follow.next_at);
-            tokio::spawn(async move {
+            self.rooms.background().until_stopped(async move {
                 tokio::time::sleep_until(at).await;
                 if let Some(follow) = desk.followed.lock().expect("the followers").get_mut(&id) {
                     follow.later = false;

@@ -32,6 +32,7 @@ use self::driver::{Driver, Wake};
 
 use ddz_engine::Seed;
 
+use crate::background::First;
 use crate::domain::names::PlayerName;
 use crate::domain::room::{Mode, RoomCode};
 use crate::domain::tournament::{
@@ -39,7 +40,6 @@ use crate::domain::tournament::{
     checked_title, seats,
 };
 use crate::metrics;
-use crate::room::retry_pause_ms;
 use crate::rooms::Rooms;
 use crate::store::{Creation, DbResult, Fence, Hosting, Places, StoreError};
 use crate::wire::http::{TournamentRecord, TournamentRound, TournamentView, Tournaments};
@@ -301,7 +301,7 @@ impl Desk {
         drivers.insert(id.to_string(), wakes);
         metrics::gauge!(metrics::TOURNAMENTS_DRIVEN).increment(1);
         tracing::info!(tournament = %id, "driving the tournament");
-        tokio::spawn(Driver::new(id.to_string(), self.clone(), fence, inbox).run());
+        self.rooms.background().spawn(Driver::new(id.to_string(), self.clone(), fence, inbox).run());
     }
 
     /// A driver that ended: its event, its tables and (cluster mode) its ownership let go.
@@ -371,16 +371,12 @@ impl Desk {
     /// Looks at the open tournaments every [`SCAN`] and wakes each driver here as its tables finish deals,
     /// until the server stops. While the database fails the look backs off as quick match does.
     pub fn spawn(self) {
-        let stopping = self.rooms.stopping();
+        let background = self.rooms.background();
         let desk = self.clone();
         let mut changes = self.rooms.summary_changes();
-        tokio::spawn(async move {
+        background.until_stopped(async move {
             loop {
-                let changed = tokio::select! {
-                    _ = stopping.cancelled() => return,
-                    changed = changes.recv() => changed,
-                };
-                match changed {
+                match changes.recv().await {
                     Ok(summary) if summary.mode == Mode::Tournament => {
                         let event = desk.tables.lock().expect("the tables").get(&summary.code).cloned();
                         if let Some(id) = event {
@@ -399,22 +395,14 @@ impl Desk {
                 }
             }
         });
-        let stopping = self.rooms.stopping();
-        tokio::spawn(async move {
-            let mut failures = 0;
-            loop {
-                failures = match self.scan().await {
-                    Ok(()) => 0,
-                    Err(e) => {
-                        tracing::warn!(error = %e, "the tournaments could not be read");
-                        failures + 1
-                    }
-                };
-                let pause = if failures == 0 { SCAN } else { Duration::from_millis(retry_pause_ms(failures)) };
-                tokio::select! {
-                    _ = stopping.cancelled() => return,
-                    _ = tokio::time::sleep(pause) => {}
+        background.every(SCAN, First::Now, move || {
+            let desk = self.clone();
+            async move {
+                let scanned = desk.scan().await;
+                if let Err(e) = &scanned {
+                    tracing::warn!(error = %e, "the tournaments could not be read");
                 }
+                scanned.is_ok()
             }
         });
     }

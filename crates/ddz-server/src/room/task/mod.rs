@@ -19,6 +19,7 @@ use tokio::time::{Duration, Instant};
 use super::Summaries;
 use super::mailbox::{ConnId, FromClient, Hello, Msg, Outbound, Reply, Request, TableSeat};
 use super::registry::Registry;
+use crate::background::{Background, back_off_ms};
 use crate::clock::Clock;
 use crate::domain::challenge::{rally_closed, rally_expiry_ms, rally_setup, sealed_rally};
 use crate::domain::fairness::{Integrity, Origin, Unrated, Verdict};
@@ -29,6 +30,10 @@ use crate::store::{Append, Db, Fence, StoreError};
 use crate::wire::pages::Summary;
 use crate::wire::protocol::{CHAT_EVERY_MS, Chat, Command, Deadlines, ErrorCode, Event, Refused, RoomView};
 use crate::work::Pool;
+
+mod clocks;
+mod connections;
+mod verdicts;
 
 /// The room clocks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -79,22 +84,14 @@ impl Default for Timing {
     }
 }
 
-/// A room's first deal waits this many times [`Timing::nonce_ms`] for its players' nonces.
-const FIRST_DEAL_WAIT: u64 = 4;
-
-/// After `failures` stores in a row failed, wait this long before the clock tries again: 250 ms,
-/// doubling, at most 10 s. The quick-match matcher backs off the same way.
-pub(crate) fn retry_pause_ms(failures: u32) -> u64 {
-    (250u64 << failures.saturating_sub(1).min(6)).min(10_000)
-}
-
 /// What a room task runs with besides its room. It ends when the server stops, or by retiring from
 /// the registry when idle.
 pub struct TaskEnv {
     pub registry: Registry,
     /// This task's number in the registry.
     pub task: u64,
-    pub stopping: tokio_util::sync::CancellationToken,
+    /// The server's tasks: the task ends when it is told to stop; its bots think on helper tasks here.
+    pub background: Background,
     pub idle_ms: u64,
     /// Where bots think (never on the async workers).
     pub pool: Pool,
@@ -227,7 +224,7 @@ impl RoomTask {
         metrics::gauge!(metrics::ROOMS).increment(1);
         self.publish_summary();
         self.refresh_ratings().await;
-        let stopping = self.env.stopping.clone();
+        let stopping = self.env.background.stopping().clone();
         loop {
             if self.fenced {
                 tracing::warn!(room = %self.room.code, "another node took this room: its task here ends");
@@ -701,327 +698,6 @@ impl RoomTask {
         }
         Ok(())
     }
-
-    /// Keeps a finished deal's verdicts for the result panel, each counted seat with its rating's change
-    /// (a newcomer's from the starting rating), and counts the seats that did not count by reason.
-    fn note_verdicts(&mut self, mut verdicts: Vec<Option<Verdict>>, before: &HashMap<String, i32>) {
-        for (seat, verdict) in verdicts.iter_mut().enumerate() {
-            let Some(verdict) = verdict else { continue };
-            if !verdict.counted {
-                let reason = verdict.reason.as_ref().map_or("none", Unrated::name);
-                metrics::counter!(metrics::UNRATED_SEATS, "reason" => reason).increment(1);
-                continue;
-            }
-            if verdict.reason == Some(Unrated::RallyHeld) {
-                continue;
-            }
-            let Some(key) = self.room.key_of(seat) else { continue };
-            let was = before.get(key).copied().unwrap_or_else(|| NEW_PLAYER.points());
-            verdict.change = self.ratings.get(key).map(|now| now - was);
-        }
-        self.verdicts = Some((self.room.deal_entry, verdicts));
-    }
-
-    /// What this task knows of the seated players beyond the room: where each connects from, and the
-    /// flagged pairs among them.
-    fn integrity(&self) -> Integrity {
-        let seats: Vec<Option<(&str, Option<&Origin>)>> = (0..self.room.seats.len())
-            .map(|seat| {
-                let human = self.room.seats[seat].as_ref().is_some_and(|o| !o.is_bot());
-                let key = self.room.key_of(seat).filter(|_| human)?;
-                Some((key, self.origins.get(key)))
-            })
-            .collect();
-        Integrity::of(&seats, &self.flagged)
-    }
-
-    /// Reads the flagged pairs among the seated players (a failure keeps the ones known).
-    async fn refresh_flags(&mut self) {
-        let keys: Vec<String> = (0..self.room.seats.len())
-            .filter(|&seat| self.room.seats[seat].as_ref().is_some_and(|o| !o.is_bot()))
-            .filter_map(|seat| self.room.key_of(seat).map(str::to_string))
-            .collect();
-        match self.db.flagged_among(keys).await {
-            Ok(flagged) => self.flagged = flagged,
-            Err(e) => tracing::warn!(room = %self.room.code, error = %e, "could not read the flagged pairs"),
-        }
-    }
-
-    /// Reads the seated players' ratings (a failure keeps the ones known: the seats show them a while).
-    async fn refresh_ratings(&mut self) {
-        let names: Vec<String> =
-            self.room.seats.iter().flatten().filter(|o| !o.is_bot()).map(|o| o.name().to_string()).collect();
-        if names.is_empty() {
-            return;
-        }
-        match self.db.ratings_of(names, self.room.rules().table).await {
-            Ok(found) => self.ratings = found.into_iter().map(|(key, skill)| (key, skill.points())).collect(),
-            Err(e) => tracing::warn!(room = %self.room.code, error = %e, "could not read the players' ratings"),
-        }
-    }
-
-    /// Sends everyone the room as it is now, and the lobby its summary.
-    fn announce(&mut self) {
-        let started = std::time::Instant::now();
-        self.broadcast();
-        metrics::histogram!(metrics::BROADCAST_SECONDS).record(started.elapsed().as_secs_f64());
-        self.publish_summary();
-    }
-
-    fn send(&mut self, conn: ConnId, event: Event) {
-        let slow = self.connections.get(&conn).is_some_and(|c| c.out.try_send(event.into()).is_err());
-        if slow {
-            // A client that cannot keep up is dropped; it reconnects and gets a snapshot.
-            self.connections.remove(&conn);
-            self.note_host_presence();
-        }
-    }
-
-    fn view_for(&self, seat: Option<Seat>) -> RoomView {
-        let connected: Vec<bool> = (0..self.room.seats.len())
-            .map(|s| {
-                let key = self.room.key_of(s);
-                key.is_some_and(|k| self.connections.values().any(|c| c.is(k)))
-            })
-            .collect();
-        // Everyone connected without a seat: spectators, and named guests who have not sat.
-        let watching = self.connections.values().filter(|c| c.seat_in(&self.room).is_none()).count() as u32;
-        let mut view = RoomView::of(&self.room, seat, &connected, watching, self.deadlines());
-        if let Some((entry, verdicts)) = &self.verdicts
-            && *entry == self.room.deal_entry
-            && !self.room.deal_in_progress()
-        {
-            view.verdicts = verdicts.clone();
-        }
-        let family = self.room.rules().table;
-        for seat in &mut view.seats {
-            seat.rating = match &seat.occupant {
-                Some(Occupant::Bot { level, .. }) => Some(bot_skill(*level, family).points()),
-                Some(Occupant::Human { .. }) => self.room.key_of(seat.seat).and_then(|k| self.ratings.get(k)).copied(),
-                None => None,
-            };
-        }
-        view
-    }
-
-    fn broadcast(&mut self) {
-        let n = self.room.last;
-        let conns: Vec<(ConnId, Option<Seat>, Option<SentActions>)> =
-            self.connections.iter().map(|(id, c)| (*id, c.seat_in(&self.room), c.sent_actions)).collect();
-        let deal_entry = self.room.deal_entry;
-        // One view per seat (and one for everyone without a seat, however many watch), cloned per connection.
-        let mut views: HashMap<Option<Seat>, RoomView> = HashMap::new();
-        for (conn, seat, sent) in conns {
-            let view = views.entry(seat).or_insert_with(|| self.view_for(seat)).clone();
-            self.send_state(conn, n, view, sent.filter(|(entry, _)| *entry == deal_entry));
-        }
-    }
-
-    /// Sends `view` to one connection as a `state`: only the actions after those it was sent before in
-    /// this deal (`sent`), or all of them; and notes what it now has.
-    fn send_state(&mut self, conn: ConnId, n: u64, mut view: RoomView, sent: Option<SentActions>) {
-        let deal_entry = self.room.deal_entry;
-        if let Some(deal) = view.deal.as_mut() {
-            let total = deal.actions.len();
-            if let Some((_, from)) = sent
-                && from <= total
-            {
-                deal.actions.drain(..from);
-                view.actions_from = Some(from);
-            }
-            if let Some(connection) = self.connections.get_mut(&conn) {
-                connection.sent_actions = Some((deal_entry, total));
-            }
-        }
-        self.send(conn, Event::State { n, room: Box::new(view) });
-    }
-
-    /// A client that found a gap in its states (`Command::Sync`) gets the whole room again.
-    fn resync(&mut self, conn: ConnId) {
-        let Some(seat) = self.connections.get(&conn).map(|c| c.seat_in(&self.room)) else { return };
-        let view = self.view_for(seat);
-        self.send_state(conn, self.room.last, view, None);
-    }
-
-    fn publish_summary(&self) {
-        let summary = summary(&self.room);
-        if self.summaries.note(summary.clone())
-            && let Some(out) = &self.env.summaries_out
-        {
-            let _ = out.send(summary);
-        }
-    }
-
-    /// The current turn's deadline and the deal limit (ms since the epoch), for clients.
-    fn deadlines(&self) -> Deadlines {
-        let nonces = self.nonce_deadline();
-        if !self.room.deal_in_progress() {
-            return Deadlines { nonces, ..Deadlines::default() };
-        }
-        let limit = (self.room.rules().table != TableType::House)
-            .then_some(self.room.deal_started_at + self.timing.deal_limit_ms);
-        Deadlines { turn: Some(self.room.turn_started_at + self.timing.turn_ms), deal: limit, nonces }
-    }
-
-    /// When each awaited seat acts by itself: a bot (or a player's turns handed to the bot) after its
-    /// short delay, a human's turn at 40 s.
-    fn due(&self) -> Vec<(Seat, u64)> {
-        if self.room.closed || !self.room.deal_in_progress() {
-            return Vec::new();
-        }
-        self.room
-            .waiting()
-            .into_iter()
-            .map(|seat| {
-                let bot = self.room.seats[seat].as_ref().is_some_and(Occupant::is_bot) || self.room.auto_play[seat];
-                let started = self.room.turn_started_at;
-                let bot_at = started + self.bot_delay_ms(seat);
-                let at = match self.away_since(seat) {
-                    _ if bot => bot_at,
-                    Some(since) => (since + self.timing.away_ms).max(bot_at).min(started + self.timing.turn_ms),
-                    None => started + self.timing.turn_ms,
-                };
-                (seat, at)
-            })
-            .collect()
-    }
-
-    /// At a tournament's table, since when the human in `seat` has been away (never connected since this
-    /// task started, or their last connection closed): the bot plays for them after [`Timing::away_ms`],
-    /// so that one player who dropped does not hold up the event. Elsewhere, `None`: the turn clock alone.
-    fn away_since(&self, seat: Seat) -> Option<u64> {
-        if self.room.mode != Mode::Tournament {
-            return None;
-        }
-        let key = self.room.key_of(seat)?;
-        if self.connections.values().any(|c| c.is(key)) {
-            return None;
-        }
-        Some(self.left_at.get(key).copied().unwrap_or(self.opened_at))
-    }
-
-    fn next_deadline(&self) -> Option<Instant> {
-        let limit = self.deadlines().deal;
-        let handover = self.host_successor().and(self.host_away_since).map(|since| since + self.timing.host_away_ms);
-        let expiry = self.rally_expiry().filter(|_| !self.room.closed);
-        let offer = self.nonce_deadline();
-        // While a bot thinks, its answer (not the clock) moves the deal on.
-        let due = if self.thinking.is_some() { Vec::new() } else { self.due() };
-        let mut earliest =
-            due.into_iter().map(|(_, at)| at).chain(limit).chain(handover).chain(expiry).chain(offer).min()?;
-        if self.store_failures > 0 {
-            // The database is failing: the clock waits a growing pause before trying to store again.
-            earliest = earliest.max(self.failed_at + retry_pause_ms(self.store_failures));
-        }
-        Some(self.clock.instant_at(earliest))
-    }
-
-    /// When the offered deal stops waiting for nonces and is dealt with those that came: [`Timing::nonce_ms`]
-    /// after the offer, and for a room's first deal [`FIRST_DEAL_WAIT`] times that, while its players are
-    /// still arriving (a quick match's open their tables as they learn of it).
-    fn nonce_deadline(&self) -> Option<u64> {
-        let wait = if self.room.ledger.deals == 0 { FIRST_DEAL_WAIT } else { 1 };
-        self.room.offer.as_ref().map(|o| o.at + wait * self.timing.nonce_ms)
-    }
-
-    /// Whether this room's rally, if it is one, has closed.
-    fn rally_closed(&self) -> bool {
-        self.room
-            .challenge
-            .as_ref()
-            .and_then(|c| c.rally.as_deref())
-            .is_some_and(|date| rally_closed(date, self.clock.now_ms()))
-    }
-
-    /// The date of this room's rally while its deals are secret ([`sealed_rally`]).
-    fn sealed_rally(&self) -> Option<&str> {
-        sealed_rally(self.room.challenge.as_ref(), self.clock.now_ms())
-    }
-
-    /// When this room's rally, if it is one, expires unfinished.
-    fn rally_expiry(&self) -> Option<u64> {
-        self.room.challenge.as_ref()?.rally.as_deref().and_then(rally_expiry_ms)
-    }
-
-    fn host_connected(&self) -> bool {
-        self.connections.values().any(|c| c.key.as_deref().is_some_and(|k| self.room.is_host_key(k)))
-    }
-
-    /// Starts or stops the host's away clock as the host's connections come and go.
-    fn note_host_presence(&mut self) {
-        self.host_away_since = match (self.host_connected(), self.host_away_since) {
-            (true, _) => None,
-            (false, Some(since)) => Some(since),
-            (false, None) => Some(self.clock.now_ms()),
-        };
-    }
-
-    /// Who would take over as host now: between deals, with the host away, the first connected human
-    /// seated at the table. Without a host nobody could deal again.
-    fn host_successor(&self) -> Option<String> {
-        if self.room.closed || self.room.deal_in_progress() || self.host_away_since.is_none() {
-            return None;
-        }
-        (0..self.room.seats.len()).find_map(|seat| {
-            let occupant = self.room.seats[seat].as_ref().filter(|o| !o.is_bot())?;
-            let key = self.room.key_of(seat).filter(|k| !self.room.is_host_key(k))?;
-            self.connections.values().any(|c| c.is(key)).then(|| occupant.name().to_string())
-        })
-    }
-
-    async fn on_clock(&mut self) {
-        let now = self.clock.now_ms();
-        if self.nonce_deadline().is_some_and(|at| now >= at) {
-            let _ = self.deal_offer().await;
-            return;
-        }
-        if let (Some(name), Some(since)) = (self.host_successor(), self.host_away_since)
-            && now >= since + self.timing.host_away_ms
-        {
-            if self.commit(Entry::Host { name }).await.is_ok() {
-                self.note_host_presence();
-            }
-            return;
-        }
-        if let Some(limit) = self.deadlines().deal
-            && now >= limit
-        {
-            let _ = self.commit(Entry::Act { action: Action::DealLimit, timed_out: false, seq: None }).await;
-            return;
-        }
-        if self.thinking.is_some() {
-            return;
-        }
-        for (seat, at) in self.due() {
-            if at > now {
-                continue;
-            }
-            let Some(deal) = self.room.deal.clone() else { return };
-            let timed_out = !self.room.seats[seat].as_ref().is_some_and(Occupant::is_bot) && !self.room.auto_play[seat];
-            let kind = self.room.seats[seat].as_ref().and_then(Occupant::bot_kind).unwrap_or(BotKind::Hard);
-            // The bot thinks on the pool (waiting for a thread if every one is busy: a bot's move is never
-            // dropped); the room task goes on serving its inbox and takes the answer when it comes.
-            let (reply, answer) = oneshot::channel();
-            let pool = self.env.pool.clone();
-            tokio::spawn(async move {
-                let action = pool.run(move || ddz_bot::bot_action(&deal, seat, kind)).await;
-                let _ = reply.send(action);
-            });
-            self.thinking = Some(Thinking { seat, timed_out, at: self.room.last, answer });
-            return; // one action at a time: the deal may have moved on
-        }
-    }
-
-    /// A bot's decision arrived: play it, unless the room moved on meanwhile (then the clock asks again).
-    async fn on_thought(&mut self, answer: Option<Action>) {
-        let Some(Thinking { seat, timed_out, at, .. }) = self.thinking.take() else { return };
-        if at != self.room.last {
-            return;
-        }
-        if let Some(action) = answer.filter(|a| a.seat() == Some(seat)) {
-            let _ = self.commit(Entry::Act { action, timed_out, seq: None }).await;
-        }
-    }
 }
 
 /// What the lobby shows of `room`.
@@ -1043,14 +719,6 @@ async fn thought(thinking: &mut Option<Thinking>) -> Option<Action> {
     match thinking {
         Some(t) => (&mut t.answer).await.ok().flatten(),
         None => std::future::pending().await,
-    }
-}
-
-impl RoomTask {
-    /// A bot's think time for this turn: varied, but the same for the same entry and seat.
-    fn bot_delay_ms(&self, seat: Seat) -> u64 {
-        let mix = (self.room.last ^ ((seat as u64) << 32)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        self.timing.bot_min_ms + (mix >> 33) % self.timing.bot_span_ms.max(1)
     }
 }
 
@@ -1076,6 +744,7 @@ mod tests {
 
     use ddz_engine::Rules;
     use tokio_util::sync::CancellationToken;
+    use tokio_util::task::TaskTracker;
 
     use super::*;
     use crate::domain::names::PlayerName;
@@ -1123,7 +792,7 @@ mod tests {
         let env = TaskEnv {
             registry: registry.clone(),
             task,
-            stopping: stopping.clone(),
+            background: Background::new(TaskTracker::new(), stopping.clone()),
             idle_ms: TIMING.idle_ms,
             pool: pool.clone(),
             spectators: 10,

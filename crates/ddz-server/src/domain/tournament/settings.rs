@@ -1,0 +1,152 @@
+//! A tournament's settings and their bounds: what a host may choose, checked once at creation.
+
+use super::*;
+
+/// A tournament's settings, chosen at creation within [`Settings::check`]'s bounds.
+#[derive(ts_rs::TS, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+#[ts(rename = "TournamentSettings")]
+pub struct Settings {
+    pub table: TableType,
+    /// Everyone's chips at the start.
+    pub chips: i64,
+    /// Chips per point (No Shuffle, Two Player) or per dollar (House) a deal's settlement moves.
+    pub stake: i64,
+    /// The line after the first chip round, in percent of the starting chips: below it, a player is out.
+    pub line_percent: i64,
+    /// How much the line rises after each further chip round, in percent of the starting chips.
+    pub line_step_percent: i64,
+    /// Deals each table plays in a chip round.
+    pub line_every: u32,
+    /// Chip rounds at most: after the last, the chip leaders go on.
+    pub chip_rounds: u32,
+    /// The chip rounds end when no more players than this remain (a multiple of a table's seats; a
+    /// field too small for it takes half its size, rounded down to whole tables).
+    pub chip_rounds_until: usize,
+    /// The share of a player's chips carried into the fixed-deal rounds, in percent.
+    pub carry_percent: i64,
+    /// Deals each table plays in a fixed-deal round.
+    pub deals_per_round: u32,
+    /// Deals at the final table.
+    pub final_deals: u32,
+}
+
+/// Why a tournament's settings, format or title are refused: each names the setting, as a request's body
+/// or an operator's file spells it.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SettingsError {
+    #[error("chips, stake: starting chips are 1,000 to 1,000,000, and a point moves 1 to 10,000 chips")]
+    Chips,
+    #[error(
+        "line_percent, line_step_percent: the line starts at 0 to 90% of the starting chips and rises by 0 to 50% a round"
+    )]
+    Line,
+    #[error("line_every, chip_rounds: a chip round is 1 to 12 deals, and there are 1 to 6 chip rounds")]
+    ChipRounds,
+    #[error(
+        "chip_rounds_until: the chip rounds end at a multiple of {seats} players, from {seats} to half the entrants"
+    )]
+    ChipRoundsUntil { seats: usize },
+    #[error("carry_percent: 0 to 100% of the chips are carried")]
+    Carry,
+    #[error("deals_per_round, final_deals: a round is 1 to 12 deals, the final 1 to 24")]
+    Deals,
+    #[error("format.size: a sit-and-go seats {sizes}")]
+    Size { sizes: String },
+    #[error("format.bots_after_ms: bots fill a sit-and-go after 10 seconds to 30 minutes")]
+    Wait,
+    #[error("format.starts_at: a scheduled event starts within 30 days")]
+    StartsAt,
+    #[error("title: a title is at most {TITLE_CHARS} characters, not {0}")]
+    Title(usize),
+    #[error("settings.table: the settings are for {settings:?}, the tournament for {table:?}")]
+    Table { table: TableType, settings: TableType },
+}
+
+/// The longest title a tournament may have, in characters.
+pub const TITLE_CHARS: usize = 40;
+
+/// A tournament's title as given, trimmed: refused when longer than [`TITLE_CHARS`].
+pub fn checked_title(title: Option<&str>) -> Result<String, SettingsError> {
+    let title = title.unwrap_or_default().trim();
+    let chars = title.chars().count();
+    if chars > TITLE_CHARS {
+        return Err(SettingsError::Title(chars));
+    }
+    Ok(title.to_string())
+}
+
+/// Entrants a scheduled event takes at most.
+pub const MAX_ENTRANTS: usize = 10_000;
+/// The level of the bots that fill a tournament's empty places.
+pub const FILL_LEVEL: BotKind = BotKind::Normal;
+
+impl Settings {
+    /// The defaults of docs/tournaments.md, scaled to `entrants` and `table`.
+    pub fn default_for(table: TableType, entrants: usize) -> Settings {
+        let seats = seats(table);
+        Settings {
+            table,
+            chips: 10_000,
+            stake: 500,
+            line_percent: 20,
+            line_step_percent: 20,
+            line_every: 3,
+            chip_rounds: 3,
+            chip_rounds_until: (entrants / 3 / seats).max(1) * seats,
+            carry_percent: 10,
+            deals_per_round: 3,
+            final_deals: 6,
+        }
+    }
+
+    /// Whether the settings are within their bounds (the chip rounds' end against `entrants`, where the
+    /// field is known: a sit-and-go's size).
+    pub fn check(&self, entrants: Option<usize>) -> Result<(), SettingsError> {
+        let seats = seats(self.table);
+        if !(1_000..=1_000_000).contains(&self.chips) || !(1..=10_000).contains(&self.stake) {
+            return Err(SettingsError::Chips);
+        }
+        if !(0..=90).contains(&self.line_percent) || !(0..=50).contains(&self.line_step_percent) {
+            return Err(SettingsError::Line);
+        }
+        if !(1..=12).contains(&self.line_every) || !(1..=6).contains(&self.chip_rounds) {
+            return Err(SettingsError::ChipRounds);
+        }
+        let until = self.chip_rounds_until;
+        if until < seats || !until.is_multiple_of(seats) || entrants.is_some_and(|n| until > n / 2) {
+            return Err(SettingsError::ChipRoundsUntil { seats });
+        }
+        if !(0..=100).contains(&self.carry_percent) {
+            return Err(SettingsError::Carry);
+        }
+        if !(1..=12).contains(&self.deals_per_round) || !(1..=24).contains(&self.final_deals) {
+            return Err(SettingsError::Deals);
+        }
+        Ok(())
+    }
+
+    /// The line at the end of chip round `round` (from 1): a player with fewer chips is out.
+    pub fn line(&self, round: u32) -> i64 {
+        let percent = self.line_percent + self.line_step_percent * i64::from(round.saturating_sub(1));
+        self.chips * percent / 100
+    }
+
+    /// The chips a player with `chips` carries into the fixed-deal rounds (rounded down, never below 0).
+    pub fn carried(&self, chips: i64) -> i64 {
+        chips.max(0) * self.carry_percent / 100
+    }
+}
+
+/// Seats at a table of `table`.
+pub fn seats(table: TableType) -> usize {
+    table.farmers() + 1
+}
+
+/// The sizes a sit-and-go of `table` may have: three or nine tables.
+pub fn sit_and_go_sizes(table: TableType) -> [usize; 2] {
+    match seats(table) {
+        2 => [8, 16],
+        s => [3 * s, 9 * s],
+    }
+}
