@@ -43,17 +43,20 @@ if command -v rustup >/dev/null && ! rustup target list --installed | grep -qx w
   rustup target add wasm32-unknown-unknown
 fi
 
-# The client: its npm packages as locked; then the build (the server's build.rs builds the engine's
-# WebAssembly into web/src/lib/engine/ddz.wasm, which the client's unit tests load, and the client); then
-# its type check (svelte-check with tsc) and its unit tests.
+# The client's npm packages as locked; then every test binary of the workspace, built once (the server's
+# build.rs builds the engine's WebAssembly into web/src/lib/engine/ddz.wasm, which the client's unit tests
+# load, and the client it embeds). No separate `cargo build`: the tests need the server built with its
+# `testing` feature, and a second build of it without would cost minutes.
 (cd web && npm ci --no-audit --no-fund)
-cargo build --release
-# Every doc link names a real item (private ones too: these crates' docs are for whoever works on them).
-# In the release profile, right after its build: the dependencies' metadata is reused (a few seconds, where
-# the dev profile would check every dependency again), and build.rs finds the client built and unchanged.
-RUSTDOCFLAGS="-D warnings -A rustdoc::private_intra_doc_links" cargo doc --release --workspace --no-deps --document-private-items
+mkdir -p target
+cargo test --workspace --release --no-run --message-format=json-render-diagnostics >target/test-binaries.json
+# Every doc link names a real item (private ones too: these crates' docs are for whoever works on them). With
+# the features the tests were built with, the built crates' metadata is reused (seconds, not a check of all).
+RUSTDOCFLAGS="-D warnings -A rustdoc::private_intra_doc_links" \
+  cargo doc --release --workspace --no-deps --document-private-items --features ddz-server/testing
+# The client: its type check (svelte-check with tsc) and its unit tests.
 (cd web && npm run check && npm test)
 
-# The Rust workspace: the engine, the bots, the server (SQLite, PostgreSQL, the cluster with NATS), the
-# binary and the browser tests in Chromium. build.rs builds the client it embeds.
-cargo test --workspace --release
+# The Rust workspace's tests: the engine, the bots, the server (SQLite, PostgreSQL, the cluster with NATS),
+# the binary, the doc tests, and the browser tests in Chromium side by side with the rest.
+scripts/run-tests.sh target/test-binaries.json
