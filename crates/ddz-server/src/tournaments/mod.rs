@@ -476,6 +476,13 @@ impl Desk {
                         continue;
                     }
                     let runs = self.rooms.db().tournament_ids(&format!("{}-", event.slug)).await?;
+                    // Read again after the runs: a run another node opened since `registering` was read is
+                    // registering here (opened before the runs were read, it is among them, and no second
+                    // run is made after it; opened after, the two nodes open the same id, stored once).
+                    let registering_now = self.rooms.db().tournaments_in(&[Phase::Registering], u32::MAX).await?;
+                    if registering_now.iter().any(|listed| event.run_of(&listed.id).is_some()) {
+                        continue;
+                    }
                     let last = runs.iter().filter_map(|id| event.run_of(id)).max().unwrap_or(0);
                     (event.run_id(last + 1), now)
                 }
