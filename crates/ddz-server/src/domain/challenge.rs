@@ -11,8 +11,9 @@ use rand_chacha::ChaCha20Rng;
 use serde::{Deserialize, Serialize};
 
 /// A challenge mode. All three play House rules with the Wild, so that results compare.
-#[derive(ts_rs::TS, Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(ts_rs::TS, Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, strum::IntoStaticStr)]
 #[serde(rename_all = "snake_case")]
+#[strum(serialize_all = "snake_case")]
 pub enum ChallengeKind {
     /// You against two `hard` bots, everyone from $100, until a balance reaches $0 or 20 deals.
     Buster,
@@ -33,11 +34,8 @@ impl ChallengeKind {
     pub const ALL: [ChallengeKind; 3] = [ChallengeKind::Buster, ChallengeKind::Bomber, ChallengeKind::Rally];
 
     pub fn name(self) -> &'static str {
-        match self {
-            ChallengeKind::Buster => "buster",
-            ChallengeKind::Bomber => "bomber",
-            ChallengeKind::Rally => "rally",
-        }
+        // The name serde writes: `domain::tests::names_are_serdes` keeps the two the same.
+        self.into()
     }
 
     pub fn parse(text: &str) -> Option<ChallengeKind> {

@@ -48,8 +48,9 @@ pub const PAIR_THROWN: i64 = 2;
 pub const PAIR_TOGETHER: i64 = 30;
 
 /// Why a pair was flagged, as the operator's list says it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, strum::IntoStaticStr, strum::EnumIter)]
 #[serde(rename_all = "snake_case")]
+#[strum(serialize_all = "snake_case")]
 pub enum PairFlag {
     /// One of them passed on nearly every chance to beat the other side, in [`PAIR_THROWN`] deals.
     Passing,
@@ -59,14 +60,12 @@ pub enum PairFlag {
 
 impl PairFlag {
     pub fn name(self) -> &'static str {
-        match self {
-            PairFlag::Passing => "passing",
-            PairFlag::Together => "together",
-        }
+        // The name serde writes: `domain::tests::names_are_serdes` keeps the two the same.
+        self.into()
     }
 
     pub fn parse(text: &str) -> Option<PairFlag> {
-        [PairFlag::Passing, PairFlag::Together].into_iter().find(|f| f.name() == text)
+        <PairFlag as strum::IntoEnumIterator>::iter().find(|f| f.name() == text)
     }
 }
 
@@ -174,8 +173,9 @@ impl Integrity {
 }
 
 /// Why a deal does not count for a seat, or (with a loss that counts) how it came to count.
-#[derive(ts_rs::TS, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(ts_rs::TS, Clone, Debug, PartialEq, Eq, Serialize, Deserialize, strum::IntoStaticStr, strum::EnumIter)]
 #[serde(tag = "reason", rename_all = "snake_case")]
+#[strum(serialize_all = "snake_case")]
 pub enum Unrated {
     /// The deal ended with no winner (the deal limit).
     NoResult,
@@ -202,18 +202,8 @@ pub enum Unrated {
 impl Unrated {
     /// The reason as it is written (`bot_played`, `same_address`...): a metric's label.
     pub fn name(&self) -> &'static str {
-        match self {
-            Unrated::NoResult => "no_result",
-            Unrated::ClosedByHost => "closed_by_host",
-            Unrated::Abandoned => "abandoned",
-            Unrated::BotPlayed { .. } => "bot_played",
-            Unrated::Passed { .. } => "passed",
-            Unrated::PlayerPassed => "player_passed",
-            Unrated::SameAddress => "same_address",
-            Unrated::SameBrowser => "same_browser",
-            Unrated::FlaggedPair => "flagged_pair",
-            Unrated::RallyHeld => "rally_held",
-        }
+        // The name serde writes: `domain::tests::names_are_serdes` keeps the two the same.
+        self.into()
     }
 }
 

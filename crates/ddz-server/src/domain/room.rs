@@ -17,8 +17,9 @@ use crate::domain::fairness::Conduct;
 use crate::domain::names::name_key;
 
 /// How a room came to be; it decides who may sit and which board its deals count for.
-#[derive(ts_rs::TS, Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(ts_rs::TS, Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, strum::IntoStaticStr)]
 #[serde(rename_all = "snake_case")]
+#[strum(serialize_all = "snake_case")]
 pub enum Mode {
     /// An invite room: anyone with the link may sit.
     Invite,
@@ -39,16 +40,11 @@ pub enum Mode {
 impl Mode {
     pub const ALL: [Mode; 6] = [Mode::Invite, Mode::Public, Mode::Bots, Mode::Challenge, Mode::Quick, Mode::Tournament];
 
-    /// The mode as it is stored and sent (`invite`, `public`, `bots`, `challenge`, `quick`).
+    /// The mode as serde writes it, stored and sent (`invite`, `public`, `bots`, `challenge`, `quick`,
+    /// `tournament`).
     pub fn name(self) -> &'static str {
-        match self {
-            Mode::Invite => "invite",
-            Mode::Public => "public",
-            Mode::Bots => "bots",
-            Mode::Challenge => "challenge",
-            Mode::Quick => "quick",
-            Mode::Tournament => "tournament",
-        }
+        // The name serde writes: `domain::tests::names_are_serdes` keeps the two the same.
+        self.into()
     }
 
     /// Whether this mode's finished deals move ratings (docs/ratings.md): public tables, Play vs 2 Bots,

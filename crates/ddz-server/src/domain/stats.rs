@@ -65,8 +65,9 @@ impl BoardName {
 
 /// The money boards, kept up to date as deals finish: House money won in every counted deal
 /// (`overall`), and at the tables strangers share, public and quick match (`lobby`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, strum::IntoStaticStr)]
 #[serde(rename_all = "snake_case")]
+#[strum(serialize_all = "snake_case")]
 pub enum MoneyBoard {
     Overall,
     Lobby,
@@ -77,10 +78,8 @@ impl MoneyBoard {
 
     /// The board as it is stored and in URLs.
     pub fn name(self) -> &'static str {
-        match self {
-            MoneyBoard::Overall => "overall",
-            MoneyBoard::Lobby => "lobby",
-        }
+        // The name serde writes: `domain::tests::names_are_serdes` keeps the two the same.
+        self.into()
     }
 
     pub fn parse(text: &str) -> Option<MoneyBoard> {

@@ -95,9 +95,12 @@ pub struct Stamped {
 }
 
 /// Where a tournament is.
-#[derive(ts_rs::TS, Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(
+    ts_rs::TS, Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, strum::IntoStaticStr, strum::EnumIter,
+)]
 #[serde(rename_all = "snake_case")]
 #[ts(rename = "TournamentPhase")]
+#[strum(serialize_all = "snake_case")]
 pub enum Phase {
     Registering,
     Running,
@@ -107,12 +110,8 @@ pub enum Phase {
 
 impl Phase {
     pub fn name(self) -> &'static str {
-        match self {
-            Phase::Registering => "registering",
-            Phase::Running => "running",
-            Phase::Finished => "finished",
-            Phase::Cancelled => "cancelled",
-        }
+        // The name serde writes: `domain::tests::names_are_serdes` keeps the two the same.
+        self.into()
     }
 }
 
