@@ -73,7 +73,7 @@ async function pagesPage(size, lang) {
     const unlisted = { ...BOARD.you, rank: undefined, listed: false, needs_deals: 8, needs_opponents: 3 };
     return { ...BOARD, board, you: state.unlisted ? unlisted : BOARD.you };
   });
-  await stub(/\/api\/ratings\/\w+(\?.*)?$/, (url) => ({ ...RATINGS, family: new URL(url).pathname.split('/').at(-1) }));
+  await stub(/\/api\/ratings\/\w+(\?.*)?$/, (url) => ({ ...RATINGS, table: new URL(url).pathname.split('/').at(-1) }));
   await stub(/\/api\/rallies$/, () => ({ today: '2026-12-06', dates: ['2026-12-06'] }));
   await page.routeWebSocket(/\/ws/, (ws) => {
     if (!state.busy) return ws.connectToServer();

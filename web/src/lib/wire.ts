@@ -1,5 +1,5 @@
 // Generated from the server's Rust types by `crates/ddz-server/src/wire/typescript.rs` (ts-rs). Do not edit:
-// run `DDZ_BLESS=1 cargo test -p ddz-server --test wire_types` after changing a wire type.
+// run `DDZ_BLESS=1 cargo test -p ddz-server --test server wire_types` after changing a wire type.
 
 export type Card = string;
 
@@ -379,7 +379,7 @@ export type RatingPoint = {
  */
 at: number, rating: number, };
 
-export type PlayerRating = { family: TableType, rating: number, uncertainty: number, deals: number, history: Array<RatingPoint>, };
+export type PlayerRating = { table: TableType, rating: number, uncertainty: number, deals: number, history: Array<RatingPoint>, };
 
 export type TableType = "house" | "no_shuffle" | "two_player";
 
@@ -635,7 +635,7 @@ export type Board = { board: BoardName, date: string | null, rows: Array<BoardRo
  */
 you?: Placing, };
 
-export type RatingBoard = { family: TableType, rows: Array<RatingRow>, 
+export type RatingBoard = { table: TableType, rows: Array<RatingRow>, 
 /**
  * The row of the name asked about (`?name=`), wherever it stands; absent when it has none.
  */

@@ -290,7 +290,7 @@ pub(super) async fn rating_board(
     if let (Some(you), Some(name)) = (&mut you, &reader) {
         you.protected = protected.contains(name.key());
     }
-    Ok(Json(RatingBoard { family: table, rows, you }).into_response())
+    Ok(Json(RatingBoard { table, rows, you }).into_response())
 }
 
 /// A board: `overall`, `lobby`, `buster`, `bomber`, or `rally` (today's, or `?date=2026-11-29`); with

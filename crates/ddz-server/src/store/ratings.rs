@@ -159,7 +159,7 @@ impl Db {
                 history.reverse();
                 let skill = row.skill();
                 ratings.push(PlayerRating {
-                    family,
+                    table: family,
                     rating: skill.points(),
                     uncertainty: points(2.0 * skill.sigma),
                     deals: row.deals,

@@ -269,11 +269,11 @@ pub struct BoardRank {
 /// How deep a player's rank is counted.
 pub const RANKED: i64 = 1_000;
 
-/// `GET /api/ratings/FAMILY`: the ratings board of a table family, ranked by the rating less two
-/// standard deviations (docs/ratings.md).
+/// `GET /api/ratings/TABLE`: the ratings board of a table type, ranked by the rating less two standard
+/// deviations (docs/ratings.md).
 #[derive(ts_rs::TS, Clone, Debug, Serialize)]
 pub struct RatingBoard {
-    pub family: TableType,
+    pub table: TableType,
     pub rows: Vec<RatingRow>,
     /// The row of the name asked about (`?name=`), wherever it stands; absent when it has none.
     #[ts(optional)]

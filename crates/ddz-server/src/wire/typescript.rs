@@ -160,7 +160,7 @@ pub fn typescript() -> String {
     ];
     let mut out = String::from(
         "// Generated from the server's Rust types by `crates/ddz-server/src/wire/typescript.rs` (ts-rs). Do not edit:\n\
-         // run `DDZ_BLESS=1 cargo test -p ddz-server --test wire_types` after changing a wire type.\n",
+         // run `DDZ_BLESS=1 cargo test -p ddz-server --test server wire_types` after changing a wire type.\n",
     );
     for decl in decls {
         out.push('\n');

@@ -28,7 +28,7 @@ fn verdict(view: &RoomView, seat: usize) -> Value {
 /// The player's stored House rating, if they have one.
 async fn house_rating(addr: SocketAddr, name: &str) -> Option<i64> {
     let stats = get(addr, &format!("/api/players/{name}")).await;
-    stats["ratings"].as_array().unwrap().iter().find(|r| r["family"] == "house").and_then(|r| r["rating"].as_i64())
+    stats["ratings"].as_array().unwrap().iter().find(|r| r["table"] == "house").and_then(|r| r["rating"].as_i64())
 }
 
 /// Waits for the current deal's end with its verdicts.

@@ -165,7 +165,7 @@ async fn a_board_adds_the_readers_own_row_wherever_it_stands() {
     let bad = http(addr, "GET", &format!("/api/boards/overall?name={}", "x".repeat(40)), None).await;
     assert_eq!((bad.status, bad.body["code"].as_str()), (400, Some("bad_name")));
     // The old word for a ratings board's table type still answers.
-    assert_eq!(get(addr, "/api/ratings/noshuffle").await["family"], "no_shuffle");
+    assert_eq!(get(addr, "/api/ratings/noshuffle").await["table"], "no_shuffle");
     assert!(running.stop().await);
 }
 

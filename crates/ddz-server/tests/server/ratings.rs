@@ -36,7 +36,7 @@ async fn a_deal_against_bots_moves_the_players_rating_on_the_seat_the_stats_and_
 
     let stats = get(running.addr, "/api/players/Rita").await;
     let house = &stats["ratings"][0];
-    assert_eq!(house["family"], "house");
+    assert_eq!(house["table"], "house");
     assert_eq!(house["rating"], rating);
     assert_eq!(house["deals"], 1);
     assert_eq!(house["history"].as_array().unwrap().len(), 1);

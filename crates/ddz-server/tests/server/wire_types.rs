@@ -1,5 +1,5 @@
 //! The web client's wire types (`web/src/lib/wire.ts`) are the ones generated from the server's Rust
-//! types. After changing a wire type, `DDZ_BLESS=1 cargo test -p ddz-server --test wire_types` rewrites
+//! types. After changing a wire type, `DDZ_BLESS=1 cargo test -p ddz-server --test server wire_types` rewrites
 //! the file.
 
 use std::path::PathBuf;
@@ -14,6 +14,6 @@ fn the_web_clients_wire_types_are_generated_from_the_servers() {
     let committed = std::fs::read_to_string(&path).unwrap_or_default();
     assert!(
         committed == generated,
-        "web/src/lib/wire.ts is not what the Rust types generate: run DDZ_BLESS=1 cargo test -p ddz-server --test wire_types"
+        "web/src/lib/wire.ts is not what the Rust types generate: run DDZ_BLESS=1 cargo test -p ddz-server --test server wire_types"
     );
 }

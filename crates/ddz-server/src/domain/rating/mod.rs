@@ -276,10 +276,10 @@ pub struct RatingRow {
     pub protected: bool,
 }
 
-/// A player's rating in one family, with its history (oldest first).
+/// A player's rating at one table type, with its history (oldest first).
 #[derive(ts_rs::TS, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PlayerRating {
-    pub family: TableType,
+    pub table: TableType,
     pub rating: i32,
     pub uncertainty: i32,
     pub deals: i64,
