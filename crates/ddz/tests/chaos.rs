@@ -120,6 +120,7 @@ async fn player(
     let mut resend = false;
     let mut next_act = Instant::now();
     let mut start_asked: Option<u32> = None;
+    let mut start_sent = Instant::now();
     let mut last_n = 0;
     let mut sat_on = None;
     let mut nonce_for: Option<String> = None;
@@ -275,9 +276,11 @@ async fn player(
                 room.done.store(true, Ordering::SeqCst);
                 break;
             }
-            // Once per deal, as a host taps Start; again only if it was refused.
-            if start_asked != Some(view.deals_played) {
+            // Once per deal, as a host taps Start; again if it was refused, or if nothing came of it for a while
+            // (it went to a node that was paused, and the room moved on without it).
+            if start_asked != Some(view.deals_played) || start_sent.elapsed() > LOST {
                 start_asked = Some(view.deals_played);
+                start_sent = Instant::now();
                 client.try_send(&Command::Start).await;
             }
         }

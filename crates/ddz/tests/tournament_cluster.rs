@@ -15,7 +15,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
-use common::Client;
+use common::{Client, poll};
 use ddz_engine::DealRecord;
 use ddz_server::protocol::{Command, Event, simple_action};
 use nodes::{LEASE_MS, cluster_with, owner_of};
@@ -70,13 +70,11 @@ async fn try_get(addr: SocketAddr, path: &str) -> Option<Value> {
 
 /// A GET through any live node.
 async fn get_any(nodes: &Nodes, path: &str) -> Value {
-    for attempt in 0..50 {
-        if let Some(value) = try_get(nodes.pick(0, attempt), path).await {
-            return value;
-        }
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
-    panic!("no node answered GET {path}");
+    let attempt = AtomicUsize::new(0);
+    poll(&format!("a node answering GET {path}"), Duration::from_secs(5), Duration::from_millis(100), || async {
+        try_get(nodes.pick(0, attempt.fetch_add(1, Ordering::Relaxed)), path).await
+    })
+    .await
 }
 
 /// Connects to room `code` through `addr` and says hello; `None` when the node does not answer.
@@ -296,14 +294,12 @@ async fn a_scheduled_event_of_27_on_three_nodes_reaches_its_standings_when_a_nod
     for player in players {
         played.push(player.await.expect("a player"));
     }
-    let page = loop {
+    let left = Duration::from_secs(300).saturating_sub(started.elapsed());
+    let page = poll("the tournament finished", left, Duration::from_millis(100), || async {
         let page = get_any(&nodes, &format!("/api/tournaments/{id}")).await;
-        if page["summary"]["phase"] == "finished" {
-            break page;
-        }
-        assert!(started.elapsed() < Duration::from_secs(300), "the tournament did not finish: {page}");
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    };
+        (page["summary"]["phase"] == "finished").then_some(page)
+    })
+    .await;
     let finished_after = started.elapsed();
     let rounds: Vec<(String, usize)> = page["rounds"]
         .as_array()
