@@ -82,12 +82,7 @@ pub(super) async fn room_deals(
     Params(code): Params<RoomCode>,
 ) -> Result<Response, AppError> {
     unsealed_room(&state, &code).await?;
-    let records = state.rooms.db().deal_records(&code).await?;
-    let deals = records
-        .iter()
-        .enumerate()
-        .map(|(n, text)| serde_json::from_str(text).map_err(|e| internal(format!("deal {} of {code}: {e}", n + 1))))
-        .collect::<Result<Vec<DealRecord>, AppError>>()?;
+    let deals = state.rooms.db().deal_records(&code).await?;
     Ok(Json(RoomDeals { deals }).into_response())
 }
 
@@ -110,11 +105,10 @@ async fn unsealed_room(state: &AppState, code: &RoomCode) -> Result<(), AppError
 async fn finished_deal(state: &AppState, code: &RoomCode, number: &str) -> Result<(u32, DealRecord), AppError> {
     let number = path_number(number, "the deal number")?;
     unsealed_room(state, code).await?;
-    let text =
+    let record =
         state.rooms.db().deal_record(code, number).await?.ok_or_else(|| {
             AppError::new(ErrorCode::NoSuchDeal, format!("room {code} has no finished deal {number}"))
         })?;
-    let record = serde_json::from_str(&text).map_err(|e| internal(format!("deal {number} of {code}: {e}")))?;
     Ok((number, record))
 }
 

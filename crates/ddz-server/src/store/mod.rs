@@ -373,6 +373,26 @@ mod tests {
         }
     }
 
+    #[tokio::test]
+    async fn a_stored_deal_record_that_does_not_read_back_is_corrupt_not_skipped() {
+        let db = Db::open("sqlite::memory:").await.unwrap();
+        let (code, ann) = (RoomCode::from("BROKEN"), crate::domain::names::PlayerName::parse("Ann").unwrap());
+        db.create_room(&code, ddz_engine::Rules::house(true), Mode::Invite, &ann, 1).await.unwrap();
+        db.run(|s| async move {
+            sqlx::query("INSERT INTO deals (code, number, finished_at, record) VALUES ('BROKEN', 1, 2, '{\"seed\":')")
+                .execute(&s.pool)
+                .await
+                .map(|_| ())
+        })
+        .await
+        .unwrap();
+        assert!(
+            matches!(db.deal_records(&code).await, Err(StoreError::Corrupt(what)) if what.contains("deal 1 of BROKEN"))
+        );
+        assert!(matches!(db.deal_record(&code, 1).await, Err(StoreError::Corrupt(_))));
+        assert!(matches!(db.deal_record(&code, 2).await, Ok(None)), "a deal not played is none");
+    }
+
     #[test]
     fn a_database_url_names_sqlite_or_postgres() {
         assert_eq!(Backend::of("sqlite://ddz.db").unwrap(), Backend::Sqlite);

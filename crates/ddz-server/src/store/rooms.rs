@@ -9,7 +9,7 @@ use super::{Db, DbResult, StoreError};
 use crate::domain::challenge::{Challenge, ChallengeKind};
 use crate::domain::names::PlayerName;
 use crate::domain::room::{Mode, RoomCode, Stamped};
-use ddz_engine::Rules;
+use ddz_engine::{DealRecord, Rules};
 
 /// A stored room: how it was created and its log.
 pub struct StoredRoom {
@@ -92,28 +92,32 @@ impl Db {
     }
 
     /// The records of room `code`'s finished deals, in order.
-    pub async fn deal_records(&self, code: &RoomCode) -> DbResult<Vec<String>> {
-        let code = code.clone();
-        self.run(move |s| async move {
-            sqlx::query_scalar("SELECT record FROM deals WHERE code = $1 ORDER BY number")
-                .bind(code.as_str())
-                .fetch_all(&s.pool)
-                .await
-        })
-        .await
+    pub async fn deal_records(&self, code: &RoomCode) -> DbResult<Vec<DealRecord>> {
+        let key = code.clone();
+        let texts: Vec<String> = self
+            .run(move |s| async move {
+                sqlx::query_scalar("SELECT record FROM deals WHERE code = $1 ORDER BY number")
+                    .bind(key.as_str())
+                    .fetch_all(&s.pool)
+                    .await
+            })
+            .await?;
+        texts.iter().enumerate().map(|(i, text)| read_record(code, i as u32 + 1, text)).collect()
     }
 
     /// The record of deal `number` (1-based) of room `code`, if it finished.
-    pub async fn deal_record(&self, code: &RoomCode, number: u32) -> DbResult<Option<String>> {
-        let code = code.clone();
-        self.run(move |s| async move {
-            sqlx::query_scalar("SELECT record FROM deals WHERE code = $1 AND number = $2")
-                .bind(code.as_str())
-                .bind(i64::from(number))
-                .fetch_optional(&s.pool)
-                .await
-        })
-        .await
+    pub async fn deal_record(&self, code: &RoomCode, number: u32) -> DbResult<Option<DealRecord>> {
+        let key = code.clone();
+        let text: Option<String> = self
+            .run(move |s| async move {
+                sqlx::query_scalar("SELECT record FROM deals WHERE code = $1 AND number = $2")
+                    .bind(key.as_str())
+                    .bind(i64::from(number))
+                    .fetch_optional(&s.pool)
+                    .await
+            })
+            .await?;
+        text.map(|text| read_record(code, number, &text)).transpose()
     }
 
     /// The stored review (JSON) of `seat`'s play in deal `number` of room `code`, if one was made.
@@ -216,4 +220,13 @@ fn decode(error: impl std::error::Error) -> StoreError {
 /// A stored value the server does not know.
 fn unknown(what: &str, value: &str) -> StoreError {
     StoreError::Corrupt(format!("unknown {what} {value:?}"))
+}
+
+/// A stored deal record, read back: one that does not is corrupt data (`StoreError::Corrupt`: logged,
+/// counted and refused as `internal`), never skipped.
+fn read_record(code: &RoomCode, number: u32, text: &str) -> DbResult<DealRecord> {
+    serde_json::from_str(text).map_err(|e| {
+        crate::metrics::counter!(crate::metrics::UNREADABLE_STORED).increment(1);
+        StoreError::Corrupt(format!("deal {number} of {code}: {e}"))
+    })
 }

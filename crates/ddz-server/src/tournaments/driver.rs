@@ -15,7 +15,6 @@
 use std::collections::{HashMap, HashSet};
 use std::time::Duration;
 
-use ddz_engine::DealRecord;
 use futures_util::StreamExt;
 use tokio::sync::mpsc;
 
@@ -220,12 +219,9 @@ impl Driver {
             let Some(&(deals, finished_at)) = played.get(&table.code) else { continue };
             let mut number = table.counted + 1;
             while number <= deals.min(round.deals) {
-                let stored = db.deal_record(&table.code, number).await?;
-                let record: DealRecord = stored
-                    .as_deref()
-                    .map(serde_json::from_str)
-                    .transpose()
-                    .map_err(|e| StoreError::Corrupt(format!("deal {number} of {}: {e}", table.code)))?
+                let record = db
+                    .deal_record(&table.code, number)
+                    .await?
                     .ok_or_else(|| StoreError::Corrupt(format!("deal {number} of {} is gone", table.code)))?;
                 let scores = record.result.map(|r| r.score).unwrap_or_default();
                 let entry = Entry::DealCounted { code: table.code.clone(), number, scores };
