@@ -84,7 +84,7 @@ impl Sources {
         let here = self.sockets.load(Ordering::Relaxed);
         let online = match &self.cluster {
             Some(cluster) => {
-                cluster.announce_sockets(here);
+                cluster.announce_sockets(here, &self.rooms.background());
                 here + cluster.others_sockets()
             }
             None => here,

@@ -52,6 +52,7 @@ use tokio::sync::mpsc;
 use self::messages::{Pulse, Routed};
 use self::owner::Guest;
 use self::proxy::Route;
+use crate::background::Background;
 use crate::clock::Clock;
 use crate::domain::room::RoomCode;
 use crate::metrics;
@@ -274,12 +275,13 @@ impl Cluster {
         background.until_stopped(async move { cluster.hand_over_rooms(rooms).await });
     }
 
-    /// Tells every node how many sockets are open here (the hall's pulse, once a second).
-    pub fn announce_sockets(&self, sockets: u32) {
+    /// Tells every node how many sockets are open here (the hall's pulse, once a second), sent on
+    /// `background` so that the hall's round does not wait for NATS.
+    pub fn announce_sockets(&self, sockets: u32, background: &Background) {
         let pulse = Pulse { node: self.inner.id.clone(), sockets };
         let bytes = serde_json::to_vec(&pulse).expect("a pulse serialises");
         let nats = self.inner.nats.clone();
-        tokio::spawn(async move {
+        background.spawn(async move {
             let _ = nats.publish("ddz.pulse", bytes.into()).await;
         });
     }

@@ -26,7 +26,8 @@ async fn matched(addr: SocketAddr, ticket: &Value) -> Value {
         if answer["room"].is_string() {
             return Some(answer);
         }
-        assert_eq!(answer["waiting"].as_u64().map(|n| n >= 1), Some(true), "{answer}");
+        // Waiting, counted (0 for the moment between the matcher's claim of the ticket and the table's set-up).
+        assert!(answer["waiting"].is_u64(), "{answer}");
         None
     })
     .await
