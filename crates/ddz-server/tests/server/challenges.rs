@@ -4,7 +4,6 @@
 use crate::common;
 
 use std::net::SocketAddr;
-use std::time::Duration;
 
 use common::{Client, FAST, get, play_to_end, post, server_at_ms, server_at_noon, temp_db};
 
@@ -23,11 +22,9 @@ async fn start_code(addr: SocketAddr, name: &str, kind: &str) -> String {
     answer["code"].as_str().unwrap_or_else(|| panic!("no room: {answer}")).to_string()
 }
 
-/// Joins a challenge room as `name`, acting at most ten times a second (the server's rate limit).
+/// Joins a challenge room as `name`.
 async fn join(addr: SocketAddr, code: &str, name: &str) -> Client {
-    let mut client = Client::join(addr, code, name).await;
-    client.pace = Duration::from_millis(110);
-    client
+    Client::join(addr, code, name).await
 }
 
 fn challenge(view: &RoomView) -> &ChallengeView {

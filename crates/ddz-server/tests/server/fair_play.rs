@@ -17,9 +17,6 @@ use ddz_server::rating::{bot_skill, certain_win_margin, points};
 use ddz_server::{Clock, Listing};
 use serde_json::{Value, json};
 
-/// A person's pace: the server takes 10 commands a second from a connection.
-const PACE: std::time::Duration = std::time::Duration::from_millis(110);
-
 /// The verdict on seat `seat` of a finished deal's view.
 fn verdict(view: &RoomView, seat: usize) -> Value {
     serde_json::to_value(view.verdicts.get(seat).cloned().flatten()).unwrap()
@@ -95,7 +92,6 @@ async fn winning_against_weak_bots_settles_just_above_them() {
     let ceiling = points(bot_skill(BotKind::Beginner, TableType::House).mu + certain_win_margin()).max(1500);
     let created = post(addr, "/api/play-vs-bots", json!({"name": "Winner", "level": "beginner"})).await;
     let mut player = Client::join(addr, created["code"].as_str().unwrap(), "Winner").await;
-    player.pace = PACE;
     let me = player.view.as_ref().unwrap().you.unwrap();
     for _ in 0..8 {
         play_to_end(std::slice::from_mut(&mut player)).await;
@@ -139,7 +135,6 @@ async fn public_table(addr: SocketAddr, people: [(&str, &str, &str); 3]) -> Vec<
     let mut clients = Vec::new();
     for (name, address, browser) in people {
         let mut client = Client::join_from(addr, &code, name, address, browser).await;
-        client.pace = PACE;
         if client.view.as_ref().is_some_and(|v| v.you.is_none()) {
             client.send(&Command::Sit { seat: None }).await;
             client.until(|v| v.you.is_some()).await;
@@ -241,7 +236,6 @@ async fn play_with(clients: &mut [Client], ways: &[fn(&DealView) -> ClientAction
         }
         for (client, way) in clients.iter_mut().zip(ways) {
             if client.my_turn() {
-                tokio::time::sleep(PACE).await;
                 let action = way(client.deal().unwrap());
                 let seq = client.next_seq();
                 client.send(&Command::Act { seq, action }).await;
@@ -325,7 +319,6 @@ async fn a_name_is_listed_on_the_boards_after_enough_rated_deals_against_enough_
         let created = post(addr, "/api/play-vs-bots", json!({"name": "Climber", "level": level})).await;
         let code = created["code"].as_str().unwrap().to_string();
         let mut climber = Client::join_from(addr, &code, "Climber", "198.51.100.9", "c").await;
-        climber.pace = PACE;
         play_to_end(std::slice::from_mut(&mut climber)).await;
         deal_over(&mut climber).await;
         deals += 1;

@@ -93,8 +93,6 @@ async fn play_against_bots(addr: SocketAddr, name: &str, deals: u32) -> String {
     let created = post(addr, "/api/play-vs-bots", json!({"name": name, "level": "beginner"})).await;
     let code = created["code"].as_str().expect("a room").to_string();
     let mut player = Client::join(addr, &code, name).await;
-    // At most ten messages a second (the server's limit per connection).
-    player.pace = Duration::from_millis(110);
     for deal in 1..=deals {
         if deal > 1 {
             player.send(&Command::Start).await;

@@ -148,7 +148,6 @@ async fn no_path_shows_an_open_rally_deal_and_everything_opens_consistently_once
     let started = post(addr, "/api/challenges", serde_json::json!({ "name": "Dee", "kind": "rally" })).await;
     let code = started["code"].as_str().expect("a rally room").to_string();
     let mut dee = Client::join(addr, &code, "Dee").await;
-    dee.pace = std::time::Duration::from_millis(110);
     let mut seen = Vec::new();
 
     // The auction of deal 1: the player sees their own hand, nobody else anything.

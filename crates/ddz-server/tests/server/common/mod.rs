@@ -280,9 +280,6 @@ pub struct Client {
     /// not applied; the client should `sync`.
     pub gaps: usize,
     seq: u64,
-    /// The least time between two actions: long runs stay under the server's 10 messages a second.
-    pub pace: Duration,
-    last_act: Option<tokio::time::Instant>,
     /// Whether sends keep under the server's rate (10 commands a second, bursts of 20), waiting as a
     /// person would, so that no command of a test is refused for its pace; the flood tests turn it off.
     pub keeps_rate: bool,
@@ -409,8 +406,6 @@ impl Client {
             // Action numbers rise across reconnects and restarts, as the protocol asks (the server keeps the
             // last one it stored): the clock's milliseconds, as the web client's.
             seq: std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_millis() as u64,
-            pace: Duration::ZERO,
-            last_act: None,
             keeps_rate: true,
             allowance: Allowance::full(),
         }
@@ -568,10 +563,6 @@ impl Client {
 
     /// Sends a legal action for this client's seat (the first play, or a simple auction choice).
     pub async fn act(&mut self) {
-        if let Some(last) = self.last_act {
-            tokio::time::sleep_until(last + self.pace).await;
-        }
-        self.last_act = Some(tokio::time::Instant::now());
         let action = simple_action(self.deal().expect("a deal"));
         self.seq += 1;
         let seq = self.seq;
