@@ -18,6 +18,7 @@ import type {
   HintPlay,
   Hints,
   JoinQuickMatch,
+  NameCard,
   NameSecrets,
   PlayerStats,
   PlayedDeals,
@@ -183,6 +184,11 @@ export function compareRally(date: string, name: string): Promise<RallyCompariso
 
 /** A player's stat lines, whether the name is protected, their rating in each table family with its history, and
  * where they stand in each challenge. */
+/** A name as the server reads it, with its key: what the page compares instead of names. */
+export function nameCard(name: string): Promise<NameCard> {
+  return get(`/api/names/${encodeURIComponent(name)}`);
+}
+
 export function playerStats(name: string): Promise<PlayerStats> {
   return get(`/api/players/${encodeURIComponent(name)}`);
 }

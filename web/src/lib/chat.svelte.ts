@@ -43,7 +43,7 @@ function loadMuted(): string[] {
 export class ChatState {
   /** The bubble showing by each seat (a new `id` for each chat, so that a repeated one shows again). */
   bubbles = $state<Record<number, { chat: Chat; id: number }>>({});
-  /** Names (lower case) whose chats this browser does not show. */
+  /** The keys of the names (as the server gives them) whose chats this browser does not show. */
   muted = $state<string[]>(loadMuted());
   /** This player sent a chat less than `CHAT_GAP_MS` ago. */
   resting = $state(false);
@@ -52,23 +52,22 @@ export class ChatState {
 
   constructor(
     private readonly conn: RoomLink,
-    /** The name of who sits at a seat now. */
-    private readonly nameAt: (seat: number) => string | null,
+    /** The name key of who sits at a seat now (a person's, as the server gives it). */
+    private readonly keyAt: (seat: number) => string | null,
     /** Called with every chat shown (the sound and the spoken phrase). */
     private readonly onShown: (chat: Chat) => void,
   ) {
     conn.onChat = (seat, chat) => this.heard(seat, chat);
   }
 
-  isMuted(name: string): boolean {
-    return this.muted.includes(name.toLowerCase());
+  isMuted(key: string): boolean {
+    return this.muted.includes(key);
   }
 
-  setMuted(name: string, mute: boolean) {
-    const key = name.toLowerCase();
-    this.muted = mute ? [...this.muted.filter((n) => n !== key), key] : this.muted.filter((n) => n !== key);
+  setMuted(key: string, mute: boolean) {
+    this.muted = mute ? [...this.muted.filter((k) => k !== key), key] : this.muted.filter((k) => k !== key);
     localStorage.setItem(MUTED_KEY, JSON.stringify(this.muted));
-    if (mute) for (const [seat] of Object.entries(this.bubbles)) if (this.nameAt(+seat)?.toLowerCase() === key) this.hide(+seat);
+    if (mute) for (const [seat] of Object.entries(this.bubbles)) if (this.keyAt(+seat) === key) this.hide(+seat);
   }
 
   send(chat: Chat) {
@@ -79,8 +78,8 @@ export class ChatState {
   }
 
   private heard(seat: number, chat: Chat) {
-    const name = this.nameAt(seat);
-    if (name && this.isMuted(name)) return;
+    const key = this.keyAt(seat);
+    if (key && this.isMuted(key)) return;
     this.bubbles = { ...this.bubbles, [seat]: { chat, id: ++this.said } };
     clearTimeout(this.timers.get(seat));
     this.timers.set(seat, setTimeout(() => this.hide(seat), BUBBLE_MS));

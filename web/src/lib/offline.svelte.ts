@@ -118,6 +118,7 @@ export class OfflineRoom implements RoomLink {
       rules: this.kept.rules,
       host: names[0],
       you: 0,
+      hosting: true,
       seats: names.map((name, seat) => {
         const level = bots[seat];
         return {

@@ -27,7 +27,7 @@ export function forgetTable() {
   localStorage.removeItem(KEY);
 }
 
-/** Whether `name` holds a seat of the room (names are case-insensitive). */
-export function seatedIn(room: RoomView, name: string): boolean {
-  return room.seats.some((s) => s.occupant?.type === 'human' && s.occupant.name.toLowerCase() === name.toLowerCase());
+/** Whether the name of key `key` (as the server gives it) holds a seat of the room. */
+export function seatedIn(room: RoomView, key: string): boolean {
+  return room.seats.some((s) => s.occupant?.type === 'human' && s.key === key);
 }

@@ -11,7 +11,6 @@ import {
   pathStageWords,
   rememberTournament,
   runningWords,
-  sameName,
   tournamentPath,
   sitAndGoSizes,
 } from './tournaments';
@@ -77,13 +76,6 @@ describe("a stage of the event's path in words", () => {
     expect(pathStageWords(stage({ stage: 'fixed', planned: 0 })).progress).toBe('Skipped');
     expect(pathStageWords(stage({ stage: 'final', planned: 1, state: 'done', rounds: 1 }))).toEqual({ name: 'Final table', progress: 'Played' });
     expect(pathStageWords(stage({ stage: 'final', planned: 1 })).progress).toBe('');
-  });
-});
-
-describe('names', () => {
-  it('compare without regard to case, as the server compares them', () => {
-    expect(sameName('Ann Lee', 'ann lee')).toBe(true);
-    expect(sameName('Ann', 'Anne')).toBe(false);
   });
 });
 

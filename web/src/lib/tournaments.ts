@@ -54,11 +54,6 @@ export function defaultSettings(table: TableType, field: number = SCHEDULED_FIEL
   };
 }
 
-/** Names compare as the server compares them: without regard to case. */
-export function sameName(a: string, b: string): boolean {
-  return a.toLowerCase() === b.toLowerCase();
-}
-
 /** A countdown of `ms` as a clock, the same in every language: `m:ss`, or `h:mm:ss` (hours beyond a day
  * counted on); never below 0. */
 export function countdown(ms: number): string {

@@ -186,11 +186,17 @@ export type Review = { seat: number, decisions: Array<Decision>, };
 
 export type RoomCode = string;
 
+export type NameKey = string;
+
 export type Mode = "invite" | "public" | "bots" | "challenge" | "quick" | "tournament";
 
 export type Occupant = { "type": "human", name: string, } | { "type": "bot", name: string, level: BotKind, };
 
-export type SeatView = { seat: number, occupant: Occupant | null, connected: boolean, balance: number | null, 
+export type SeatView = { seat: number, occupant: Occupant | null, 
+/**
+ * The occupant's name key (a person's): the page knows its player's seat and mutes a name by it.
+ */
+key?: NameKey, connected: boolean, balance: number | null, 
 /**
  * The player has handed their turns to the bot.
  */
@@ -263,7 +269,11 @@ export type RoomView = { code: RoomCode, mode: Mode,
 /**
  * The next deal's table and option.
  */
-rules: TableRules, host: string, you: number | null, seats: Array<SeatView>, deals_played: number, deal: DealView | null, 
+rules: TableRules, host: string, you: number | null, 
+/**
+ * The reader is the host (by name key: the page compares no names).
+ */
+hosting: boolean, seats: Array<SeatView>, deals_played: number, deal: DealView | null, 
 /**
  * The current turn's deadline and the deal limit, in milliseconds since the Unix epoch.
  */
@@ -351,7 +361,12 @@ date: string,
  * The name is protected (`docs/names.md`): only its key's holder plays under it. Marked by whoever
  * answers with the board (the names' protection is no part of a result).
  */
-protected: boolean, };
+protected: boolean, 
+/**
+ * The row of the name the board was asked about (`?name=`), by its key: the page marks it without
+ * comparing names itself.
+ */
+yours?: boolean, };
 
 export type RallyResult = { name: string, net: number, nets: Array<number>, };
 
@@ -371,7 +386,12 @@ date: string,
 /**
  * The name is protected (`docs/names.md`): the board marks it.
  */
-protected: boolean, };
+protected: boolean, 
+/**
+ * The row of the name the board was asked about (`?name=`), by its key: the page marks it without
+ * comparing names itself.
+ */
+yours?: boolean, };
 
 export type RatingPoint = { 
 /**
@@ -528,7 +548,11 @@ export type Lobby = { tables: Array<Summary>, };
 
 export type RoomDeals = { deals: Array<DealRecord>, };
 
-export type Replay = { code: RoomCode, number: number, seats: Array<string>, record: DealRecord, steps: Array<ReplayStep>, };
+export type Replay = { code: RoomCode, number: number, seats: Array<string>, 
+/**
+ * Each seat's name key: the page finds its own seat by the server's key, never by comparing names.
+ */
+keys: Array<NameKey>, record: DealRecord, steps: Array<ReplayStep>, };
 
 export type DealReview = { code: RoomCode, number: number, review: Review, };
 
@@ -584,6 +608,10 @@ best?: Placing,
 running: boolean, };
 
 export type PlayerStats = { name: string, 
+/**
+ * The name's key ([`NameKey`]): the same for every spelling of the name.
+ */
+key: NameKey, 
 /**
  * The name is protected (`docs/names.md`).
  */
@@ -656,6 +684,8 @@ truncated: boolean, };
 export type ProtectName = { name: string, };
 
 export type RecoverName = { name: string, code: string, };
+
+export type NameCard = { name: string, key: NameKey, protected: boolean, };
 
 export type NameSecrets = { name: string, key: string, recovery: string, };
 

@@ -197,6 +197,11 @@ pub struct BoardRow {
     /// The name is protected (`docs/names.md`): only its key's holder plays under it. Marked by whoever
     /// answers with the board (the names' protection is no part of a result).
     pub protected: bool,
+    /// The row of the name the board was asked about (`?name=`), by its key: the page marks it without
+    /// comparing names itself.
+    #[ts(as = "Option<bool>", optional)]
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub yours: bool,
 }
 
 /// The most rows a board shows.
@@ -253,6 +258,7 @@ pub fn ranked_rows(bests: impl IntoIterator<Item = (String, RunRank)>) -> Vec<Bo
             deals: run.deals,
             date: utc_date(run.finished_at),
             protected: false,
+            yours: false,
         });
     }
     rows
@@ -262,10 +268,10 @@ pub fn ranked_rows(bests: impl IntoIterator<Item = (String, RunRank)>) -> Vec<Bo
 /// store's kept board (`challenge_bests`) is tested against.
 #[cfg(test)]
 pub fn rank_runs(kind: ChallengeKind, runs: &[FinishedRun]) -> Vec<BoardRow> {
-    let mut best: std::collections::HashMap<String, (String, RunRank)> = Default::default();
+    let mut best: std::collections::HashMap<crate::domain::names::NameKey, (String, RunRank)> = Default::default();
     for run in runs {
         let rank = RunRank::of(kind, run);
-        let entry = best.entry(crate::domain::names::name_key(&run.name)).or_insert((run.name.clone(), rank));
+        let entry = best.entry(crate::domain::names::NameKey::of_stored(&run.name)).or_insert((run.name.clone(), rank));
         if rank.order() < entry.1.order() {
             *entry = (run.name.clone(), rank);
         }

@@ -12,6 +12,8 @@
 use ddz_engine::{Action, Deal, Kind, Phase, Seat};
 use serde::{Deserialize, Serialize};
 
+use crate::domain::names::NameKey;
+
 /// A deal the bot played more than this share of a seat's decisions in is not that person's game.
 pub const BOT_SHARE: f64 = 0.25;
 /// A seat threw a deal when it had at least this many chances to beat an opponent's play without a bomb...
@@ -147,7 +149,7 @@ pub struct Integrity {
 impl Integrity {
     /// From each seated person's name key and latest origin (`None`: a bot's seat, or nobody known) and
     /// the flagged pairs among them (by name key, either order).
-    pub fn of(seats: &[Option<(&str, Option<&Origin>)>], flagged: &[(String, String)]) -> Integrity {
+    pub fn of(seats: &[Option<(&NameKey, Option<&Origin>)>], flagged: &[(NameKey, NameKey)]) -> Integrity {
         let mut apart = vec![None; seats.len()];
         for (a, first) in seats.iter().enumerate() {
             for (b, second) in seats.iter().enumerate().skip(a + 1) {
@@ -157,7 +159,7 @@ impl Integrity {
                     Some(Unrated::SameAddress)
                 } else if same(|o| o.browser.as_ref()) {
                     Some(Unrated::SameBrowser)
-                } else if flagged.iter().any(|(x, y)| (x == key_a && y == key_b) || (x == key_b && y == key_a)) {
+                } else if flagged.iter().any(|(x, y)| (x == *key_a && y == *key_b) || (x == *key_b && y == *key_a)) {
                     Some(Unrated::FlaggedPair)
                 } else {
                     None
@@ -303,17 +305,18 @@ mod tests {
         let phone = Origin { address: Some("198.51.100.7".into()), browser: Some("b2".into()) };
         let away = Origin { address: Some("203.0.113.9".into()), browser: Some("b1".into()) };
         let other = Origin { address: Some("192.0.2.1".into()), browser: Some("b3".into()) };
-        let apart = |seats: &[Option<(&str, Option<&Origin>)>], flagged: &[(String, String)]| {
+        let [ann, bea, cy] = ["ann", "bea", "cy"].map(NameKey::of_stored);
+        let apart = |seats: &[Option<(&NameKey, Option<&Origin>)>], flagged: &[(NameKey, NameKey)]| {
             Integrity::of(seats, flagged).apart
         };
-        let by_address = apart(&[Some(("ann", Some(&home))), Some(("bea", Some(&phone))), None], &[]);
+        let by_address = apart(&[Some((&ann, Some(&home))), Some((&bea, Some(&phone))), None], &[]);
         assert_eq!(by_address, [Some(Unrated::SameAddress), Some(Unrated::SameAddress), None]);
-        let by_browser = apart(&[Some(("ann", Some(&home))), Some(("bea", Some(&away))), None], &[]);
+        let by_browser = apart(&[Some((&ann, Some(&home))), Some((&bea, Some(&away))), None], &[]);
         assert_eq!(by_browser, [Some(Unrated::SameBrowser), Some(Unrated::SameBrowser), None]);
-        let flagged = [("cy".to_string(), "ann".to_string())];
-        let pair = apart(&[Some(("ann", Some(&home))), None, Some(("cy", Some(&other)))], &flagged);
+        let flagged = [(cy.clone(), ann.clone())];
+        let pair = apart(&[Some((&ann, Some(&home))), None, Some((&cy, Some(&other)))], &flagged);
         assert_eq!(pair, [Some(Unrated::FlaggedPair), None, Some(Unrated::FlaggedPair)]);
-        let unknown = apart(&[Some(("ann", None)), Some(("bea", None)), Some(("cy", Some(&other)))], &[]);
+        let unknown = apart(&[Some((&ann, None)), Some((&bea, None)), Some((&cy, Some(&other)))], &[]);
         assert!(unknown.iter().all(Option::is_none), "nothing known is nothing shared");
     }
 }

@@ -1,6 +1,6 @@
 //! Names (`docs/names.md`): what a player's name is, read once at the edge ([`PlayerName`]), and the key
-//! every comparison, every row and every board uses for it ([`name_key`]), so that a name is one name in
-//! every spelling; and protected names' two secrets and what is kept of them.
+//! every comparison, every map, every row and every board uses for it ([`NameKey`]), so that a name is one
+//! name in every spelling; and protected names' two secrets and what is kept of them.
 //!
 //! A protected name has a key, 256 random bits that the player's browser keeps, and a recovery code, 100
 //! random bits written as 20 Crockford base-32 digits that the player writes down. The server keeps only
@@ -66,7 +66,41 @@ pub const MAX_NAME: usize = 24;
 #[serde(try_from = "String", into = "String")]
 pub struct PlayerName {
     display: String,
-    key: String,
+    key: NameKey,
+}
+
+/// The key of a name ([`fold`]): what every map, query, fold and comparison holds for a player, never a
+/// bare string. Made only by reading a name: [`PlayerName::key`] for one arriving now, and
+/// [`NameKey::of_stored`] for a display name written before (in a room's or a tournament's log, a stored
+/// row), which today's rules may no longer accept as typed but which is still someone's name. Read back
+/// from the store as it was written (the store's `sqlx` impls; `store::rekey` moves every stored key to
+/// today's fold once). Not for display.
+#[derive(ts_rs::TS, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
+#[serde(transparent)]
+pub struct NameKey(String);
+
+impl NameKey {
+    /// The key of a display name written before (never of what a client sends: that is a
+    /// [`PlayerName`] first).
+    pub fn of_stored(name: &str) -> NameKey {
+        NameKey(fold(name))
+    }
+
+    /// A key as the store wrote it.
+    pub(crate) fn from_store(key: String) -> NameKey {
+        NameKey(key)
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+/// For the logs.
+impl std::fmt::Display for NameKey {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
 }
 
 /// Why a typed name is refused (each is `bad_name`, with its message).
@@ -114,7 +148,7 @@ impl PlayerName {
             return Err(NameError::Length);
         }
         check_scripts(&display)?;
-        let key = name_key(&display);
+        let key = NameKey::of_stored(&display);
         Ok(PlayerName { display, key })
     }
 
@@ -123,8 +157,8 @@ impl PlayerName {
         &self.display
     }
 
-    /// The key every comparison and row uses ([`name_key`]).
-    pub fn key(&self) -> &str {
+    /// The key every comparison and row uses.
+    pub fn key(&self) -> &NameKey {
         &self.key
     }
 }
@@ -153,7 +187,7 @@ impl From<PlayerName> for String {
 /// spaces, trimmed; lower case (with ß as ss and final sigma as sigma); then the Unicode confusables
 /// skeleton (UTS #39), lower-cased again. Every look-alike spelling of a name has its key: `Ａｌｉｃｅ`,
 /// `Ali\u{AD}ce`, `АӀісе` (Cyrillic), `B0b` for `Bob`. Not for display.
-pub fn name_key(name: &str) -> String {
+fn fold(name: &str) -> String {
     let mut plain = String::with_capacity(name.len());
     for c in name.nfkc() {
         if is_blank(c) {
@@ -312,7 +346,9 @@ mod tests {
     }
 
     fn key(typed: &str) -> String {
-        PlayerName::parse(typed).map(|name| name.key().to_string()).unwrap_or_else(|e| panic!("{typed:?}: {e}"))
+        PlayerName::parse(typed)
+            .map(|name| name.key().as_str().to_string())
+            .unwrap_or_else(|e| panic!("{typed:?}: {e}"))
     }
 
     #[test]
@@ -332,11 +368,15 @@ mod tests {
 
     #[test]
     fn look_alike_letters_share_a_key() {
-        assert_eq!(name_key("B0b"), name_key("Bob"), "a zero for an o");
-        assert_eq!(name_key("\u{0410}\u{04C0}\u{0456}\u{0441}\u{0435}"), name_key("alice"), "Cyrillic look-alikes");
-        assert_eq!(name_key("\u{0391}lice"), name_key("Alice"), "a Greek capital alpha");
-        assert_eq!(name_key("Ali\u{AD}ce"), name_key("Alice"), "a stored name with a soft hyphen");
-        assert_eq!(name_key("Ali\u{200D}ce"), name_key("Alice"), "a stored name with a joiner");
+        assert_eq!(NameKey::of_stored("B0b"), NameKey::of_stored("Bob"), "a zero for an o");
+        assert_eq!(
+            NameKey::of_stored("\u{0410}\u{04C0}\u{0456}\u{0441}\u{0435}"),
+            NameKey::of_stored("alice"),
+            "Cyrillic look-alikes"
+        );
+        assert_eq!(NameKey::of_stored("\u{0391}lice"), NameKey::of_stored("Alice"), "a Greek capital alpha");
+        assert_eq!(NameKey::of_stored("Ali\u{AD}ce"), NameKey::of_stored("Alice"), "a stored name with a soft hyphen");
+        assert_eq!(NameKey::of_stored("Ali\u{200D}ce"), NameKey::of_stored("Alice"), "a stored name with a joiner");
         assert_eq!(
             key("\u{0410}\u{04C0}\u{0456}\u{0441}\u{0435}"),
             key("alice"),
@@ -344,10 +384,10 @@ mod tests {
         );
         // The pairs docs/names.md lists.
         for (a, b) in [("rn", "m"), ("l", "1"), ("l", "|")] {
-            assert_eq!(name_key(a), name_key(b), "{a} and {b}");
+            assert_eq!(NameKey::of_stored(a), NameKey::of_stored(b), "{a} and {b}");
         }
-        assert_ne!(name_key("AIice"), name_key("Alice"), "case goes first: a capital I is an i");
-        assert_eq!(name_key("AIice"), name_key("aiice"));
+        assert_ne!(NameKey::of_stored("AIice"), NameKey::of_stored("Alice"), "case goes first: a capital I is an i");
+        assert_eq!(NameKey::of_stored("AIice"), NameKey::of_stored("aiice"));
     }
 
     #[test]

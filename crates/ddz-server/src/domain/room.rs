@@ -14,7 +14,7 @@ use ddz_bot::BotKind;
 
 use crate::domain::challenge::{Challenge, Progress};
 use crate::domain::fairness::Conduct;
-use crate::domain::names::name_key;
+use crate::domain::names::NameKey;
 
 /// How a room came to be; it decides who may sit and which board its deals count for.
 #[derive(ts_rs::TS, Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, strum::IntoStaticStr)]
@@ -303,11 +303,11 @@ pub struct Room {
     pub progress: Progress,
     /// The last action number stored from each player (by name key): an `act` numbered no higher is a
     /// resend, answered and not applied again.
-    pub last_seq: HashMap<String, u64>,
-    /// Each seat's occupant's name key ([`name_key`]), and the host's: worked out once, as they sit, for
-    /// every lookup by name after.
-    keys: Vec<Option<String>>,
-    host_key: String,
+    pub last_seq: HashMap<NameKey, u64>,
+    /// Each seat's occupant's name key, and the host's: worked out once, as they sit, for every lookup by
+    /// name after.
+    keys: Vec<Option<NameKey>>,
+    host_key: NameKey,
     /// The next deal, committed to and waiting for the players' nonces.
     pub offer: Option<Offer>,
     /// How each seat has played the current deal: its decisions, those the bot made for it, and its
@@ -393,7 +393,7 @@ impl Room {
             progress: Progress::default(),
             last_seq: HashMap::new(),
             keys: vec![None; rules.players as usize],
-            host_key: name_key(&host),
+            host_key: NameKey::of_stored(&host),
             host,
             offer: None,
             conduct: vec![Conduct::default(); rules.players as usize],
@@ -421,35 +421,25 @@ impl Room {
         self.ledger.rules
     }
 
-    pub fn seat_of(&self, name: &str) -> Option<Seat> {
-        self.seat_of_key(&name_key(name))
-    }
-
     /// The seat of the name whose key is `key`.
-    pub fn seat_of_key(&self, key: &str) -> Option<Seat> {
-        self.keys.iter().position(|k| k.as_deref() == Some(key))
+    pub fn seat_of(&self, key: &NameKey) -> Option<Seat> {
+        self.keys.iter().position(|k| k.as_ref() == Some(key))
     }
 
-    /// The seat a human named `name` holds: never a bot's, so that nobody who types a bot's name sees
+    /// The seat a human of this name holds: never a bot's, so that nobody who types a bot's name sees
     /// its hand or moves for it.
-    pub fn human_seat_of(&self, name: &str) -> Option<Seat> {
-        self.human_seat_of_key(&name_key(name))
+    pub fn human_seat_of(&self, key: &NameKey) -> Option<Seat> {
+        self.seat_of(key).filter(|&seat| self.seats[seat].as_ref().is_some_and(|o| !o.is_bot()))
     }
 
-    /// [`Room::human_seat_of`] by name key.
-    pub fn human_seat_of_key(&self, key: &str) -> Option<Seat> {
-        self.seat_of_key(key).filter(|&seat| self.seats[seat].as_ref().is_some_and(|o| !o.is_bot()))
-    }
-
-    /// Whether a bot at this table is called `name`.
-    pub fn is_bot_name(&self, name: &str) -> bool {
-        let key = name_key(name);
-        self.seat_of_key(&key).is_some() && self.human_seat_of_key(&key).is_none()
+    /// Whether a bot at this table has this name.
+    pub fn is_bot_name(&self, key: &NameKey) -> bool {
+        self.seat_of(key).is_some() && self.human_seat_of(key).is_none()
     }
 
     /// The name key of the occupant of `seat`.
-    pub fn key_of(&self, seat: Seat) -> Option<&str> {
-        self.keys.get(seat)?.as_deref()
+    pub fn key_of(&self, seat: Seat) -> Option<&NameKey> {
+        self.keys.get(seat)?.as_ref()
     }
 
     pub fn names(&self) -> Vec<String> {
@@ -460,13 +450,8 @@ impl Room {
         self.deal.as_ref().is_some_and(|d| d.result().is_none())
     }
 
-    pub fn is_host(&self, name: &str) -> bool {
-        self.is_host_key(&name_key(name))
-    }
-
-    /// [`Room::is_host`] by name key.
-    pub fn is_host_key(&self, key: &str) -> bool {
-        self.host_key == key
+    pub fn is_host(&self, key: &NameKey) -> bool {
+        self.host_key == *key
     }
 
     /// Checks `entry` against the room, without changing it.
@@ -477,10 +462,11 @@ impl Room {
         match entry {
             Entry::Sit { seat, name } => {
                 self.free_seat(*seat)?;
-                if self.seat_of(name).is_some() {
+                let key = NameKey::of_stored(name);
+                if self.seat_of(&key).is_some() {
                     return Err(RoomError::AlreadySeated(name.clone()));
                 }
-                if self.challenge.is_some() && !self.is_host(name) {
+                if self.challenge.is_some() && !self.is_host(&key) {
                     return Err(RoomError::ChallengeSeats);
                 }
             }
@@ -526,7 +512,10 @@ impl Room {
                 }
             }
             Entry::Host { name } => {
-                let seated = self.seat_of(name).and_then(|s| self.seats[s].as_ref()).is_some_and(|o| !o.is_bot());
+                let seated = self
+                    .seat_of(&NameKey::of_stored(name))
+                    .and_then(|s| self.seats[s].as_ref())
+                    .is_some_and(|o| !o.is_bot());
                 if !seated {
                     return Err(RoomError::NotSeated);
                 }
@@ -575,7 +564,7 @@ impl Room {
         match &stamped.entry {
             Entry::Sit { seat, name } => {
                 self.seats[*seat] = Some(Occupant::Human { name: name.clone() });
-                self.keys[*seat] = Some(name_key(name));
+                self.keys[*seat] = Some(NameKey::of_stored(name));
                 self.ledger.join(name);
                 self.note(LogLine::Sat { name: name.clone() });
             }
@@ -583,7 +572,7 @@ impl Room {
                 let name = self.bot_name(*level);
                 self.ledger.join(&name);
                 self.note(LogLine::BotSat { name: name.clone(), level: *level });
-                self.keys[*seat] = Some(name_key(&name));
+                self.keys[*seat] = Some(NameKey::of_stored(&name));
                 self.seats[*seat] = Some(Occupant::Bot { name, level: *level });
             }
             Entry::Offer { setup, awaited } => {
@@ -645,7 +634,7 @@ impl Room {
             Entry::Host { name } => {
                 self.note(LogLine::HostChanged { from: self.host.clone(), to: name.clone() });
                 self.host = name.clone();
-                self.host_key = name_key(name);
+                self.host_key = NameKey::of_stored(name);
             }
             Entry::SetWild { on } => {
                 self.ledger.rules = self.rules().with_option(*on);
@@ -663,7 +652,7 @@ impl Room {
                 self.offer = None;
                 if self.deal_in_progress() {
                     let names = self.names();
-                    self.leaver = self.human_seat_of_key(&self.host_key);
+                    self.leaver = self.human_seat_of(&self.host_key);
                     if let Some(deal) = self.deal.as_mut() {
                         deal.apply(&Action::Abandon).expect("an unfinished deal can be abandoned");
                         let deal = deal.clone();
@@ -703,7 +692,7 @@ impl Room {
             self.note(line);
             if self.challenge.is_some()
                 && result.winner.is_some()
-                && let Some(seat) = self.seat_of_key(&self.host_key)
+                && let Some(seat) = self.seat_of(&self.host_key)
             {
                 let net = result.score[seat];
                 self.progress.nets.push(net);
@@ -718,7 +707,7 @@ impl Room {
         let base = format!("Bot {}", capitalise(level.name()));
         (1..)
             .map(|i| if i == 1 { base.clone() } else { format!("{base} {i}") })
-            .find(|n| self.seat_of(n).is_none() && !self.ledger.balances.contains_key(n))
+            .find(|n| self.seat_of(&NameKey::of_stored(n)).is_none() && !self.ledger.balances.contains_key(n))
             .expect("some name is free")
     }
 
@@ -919,7 +908,7 @@ mod tests {
         assert_eq!(room.seats, [None, Some(Occupant::Human { name: "Bea".into() }), None]);
         assert_eq!(room.ledger.balances.get("Bea"), Some(&100), "House players start with $100");
         assert_eq!(room.log.back(), Some(&LogLine::Sat { name: "Bea".into() }));
-        assert_eq!(room.human_seat_of("bea"), Some(1));
+        assert_eq!(room.human_seat_of(&NameKey::of_stored("bea")), Some(1));
         let mut points = Room::new("ABCDEF".into(), Rules::no_shuffle(false), Mode::Invite, "Alice".into());
         sit(&mut points, 2, "Bea");
         assert_eq!(points.ledger.balances.get("Bea"), Some(&0), "points tables start from 0");
@@ -955,7 +944,10 @@ mod tests {
         assert_eq!(room.seats[2], bot("Bot Normal 2"));
         assert_eq!(room.ledger.balances.get("Bot Normal 2"), Some(&100), "bots keep a balance like anyone");
         assert_eq!(room.log.back(), Some(&LogLine::BotSat { name: "Bot Normal 2".into(), level: BotKind::Normal }));
-        assert!(room.is_bot_name("bot normal") && room.human_seat_of("Bot Normal").is_none());
+        assert!(
+            room.is_bot_name(&NameKey::of_stored("bot normal"))
+                && room.human_seat_of(&NameKey::of_stored("Bot Normal")).is_none()
+        );
     }
 
     #[test]
@@ -1107,7 +1099,7 @@ mod tests {
         start(&mut room);
         let action = first_choice(&room);
         let seat = action.seat().expect("a seat's action");
-        let name = name_key(&room.names()[seat]);
+        let name = NameKey::of_stored(&room.names()[seat]);
         let stamped = commit(&mut room, Entry::Act { action: action.clone(), timed_out: false, seq: Some(41) });
         assert_eq!(room.deal.as_ref().unwrap().actions(), [action]);
         assert_eq!(room.turn_started_at, stamped.at, "a new turn starts with the entry");
@@ -1206,7 +1198,7 @@ mod tests {
         let entry = Entry::Host { name: "Bea".into() };
         assert_eq!(room.check(&entry), Ok(()));
         commit(&mut room, entry);
-        assert!(room.is_host("bea") && !room.is_host("Alice"));
+        assert!(room.is_host(&NameKey::of_stored("bea")) && !room.is_host(&NameKey::of_stored("Alice")));
         assert_eq!(room.log.back(), Some(&LogLine::HostChanged { from: "Alice".into(), to: "Bea".into() }));
     }
 

@@ -1,6 +1,8 @@
 //! The JSON endpoints: rooms, Play vs 2 Bots, deal records, replays and reviews, stats, boards, ratings,
 //! challenges and rallies, hints and readings.
 
+use std::collections::HashSet;
+
 use axum::Json;
 use axum::extract::State;
 use axum::http::header;
@@ -15,11 +17,11 @@ use super::common::{
 };
 use super::names::proven_name;
 use crate::domain::challenge::{BOARD_ROWS, ChallengeKind, is_date, rally_closed, sealed_rally, utc_date};
-use crate::domain::names::{PlayerName, name_key};
+use crate::domain::names::{NameKey, PlayerName};
 use crate::domain::room::{Mode, RoomCode};
 use crate::domain::stats::BoardName;
 use crate::room::Request;
-use crate::store::{DealsCursor, StoreError};
+use crate::store::{Db, DealsCursor, StoreError};
 use crate::wire::http::{
     Board, ChallengeStanding, ChallengeStarted, CreateRoom, DealReview, Lobby, PlayVsBots, PlayedDeals, PlayerStats,
     Rallies, RallyComparison, RallyFairness, RatingBoard, Replay, RoomCreated, RoomDeals, StartChallenge,
@@ -122,7 +124,8 @@ pub(super) async fn deal_replay(
     let steps =
         state.rooms.pool().try_run(move || record.steps().map(|steps| (record, steps))).await.map_err(|_| busy())?;
     let (record, steps) = steps.map_err(|e| internal(format!("deal {number} of {code} does not replay: {e}")))?;
-    Ok(Json(Replay { code, number, seats: record.seats.clone(), record, steps }).into_response())
+    let keys = record.seats.iter().map(|name| NameKey::of_stored(name)).collect();
+    Ok(Json(Replay { code, number, seats: record.seats.clone(), keys, record, steps }).into_response())
 }
 
 /// The `hard` bot's review of one seat's trick play in a finished deal (`ddz_bot::review`): worked out
@@ -183,6 +186,7 @@ pub(super) async fn player_stats(
         challenge_standings(&state, &name, &today),
     );
     Ok(Json(PlayerStats {
+        key: name.key().clone(),
         name: name.into(),
         protected: protection?.is_some(),
         stats: lines?,
@@ -254,6 +258,24 @@ pub(super) struct BoardQuery {
     name: Option<String>,
 }
 
+/// Marks a board's rows (each its name, its protected mark and its reader's mark): the protected names, and
+/// the reader's own row, by key. The protected names' keys among the rows and the reader.
+async fn mark_rows<'a>(
+    db: &Db,
+    rows: impl Iterator<Item = (&'a String, &'a mut bool, &'a mut bool)>,
+    reader: &Option<PlayerName>,
+) -> Result<HashSet<NameKey>, AppError> {
+    let rows: Vec<_> =
+        rows.map(|(name, protected, yours)| (NameKey::of_stored(name), name, protected, yours)).collect();
+    let names: Vec<String> = rows.iter().map(|row| row.1.clone()).chain(reader.iter().map(|r| r.to_string())).collect();
+    let protected = db.protected_among(&names).await?;
+    for (key, _, is_protected, yours) in rows {
+        *is_protected = protected.contains(&key);
+        *yours = reader.as_ref().is_some_and(|reader| *reader.key() == key);
+    }
+    Ok(protected)
+}
+
 /// The name a board is asked about (`?name=`), if any: a 400 unless it is a valid name.
 fn reader(name: Option<&str>) -> Result<Option<PlayerName>, AppError> {
     name.filter(|name| !name.trim().is_empty()).map(path_name).transpose()
@@ -275,12 +297,7 @@ pub(super) async fn rating_board(
         Some(name) => db.rating_placing(table, name).await?,
         None => None,
     };
-    let names: Vec<String> =
-        rows.iter().map(|row| row.name.clone()).chain(reader.iter().map(|r| r.to_string())).collect();
-    let protected = db.protected_among(&names).await?;
-    for row in &mut rows {
-        row.protected = protected.contains(&name_key(&row.name));
-    }
+    let protected = mark_rows(db, rows.iter_mut().map(|r| (&r.name, &mut r.protected, &mut r.yours)), &reader).await?;
     if let (Some(you), Some(name)) = (&mut you, &reader) {
         you.protected = protected.contains(name.key());
     }
@@ -319,12 +336,7 @@ pub(super) async fn board(
             (db.challenge_board(kind, date.clone()).await?, date, you)
         }
     };
-    let names: Vec<String> =
-        rows.iter().map(|row| row.name.clone()).chain(reader.iter().map(|r| r.to_string())).collect();
-    let protected = db.protected_among(&names).await?;
-    for row in &mut rows {
-        row.protected = protected.contains(&name_key(&row.name));
-    }
+    let protected = mark_rows(db, rows.iter_mut().map(|r| (&r.name, &mut r.protected, &mut r.yours)), &reader).await?;
     let mut you = you;
     if let (Some(you), Some(name)) = (&mut you, &reader) {
         you.protected = protected.contains(name.key());

@@ -13,6 +13,8 @@ use std::sync::Mutex;
 
 use tokio::time::{Duration, Instant};
 
+use crate::domain::names::NameKey;
+
 /// A rate: `per_sec` on average, up to `burst` at once.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Rate {
@@ -184,7 +186,7 @@ impl PerClient {
 /// and a right one gives them back, so that guesses sent all at once cannot outrun the count.
 #[derive(Debug)]
 pub struct Guesses {
-    per_name: Keyed<String>,
+    per_name: Keyed<NameKey>,
     per_address: Keyed<IpAddr>,
 }
 
@@ -200,15 +202,15 @@ impl Guesses {
         Guesses { per_name: Keyed::new(per_name, CLIENTS), per_address: Keyed::new(per_address, CLIENTS) }
     }
 
-    /// Takes a guess at `name`'s recovery code (`name`: its key in lower case) or, without a name, at a
-    /// key, from `from` (no address: not counted by address); otherwise how long to wait.
-    pub fn take(&self, name: Option<&str>, from: Option<IpAddr>) -> Result<(), Duration> {
+    /// Takes a guess at `name`'s recovery code or, without a name, at a key, from `from` (no address: not
+    /// counted by address); otherwise how long to wait.
+    pub fn take(&self, name: Option<&NameKey>, from: Option<IpAddr>) -> Result<(), Duration> {
         // The address first: an address out of guesses adds no name to the table.
         if let Some(ip) = from {
             self.per_address.check(client_key(ip))?;
         }
         if let Some(name) = name
-            && let Err(wait) = self.per_name.check(name.to_string())
+            && let Err(wait) = self.per_name.check(name.clone())
         {
             if let Some(ip) = from {
                 self.per_address.give_back(&client_key(ip));
@@ -219,9 +221,9 @@ impl Guesses {
     }
 
     /// A guess was right: its tokens go back.
-    pub fn give_back(&self, name: Option<&str>, from: Option<IpAddr>) {
+    pub fn give_back(&self, name: Option<&NameKey>, from: Option<IpAddr>) {
         if let Some(name) = name {
-            self.per_name.give_back(&name.to_string());
+            self.per_name.give_back(name);
         }
         if let Some(ip) = from {
             self.per_address.give_back(&client_key(ip));
@@ -307,24 +309,25 @@ mod tests {
     async fn wrong_guesses_count_per_name_and_per_address_and_right_ones_do_not() {
         let guesses = Guesses::new(Rate::new(1.0 / 60.0, 2.0), Rate::new(1.0 / 60.0, 3.0));
         let (a, b) = (Some(ip("10.0.0.1")), Some(ip("10.0.0.2")));
+        let (ann, bob) = (NameKey::of_stored("Ann"), NameKey::of_stored("Bob"));
         // Right guesses give their tokens back: any number of them.
         for _ in 0..10 {
-            guesses.take(Some("ann"), a).unwrap();
-            guesses.give_back(Some("ann"), a);
+            guesses.take(Some(&ann), a).unwrap();
+            guesses.give_back(Some(&ann), a);
         }
         // Two wrong codes for Ann from one address, a third from another: her name is out.
-        guesses.take(Some("ann"), a).unwrap();
-        guesses.take(Some("ann"), a).unwrap();
-        let wait = guesses.take(Some("ann"), b).unwrap_err();
+        guesses.take(Some(&ann), a).unwrap();
+        guesses.take(Some(&ann), a).unwrap();
+        let wait = guesses.take(Some(&ann), b).unwrap_err();
         assert_eq!(wait, Duration::from_secs(60));
         // Other names, and keys, from that address still have their tokens: one left.
         guesses.take(None, a).unwrap();
-        assert!(guesses.take(Some("bob"), a).is_err(), "the address has made its three wrong guesses");
-        guesses.take(Some("bob"), b).unwrap();
-        guesses.take(Some("bob"), b).expect("a name refused by address kept its own tokens");
-        assert!(guesses.take(Some("ann"), b).is_err());
+        assert!(guesses.take(Some(&bob), a).is_err(), "the address has made its three wrong guesses");
+        guesses.take(Some(&bob), b).unwrap();
+        guesses.take(Some(&bob), b).expect("a name refused by address kept its own tokens");
+        assert!(guesses.take(Some(&ann), b).is_err());
         guesses.take(None, b).expect("a guess refused by name kept the address's token");
         tokio::time::advance(Duration::from_secs(60)).await;
-        guesses.take(Some("ann"), b).expect("a minute later, one more");
+        guesses.take(Some(&ann), b).expect("a minute later, one more");
     }
 }

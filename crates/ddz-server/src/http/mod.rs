@@ -88,6 +88,7 @@ pub fn router(state: AppState) -> Router {
         .route("/api/readings", post(api::selection_readings))
         .route("/api/hints", post(api::hints))
         .route("/api/names/protect", post(names::protect))
+        .route("/api/names/{name}", get(names::card))
         .route("/api/names/recover", post(names::recover))
         .route_layer(from_fn_with_state(state.api_limit.clone(), per_client))
         .route("/ws", get(ws::websocket).route_layer(from_fn_with_state(state.ws_limit.clone(), per_client)))

@@ -8,9 +8,9 @@ use axum::Json;
 use axum::extract::State;
 use tokio::time::Duration;
 
-use super::common::{AppError, AppState, Body, ClientAddr, rate_limited, valid_name};
+use super::common::{AppError, AppState, Body, ClientAddr, Params, path_name, rate_limited, valid_name};
 use crate::domain::names::{PlayerName, Secrets, key_digest, recovery_digest, same_digest};
-use crate::wire::http::{NameSecrets, ProtectName, RecoverName};
+use crate::wire::http::{NameCard, NameSecrets, ProtectName, RecoverName};
 use crate::wire::protocol::ErrorCode;
 
 /// `POST /api/names/protect`: protects a name nobody has protected, answering its key and recovery code
@@ -32,6 +32,16 @@ pub(super) async fn protect(
     }
     tracing::info!(%name, "name protected");
     Ok(Json(NameSecrets { name: name.into(), key: secrets.key, recovery: secrets.recovery }))
+}
+
+/// `GET /api/names/{name}`: the name as the server reads it (a 400 for no name), with its key.
+pub(super) async fn card(
+    State(state): State<AppState>,
+    Params(name): Params<String>,
+) -> Result<Json<NameCard>, AppError> {
+    let name = path_name(&name)?;
+    let protected = state.rooms.db().name_protection(&name).await?.is_some();
+    Ok(Json(NameCard { key: name.key().clone(), name: name.into(), protected }))
 }
 
 /// `POST /api/names/recover`: a protected name's recovery code for a new key and a new code; the old key

@@ -22,7 +22,7 @@ pub(super) async fn join(
     let name = proven_name(&state, &req.name, req.key.as_deref(), from).await?;
     let now = state.rooms.now_ms();
     // Matched by the rating shown on the seat: a newcomer's is the starting one.
-    let rated = state.rooms.db().ratings_of(vec![name.as_str().to_string()], req.table).await?;
+    let rated = state.rooms.db().ratings_of(vec![name.key().clone()], req.table).await?;
     let rating = rated.first().map_or(NEW_PLAYER, |(_, skill)| *skill).points();
     let address = origin_address(from);
     let ticket = state.rooms.db().join_queue(&name, req.table, f64::from(rating), address, now).await?;

@@ -9,7 +9,7 @@ use sqlx::FromRow;
 use super::{Db, DbResult, StoreError, stored_table};
 use crate::domain::challenge::{BoardRow, utc_date};
 use crate::domain::fairness::PairFlag;
-use crate::domain::names::PlayerName;
+use crate::domain::names::{NameKey, PlayerName};
 use crate::domain::stats::{MoneyBoard, StatLine};
 use crate::wire::http::{BoardRank, Placing, RANKED, Standing};
 
@@ -88,7 +88,7 @@ pub(super) const RATING_ABOVE: &str = "ratings WHERE family = $1 AND eligible = 
                             AND (score > $2 OR deals > $3 OR (deals = $3 AND name_key < $4))";
 
 /// What listing on the boards still takes of the name of key `key`: rated deals, distinct opponents.
-pub(super) async fn still_needs(s: &super::Store, key: &str) -> DbResult<(i64, i64)> {
+pub(super) async fn still_needs(s: &super::Store, key: &NameKey) -> DbResult<(i64, i64)> {
     let player: Option<(i64, i64)> = sqlx::query_as("SELECT rated_deals, opponents FROM players WHERE name_key = $1")
         .bind(key)
         .fetch_optional(&s.pool)
@@ -105,7 +105,7 @@ pub(super) async fn rank(
     s: &super::Store,
     above: &'static str,
     order: &'static str,
-    (board, score, deals, key): (&str, i64, i64, &str),
+    (board, score, deals, key): (&str, i64, i64, &NameKey),
 ) -> DbResult<Option<i64>> {
     let sql = format!("SELECT COUNT(*) FROM (SELECT 1 FROM {above} ORDER BY {order} LIMIT {RANKED}) AS above");
     let count: i64 = sqlx::query_scalar(sqlx::AssertSqlSafe(sql))
@@ -121,7 +121,7 @@ pub(super) async fn rank(
 impl Db {
     /// A player's stat lines, every table type and board.
     pub async fn stats(&self, name: &PlayerName) -> DbResult<Vec<StatLine>> {
-        let key = name.key().to_string();
+        let key = name.key().clone();
         self.run(move |s| async move {
             let rows = sqlx::query_as::<_, StatRow>(
                 "SELECT name, table_type, public, deals, landlord_deals, landlord_wins, farmer_deals, farmer_wins, \
@@ -161,6 +161,7 @@ impl Db {
                             at => utc_date(at as u64),
                         },
                         protected: false,
+                        yours: false,
                     })
                     .collect(),
             )
@@ -171,7 +172,7 @@ impl Db {
     /// `name`'s row on a money board, wherever it stands (its rank once listed, within the first [`RANKED`]);
     /// `None` when the name has no row there.
     pub async fn money_placing(&self, board: MoneyBoard, name: &PlayerName) -> DbResult<Option<Placing>> {
-        let key = name.key().to_string();
+        let key = name.key().clone();
         self.run(move |s| async move {
             let row: Option<(i64, i64, i64, i64)> = sqlx::query_as(
                 "SELECT score, deals, last_at, eligible FROM board_rows WHERE board = $1 AND name_key = $2",
@@ -207,7 +208,7 @@ impl Db {
     /// Where a player stands: rated deals, distinct opponents, whether listed, and (listed) their rank on
     /// each board they have a row on.
     pub async fn standing(&self, name: &PlayerName) -> DbResult<Standing> {
-        let key = name.key().to_string();
+        let key = name.key().clone();
         self.run(move |s| async move {
             let listing = s.listing;
             let mut standing =
@@ -251,7 +252,7 @@ impl Db {
     }
 
     /// The flagged pairs among `keys` (name keys), as pairs of keys.
-    pub async fn flagged_among(&self, keys: Vec<String>) -> DbResult<Vec<(String, String)>> {
+    pub async fn flagged_among(&self, keys: Vec<NameKey>) -> DbResult<Vec<(NameKey, NameKey)>> {
         if keys.len() < 2 {
             return Ok(Vec::new());
         }
@@ -262,7 +263,7 @@ impl Db {
                 "SELECT first_key, second_key FROM pairs WHERE flagged_at IS NOT NULL \
                  AND first_key IN ({places}) AND second_key IN ({places})"
             );
-            let mut query = sqlx::query_as::<_, (String, String)>(sqlx::AssertSqlSafe(sql));
+            let mut query = sqlx::query_as::<_, (NameKey, NameKey)>(sqlx::AssertSqlSafe(sql));
             for key in &keys {
                 query = query.bind(key);
             }
@@ -302,7 +303,7 @@ impl Db {
     /// An operator clears a pair's flag (`ddz fairness clear A B`): its counts start again from nothing,
     /// so that it is flagged again only by new deals. Whether the pair was flagged.
     pub async fn clear_pair(&self, a: &PlayerName, b: &PlayerName) -> DbResult<bool> {
-        let (mut first, mut second) = (a.key().to_string(), b.key().to_string());
+        let (mut first, mut second) = (a.key().clone(), b.key().clone());
         if second < first {
             std::mem::swap(&mut first, &mut second);
         }

@@ -12,7 +12,7 @@ use super::{Db, DbResult, StoreError};
 use crate::domain::challenge::{
     BOARD_ROWS, BoardRow, Challenge, ChallengeKind, FinishedRun, RallyResult, RunRank, ranked_rows, utc_date,
 };
-use crate::domain::names::PlayerName;
+use crate::domain::names::{NameKey, PlayerName};
 use crate::domain::room::{Mode, RoomCode};
 use crate::wire::http::{Placing, RANKED};
 
@@ -169,7 +169,7 @@ impl Db {
         rally: Option<String>,
         name: &PlayerName,
     ) -> DbResult<Option<Placing>> {
-        let key = name.key().to_string();
+        let key = name.key().clone();
         self.run(move |s| async move {
             let rally = rally.unwrap_or_default();
             let best = sqlx::query_as::<_, BestRow>(
@@ -230,7 +230,7 @@ impl Db {
         rally: Option<String>,
         name: &PlayerName,
     ) -> DbResult<bool> {
-        let key = name.key().to_string();
+        let key = name.key().clone();
         self.run(move |s| async move {
             let running: Option<i64> = sqlx::query_scalar(
                 "SELECT 1 FROM challenges WHERE name_key = $1 AND kind = $2 AND rally IS NOT DISTINCT FROM $3 \
@@ -261,9 +261,9 @@ impl Db {
 
     /// `name`'s finished attempt at the rally of `date`, and the best one on its board.
     pub async fn rally_results(&self, date: &str, name: &PlayerName) -> DbResult<Option<(RallyResult, RallyResult)>> {
-        let (date, key) = (date.to_string(), name.key().to_string());
+        let (date, key) = (date.to_string(), name.key().clone());
         self.run(move |s| async move {
-            let attempt = |key: Option<String>| {
+            let attempt = |key: Option<NameKey>| {
                 sqlx::query_as::<_, (String, i64, Option<String>)>(
                     "SELECT name, net, nets FROM challenges WHERE kind = 'rally' AND rally = $1 \
                      AND name_key = COALESCE($2, (SELECT name_key FROM challenge_bests WHERE kind = 'rally' \
@@ -340,7 +340,6 @@ mod tests {
 
     use super::*;
     use crate::domain::challenge::rank_runs;
-    use crate::domain::names::name_key;
     use crate::store::test_room;
 
     /// Stores a finished run of room `code` as the room's close does: its result, then its name's best.
@@ -356,7 +355,7 @@ mod tests {
             .bind(room.as_str())
             .bind(kind)
             .bind(rally)
-            .bind(name_key(&run.name))
+            .bind(NameKey::of_stored(&run.name))
             .bind(&run.name)
             .bind(run.finished_at as i64)
             .bind(run.net)

@@ -5,14 +5,38 @@
 
 use std::collections::HashSet;
 
+use sqlx::any::{Any, AnyTypeInfo, AnyValueRef};
+use sqlx::encode::IsNull;
+use sqlx::error::BoxDynError;
+use sqlx::{Database, Decode, Encode, Type};
+
 use super::{Db, DbResult, StoreError};
-use crate::domain::names::{self, Digests, PlayerName};
+use crate::domain::names::{Digests, NameKey, PlayerName};
+
+/// A name's key is bound and read as the text it is (every table's `name_key` column).
+impl Type<Any> for NameKey {
+    fn type_info() -> AnyTypeInfo {
+        <String as Type<Any>>::type_info()
+    }
+}
+
+impl Encode<'_, Any> for NameKey {
+    fn encode_by_ref(&self, buf: &mut <Any as Database>::ArgumentBuffer) -> Result<IsNull, BoxDynError> {
+        <String as Encode<Any>>::encode_by_ref(&self.as_str().to_string(), buf)
+    }
+}
+
+impl<'r> Decode<'r, Any> for NameKey {
+    fn decode(value: AnyValueRef<'r>) -> Result<NameKey, BoxDynError> {
+        Ok(NameKey::from_store(<String as Decode<Any>>::decode(value)?))
+    }
+}
 
 impl Db {
     /// The digests of `name`'s secrets if it is protected (`docs/names.md`). Always read from the database,
     /// so that every node of a cluster sees a protect or a recovery at once.
     pub async fn name_protection(&self, name: &PlayerName) -> DbResult<Option<Digests>> {
-        let name_key = name.key().to_string();
+        let name_key = name.key().clone();
         self.run(move |s| async move {
             let row: Option<(String, String)> =
                 sqlx::query_as("SELECT key_digest, recovery_digest FROM protected_names WHERE name_key = $1")
@@ -53,7 +77,7 @@ impl Db {
         digests: &Digests,
         at: u64,
     ) -> DbResult<bool> {
-        let (name_key, recovered, digests) = (name.key().to_string(), recovered.to_string(), digests.clone());
+        let (name_key, recovered, digests) = (name.key().clone(), recovered.to_string(), digests.clone());
         self.run(move |s| async move {
             let replaced = sqlx::query(
                 "UPDATE protected_names SET key_digest = $1, recovery_digest = $2, changed_at = $3 \
@@ -71,16 +95,16 @@ impl Db {
         .await
     }
 
-    /// Which of `names` are protected, as name keys.
-    pub async fn protected_among(&self, players: &[String]) -> DbResult<HashSet<String>> {
-        let keys: Vec<String> = players.iter().map(|name| names::name_key(name)).collect();
+    /// Which of `names` (display names, as rows and seats hold them) are protected, as name keys.
+    pub async fn protected_among(&self, players: &[String]) -> DbResult<HashSet<NameKey>> {
+        let keys: Vec<NameKey> = players.iter().map(|name| NameKey::of_stored(name)).collect();
         if keys.is_empty() {
             return Ok(HashSet::new());
         }
         self.run(move |s| async move {
             let places: Vec<String> = (1..=keys.len()).map(|i| format!("${i}")).collect();
             let sql = format!("SELECT name_key FROM protected_names WHERE name_key IN ({})", places.join(", "));
-            let mut query = sqlx::query_scalar::<_, String>(sqlx::AssertSqlSafe(sql));
+            let mut query = sqlx::query_scalar::<_, NameKey>(sqlx::AssertSqlSafe(sql));
             for key in &keys {
                 query = query.bind(key);
             }

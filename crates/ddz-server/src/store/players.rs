@@ -85,7 +85,7 @@ impl Db {
         before: Option<DealsCursor>,
         limit: u32,
     ) -> DbResult<(Vec<PlayedDeal>, Option<DealsCursor>)> {
-        let key = name.key().to_string();
+        let key = name.key().clone();
         self.run(move |s| async move {
             const COLUMNS: &str = "at, code, number, table_type, mode, seat, landlord, won, amount, others";
             let rows: Vec<PlayedRow> = match &before {
@@ -132,7 +132,7 @@ impl Db {
 
     /// The finished tournaments `name` played in, newest first, with their places.
     pub async fn tournament_finishes(&self, name: &PlayerName) -> DbResult<Vec<TournamentFinish>> {
-        let key = name.key().to_string();
+        let key = name.key().clone();
         self.run(move |s| async move {
             let rows: Vec<(i64, i64, String)> = sqlx::query_as(
                 "SELECT p.place, p.entrants, t.summary FROM tournament_places p JOIN tournaments t ON t.id = p.id \

@@ -73,7 +73,7 @@ impl Db {
         address: Option<String>,
         now: u64,
     ) -> DbResult<Ticket> {
-        let (name, key) = (name.as_str().to_string(), name.key().to_string());
+        let (name, key) = (name.as_str().to_string(), name.key().clone());
         self.run(move |s| async move {
             let word = table.name();
             // The matched ticket of an earlier quick match is done with.

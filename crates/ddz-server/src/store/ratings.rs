@@ -9,7 +9,7 @@ use sqlx::{AnyConnection, Executor, FromRow};
 use super::boards::{RATING_ABOVE, rank, still_needs};
 use super::{Db, DbResult, StoreError};
 use crate::domain::challenge::utc_date;
-use crate::domain::names::{PlayerName, name_key};
+use crate::domain::names::{NameKey, PlayerName};
 use crate::domain::rating::{
     NEW_PLAYER, PlayerRating, Rated, RatedDeal, RatingPoint, RatingRow, Seated, Skill, bot_skill, points, rate_deal,
     role_start,
@@ -47,12 +47,11 @@ impl RatingLine {
 }
 
 impl Db {
-    /// The stored ratings of `names` in `family`, by name key (a name with no rated deal is absent).
-    pub async fn ratings_of(&self, names: Vec<String>, family: TableType) -> DbResult<Vec<(String, Skill)>> {
+    /// The stored ratings of the names of `keys` in `family` (a name with no rated deal is absent).
+    pub async fn ratings_of(&self, keys: Vec<NameKey>, family: TableType) -> DbResult<Vec<(NameKey, Skill)>> {
         self.run(move |s| async move {
             let mut found = Vec::new();
-            for name in &names {
-                let key = name_key(name);
+            for key in keys {
                 if let Some(skill) = stored_skill(&s.pool, &key, family).await? {
                     found.push((key, skill));
                 }
@@ -87,6 +86,7 @@ impl Db {
                             deals: r.deals,
                             date: utc_date(r.last_at as u64),
                             protected: false,
+                            yours: false,
                         }
                     })
                     .collect(),
@@ -98,7 +98,7 @@ impl Db {
     /// `name`'s row on a family's ratings board, wherever it stands (its rank once listed, within the first
     /// [`RANKED`](crate::wire::http::RANKED)); `None` before the name's first rated deal there.
     pub async fn rating_placing(&self, family: TableType, name: &PlayerName) -> DbResult<Option<RatingPlacing>> {
-        let key = name.key().to_string();
+        let key = name.key().clone();
         self.run(move |s| async move {
             let row: Option<(i64, i64, i64, i64, i64, i64)> = sqlx::query_as(
                 "SELECT mu, sigma, score, deals, last_at, eligible FROM ratings WHERE family = $1 AND name_key = $2",
@@ -135,7 +135,7 @@ impl Db {
 
     /// A player's ratings in every family, each with its last [`HISTORY_KEPT`] points.
     pub async fn player_ratings(&self, name: &PlayerName) -> DbResult<Vec<PlayerRating>> {
-        let key = name.key().to_string();
+        let key = name.key().clone();
         self.run(move |s| async move {
             let rows = sqlx::query_as::<_, RatingLine>(
                 "SELECT name, family, mu, sigma, deals, last_at FROM ratings WHERE name_key = $1 ORDER BY family",
@@ -178,7 +178,7 @@ impl Db {
 /// A player's stored rating in `family`, if they have one.
 async fn stored_skill<'c>(
     executor: impl Executor<'c, Database = sqlx::Any>,
-    key: &str,
+    key: &NameKey,
     family: TableType,
 ) -> DbResult<Option<Skill>> {
     let row: Option<(i64, i64)> = sqlx::query_as("SELECT mu, sigma FROM ratings WHERE name_key = $1 AND family = $2")
@@ -211,7 +211,7 @@ pub(super) async fn write_ratings(
     for seated in deal.seats() {
         rated.push(match seated {
             Seated::Player { name, moves } => Rated {
-                skill: stored_skill(&mut *tx, &name_key(name), family).await?.unwrap_or(NEW_PLAYER),
+                skill: stored_skill(&mut *tx, &NameKey::of_stored(name), family).await?.unwrap_or(NEW_PLAYER),
                 fixed: !moves,
             },
             Seated::Bot { kind } => Rated { skill: bot_skill(*kind, family), fixed: true },
@@ -234,7 +234,7 @@ pub(super) async fn write_ratings(
     let new = std::iter::once(after.landlord).chain(after.farmers);
     for ((seated, before), skill) in deal.seats().zip(&rated).zip(new) {
         let Seated::Player { name, moves: true } = seated else { continue };
-        let key = name_key(name);
+        let key = NameKey::of_stored(name);
         sqlx::query(
             "INSERT INTO ratings (name_key, name, family, mu, sigma, deals, last_at, score, eligible) \
              VALUES ($1, $2, $3, $4, $5, 1, $6, $4 - 2 * $5, \

@@ -7,7 +7,7 @@
 use std::collections::BTreeMap;
 
 use super::{DbResult, Store};
-use crate::domain::names::name_key;
+use crate::domain::names::NameKey;
 
 /// The version of the name keys the rows are under: 2 is NFKC, invisible characters dropped, lower case
 /// and the UTS #39 skeleton.
@@ -78,13 +78,16 @@ impl Store {
             return Ok(());
         }
         let mut tx = self.pool.begin().await?;
-        let mut names: Vec<(String, String)> = Vec::new();
+        let mut names: Vec<(NameKey, String)> = Vec::new();
         for table in ["stats", "ratings", "protected_names", "board_rows", "players", "challenges", "match_queue"] {
             let sql = format!("SELECT DISTINCT name_key, name FROM {table}");
-            names.extend(sqlx::query_as::<_, (String, String)>(sqlx::AssertSqlSafe(sql)).fetch_all(&mut *tx).await?);
+            names.extend(sqlx::query_as::<_, (NameKey, String)>(sqlx::AssertSqlSafe(sql)).fetch_all(&mut *tx).await?);
         }
-        let moves: BTreeMap<String, String> =
-            names.into_iter().map(|(old, name)| (old, name_key(&name))).filter(|(old, new)| old != new).collect();
+        let moves: BTreeMap<NameKey, NameKey> = names
+            .into_iter()
+            .map(|(old, name)| (old, NameKey::of_stored(&name)))
+            .filter(|(old, new)| old != new)
+            .collect();
         for (old, new) in &moves {
             for (table, copy) in MOVES {
                 sqlx::query(copy).bind(new).bind(old).execute(&mut *tx).await?;
@@ -104,7 +107,7 @@ impl Store {
             .execute(&mut *tx)
             .await?;
             sqlx::query("DELETE FROM match_queue WHERE name_key = $1").bind(old).execute(&mut *tx).await?;
-            tracing::info!(old, new, "a stored name moved to its new key");
+            tracing::info!(%old, %new, "a stored name moved to its new key");
         }
         sqlx::query(
             "INSERT INTO settings (key, value) VALUES ('name_keys', $1) ON CONFLICT (key) DO UPDATE SET value = $1",
@@ -160,20 +163,24 @@ mod tests {
         exec(&store, "DELETE FROM settings WHERE key = 'name_keys'").await;
         store.rekey_names().await.unwrap();
 
-        let alice = name_key("Alice");
-        let stats: Vec<(String, i64, i64, i64)> =
+        let alice = NameKey::of_stored("Alice");
+        let stats: Vec<(NameKey, i64, i64, i64)> =
             sqlx::query_as("SELECT name_key, deals, money, last_at FROM stats ORDER BY name_key")
                 .fetch_all(&store.pool)
                 .await
                 .unwrap();
-        assert_eq!(stats, [(alice.clone(), 5, 25, 20), (name_key("Bob"), 1, 7, 5)], "one name's stats add up");
-        let ratings: Vec<(String, i64)> =
+        assert_eq!(
+            stats,
+            [(alice.clone(), 5, 25, 20), (NameKey::of_stored("Bob"), 1, 7, 5)],
+            "one name's stats add up"
+        );
+        let ratings: Vec<(NameKey, i64)> =
             sqlx::query_as("SELECT name_key, deals FROM ratings").fetch_all(&store.pool).await.unwrap();
         assert_eq!(ratings, [(alice.clone(), 9)], "the rating with more deals stays");
-        let protected: Vec<(String, String)> =
+        let protected: Vec<(NameKey, String)> =
             sqlx::query_as("SELECT name_key, key_digest FROM protected_names").fetch_all(&store.pool).await.unwrap();
         assert_eq!(protected, [(alice.clone(), "k1".to_string())], "the protection already under the key stays");
-        let board: Vec<(String, i64, i64)> =
+        let board: Vec<(NameKey, i64, i64)> =
             sqlx::query_as("SELECT name_key, score, deals FROM board_rows").fetch_all(&store.pool).await.unwrap();
         assert_eq!(board, [(alice, 25, 5)]);
         // Once: a second opening moves nothing.

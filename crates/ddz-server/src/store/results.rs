@@ -12,7 +12,7 @@ use super::ratings::write_ratings;
 use super::{Db, DbResult, StoreError};
 use crate::domain::challenge::rally_closed;
 use crate::domain::fairness::{Listing, PAIR_THROWN, PAIR_TOGETHER, PairFlag};
-use crate::domain::names::name_key;
+use crate::domain::names::NameKey;
 use crate::domain::stats::{PlayedLine, StatLine};
 use crate::metrics;
 
@@ -40,7 +40,7 @@ pub(super) async fn write_results(
              eligible = excluded.eligible",
         )
         .bind(line.board.name())
-        .bind(name_key(&line.name))
+        .bind(NameKey::of_stored(&line.name))
         .bind(&line.name)
         .bind(line.money)
         .bind(deal_at as i64)
@@ -69,7 +69,7 @@ async fn write_played_line(
         "INSERT INTO played_deals (name_key, at, code, number, table_type, mode, seat, landlord, won, amount, others) \
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)",
     )
-    .bind(name_key(&line.name))
+    .bind(NameKey::of_stored(&line.name))
     .bind(at as i64)
     .bind(code)
     .bind(i64::from(number))
@@ -100,7 +100,7 @@ async fn write_stat_line(tx: &mut AnyConnection, line: &StatLine, at: u64) -> Db
          bombs = stats.bombs + excluded.bombs, springs = stats.springs + excluded.springs, \
          last_at = excluded.last_at",
     )
-    .bind(name_key(&line.name))
+    .bind(NameKey::of_stored(&line.name))
     .bind(&line.name)
     .bind(line.table.name())
     .bind(i64::from(line.public))
@@ -128,7 +128,7 @@ fn bot_opponent(kind: BotKind) -> String {
 /// their rows on every board become listed), and each pair of people's deals together.
 async fn write_company(tx: &mut AnyConnection, listing: Listing, table: &Company, now: u64) -> DbResult<()> {
     let shared = table.played && table.people.len() >= 2;
-    let keys: Vec<String> = table.people.iter().map(|p| name_key(&p.name)).collect();
+    let keys: Vec<NameKey> = table.people.iter().map(|p| NameKey::of_stored(&p.name)).collect();
     for (person, key) in table.people.iter().zip(&keys) {
         sqlx::query(
             "INSERT INTO players (name_key, name, rated_deals, shared_deals) VALUES ($1, $2, $3, $4) \
@@ -145,7 +145,9 @@ async fn write_company(tx: &mut AnyConnection, listing: Listing, table: &Company
         if !person.counted {
             continue;
         }
-        let others = keys.iter().filter(|k| *k != key).cloned().chain(table.bots.iter().map(|&b| bot_opponent(b)));
+        // An opponent is a person's key or a bot kind's name (the `opponent` column holds either).
+        let people = keys.iter().filter(|k| *k != key).map(|k| k.as_str().to_string());
+        let others = people.chain(table.bots.iter().map(|&b| bot_opponent(b)));
         let mut new = 0;
         for opponent in others {
             let met = sqlx::query("INSERT INTO opponents (name_key, opponent) VALUES ($1, $2) ON CONFLICT DO NOTHING")
@@ -206,7 +208,7 @@ async fn write_company(tx: &mut AnyConnection, listing: Listing, table: &Company
 
 /// Flags the pair if it has just crossed a line ([`PAIR_THROWN`], [`PAIR_TOGETHER`]): counted in the
 /// metrics and logged for the operator.
-async fn flag_pair(tx: &mut AnyConnection, first: &str, second: &str, now: u64) -> DbResult<()> {
+async fn flag_pair(tx: &mut AnyConnection, first: &NameKey, second: &NameKey, now: u64) -> DbResult<()> {
     const UNFLAGGED: &str = "UPDATE pairs SET flagged_at = $1, reason = $2 WHERE first_key = $3 AND second_key = $4 \
                              AND flagged_at IS NULL";
     let passing = sqlx::query(sqlx::AssertSqlSafe(format!("{UNFLAGGED} AND thrown >= $5")))
@@ -227,8 +229,8 @@ async fn flag_pair(tx: &mut AnyConnection, first: &str, second: &str, now: u64) 
         if query.execute(&mut *tx).await?.rows_affected() == 1 {
             metrics::counter!(metrics::FLAGGED_PAIRS).increment(1);
             tracing::warn!(
-                first,
-                second,
+                %first,
+                %second,
                 reason = flag.name(),
                 "a pair of players is flagged: their deals together no longer count"
             );

@@ -8,7 +8,7 @@ use sqlx::FromRow;
 
 use super::ownership::Fence;
 use super::{Db, DbResult, StoreError};
-use crate::domain::names::name_key;
+use crate::domain::names::NameKey;
 use crate::domain::room::RoomCode;
 use crate::domain::tournament::{Entry, Phase, Stamped};
 
@@ -46,7 +46,7 @@ pub struct Listed {
 /// registrations one host may hold.
 #[derive(Clone, Debug)]
 pub struct Hosting {
-    pub key: String,
+    pub key: NameKey,
     pub slots: u32,
 }
 
@@ -188,7 +188,7 @@ impl Db {
                     "INSERT INTO tournament_places (name_key, id, finished_at, place, entrants) \
                      VALUES ($1, $2, $3, $4, $5)",
                 )
-                .bind(name_key(&name))
+                .bind(NameKey::of_stored(&name))
                 .bind(&id)
                 .bind(stamped.at as i64)
                 .bind(place as i64)

@@ -12,7 +12,7 @@ use tokio::sync::watch;
 use tokio::time::Instant;
 
 use super::{Desk, DeskError, summary};
-use crate::domain::names::PlayerName;
+use crate::domain::names::{NameKey, PlayerName};
 use crate::domain::tournament::{Phase, Tournament};
 use crate::wire::pages::{
     EntrantView, LEADERS, RoundLine, TABLES_SHOWN, TournamentFollow, TournamentPage, TournamentTable, TournamentYou,
@@ -31,7 +31,7 @@ pub struct Followed {
     /// Each entrant's place in the standings, by entrant.
     places: Vec<usize>,
     /// Each entrant by their name's key.
-    by_key: HashMap<String, usize>,
+    by_key: HashMap<NameKey, usize>,
     /// Where each entrant sat, round by round: the round's and the table's index, and the seat.
     seats: Vec<Vec<(usize, usize, usize)>>,
 }

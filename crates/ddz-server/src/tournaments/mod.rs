@@ -155,7 +155,7 @@ impl Desk {
         // No title: the page names it by its table type and format, in the reader's language.
         let title = checked_title(title.as_deref())?;
         // A player's tournament holds one of its host's slots (an operator's recurring run holds none).
-        let hosting = id.is_none().then(|| Hosting { key: host.key().to_string(), slots: HOSTED });
+        let hosting = id.is_none().then(|| Hosting { key: host.key().clone(), slots: HOSTED });
         let seed = Seed::random(&mut rand::rng());
         let recurring = id.is_some();
         let entry = Entry::Created { title, host: host.to_string(), format, settings, seed, draw: DRAW, recurring };
@@ -256,7 +256,7 @@ impl Desk {
     /// Registers `name` (from `address`) for tournament `id`.
     pub async fn register(&self, id: &str, name: &PlayerName, address: Option<String>) -> Result<(), DeskError> {
         self.enter(id, |tournament| {
-            tournament.check_register(name.as_str())?;
+            tournament.check_register(name)?;
             Ok(Entry::Registered { name: name.to_string(), address: address.clone() })
         })
         .await
@@ -265,7 +265,7 @@ impl Desk {
     /// Withdraws `name` from tournament `id` before it starts.
     pub async fn withdraw(&self, id: &str, name: &PlayerName) -> Result<(), DeskError> {
         self.enter(id, |tournament| {
-            tournament.check_withdraw(name.as_str())?;
+            tournament.check_withdraw(name)?;
             Ok(Entry::Withdrew { name: name.to_string() })
         })
         .await

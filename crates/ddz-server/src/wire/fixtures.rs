@@ -128,6 +128,8 @@ mod tests {
             nonces: None,
         };
         let mut view = RoomView::of(room, seat, &vec![true; room.seats.len()], u32::from(seat.is_none()), deadlines);
+        // As the room's task marks its host's connections.
+        view.hosting = seat.and_then(|s| room.key_of(s)).is_some_and(|key| room.is_host(key));
         let family = room.rules().table;
         for seat in &mut view.seats {
             seat.rating = match &seat.occupant {

@@ -7,6 +7,7 @@ use ddz_engine::{DealRecord, Fairness, ReplayStep, Seed, TableType};
 use serde::{Deserialize, Serialize};
 
 use crate::domain::challenge::{BoardRow, ChallengeKind, RallyResult};
+use crate::domain::names::NameKey;
 use crate::domain::rating::{PlayerRating, RatingRow};
 use crate::domain::room::{Mode, RoomCode};
 use crate::domain::stats::{BoardName, StatLine};
@@ -117,6 +118,8 @@ pub struct Replay {
     pub code: RoomCode,
     pub number: u32,
     pub seats: Vec<String>,
+    /// Each seat's name key: the page finds its own seat by the server's key, never by comparing names.
+    pub keys: Vec<NameKey>,
     pub record: DealRecord,
     pub steps: Vec<ReplayStep>,
 }
@@ -134,6 +137,8 @@ pub struct DealReview {
 #[derive(ts_rs::TS, Clone, Debug, Serialize)]
 pub struct PlayerStats {
     pub name: String,
+    /// The name's key ([`NameKey`]): the same for every spelling of the name.
+    pub key: NameKey,
     /// The name is protected (`docs/names.md`).
     pub protected: bool,
     pub stats: Vec<StatLine>,
@@ -328,6 +333,15 @@ pub struct ProtectName {
 pub struct RecoverName {
     pub name: String,
     pub code: String,
+}
+
+/// `GET /api/names/NAME`: a name as the server reads it: its display form, its key (the same for every
+/// spelling of the name: the page compares keys the server gave, never names), and whether it is protected.
+#[derive(ts_rs::TS, Clone, Debug, Serialize, Deserialize)]
+pub struct NameCard {
+    pub name: String,
+    pub key: NameKey,
+    pub protected: bool,
 }
 
 /// A protected name's secrets, answered once by `POST /api/names/protect` and `POST /api/names/recover`:

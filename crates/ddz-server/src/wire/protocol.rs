@@ -12,6 +12,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::domain::challenge::ChallengeKind;
 use crate::domain::fairness::Verdict;
+use crate::domain::names::NameKey;
 use crate::domain::room::{LogLine, Mode, Occupant, Room, RoomCode, RoomError};
 use crate::wire::pages::{Hall, Summary, TournamentPage, TournamentYou};
 
@@ -492,6 +493,10 @@ impl From<RoomError> for Refused {
 pub struct SeatView {
     pub seat: Seat,
     pub occupant: Option<Occupant>,
+    /// The occupant's name key (a person's): the page knows its player's seat and mutes a name by it.
+    #[ts(optional)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub key: Option<NameKey>,
     pub connected: bool,
     pub balance: Option<i64>,
     /// The player has handed their turns to the bot.
@@ -512,6 +517,9 @@ pub struct RoomView {
     pub rules: TableRules,
     pub host: String,
     pub you: Option<Seat>,
+    /// The reader is the host (by name key: the page compares no names).
+    #[serde(default)]
+    pub hosting: bool,
     pub seats: Vec<SeatView>,
     pub deals_played: u32,
     pub deal: Option<DealView>,
@@ -621,6 +629,7 @@ impl RoomView {
             rules: room.rules().table_rules(),
             host: room.host.clone(),
             you: seat,
+            hosting: false,
             seats: room
                 .seats
                 .iter()
@@ -628,6 +637,7 @@ impl RoomView {
                 .map(|(s, occupant)| SeatView {
                     seat: s,
                     occupant: occupant.clone(),
+                    key: occupant.as_ref().filter(|o| !o.is_bot()).and_then(|_| room.key_of(s).cloned()),
                     connected: occupant.as_ref().is_some_and(Occupant::is_bot)
                         || connected.get(s).copied().unwrap_or(false),
                     balance: occupant.as_ref().and_then(|o| room.ledger.balances.get(o.name()).copied()),

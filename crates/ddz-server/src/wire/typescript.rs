@@ -6,6 +6,7 @@ use ts_rs::{Config, TS};
 
 use crate::domain::challenge::{BoardRow, ChallengeKind, RallyResult};
 use crate::domain::fairness::{Unrated, Verdict};
+use crate::domain::names::NameKey;
 use crate::domain::rating::{PlayerRating, RatingPoint, RatingRow};
 use crate::domain::room::{LogLine, Mode, Occupant, RoomCode};
 use crate::domain::stats::{BoardName, StatLine};
@@ -15,10 +16,10 @@ use crate::domain::tournament::{
 };
 use crate::wire::http::{
     ApiError, Board, BoardRank, ChallengeStanding, ChallengeStarted, CreateRoom, CreateTournament, DealReview, Health,
-    JoinQuickMatch, Lobby, NameSecrets, Placing, PlayVsBots, PlayedDeal, PlayedDeals, PlayerStats, ProtectName,
-    QuickMatch, Rallies, RallyComparison, RallyFairness, RatingBoard, RatingPlacing, RecoverName, Replay, RoomCreated,
-    RoomDeals, Standing, StartChallenge, TournamentCreated, TournamentEntry, TournamentFinish, TournamentRound,
-    TournamentView, Tournaments,
+    JoinQuickMatch, Lobby, NameCard, NameSecrets, Placing, PlayVsBots, PlayedDeal, PlayedDeals, PlayerStats,
+    ProtectName, QuickMatch, Rallies, RallyComparison, RallyFairness, RatingBoard, RatingPlacing, RecoverName, Replay,
+    RoomCreated, RoomDeals, Standing, StartChallenge, TournamentCreated, TournamentEntry, TournamentFinish,
+    TournamentRound, TournamentView, Tournaments,
 };
 use crate::wire::pages::{
     EntrantView, Hall, QuickLine, RoundLine, TournamentFollow, TournamentPage, TournamentSummary, TournamentTable,
@@ -69,6 +70,7 @@ pub fn typescript() -> String {
         decl::<Decision>(&cfg),
         decl::<Review>(&cfg),
         decl::<RoomCode>(&cfg),
+        decl::<NameKey>(&cfg),
         decl::<Mode>(&cfg),
         decl::<Occupant>(&cfg),
         decl::<SeatView>(&cfg),
@@ -131,6 +133,7 @@ pub fn typescript() -> String {
         decl::<Hints>(&cfg),
         decl::<ProtectName>(&cfg),
         decl::<RecoverName>(&cfg),
+        decl::<NameCard>(&cfg),
         decl::<NameSecrets>(&cfg),
         decl::<TournamentSettings>(&cfg),
         decl::<TournamentFormat>(&cfg),

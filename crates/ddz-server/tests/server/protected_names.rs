@@ -306,3 +306,46 @@ async fn every_look_alike_spelling_of_a_protected_name_is_refused() {
     assert!(is_refusal(&first, ErrorCode::NameTaken), "B0B looks like Bob: {first:?}");
     assert!(running.stop().await);
 }
+
+/// A name is one name in every spelling (docs/names.md), and the page is told by key, never left to compare
+/// names: `GET /api/names/NAME` gives the key, a seat carries its occupant's, the host's own view says
+/// `hosting`, and a board marks the reader's row whichever spelling asked.
+#[tokio::test]
+async fn the_page_is_told_by_key_which_name_is_whose() {
+    let running = server(&temp_db("name-keys"), FAST).await;
+    let addr = running.addr;
+    let alice = get(addr, "/api/names/Alice").await;
+    let wide = get(addr, &format!("/api/names/{}", urlencoding("ＡＬＩＣＥ"))).await;
+    assert_eq!(alice["key"], wide["key"], "{alice} {wide}");
+    assert_eq!(wide["name"], "ALICE", "the display form is the typed one, read once");
+    assert_ne!(alice["key"], get(addr, "/api/names/Alicia").await["key"]);
+    assert_eq!(http(addr, "GET", "/api/names/%20", None).await.status, 400, "no name, no key");
+
+    let code = common::invite_room(addr, "Alice", "house").await;
+    let mut host = Client::join(addr, &code, "ＡＬＩＣＥ").await;
+    let mut bea = Client::join(addr, &code, "Bea").await;
+    bea.send(&Command::Sit { seat: None }).await;
+    let seen = bea.until(|v| v.seats.iter().filter(|s| s.occupant.is_some()).count() == 2).await;
+    assert!(!seen.hosting, "Bea is no host");
+    let bea_key = get(addr, "/api/names/bea").await["key"].clone();
+    assert_eq!(serde_json::to_value(&seen.seats[seen.you.unwrap()].key).unwrap(), bea_key);
+    assert_eq!(serde_json::to_value(&seen.seats[0].key).unwrap(), alice["key"], "the host's seat, by key");
+    let hosts = host.until(|v| v.seats.iter().filter(|s| s.occupant.is_some()).count() == 2).await;
+    assert!(hosts.hosting && hosts.you == Some(0), "the host, come back under another spelling: {hosts:?}");
+
+    let started = post(addr, "/api/challenges", json!({"name": "Dana", "kind": "buster"})).await;
+    let mut dana = Client::join(addr, started["code"].as_str().unwrap(), "Dana").await;
+    dana.send(&Command::Close).await;
+    dana.until(|v| v.closed).await;
+    let board = get(addr, &format!("/api/boards/buster?name={}", urlencoding("ＤＡＮＡ"))).await;
+    let rows = board["rows"].as_array().unwrap();
+    let marked: Vec<&serde_json::Value> = rows.iter().filter(|row| row["yours"] == true).collect();
+    assert_eq!(marked.len(), 1, "{board}");
+    assert_eq!(marked[0]["name"], "Dana");
+    assert!(get(addr, "/api/boards/buster").await["rows"][0].get("yours").is_none(), "no reader, no mark");
+}
+
+/// A name as a URL's path or query writes it.
+fn urlencoding(name: &str) -> String {
+    name.bytes().map(|b| format!("%{b:02X}")).collect()
+}

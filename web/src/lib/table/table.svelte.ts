@@ -26,7 +26,7 @@ export class TableState {
   /** A tournament's table: the tournament seats, deals and closes it, so nobody has the host's controls. */
   readonly tournament = $derived(this.room?.mode === 'tournament');
   readonly isHost = $derived.by(
-    () => !!this.room && !this.tournament && this.room.host.toLowerCase() === this.name?.toLowerCase(),
+    () => !!this.room && !this.tournament && this.room.hosting,
   );
   readonly inDeal = $derived(!!this.deal && !this.deal.result);
   readonly hand = $derived(sortHand(this.deal?.hand ?? []));
@@ -64,7 +64,7 @@ export class TableState {
     this.conn = link ?? new Connection(code, name, sit);
     this.chat = new ChatState(
       this.conn,
-      (seat) => this.room?.seats[seat]?.occupant?.name ?? null,
+      (seat) => this.room?.seats[seat]?.key ?? null,
       (chat) => {
         playSound('chat');
         speak(CHATS[chat][i18n.lang === 'zh' ? 'zh' : 'en'], language().tag);

@@ -274,6 +274,11 @@ pub struct RatingRow {
     pub date: String,
     /// The name is protected (`docs/names.md`): the board marks it.
     pub protected: bool,
+    /// The row of the name the board was asked about (`?name=`), by its key: the page marks it without
+    /// comparing names itself.
+    #[ts(as = "Option<bool>", optional)]
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub yours: bool,
 }
 
 /// A player's rating at one table type, with its history (oldest first).

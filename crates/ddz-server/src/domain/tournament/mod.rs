@@ -24,7 +24,7 @@ use ddz_engine::{Seed, TableType};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
-use crate::domain::names::name_key;
+use crate::domain::names::{NameKey, PlayerName};
 use crate::domain::room::RoomCode;
 
 /// The draw of a `Created` entry stored before draws were numbered: the first.
@@ -119,7 +119,7 @@ impl Phase {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Entrant {
     pub name: String,
-    pub key: String,
+    pub key: NameKey,
     /// Where they registered from (the address fair play compares); none for a bot.
     pub address: Option<String>,
     pub bot: Option<BotKind>,
@@ -270,17 +270,16 @@ impl Tournament {
         hex(&Sha256::digest(self.seed.0))
     }
 
-    pub fn entrant_of(&self, name: &str) -> Option<usize> {
-        let key = name_key(name);
-        self.entrants.iter().position(|e| e.key == key)
+    pub fn entrant_of(&self, key: &NameKey) -> Option<usize> {
+        self.entrants.iter().position(|e| e.key == *key)
     }
 
     /// Whether `name` may register now.
-    pub fn check_register(&self, name: &str) -> Result<(), EntryError> {
+    pub fn check_register(&self, name: &PlayerName) -> Result<(), EntryError> {
         if self.phase != Phase::Registering {
             return Err(EntryError::Closed);
         }
-        if self.entrant_of(name).is_some() {
+        if self.entrant_of(name.key()).is_some() {
             return Err(EntryError::AlreadyRegistered(name.to_string()));
         }
         let cap = self.format.size().unwrap_or(MAX_ENTRANTS);
@@ -291,11 +290,11 @@ impl Tournament {
     }
 
     /// Whether `name` may withdraw now.
-    pub fn check_withdraw(&self, name: &str) -> Result<(), EntryError> {
+    pub fn check_withdraw(&self, name: &PlayerName) -> Result<(), EntryError> {
         if self.phase != Phase::Registering {
             return Err(EntryError::Closed);
         }
-        self.entrant_of(name).map(|_| ()).ok_or_else(|| EntryError::NotRegistered(name.to_string()))
+        self.entrant_of(name.key()).map(|_| ()).ok_or_else(|| EntryError::NotRegistered(name.to_string()))
     }
 
     /// Folds one stored entry in (entries were checked before they were stored).
@@ -305,7 +304,7 @@ impl Tournament {
             Entry::Created { .. } => {}
             Entry::Registered { name, address } => self.entrants.push(Entrant {
                 name: name.clone(),
-                key: name_key(name),
+                key: NameKey::of_stored(name),
                 address: address.clone(),
                 bot: None,
                 chips: self.settings.chips,
@@ -313,11 +312,11 @@ impl Tournament {
                 since: stamped.at,
             }),
             Entry::Withdrew { name } => {
-                let key = name_key(name);
+                let key = NameKey::of_stored(name);
                 self.entrants.retain(|e| e.key != key);
             }
             Entry::Started { byes, bots } => {
-                let keys: Vec<String> = byes.iter().map(|b| name_key(b)).collect();
+                let keys: Vec<NameKey> = byes.iter().map(|b| NameKey::of_stored(b)).collect();
                 self.entrants.retain(|e| !keys.contains(&e.key));
                 self.byes = byes.clone();
                 // Bots are Bot 1, Bot 2, ...: a number a registered player's name took is skipped, so
@@ -327,10 +326,10 @@ impl Tournament {
                     let name = numbers
                         .by_ref()
                         .map(|i| format!("Bot {i}"))
-                        .find(|name| self.entrant_of(name).is_none())
+                        .find(|name| self.entrant_of(&NameKey::of_stored(name)).is_none())
                         .expect("an unbounded range has a free number");
                     self.entrants.push(Entrant {
-                        key: name_key(&name),
+                        key: NameKey::of_stored(&name),
                         name,
                         address: None,
                         bot: Some(FILL_LEVEL),
@@ -595,11 +594,11 @@ impl Tournament {
     /// not an entrant still in who plays at another of its tables, known by the name they come as (`key`,
     /// none for a spectator) or the address they registered from. A player seated at `code` watches their
     /// own table whatever their address (two entrants of one address never share a table).
-    pub fn may_watch(&self, code: &RoomCode, address: Option<&str>, key: Option<&str>) -> bool {
+    pub fn may_watch(&self, code: &RoomCode, address: Option<&str>, key: Option<&NameKey>) -> bool {
         let Some(round) = self.current() else { return true };
         let here = |t: &&Table| &t.code == code;
         if let Some(key) = key
-            && round.tables.iter().filter(here).any(|t| t.players.iter().any(|&i| self.entrants[i].key == key))
+            && round.tables.iter().filter(here).any(|t| t.players.iter().any(|&i| &self.entrants[i].key == key))
         {
             return true;
         }
@@ -607,7 +606,7 @@ impl Tournament {
             t.players.iter().any(|&i| {
                 let entrant = &self.entrants[i];
                 let same_address = address.is_some() && entrant.address.as_deref() == address;
-                entrant.out.is_none() && (same_address || key == Some(entrant.key.as_str()))
+                entrant.out.is_none() && (same_address || key == Some(&entrant.key))
             })
         })
     }
@@ -620,6 +619,10 @@ fn hex(bytes: &[u8]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn named(name: &str) -> PlayerName {
+        PlayerName::parse(name).unwrap()
+    }
 
     const HOUR: u64 = 3_600_000;
     /// The wait before bots fill a sit-and-go, as the page offers it: two minutes.
@@ -672,7 +675,7 @@ mod tests {
 
         fn register(&mut self, names: &[&str]) {
             for name in names {
-                self.state().check_register(name).unwrap();
+                self.state().check_register(&named(name)).unwrap();
                 self.push(Entry::Registered { name: name.to_string(), address: Some(format!("10.0.0.{name}")) });
             }
         }
@@ -782,7 +785,7 @@ mod tests {
         assert_eq!(log.state().due_entry(log.now), None, "eight of nine, no bots: it waits");
         log.register(&["I"]);
         assert_eq!(log.state().due_entry(log.now), Some(Entry::Started { byes: vec![], bots: 0 }));
-        assert_eq!(log.state().check_register("J"), Err(EntryError::Full));
+        assert_eq!(log.state().check_register(&named("J")), Err(EntryError::Full));
     }
 
     #[test]
@@ -814,15 +817,15 @@ mod tests {
     fn registration_and_withdrawal_are_open_until_the_start_and_one_name_registers_once() {
         let mut log = sit_and_go(9, false);
         log.register(&["Ann"]);
-        assert_eq!(log.state().check_register("ANN"), Err(EntryError::AlreadyRegistered("ANN".into())));
-        assert_eq!(log.state().check_withdraw("Bob"), Err(EntryError::NotRegistered("Bob".into())));
+        assert_eq!(log.state().check_register(&named("ANN")), Err(EntryError::AlreadyRegistered("ANN".into())));
+        assert_eq!(log.state().check_withdraw(&named("Bob")), Err(EntryError::NotRegistered("Bob".into())));
         log.push(Entry::Withdrew { name: "ann".into() });
         assert!(log.state().entrants.is_empty());
         log.register(&names(9).iter().map(String::as_str).collect::<Vec<_>>());
         let started = log.state().due_entry(0).unwrap();
         log.push(started);
-        assert_eq!(log.state().check_register("Late"), Err(EntryError::Closed));
-        assert_eq!(log.state().check_withdraw("P1"), Err(EntryError::Closed));
+        assert_eq!(log.state().check_register(&named("Late")), Err(EntryError::Closed));
+        assert_eq!(log.state().check_withdraw(&named("P1")), Err(EntryError::Closed));
     }
 
     #[test]
@@ -1172,16 +1175,22 @@ mod tests {
         let round = state.current().unwrap();
         let mine = round.tables.iter().find(|t| t.players.contains(&0)).unwrap().code.clone();
         let other = round.tables.iter().find(|t| !t.players.contains(&0)).unwrap().code.clone();
-        let p0 = name_key("P0");
+        let p0 = NameKey::of_stored("P0");
         // By address (a spectator has no name) or by name (from anywhere): not another table.
         assert!(!state.may_watch(&other, Some("10.0.0.P0"), None), "P0's address plays elsewhere");
-        assert!(!state.may_watch(&other, Some("10.0.0.P0"), Some("someone")), "whatever name it comes as");
+        assert!(
+            !state.may_watch(&other, Some("10.0.0.P0"), Some(&NameKey::of_stored("someone"))),
+            "whatever name it comes as"
+        );
         assert!(!state.may_watch(&other, Some("192.0.2.1"), Some(&p0)), "P0's own name from another address");
         assert!(!state.may_watch(&other, None, Some(&p0)), "P0's own name from nowhere known");
         // Their own table is theirs to watch; a stranger watches any table.
         assert!(state.may_watch(&mine, Some("10.0.0.P0"), None));
         assert!(state.may_watch(&mine, Some("192.0.2.1"), Some(&p0)));
-        assert!(state.may_watch(&other, Some("192.0.2.1"), None) && state.may_watch(&other, None, Some("stranger")));
+        assert!(
+            state.may_watch(&other, Some("192.0.2.1"), None)
+                && state.may_watch(&other, None, Some(&NameKey::of_stored("stranger")))
+        );
         log.push(Entry::RoundClosed { round: 1, out: vec![0] });
         assert!(log.state().may_watch(&other, Some("10.0.0.P0"), Some(&p0)), "once out, every table opens");
     }

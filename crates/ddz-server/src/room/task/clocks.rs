@@ -99,7 +99,7 @@ impl RoomTask {
     }
 
     pub(super) fn host_connected(&self) -> bool {
-        self.connections.values().any(|c| c.key.as_deref().is_some_and(|k| self.room.is_host_key(k)))
+        self.connections.values().any(|c| c.key.as_ref().is_some_and(|k| self.room.is_host(k)))
     }
 
     /// Starts or stops the host's away clock as the host's connections come and go.
@@ -119,7 +119,7 @@ impl RoomTask {
         }
         (0..self.room.seats.len()).find_map(|seat| {
             let occupant = self.room.seats[seat].as_ref().filter(|o| !o.is_bot())?;
-            let key = self.room.key_of(seat).filter(|k| !self.room.is_host_key(k))?;
+            let key = self.room.key_of(seat).filter(|k| !self.room.is_host(k))?;
             self.connections.values().any(|c| c.is(key)).then(|| occupant.name().to_string())
         })
     }

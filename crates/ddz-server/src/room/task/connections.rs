@@ -22,7 +22,8 @@ impl RoomTask {
         }
     }
 
-    pub(super) fn view_for(&self, seat: Option<Seat>) -> RoomView {
+    /// The room as seen from `seat` (none: watching), by its host or not.
+    pub(super) fn view_for(&self, seat: Option<Seat>, hosting: bool) -> RoomView {
         let connected: Vec<bool> = (0..self.room.seats.len())
             .map(|s| {
                 let key = self.room.key_of(s);
@@ -32,6 +33,7 @@ impl RoomTask {
         // Everyone connected without a seat: spectators, and named guests who have not sat.
         let watching = self.connections.values().filter(|c| c.seat_in(&self.room).is_none()).count() as u32;
         let mut view = RoomView::of(&self.room, seat, &connected, watching, self.deadlines());
+        view.hosting = hosting;
         if let Some((entry, verdicts)) = &self.verdicts
             && *entry == self.room.deal_entry
             && !self.room.deal_in_progress()
@@ -51,13 +53,14 @@ impl RoomTask {
 
     pub(super) fn broadcast(&mut self) {
         let n = self.room.last;
-        let conns: Vec<(ConnId, Option<Seat>, Option<SentActions>)> =
-            self.connections.iter().map(|(id, c)| (*id, c.seat_in(&self.room), c.sent_actions)).collect();
+        let conns: Vec<(ConnId, Reader, Option<SentActions>)> =
+            self.connections.iter().map(|(id, c)| (*id, c.reads(&self.room), c.sent_actions)).collect();
         let deal_entry = self.room.deal_entry;
-        // One view per seat (and one for everyone without a seat, however many watch), cloned per connection.
-        let mut views: HashMap<Option<Seat>, RoomView> = HashMap::new();
-        for (conn, seat, sent) in conns {
-            let view = views.entry(seat).or_insert_with(|| self.view_for(seat)).clone();
+        // One view per seat and host or not (and one for everyone else without a seat, however many watch),
+        // cloned per connection.
+        let mut views: HashMap<Reader, RoomView> = HashMap::new();
+        for (conn, (seat, hosting), sent) in conns {
+            let view = views.entry((seat, hosting)).or_insert_with(|| self.view_for(seat, hosting)).clone();
             self.send_state(conn, n, view, sent.filter(|(entry, _)| *entry == deal_entry));
         }
     }
@@ -83,8 +86,8 @@ impl RoomTask {
 
     /// A client that found a gap in its states (`Command::Sync`) gets the whole room again.
     pub(super) fn resync(&mut self, conn: ConnId) {
-        let Some(seat) = self.connections.get(&conn).map(|c| c.seat_in(&self.room)) else { return };
-        let view = self.view_for(seat);
+        let Some((seat, hosting)) = self.connections.get(&conn).map(|c| c.reads(&self.room)) else { return };
+        let view = self.view_for(seat, hosting);
         self.send_state(conn, self.room.last, view, None);
     }
 

@@ -23,6 +23,7 @@ use crate::background::{Background, back_off_ms};
 use crate::clock::Clock;
 use crate::domain::challenge::{rally_closed, rally_expiry_ms, rally_setup, sealed_rally};
 use crate::domain::fairness::{Integrity, Origin, Unrated, Verdict};
+use crate::domain::names::NameKey;
 use crate::domain::rating::{NEW_PLAYER, bot_skill};
 use crate::domain::room::{Entry, Mode, Occupant, Room, RoomError, Stamped};
 use crate::metrics;
@@ -106,7 +107,7 @@ struct Connection {
     /// `None`: a spectator, who watches without a name and can never take a seat.
     name: Option<String>,
     /// The name's key ([`crate::domain::names::PlayerName::key`]), read once at the edge.
-    key: Option<String>,
+    key: Option<NameKey>,
     out: mpsc::Sender<Outbound>,
     /// When the serving node read the socket's hello ([`Msg::Connect`]).
     opened_ms: u64,
@@ -129,7 +130,7 @@ pub struct RoomTask {
     /// Since when the host has not been connected (ms since the epoch), if they are away.
     host_away_since: Option<u64>,
     /// Resume tokens by name (lower-cased): whoever holds one may replace that name's connection.
-    tokens: HashMap<String, String>,
+    tokens: HashMap<NameKey, String>,
     /// Stores that failed in a row, and when the last one did (ms since the epoch).
     store_failures: u32,
     failed_at: u64,
@@ -144,12 +145,12 @@ pub struct RoomTask {
     chatted_at: HashMap<Seat, u64>,
     /// The seated players' ratings in this room's family, in points, by name key: read when the task
     /// starts, when a player sits and after every rated deal, and shown on the seats.
-    ratings: HashMap<String, i32>,
+    ratings: HashMap<NameKey, i32>,
     /// Where each name last connected from (by name key): players of one address or browser do not
     /// count together (`crate::domain::fairness`).
-    origins: HashMap<String, Origin>,
+    origins: HashMap<NameKey, Origin>,
     /// The flagged pairs among the seated players (name keys), read as each deal is dealt.
-    flagged: Vec<(String, String)>,
+    flagged: Vec<(NameKey, NameKey)>,
     /// The seats whose players left after the current offer was made: the offer stops waiting for them.
     departed: Vec<Seat>,
     /// The last finished deal's verdicts, by seat, with the entry that started that deal: the result
@@ -158,7 +159,7 @@ pub struct RoomTask {
     /// When this task started, and when each name (by key) last lost its last connection: a tournament
     /// table's player away [`Timing::away_ms`] has the bot play their turns until they return.
     opened_at: u64,
-    left_at: HashMap<String, u64>,
+    left_at: HashMap<NameKey, u64>,
 }
 
 /// A bot's move in the making: the seat, whether it covers a human who timed out, the entry number it was
@@ -170,15 +171,23 @@ struct Thinking {
     answer: oneshot::Receiver<Option<Action>>,
 }
 
+/// How a connection sees the room: from its seat (if any), and as its host or not.
+type Reader = (Option<Seat>, bool);
+
 impl Connection {
     /// Whether this connection plays as the name whose key is `key`.
-    fn is(&self, key: &str) -> bool {
-        self.key.as_deref() == Some(key)
+    fn is(&self, key: &NameKey) -> bool {
+        self.key.as_ref() == Some(key)
     }
 
     /// The seat this connection's name holds, if any.
     fn seat_in(&self, room: &Room) -> Option<Seat> {
-        room.human_seat_of_key(self.key.as_deref()?)
+        room.human_seat_of(self.key.as_ref()?)
+    }
+
+    /// How this connection sees the room.
+    fn reads(&self, room: &Room) -> Reader {
+        (self.seat_in(room), self.key.as_ref().is_some_and(|key| room.is_host(key)))
     }
 }
 
@@ -307,17 +316,17 @@ impl RoomTask {
             Msg::Connect { hello: Hello { conn, name: Some(name), token, opened_ms, origin }, out, reply } => {
                 // A sealed rally seats only its player: any other name would watch its deals.
                 if let Some(date) = self.sealed_rally()
-                    && !self.room.is_host(name.as_str())
+                    && !self.room.is_host(name.key())
                 {
                     let _ = reply.send(Err(Refused::rally_open(date)));
                     return;
                 }
-                if self.room.is_bot_name(name.as_str()) {
+                if self.room.is_bot_name(name.key()) {
                     let refused = Refused::new(ErrorCode::NameTaken, format!("{name} is a bot at this table"));
                     let _ = reply.send(Err(refused));
                     return;
                 }
-                let key = name.key().to_string();
+                let key = name.key().clone();
                 let holder = token.is_some() && token.as_ref() == self.tokens.get(&key);
                 let others: Vec<ConnId> =
                     self.connections.iter().filter(|(_, c)| c.is(&key)).map(|(id, _)| *id).collect();
@@ -351,10 +360,10 @@ impl RoomTask {
             }
             Msg::Client(FromClient::Disconnect { conn }) => {
                 if let Some(gone) = self.connections.remove(&conn) {
-                    if let Some(key) = gone.key.as_deref()
+                    if let Some(key) = gone.key.as_ref()
                         && !self.connections.values().any(|c| c.is(key))
                     {
-                        self.left_at.insert(key.to_string(), self.clock.now_ms());
+                        self.left_at.insert(key.clone(), self.clock.now_ms());
                     }
                     let seat = gone.seat_in(&self.room);
                     if let Some(seat) =
@@ -390,7 +399,7 @@ impl RoomTask {
     async fn request(&mut self, request: Request) -> Result<Reply, Refused> {
         match request {
             Request::Seat { name } => {
-                let seat = match self.room.human_seat_of(name.as_str()) {
+                let seat = match self.room.human_seat_of(name.key()) {
                     Some(seat) => seat,
                     None => {
                         let seat = self.room.seats.iter().position(Option::is_none).ok_or(RoomError::Full)?;
@@ -408,7 +417,7 @@ impl RoomTask {
             }
             Request::Start => self.start().await.map(|()| Reply::Done),
             Request::View => {
-                let view = self.view_for(None);
+                let view = self.view_for(None, false);
                 let view = if self.sealed_rally().is_some() { view.sealed() } else { view };
                 Ok(Reply::View { view: Box::new(view) })
             }
@@ -450,8 +459,7 @@ impl RoomTask {
         let Some(connection) = self.connections.get(&conn) else {
             return;
         };
-        let key = connection.key.clone().unwrap_or_default();
-        let Some(name) = connection.name.clone() else {
+        let (Some(name), Some(key)) = (connection.name.clone(), connection.key.clone()) else {
             // A spectator only watches (and measures its round trip).
             match command {
                 Command::Ping => self.send(conn, Event::Pong),
@@ -479,12 +487,12 @@ impl RoomTask {
             return;
         }
         if let Some(what) = command.host_only()
-            && !self.room.is_host_key(&key)
+            && !self.room.is_host(&key)
         {
             self.send(conn, Refused::from(RoomError::NotHost(what)).event(None));
             return;
         }
-        let seat = self.room.human_seat_of_key(&key);
+        let seat = self.room.human_seat_of(&key);
         let (result, seq) = match command {
             Command::Hello { .. }
             | Command::Watch { .. }
@@ -555,7 +563,7 @@ impl RoomTask {
             return Ok(());
         }
         let player = self.room.host.clone();
-        if self.room.seat_of(&player).is_none() {
+        if self.room.seat_of(&NameKey::of_stored(&player)).is_none() {
             let seat = self.room.seats.iter().position(Option::is_none).ok_or(RoomError::Full)?;
             self.commit(Entry::Sit { seat, name: player }).await?;
         }
