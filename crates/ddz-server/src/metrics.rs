@@ -11,7 +11,7 @@
 //! | `ddz_commit_batch_entries` | summary | entries stored by one transaction (group commit) |
 //! | `ddz_broadcast_seconds` | histogram | building and queueing one entry's events for every client |
 //! | `ddz_flagged_pairs_total` | counter | pairs of players flagged for an operator (`ddz fairness pairs`): their deals together stop counting |
-//! | `ddz_unreadable_stored_total` | counter | stored data that did not read back where it was read in passing (a tournament's summary for the lists): logged, left out |
+//! | `ddz_unreadable_stored_total` | counter | stored data that did not read back: a deal record (refused as `internal`), a tournament's summary for the lists (logged, left out of the list) |
 //! | `ddz_tournaments_driven` | gauge | tournaments whose driver runs on this node |
 //! | `ddz_unrated_seats_total` | counter | seats of finished rated deals that did not count, by `reason` (bot_played, passed, same_address, ...) |
 //! | `ddz_process_resident_bytes` | gauge | the process's resident memory (Linux), read at each scrape |

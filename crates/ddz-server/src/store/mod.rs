@@ -48,7 +48,7 @@ pub use ownership::Fence;
 pub use players::DealsCursor;
 pub use queue::Ticket;
 pub use rooms::StoredRoom;
-pub use tournaments::{Creation, Hosting, Places};
+pub use tournaments::{Creation, Hosting, Listed, Places};
 
 use std::future::Future;
 use std::pin::Pin;

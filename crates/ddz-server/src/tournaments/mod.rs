@@ -41,7 +41,7 @@ use crate::domain::tournament::{
 };
 use crate::metrics;
 use crate::rooms::Rooms;
-use crate::store::{Creation, DbResult, Fence, Hosting, Places, StoreError};
+use crate::store::{Creation, DbResult, Fence, Hosting, Listed, Places, StoreError};
 use crate::wire::http::{TournamentRecord, TournamentRound, TournamentView, Tournaments};
 use crate::wire::pages::{EntrantView, TournamentSummary, TournamentTable};
 use crate::wire::protocol::{ErrorCode, Refused};
@@ -320,9 +320,7 @@ impl Desk {
     pub async fn list(&self) -> Result<Tournaments, DeskError> {
         let read = |phases: &'static [Phase]| async move {
             let listed = self.rooms.db().tournaments_in(phases, LISTED).await?;
-            Ok::<_, DeskError>(
-                listed.into_iter().filter_map(|l| serde_json::from_str::<TournamentSummary>(&l.summary).ok()).collect(),
-            )
+            Ok::<_, DeskError>(readable(&listed))
         };
         let mut upcoming: Vec<TournamentSummary> = read(&[Phase::Registering]).await?;
         upcoming.sort_by_key(|s| s.starts_at.unwrap_or(u64::MAX));
@@ -415,16 +413,7 @@ impl Desk {
         let registering: Vec<String> = listed.into_iter().map(|l| l.id).collect();
         self.announce(&registering).await?;
         let open = self.rooms.db().tournaments_in(&[Phase::Registering, Phase::Running], u32::MAX).await?;
-        let mut summaries = Vec::with_capacity(open.len());
-        for listed in &open {
-            match serde_json::from_str::<TournamentSummary>(&listed.summary) {
-                Ok(summary) => summaries.push(summary),
-                Err(e) => {
-                    metrics::counter!(metrics::UNREADABLE_STORED).increment(1);
-                    tracing::error!(tournament = %listed.id, error = %e, "a stored summary does not read back");
-                }
-            }
-        }
+        let summaries = readable(&open);
         *self.open.lock().expect("the open events") =
             summaries.into_iter().partition(|s| s.phase == Phase::Registering);
         // The folds of tournaments no longer open are forgotten here, but those in someone's turn now.
@@ -612,4 +601,21 @@ pub fn view(id: &str, t: &Tournament, now: u64) -> TournamentView {
             .collect(),
         now,
     }
+}
+
+/// The stored summaries that read back, for a list: one that does not is corrupt data, counted
+/// (`ddz_unreadable_stored_total`) and logged with its event, and left out of the list (the event itself
+/// still reads from its log).
+fn readable(listed: &[Listed]) -> Vec<TournamentSummary> {
+    listed
+        .iter()
+        .filter_map(|listed| match serde_json::from_str::<TournamentSummary>(&listed.summary) {
+            Ok(summary) => Some(summary),
+            Err(e) => {
+                metrics::counter!(metrics::UNREADABLE_STORED).increment(1);
+                tracing::error!(tournament = %listed.id, error = %e, "a stored summary does not read back");
+                None
+            }
+        })
+        .collect()
 }
