@@ -7,7 +7,7 @@ use axum::http::StatusCode;
 
 use super::common::{AppError, AppState, Body, ClientAddr, Params, Queried, origin_address, path_name};
 use super::names::proven_name;
-use crate::domain::tournament::{Settings, SettingsError};
+use crate::domain::tournament::{SettingsDraft, SettingsError};
 use crate::tournaments::{Creating, DeskError};
 use crate::wire::http::{
     CreateTournament, TournamentCreated, TournamentEntry, TournamentRecord, TournamentView, Tournaments,
@@ -85,7 +85,7 @@ pub(super) async fn create(
             return Err(DeskError::from(contradiction).into());
         }
         Some(settings) => settings,
-        None => Settings::default_for(req.table, field),
+        None => SettingsDraft::default_for(req.table, field),
     };
     let creating = Creating { host, title: req.title, format: req.format, settings };
     let id = state.desk.create(creating, None).await?;

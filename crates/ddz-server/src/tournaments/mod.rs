@@ -36,7 +36,7 @@ use crate::background::First;
 use crate::domain::names::PlayerName;
 use crate::domain::room::{Mode, RoomCode};
 use crate::domain::tournament::{
-    Announce, DRAW, Entry, EntryError, Format, Phase, Recurring, Settings, SettingsError, Stamped, Tournament,
+    Announce, DRAW, Entry, EntryError, Format, Phase, Recurring, SettingsDraft, SettingsError, Stamped, Tournament,
     checked_title, seats,
 };
 use crate::metrics;
@@ -128,7 +128,8 @@ pub struct Creating {
     pub host: PlayerName,
     pub title: Option<String>,
     pub format: Format,
-    pub settings: Settings,
+    /// Checked here, against the format's field.
+    pub settings: SettingsDraft,
 }
 
 impl Desk {
@@ -151,7 +152,7 @@ impl Desk {
         let now = self.rooms.now_ms();
         let Creating { host, title, format, settings } = creating;
         format.check(settings.table, now)?;
-        settings.check(format.size())?;
+        let settings = settings.check(format.size())?;
         // No title: the page names it by its table type and format, in the reader's language.
         let title = checked_title(title.as_deref())?;
         // A player's tournament holds one of its host's slots (an operator's recurring run holds none).

@@ -9,7 +9,7 @@ use ddz_engine::TableType;
 use super::{Creating, Desk};
 use crate::clock::Clock;
 use crate::domain::names::PlayerName;
-use crate::domain::tournament::{Entry, Format, Phase, Settings, Stage, Tournament};
+use crate::domain::tournament::{Entry, Format, Phase, SettingsDraft, Stage, Tournament};
 use crate::room::Timing;
 use crate::rooms::Rooms;
 use crate::store::Db;
@@ -52,13 +52,13 @@ impl Site {
 
     /// A scheduled No Shuffle event: one chip round of one deal down to `until`, rounds of one deal after.
     async fn scheduled(&self, until: usize) -> String {
-        let settings = Settings {
+        let settings = SettingsDraft {
             line_every: 1,
             chip_rounds: 1,
             chip_rounds_until: until,
             deals_per_round: 1,
             final_deals: 1,
-            ..Settings::default_for(TableType::NoShuffle, 9)
+            ..SettingsDraft::default_for(TableType::NoShuffle, 9)
         };
         let creating = Creating {
             host: name("Host"),

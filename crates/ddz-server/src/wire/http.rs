@@ -11,7 +11,7 @@ use crate::domain::names::NameKey;
 use crate::domain::rating::{PlayerRating, RatingRow};
 use crate::domain::room::{Mode, RoomCode};
 use crate::domain::stats::{BoardName, StatLine};
-use crate::domain::tournament::{Format, Settings, Stage, Stamped};
+use crate::domain::tournament::{Format, Settings, SettingsDraft, Stage, Stamped};
 use crate::wire::pages::{EntrantView, Summary, TournamentSummary, TournamentTable};
 use crate::wire::protocol::ErrorCode;
 
@@ -396,7 +396,7 @@ pub struct CreateTournament {
     pub format: Format,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
-    pub settings: Option<Settings>,
+    pub settings: Option<SettingsDraft>,
 }
 
 /// `POST /api/tournaments/{id}/register` and `/withdraw`.

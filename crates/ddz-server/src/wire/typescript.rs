@@ -11,7 +11,7 @@ use crate::domain::rating::{PlayerRating, RatingPoint, RatingRow};
 use crate::domain::room::{LogLine, Mode, Occupant, RoomCode};
 use crate::domain::stats::{BoardName, StatLine};
 use crate::domain::tournament::{
-    Format as TournamentFormat, PathStage, PathState, Phase as TournamentPhase, Settings as TournamentSettings,
+    Format as TournamentFormat, PathStage, PathState, Phase as TournamentPhase, SettingsDraft as TournamentSettings,
     Stage as TournamentStage,
 };
 use crate::wire::http::{

@@ -620,6 +620,11 @@ fn hex(bytes: &[u8]) -> String {
 mod tests {
     use super::*;
 
+    /// docs/tournaments.md's defaults for a field of `entrants`, checked.
+    fn defaults(table: TableType, entrants: usize) -> Settings {
+        SettingsDraft::default_for(table, entrants).check(Some(entrants)).unwrap()
+    }
+
     fn named(name: &str) -> PlayerName {
         PlayerName::parse(name).unwrap()
     }
@@ -707,7 +712,7 @@ mod tests {
 
     fn sit_and_go(size: usize, bots: bool) -> Log {
         let format = Format::SitAndGo { size, bots_after_ms: bots.then_some(BOTS_AFTER_MS) };
-        Log::new(format, Settings::default_for(TableType::House, size))
+        Log::new(format, defaults(TableType::House, size))
     }
 
     /// The landlord (seat 0 here) wins two points from each farmer at every table.
@@ -719,35 +724,40 @@ mod tests {
     #[test]
     fn the_defaults_are_within_their_bounds_for_every_table_type() {
         for (table, entrants) in [(TableType::House, 27), (TableType::NoShuffle, 9), (TableType::TwoPlayer, 16)] {
-            let settings = Settings::default_for(table, entrants);
-            assert_eq!(settings.check(Some(entrants)), Ok(()), "{table:?}");
+            let settings = SettingsDraft::default_for(table, entrants);
+            assert!(settings.check(Some(entrants)).is_ok(), "{table:?}");
         }
-        assert_eq!(Settings::default_for(TableType::House, 27).chip_rounds_until, 9);
-        assert_eq!(Settings::default_for(TableType::House, 9).chip_rounds_until, 3);
+        assert_eq!(defaults(TableType::House, 27).chip_rounds_until, 9);
+        assert_eq!(defaults(TableType::House, 9).chip_rounds_until, 3);
     }
 
     #[test]
     fn settings_out_of_their_bounds_are_refused_with_the_reason() {
-        let good = Settings::default_for(TableType::House, 27);
+        let good = SettingsDraft::default_for(TableType::House, 27);
         let seats = 3;
-        let refused = |s: Settings| s.check(Some(27)).unwrap_err();
-        assert_eq!(refused(Settings { chips: 10, ..good.clone() }), SettingsError::Chips);
-        assert_eq!(refused(Settings { stake: 0, ..good.clone() }), SettingsError::Chips);
-        assert_eq!(refused(Settings { line_percent: 95, ..good.clone() }), SettingsError::Line);
-        assert_eq!(refused(Settings { line_every: 0, ..good.clone() }), SettingsError::ChipRounds);
-        assert_eq!(refused(Settings { chip_rounds: 7, ..good.clone() }), SettingsError::ChipRounds);
+        let refused = |s: SettingsDraft| s.check(Some(27)).unwrap_err();
+        assert_eq!(refused(SettingsDraft { chips: 10, ..good.clone() }), SettingsError::Chips);
+        assert_eq!(refused(SettingsDraft { stake: 0, ..good.clone() }), SettingsError::Chips);
+        assert_eq!(refused(SettingsDraft { line_percent: 95, ..good.clone() }), SettingsError::Line);
+        assert_eq!(refused(SettingsDraft { line_every: 0, ..good.clone() }), SettingsError::ChipRounds);
+        assert_eq!(refused(SettingsDraft { chip_rounds: 7, ..good.clone() }), SettingsError::ChipRounds);
         assert_eq!(
-            refused(Settings { chip_rounds_until: 10, ..good.clone() }),
+            refused(SettingsDraft { chip_rounds_until: 10, ..good.clone() }),
             SettingsError::ChipRoundsUntil { seats }
         );
         assert_eq!(
-            refused(Settings { chip_rounds_until: 15, ..good.clone() }),
+            refused(SettingsDraft { chip_rounds_until: 15, ..good.clone() }),
             SettingsError::ChipRoundsUntil { seats }
         );
-        assert_eq!(refused(Settings { carry_percent: 101, ..good.clone() }), SettingsError::Carry);
-        assert_eq!(refused(Settings { final_deals: 0, ..good.clone() }), SettingsError::Deals);
+        assert_eq!(refused(SettingsDraft { carry_percent: 101, ..good.clone() }), SettingsError::Carry);
+        assert_eq!(refused(SettingsDraft { final_deals: 0, ..good.clone() }), SettingsError::Deals);
         // A scheduled event's field is not known yet: only the table's seats bound the chip rounds' end.
-        assert_eq!(Settings { chip_rounds_until: 300, ..good }.check(None), Ok(()));
+        assert!(SettingsDraft { chip_rounds_until: 300, ..good.clone() }.check(None).is_ok());
+        // Settings are made only by checking: read back from JSON too.
+        let checked = good.clone().check(Some(27)).unwrap();
+        assert_eq!(serde_json::from_value::<Settings>(serde_json::to_value(&checked).unwrap()).unwrap(), checked);
+        let out_of_bounds = serde_json::to_value(SettingsDraft { chips: 10, ..good }).unwrap();
+        assert!(serde_json::from_value::<Settings>(out_of_bounds).is_err());
     }
 
     #[test]
@@ -767,13 +777,13 @@ mod tests {
 
     #[test]
     fn the_line_starts_at_its_share_of_the_chips_and_rises_every_chip_round() {
-        let settings = Settings::default_for(TableType::House, 27);
+        let settings = defaults(TableType::House, 27);
         assert_eq!([1, 2, 3].map(|round| settings.line(round)), [2_000, 4_000, 6_000]);
     }
 
     #[test]
     fn a_share_of_the_chips_is_carried_into_the_fixed_deal_rounds() {
-        let settings = Settings::default_for(TableType::House, 27);
+        let settings = defaults(TableType::House, 27);
         assert_eq!((settings.carried(25_000), settings.carried(1_009), settings.carried(-300)), (2_500, 100, 0));
     }
 
@@ -830,10 +840,7 @@ mod tests {
 
     #[test]
     fn a_scheduled_event_gives_the_latest_registrations_byes_beyond_whole_tables() {
-        let mut log = Log::new(
-            Format::Scheduled { starts_at: HOUR, bots_fill: false },
-            Settings::default_for(TableType::House, 27),
-        );
+        let mut log = Log::new(Format::Scheduled { starts_at: HOUR, bots_fill: false }, defaults(TableType::House, 27));
         log.register(&names(11).iter().map(String::as_str).collect::<Vec<_>>());
         assert_eq!(log.state().due_entry(HOUR - 1), None);
         let started = log.state().due_entry(HOUR).unwrap();
@@ -846,7 +853,7 @@ mod tests {
 
     #[test]
     fn a_scheduled_event_with_bots_allowed_fills_its_last_table_and_one_too_small_is_cancelled() {
-        let settings = Settings::default_for(TableType::House, 27);
+        let settings = defaults(TableType::House, 27);
         let mut filled = Log::new(Format::Scheduled { starts_at: HOUR, bots_fill: true }, settings.clone());
         filled.register(&names(7).iter().map(String::as_str).collect::<Vec<_>>());
         assert_eq!(filled.state().due_entry(HOUR), Some(Entry::Started { byes: vec![], bots: 2 }));
@@ -912,7 +919,9 @@ mod tests {
         let mut log = sit_and_go(27, false);
         log.register(&names(27).iter().map(String::as_str).collect::<Vec<_>>());
         // Chip rounds of one deal; a farmer loses 10 points (5,000 chips): 5,000 left, below no line of 20%.
-        let settings = Settings { line_every: 1, line_percent: 60, stake: 500, ..log.state().settings };
+        let settings = SettingsDraft { line_every: 1, line_percent: 60, stake: 500, ..log.state().settings.draft() }
+            .check(Some(27))
+            .unwrap();
         log.entries[0].entry = Entry::Created {
             title: "Test".into(),
             host: "Host".into(),
@@ -1045,8 +1054,7 @@ mod tests {
 
     #[test]
     fn two_player_events_seat_pairs() {
-        let mut log =
-            Log::new(Format::SitAndGo { size: 8, bots_after_ms: None }, Settings::default_for(TableType::TwoPlayer, 8));
+        let mut log = Log::new(Format::SitAndGo { size: 8, bots_after_ms: None }, defaults(TableType::TwoPlayer, 8));
         log.register(&names(8).iter().map(String::as_str).collect::<Vec<_>>());
         log.play(|_, _, number| if number % 2 == 0 { vec![3, -3] } else { vec![-1, 1] });
         let state = log.state();
@@ -1130,7 +1138,7 @@ mod tests {
     fn a_recurring_event_out_of_bounds_is_refused() {
         assert!(matches!(Recurring { slug: "Hourly!".into(), ..hourly() }.check(), Err(RecurringError::Slug(_))));
         assert!(matches!(Recurring { every_minutes: Some(5), ..hourly() }.check(), Err(RecurringError::Every(_))));
-        let bad = Settings { chips: 1, ..Settings::default_for(TableType::House, 27) };
+        let bad = SettingsDraft { chips: 1, ..SettingsDraft::default_for(TableType::House, 27) };
         assert!(matches!(Recurring { settings: Some(bad), ..hourly() }.check(), Err(RecurringError::Settings(..))));
         // Exactly one kind.
         assert!(matches!(Recurring { sit_and_go: Some(9), ..hourly() }.check(), Err(RecurringError::Kind(_))));

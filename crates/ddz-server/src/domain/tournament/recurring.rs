@@ -40,7 +40,7 @@ pub struct Recurring {
     pub bots_after_seconds: Option<u64>,
     /// The settings (their `table` is the event's); docs/tournaments.md's defaults for the field if left out.
     #[serde(default)]
-    pub settings: Option<Settings>,
+    pub settings: Option<SettingsDraft>,
 }
 
 /// Why a recurring event is refused.
@@ -101,13 +101,16 @@ impl Recurring {
             }
             _ => return Err(RecurringError::Kind(slug())),
         }
-        self.settings().check(self.sit_and_go).map_err(|e| RecurringError::Settings(slug(), e))
+        self.settings().check(self.sit_and_go).map(|_| ()).map_err(|e| RecurringError::Settings(slug(), e))
     }
 
-    pub fn settings(&self) -> Settings {
-        let settings =
-            self.settings.clone().unwrap_or_else(|| Settings::default_for(self.table, self.sit_and_go.unwrap_or(27)));
-        Settings { table: self.table, ..settings }
+    /// Its runs' settings, checked as each is created ([`Recurring::check`] checked them at start-up).
+    pub fn settings(&self) -> SettingsDraft {
+        let settings = self
+            .settings
+            .clone()
+            .unwrap_or_else(|| SettingsDraft::default_for(self.table, self.sit_and_go.unwrap_or(27)));
+        SettingsDraft { table: self.table, ..settings }
     }
 
     /// A run's format: a scheduled one's for its start `starts_at`.

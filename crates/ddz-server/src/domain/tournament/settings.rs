@@ -1,12 +1,17 @@
-//! A tournament's settings and their bounds: what a host may choose, checked once at creation.
+//! A tournament's settings and their bounds: what a host or an operator proposes ([`SettingsDraft`]: a
+//! request's body, a recurring event's file) and what a tournament runs by ([`Settings`]: only made by
+//! checking a draft, so that no code holds settings out of their bounds).
+
+use std::ops::Deref;
 
 use super::*;
 
-/// A tournament's settings, chosen at creation within [`Settings::check`]'s bounds.
+/// Settings as proposed (a request's body, an operator's file), not yet checked: [`SettingsDraft::check`]
+/// makes them [`Settings`].
 #[derive(ts_rs::TS, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 #[ts(rename = "TournamentSettings")]
-pub struct Settings {
+pub struct SettingsDraft {
     pub table: TableType,
     /// Everyone's chips at the start.
     pub chips: i64,
@@ -81,11 +86,59 @@ pub const MAX_ENTRANTS: usize = 10_000;
 /// The level of the bots that fill a tournament's empty places.
 pub const FILL_LEVEL: BotKind = BotKind::Normal;
 
+/// A tournament's settings, within their bounds: made only by [`SettingsDraft::check`] (and read back
+/// from a stored log through it), read through [`Deref`] as the draft's fields.
+#[derive(ts_rs::TS, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(try_from = "SettingsDraft", into = "SettingsDraft")]
+#[ts(as = "SettingsDraft", rename = "TournamentSettings")]
+pub struct Settings(SettingsDraft);
+
+impl Deref for Settings {
+    type Target = SettingsDraft;
+
+    fn deref(&self) -> &SettingsDraft {
+        &self.0
+    }
+}
+
+/// Stored settings read back: checked again (the field's size was checked when they were stored).
+impl TryFrom<SettingsDraft> for Settings {
+    type Error = SettingsError;
+
+    fn try_from(draft: SettingsDraft) -> Result<Settings, SettingsError> {
+        draft.check(None)
+    }
+}
+
+impl From<Settings> for SettingsDraft {
+    fn from(settings: Settings) -> SettingsDraft {
+        settings.0
+    }
+}
+
 impl Settings {
+    /// The settings as a draft, to change and check again.
+    pub fn draft(&self) -> SettingsDraft {
+        self.0.clone()
+    }
+
+    /// The line at the end of chip round `round` (from 1): a player with fewer chips is out.
+    pub fn line(&self, round: u32) -> i64 {
+        let percent = self.line_percent + self.line_step_percent * i64::from(round.saturating_sub(1));
+        self.chips * percent / 100
+    }
+
+    /// The chips a player with `chips` carries into the fixed-deal rounds (rounded down, never below 0).
+    pub fn carried(&self, chips: i64) -> i64 {
+        chips.max(0) * self.carry_percent / 100
+    }
+}
+
+impl SettingsDraft {
     /// The defaults of docs/tournaments.md, scaled to `entrants` and `table`.
-    pub fn default_for(table: TableType, entrants: usize) -> Settings {
+    pub fn default_for(table: TableType, entrants: usize) -> SettingsDraft {
         let seats = seats(table);
-        Settings {
+        SettingsDraft {
             table,
             chips: 10_000,
             stake: 500,
@@ -100,9 +153,9 @@ impl Settings {
         }
     }
 
-    /// Whether the settings are within their bounds (the chip rounds' end against `entrants`, where the
+    /// The settings, if they are within their bounds (the chip rounds' end against `entrants`, where the
     /// field is known: a sit-and-go's size).
-    pub fn check(&self, entrants: Option<usize>) -> Result<(), SettingsError> {
+    pub fn check(self, entrants: Option<usize>) -> Result<Settings, SettingsError> {
         let seats = seats(self.table);
         if !(1_000..=1_000_000).contains(&self.chips) || !(1..=10_000).contains(&self.stake) {
             return Err(SettingsError::Chips);
@@ -123,18 +176,7 @@ impl Settings {
         if !(1..=12).contains(&self.deals_per_round) || !(1..=24).contains(&self.final_deals) {
             return Err(SettingsError::Deals);
         }
-        Ok(())
-    }
-
-    /// The line at the end of chip round `round` (from 1): a player with fewer chips is out.
-    pub fn line(&self, round: u32) -> i64 {
-        let percent = self.line_percent + self.line_step_percent * i64::from(round.saturating_sub(1));
-        self.chips * percent / 100
-    }
-
-    /// The chips a player with `chips` carries into the fixed-deal rounds (rounded down, never below 0).
-    pub fn carried(&self, chips: i64) -> i64 {
-        chips.max(0) * self.carry_percent / 100
+        Ok(Settings(self))
     }
 }
 
