@@ -83,6 +83,14 @@ impl BotKind {
             BotKind::Bomber => "bomber",
         }
     }
+
+    /// The name the `nth` bot of this kind at a table sits under (from 1): `Bot Normal`, `Bot Normal 2`. The
+    /// server's rooms and the page's offline table both name their bots here.
+    pub fn seat_name(self, nth: usize) -> String {
+        let name = self.name();
+        let base = format!("Bot {}{}", name[..1].to_uppercase(), &name[1..]);
+        if nth <= 1 { base } else { format!("{base} {nth}") }
+    }
 }
 
 impl fmt::Display for BotKind {

@@ -13,7 +13,8 @@ use serde::{Deserialize, Serialize};
 pub struct OfflineTable {
     /// The table type (each deal says its own option: the host may switch the Wild between deals).
     pub rules: TableRules,
-    /// By seat.
+    /// By seat: the player's name; a bot's seat left unnamed (empty) is named here, as the server names
+    /// its bots ([`BotKind::seat_name`]).
     pub names: Vec<String>,
     /// By seat: the bot's level, or none for the player.
     pub bots: Vec<Option<BotKind>>,
@@ -44,6 +45,21 @@ pub struct OfflineState {
     pub settlement: Vec<Payment>,
     /// The next bot's move, when a bot is awaited (the page plays it after a moment).
     pub bot: Option<Action>,
+    /// Each seat's name: the player's, and the bots' as the server would name them.
+    pub names: Vec<String>,
+}
+
+/// Each seat's name: the page's, and [`BotKind::seat_name`] for a bot's seat it left unnamed (the second
+/// of a kind is `Bot Normal 2`).
+fn seat_names(table: &OfflineTable) -> Vec<String> {
+    let unnamed_bot =
+        |seat: usize| table.names[seat].is_empty().then(|| table.bots.get(seat).copied().flatten()).flatten();
+    (0..table.names.len())
+        .map(|seat| match unnamed_bot(seat) {
+            Some(kind) => kind.seat_name(1 + (0..seat).filter(|&s| unnamed_bot(s) == Some(kind)).count()),
+            None => table.names[seat].clone(),
+        })
+        .collect()
 }
 
 /// Why the page's table cannot be read: an action the rules refuse (the page drops it), or a table
@@ -58,12 +74,13 @@ pub fn offline_state(table: &OfflineTable) -> Result<OfflineState, Refused> {
     if players != rules.players as usize || table.bots.len() != players || table.seat >= players {
         return Err(Refused(format!("a {} table seats {} players", rules.name(), rules.players)));
     }
+    let names = seat_names(table);
     // The ledger books money by name: one name at two seats would be one balance.
-    if (1..players).any(|i| table.names[..i].contains(&table.names[i])) {
+    if (1..players).any(|i| names[..i].contains(&names[i])) {
         return Err(Refused("each seat needs a name of its own".into()));
     }
     let mut ledger = Ledger::new(rules);
-    for name in &table.names {
+    for name in &names {
         ledger.join(name);
     }
     let mut last: Option<Deal> = None;
@@ -72,7 +89,7 @@ pub fn offline_state(table: &OfflineTable) -> Result<OfflineState, Refused> {
             if previous.result().is_none() {
                 return Err(Refused(format!("deal {number} is not over, so deal {} cannot start", number + 1)));
             }
-            ledger.record(previous, &table.names);
+            ledger.record(previous, &names);
         }
         if dealt.rules.table != table.rules.table {
             return Err(Refused(format!("deal {} is not at a {} table", number + 1, rules.name())));
@@ -84,7 +101,7 @@ pub fn offline_state(table: &OfflineTable) -> Result<OfflineState, Refused> {
     }
     let over = last.as_ref().is_some_and(|deal| deal.result().is_some());
     let mut deals_played = ledger.deals;
-    let mut balances: Vec<i64> = table.names.iter().map(|n| ledger.balances[n]).collect();
+    let mut balances: Vec<i64> = names.iter().map(|n| ledger.balances[n]).collect();
     if let (true, Some(deal)) = (over, &last) {
         deals_played += 1;
         for (balance, delta) in balances.iter_mut().zip(&deal.result().expect("over").score) {
@@ -92,7 +109,7 @@ pub fn offline_state(table: &OfflineTable) -> Result<OfflineState, Refused> {
         }
     }
     let start = ledger.starting_balance();
-    let nets: Vec<(String, i64)> = table.names.iter().cloned().zip(balances.iter().map(|b| b - start)).collect();
+    let nets: Vec<(String, i64)> = names.iter().cloned().zip(balances.iter().map(|b| b - start)).collect();
     let bot = last.as_ref().and_then(|deal| {
         deal.waiting_for().into_iter().find_map(|seat| table.bots[seat].and_then(|kind| bot_action(deal, seat, kind)))
     });
@@ -102,6 +119,7 @@ pub fn offline_state(table: &OfflineTable) -> Result<OfflineState, Refused> {
         balances,
         settlement: ddz_engine::settle(&nets),
         bot,
+        names,
     })
 }
 
@@ -112,7 +130,7 @@ mod tests {
 
     fn table(rules: TableRules) -> OfflineTable {
         let players = if rules.table == TableType::TwoPlayer { 2 } else { 3 };
-        let names = ["Ann", "Bot Normal 1", "Bot Normal 2"][..players].iter().map(|s| s.to_string()).collect();
+        let names = ["Ann", "", ""][..players].iter().map(|s| s.to_string()).collect();
         let mut bots = vec![Some(BotKind::Normal); players];
         bots[0] = None;
         let deals = vec![OfflineDeal { rules, seed: Seed::from_u64(9), actions: vec![] }];
@@ -160,6 +178,13 @@ mod tests {
         let state = play_out(&mut two);
         assert_eq!(state.balances.iter().sum::<i64>(), 0);
         assert_eq!(state.deal.expect("the deal").hands_at_end.expect("shown").len(), 2);
+    }
+
+    #[test]
+    fn the_bots_are_named_as_the_servers_bots_are() {
+        let state =
+            offline_state(&table(TableRules { table: TableType::House, wild: false, wild_rank: false })).unwrap();
+        assert_eq!(state.names, ["Ann", "Bot Normal", "Bot Normal 2"]);
     }
 
     #[test]

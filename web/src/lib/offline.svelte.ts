@@ -38,12 +38,6 @@ function newSeed(): string {
   return toHex(crypto.getRandomValues(new Uint8Array(32)));
 }
 
-/** The bots' names, as the server names them (`Bot Normal`, `Bot Normal 2`). */
-function botNames(level: BotKind): string[] {
-  const base = `Bot ${level[0].toUpperCase()}${level.slice(1)}`;
-  return [base, `${base} 2`];
-}
-
 /** The kept table of `name`, if it is still open. */
 function keptTable(name: string): Kept | null {
   try {
@@ -77,7 +71,8 @@ export class OfflineRoom implements RoomLink {
     const rules: TableRules = { table: 'house', wild, wild_rank: false };
     this.kept = keptTable(name) ?? {
       rules,
-      names: [name, ...botNames(bots)],
+      // The bots' seats are named by the engine, as the server names its bots.
+      names: [name, '', ''],
       bots: [null, bots, bots],
       deals: [{ seed: newSeed(), actions: [], rules }],
       autoPlay: false,
@@ -111,7 +106,8 @@ export class OfflineRoom implements RoomLink {
 
   /** What a server would send for this table. */
   private view(state: OfflineState): RoomView {
-    const { names, bots, autoPlay, closed } = this.kept;
+    const { bots, autoPlay, closed } = this.kept;
+    const names = state.names;
     return {
       code: OFFLINE_CODE,
       mode: 'bots',

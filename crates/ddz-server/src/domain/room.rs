@@ -704,9 +704,8 @@ impl Room {
     }
 
     fn bot_name(&self, level: BotKind) -> String {
-        let base = format!("Bot {}", capitalise(level.name()));
         (1..)
-            .map(|i| if i == 1 { base.clone() } else { format!("{base} {i}") })
+            .map(|nth| level.seat_name(nth))
             .find(|n| self.seat_of(&NameKey::of_stored(n)).is_none() && !self.ledger.balances.contains_key(n))
             .expect("some name is free")
     }
@@ -721,11 +720,6 @@ impl Room {
     pub fn next_setup(&self, seed: ddz_engine::Seed) -> DealSetup {
         self.ledger.next_setup(seed)
     }
-}
-
-fn capitalise(s: &str) -> String {
-    let mut chars = s.chars();
-    chars.next().map_or(String::new(), |c| c.to_uppercase().chain(chars).collect())
 }
 
 #[cfg(test)]

@@ -51,10 +51,14 @@ describe('Play vs 2 Bots in the page', () => {
   const seed = '07'.repeat(32);
   const table = (actions: Action[]): OfflineTable => ({
     rules: house,
-    names: ['Ann', 'Bot Normal', 'Bot Normal 2'],
+    names: ['Ann', '', ''],
     bots: [null, 'normal', 'normal'],
     deals: [{ rules: house, seed, actions }],
     seat: 0,
+  });
+
+  it('names the bots as the server names them', () => {
+    expect(engine.offline(table([])).names).toEqual(['Ann', 'Bot Normal', 'Bot Normal 2']);
   });
 
   it('plays a whole deal: the bots answer, the player plays its first choice, the money adds up', () => {

@@ -27,7 +27,7 @@ type Exports = {
 export type OfflineTable = {
   /** The table type (each deal has its own option: the Wild may be switched between deals). */
   rules: TableRules;
-  /** By seat. */
+  /** By seat: the player's name, and '' for a bot's seat (the engine names it as the server names its bots). */
   names: string[];
   /** By seat: the bot's level, or null for the player. */
   bots: (BotKind | null)[];
@@ -44,6 +44,8 @@ export type OfflineState = {
   balances: number[];
   settlement: Payment[];
   bot: Action | null;
+  /** Each seat's name: the player's, and the bots' as the server names them (`Bot Normal`, `Bot Normal 2`). */
+  names: string[];
 };
 
 /** The engine's answers to a position, synchronously. */
