@@ -39,6 +39,7 @@ import type {
   TableType,
   TournamentCreated,
   TournamentEntry,
+  TournamentRules,
   TournamentFollow,
   TournamentFormat,
   Tournaments,
@@ -236,6 +237,11 @@ export function hall(): Promise<Hall> {
 }
 
 /** The tournaments: upcoming, running and finished. */
+/** What a host may choose: each table type's sizes and default settings, the bounds (the server's own rules). */
+export function tournamentRules(): Promise<TournamentRules> {
+  return get('/api/tournaments/rules');
+}
+
 export function tournaments(): Promise<Tournaments> {
   return get('/api/tournaments');
 }

@@ -4,7 +4,6 @@ import { describe, expect, it } from 'vitest';
 import {
   builtInFirst,
   countdown,
-  defaultSettings,
   enterOnce,
   hostWords,
   lastTournament,
@@ -12,7 +11,6 @@ import {
   rememberTournament,
   runningWords,
   tournamentPath,
-  sitAndGoSizes,
 } from './tournaments';
 import type { PathStage, TournamentSummary } from './wire';
 
@@ -20,21 +18,6 @@ function summary(id: string, host: string, phase: TournamentSummary['phase'] = '
   const recurring = host === 'Organiser';
   return { id, title: '', host, recurring, table: 'house', format: { kind: 'sit_and_go', size: 9 }, phase, created_at: 0, entrants: 9, left: 6, podium: [] };
 }
-
-describe('the create form', () => {
-  it('offers the sizes the server takes', () => {
-    expect(sitAndGoSizes('house')).toEqual([9, 27]);
-    expect(sitAndGoSizes('no_shuffle')).toEqual([9, 27]);
-    expect(sitAndGoSizes('two_player')).toEqual([8, 16]);
-  });
-  it('ends the chip rounds at a third of the field in whole tables, as the server does', () => {
-    expect(defaultSettings('house', 27).chip_rounds_until).toBe(9);
-    expect(defaultSettings('house', 9).chip_rounds_until).toBe(3);
-    expect(defaultSettings('two_player', 16).chip_rounds_until).toBe(4);
-    expect(defaultSettings('two_player', 8).chip_rounds_until).toBe(2);
-    expect(defaultSettings('no_shuffle').chip_rounds_until).toBe(9);
-  });
-});
 
 describe('the lists', () => {
   it("put the site's own events first: a sit-and-go of each table type in order, then the scheduled", () => {

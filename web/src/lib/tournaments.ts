@@ -1,5 +1,4 @@
-// Tournaments in the client, the part without a page (docs/tournaments.md): the sizes and default settings the
-// create form offers (the server's `Settings::default_for`), the order of the lists, an event's format, phase
+// Tournaments in the client, the part without a page (docs/tournaments.md): the order of the lists, an event's format, phase
 // and stages in words, the countdown, and the tournament the player last came from (for the link back from a
 // tournament table, whose room does not name its tournament). What the event's page shows of its rules (its
 // path, the reader's place and table) comes from the server's `TournamentPage`, never worked out here.
@@ -17,42 +16,6 @@ import type {
   TournamentStage,
   TournamentSummary,
 } from './wire';
-
-/** Seats at one table of a table type. */
-export function seatsOf(table: TableType): number {
-  return table === 'two_player' ? 2 : 3;
-}
-
-/** The sizes a sit-and-go of a table type takes. */
-export function sitAndGoSizes(table: TableType): number[] {
-  return table === 'two_player' ? [8, 16] : [9, 27];
-}
-
-/** The server's bounds on a sit-and-go's wait before bots fill it, in minutes (10 s to 30 min). */
-export const MIN_WAIT_MINUTES = 1 / 6;
-export const MAX_WAIT_MINUTES = 30;
-
-/** A scheduled event's field before anyone registers: the server's settings assume 27. */
-const SCHEDULED_FIELD = 27;
-
-/** The server's default settings for a table type and field (`Settings::default_for`); `field` is a sit-and-go's
- * size, or none for a scheduled event. */
-export function defaultSettings(table: TableType, field: number = SCHEDULED_FIELD): TournamentSettings {
-  const seats = seatsOf(table);
-  return {
-    table,
-    chips: 10_000,
-    stake: 500,
-    line_percent: 20,
-    line_step_percent: 20,
-    line_every: 3,
-    chip_rounds: 3,
-    chip_rounds_until: Math.max(1, Math.floor(field / 3 / seats)) * seats,
-    carry_percent: 10,
-    deals_per_round: 3,
-    final_deals: 6,
-  };
-}
 
 /** A countdown of `ms` as a clock, the same in every language: `m:ss`, or `h:mm:ss` (hours beyond a day
  * counted on); never below 0. */

@@ -732,6 +732,42 @@ deals_per_round: number,
  */
 final_deals: number, };
 
+export type SettingsBounds = { chips: [number, number], stake: [number, number], line_percent: [number, number], line_step_percent: [number, number], line_every: [number, number], chip_rounds: [number, number], carry_percent: [number, number], deals_per_round: [number, number], final_deals: [number, number], };
+
+export type TournamentRules = { 
+/**
+ * Each table type's seats, sit-and-go sizes and default settings.
+ */
+tables: Array<TableTournaments>, 
+/**
+ * Each setting's bounds, inclusive.
+ */
+bounds: SettingsBounds, 
+/**
+ * How long a sit-and-go's bots may wait before they fill it, in ms, inclusive.
+ */
+bots_after_ms: [number, number], 
+/**
+ * The longest title, in characters.
+ */
+title_chars: number, };
+
+export type TableTournaments = { table: TableType, 
+/**
+ * Seats at one of its tables.
+ */
+seats: number, 
+/**
+ * The sit-and-go sizes it takes, each with its default settings.
+ */
+sit_and_go: Array<SitAndGoDefaults>, 
+/**
+ * A scheduled event's default settings (for a field of 27).
+ */
+scheduled: TournamentSettings, };
+
+export type SitAndGoDefaults = { size: number, settings: TournamentSettings, };
+
 export type TournamentFormat = { "kind": "sit_and_go", size: number, bots_after_ms?: number, } | { "kind": "scheduled", starts_at: number, bots_fill: boolean, };
 
 export type TournamentStage = "chips" | "fixed" | "final";

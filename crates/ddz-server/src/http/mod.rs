@@ -66,6 +66,7 @@ pub fn router(state: AppState) -> Router {
         .route("/api/quick-match", post(quick::join))
         .route("/api/quick-match/{ticket}", get(quick::poll).delete(quick::leave))
         .route("/api/tournaments", get(tournaments::list).post(tournaments::create))
+        .route("/api/tournaments/rules", get(tournaments::rules))
         .route("/api/tournaments/{id}", get(tournaments::view))
         .route("/api/tournaments/{id}/page", get(tournaments::page))
         .route("/api/tournaments/{id}/record", get(tournaments::record))

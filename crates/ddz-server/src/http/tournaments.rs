@@ -4,13 +4,17 @@
 use axum::Json;
 use axum::extract::State;
 use axum::http::StatusCode;
+use ddz_engine::TableType;
 
 use super::common::{AppError, AppState, Body, ClientAddr, Params, Queried, origin_address, path_name};
 use super::names::proven_name;
-use crate::domain::tournament::{SettingsDraft, SettingsError};
+use crate::domain::tournament::{
+    BOTS_AFTER_MS, BOUNDS, SCHEDULED_FIELD, SettingsDraft, SettingsError, TITLE_CHARS, seats, sit_and_go_sizes,
+};
 use crate::tournaments::{Creating, DeskError};
 use crate::wire::http::{
-    CreateTournament, TournamentCreated, TournamentEntry, TournamentRecord, TournamentView, Tournaments,
+    CreateTournament, SitAndGoDefaults, TableTournaments, TournamentCreated, TournamentEntry, TournamentRecord,
+    TournamentRules, TournamentView, Tournaments,
 };
 use crate::wire::pages::TournamentFollow;
 use crate::wire::protocol::{ErrorCode, Refused};
@@ -60,6 +64,23 @@ pub(super) async fn record(
     Ok(Json(state.desk.record(&id).await?))
 }
 
+/// `GET /api/tournaments/rules`: what the create form offers, from the rules themselves.
+pub(super) async fn rules() -> Json<TournamentRules> {
+    let tables = [TableType::House, TableType::NoShuffle, TableType::TwoPlayer]
+        .into_iter()
+        .map(|table| TableTournaments {
+            table,
+            seats: seats(table),
+            sit_and_go: sit_and_go_sizes(table)
+                .into_iter()
+                .map(|size| SitAndGoDefaults { size, settings: SettingsDraft::default_for(table, size) })
+                .collect(),
+            scheduled: SettingsDraft::default_for(table, SCHEDULED_FIELD),
+        })
+        .collect();
+    Json(TournamentRules { tables, bounds: BOUNDS, bots_after_ms: BOTS_AFTER_MS, title_chars: TITLE_CHARS })
+}
+
 /// A tournament body the server cannot read: a field or a kind it does not know is a setting refused
 /// (`bad_settings`, serde's words name it); any other shape, a bad request.
 fn strict(e: serde_json::Error) -> Refused {
@@ -78,7 +99,7 @@ pub(super) async fn create(
 ) -> Result<(StatusCode, Json<TournamentCreated>), AppError> {
     let req: CreateTournament = serde_json::from_value(body).map_err(strict)?;
     let host = proven_name(&state, &req.name, req.key.as_deref(), from).await?;
-    let field = req.format.size().unwrap_or(27);
+    let field = req.format.size().unwrap_or(SCHEDULED_FIELD);
     let settings = match req.settings {
         Some(settings) if settings.table != req.table => {
             let contradiction = SettingsError::Table { table: req.table, settings: settings.table };

@@ -11,7 +11,7 @@ use crate::domain::names::NameKey;
 use crate::domain::rating::{PlayerRating, RatingRow};
 use crate::domain::room::{Mode, RoomCode};
 use crate::domain::stats::{BoardName, StatLine};
-use crate::domain::tournament::{Format, Settings, SettingsDraft, Stage, Stamped};
+use crate::domain::tournament::{Format, Settings, SettingsBounds, SettingsDraft, Stage, Stamped};
 use crate::wire::pages::{EntrantView, Summary, TournamentSummary, TournamentTable};
 use crate::wire::protocol::ErrorCode;
 
@@ -377,6 +377,38 @@ fn house() -> TableType {
 
 fn hard() -> BotKind {
     BotKind::Hard
+}
+
+/// `GET /api/tournaments/rules`: what a host may choose, from the server's own rules (docs/tournaments.md),
+/// so that the create form copies none of them.
+#[derive(ts_rs::TS, Clone, Debug, Serialize)]
+pub struct TournamentRules {
+    /// Each table type's seats, sit-and-go sizes and default settings.
+    pub tables: Vec<TableTournaments>,
+    /// Each setting's bounds, inclusive.
+    pub bounds: SettingsBounds,
+    /// How long a sit-and-go's bots may wait before they fill it, in ms, inclusive.
+    pub bots_after_ms: [u64; 2],
+    /// The longest title, in characters.
+    pub title_chars: usize,
+}
+
+/// One table type's tournaments.
+#[derive(ts_rs::TS, Clone, Debug, Serialize)]
+pub struct TableTournaments {
+    pub table: TableType,
+    /// Seats at one of its tables.
+    pub seats: usize,
+    /// The sit-and-go sizes it takes, each with its default settings.
+    pub sit_and_go: Vec<SitAndGoDefaults>,
+    /// A scheduled event's default settings (for a field of 27).
+    pub scheduled: SettingsDraft,
+}
+
+#[derive(ts_rs::TS, Clone, Debug, Serialize)]
+pub struct SitAndGoDefaults {
+    pub size: usize,
+    pub settings: SettingsDraft,
 }
 
 /// `POST /api/tournaments`: a sit-and-go or a scheduled event of `table`, hosted by `name`. Settings left

@@ -11,15 +11,15 @@ use crate::domain::rating::{PlayerRating, RatingPoint, RatingRow};
 use crate::domain::room::{LogLine, Mode, Occupant, RoomCode};
 use crate::domain::stats::{BoardName, StatLine};
 use crate::domain::tournament::{
-    Format as TournamentFormat, PathStage, PathState, Phase as TournamentPhase, SettingsDraft as TournamentSettings,
-    Stage as TournamentStage,
+    Format as TournamentFormat, PathStage, PathState, Phase as TournamentPhase, SettingsBounds,
+    SettingsDraft as TournamentSettings, Stage as TournamentStage,
 };
 use crate::wire::http::{
     ApiError, Board, BoardRank, ChallengeStanding, ChallengeStarted, CreateRoom, CreateTournament, DealReview, Health,
     JoinQuickMatch, Lobby, NameCard, NameSecrets, Placing, PlayVsBots, PlayedDeal, PlayedDeals, PlayerStats,
     ProtectName, QuickMatch, Rallies, RallyComparison, RallyFairness, RatingBoard, RatingPlacing, RecoverName, Replay,
-    RoomCreated, RoomDeals, Standing, StartChallenge, TournamentCreated, TournamentEntry, TournamentFinish,
-    TournamentRound, TournamentView, Tournaments,
+    RoomCreated, RoomDeals, SitAndGoDefaults, Standing, StartChallenge, TableTournaments, TournamentCreated,
+    TournamentEntry, TournamentFinish, TournamentRound, TournamentRules, TournamentView, Tournaments,
 };
 use crate::wire::pages::{
     EntrantView, Hall, QuickLine, RoundLine, TournamentFollow, TournamentPage, TournamentSummary, TournamentTable,
@@ -136,6 +136,10 @@ pub fn typescript() -> String {
         decl::<NameCard>(&cfg),
         decl::<NameSecrets>(&cfg),
         decl::<TournamentSettings>(&cfg),
+        decl::<SettingsBounds>(&cfg),
+        decl::<TournamentRules>(&cfg),
+        decl::<TableTournaments>(&cfg),
+        decl::<SitAndGoDefaults>(&cfg),
         decl::<TournamentFormat>(&cfg),
         decl::<TournamentStage>(&cfg),
         decl::<TournamentPhase>(&cfg),

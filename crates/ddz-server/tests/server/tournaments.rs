@@ -363,6 +363,48 @@ async fn tournament_requests_out_of_bounds_are_refused_with_their_codes() {
     assert!(running.stop().await);
 }
 
+/// What the create form offers comes from the server's rules (`GET /api/tournaments/rules`): every size and its
+/// default settings are taken, and a setting one past its served bound is refused.
+#[tokio::test]
+async fn the_served_rules_are_the_ones_creation_holds_to() {
+    let running = tournament_server(&temp_db("tournament-rules")).await;
+    let addr = running.addr;
+    let rules = get(addr, "/api/tournaments/rules").await;
+    let tables = rules["tables"].as_array().unwrap();
+    let sizes: Vec<(&str, Vec<u64>)> = tables
+        .iter()
+        .map(|t| {
+            (
+                t["table"].as_str().unwrap(),
+                t["sit_and_go"].as_array().unwrap().iter().map(|s| s["size"].as_u64().unwrap()).collect(),
+            )
+        })
+        .collect();
+    assert_eq!(sizes, [("house", vec![9, 27]), ("no_shuffle", vec![9, 27]), ("two_player", vec![8, 16])]);
+    let mut hosts = 0;
+    for of in tables {
+        let table = &of["table"];
+        for offered in of["sit_and_go"].as_array().unwrap() {
+            hosts += 1;
+            let format = json!({"kind": "sit_and_go", "size": offered["size"]});
+            let body = json!({"name": format!("Host {hosts}"), "table": table, "format": format, "settings": offered["settings"]});
+            let created = http(addr, "POST", "/api/tournaments", Some(body)).await;
+            assert_eq!(created.status, 201, "{table} {}: {}", offered["size"], created.body);
+        }
+    }
+    let house = &tables[0]["sit_and_go"][0];
+    let mut beyond = house["settings"].clone();
+    beyond["final_deals"] = json!(rules["bounds"]["final_deals"][1].as_u64().unwrap() + 1);
+    let body = json!({"name": "Host", "table": "house", "format": {"kind": "sit_and_go", "size": house["size"]}, "settings": beyond});
+    let refused = http(addr, "POST", "/api/tournaments", Some(body)).await;
+    assert_eq!((refused.status, refused.body["code"].as_str()), (400, Some("bad_settings")));
+    let wait = rules["bots_after_ms"][0].as_u64().unwrap() - 1;
+    let body =
+        json!({"name": "Host", "table": "house", "format": {"kind": "sit_and_go", "size": 9, "bots_after_ms": wait}});
+    assert_eq!(http(addr, "POST", "/api/tournaments", Some(body)).await.body["code"], "bad_settings");
+    assert!(running.stop().await);
+}
+
 /// A scheduled event's registrations come in its last minute, all at once: every one is answered, none
 /// with "try again", and the withdrawals racing them too.
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]

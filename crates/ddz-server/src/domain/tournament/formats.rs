@@ -3,6 +3,9 @@
 
 use super::*;
 
+/// How long a sit-and-go's bots may wait before they fill its empty places: 10 s to 30 min.
+pub const BOTS_AFTER_MS: [u64; 2] = [10_000, 30 * 60_000];
+
 /// How a tournament starts.
 #[derive(ts_rs::TS, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
@@ -30,7 +33,7 @@ impl Format {
                 if !sizes.contains(&size) {
                     return Err(SettingsError::Size { sizes: format!("{} or {}", sizes[0], sizes[1]) });
                 }
-                if bots_after_ms.is_some_and(|ms| !(10_000..=30 * 60_000).contains(&ms)) {
+                if bots_after_ms.is_some_and(|ms| !(BOTS_AFTER_MS[0]..=BOTS_AFTER_MS[1]).contains(&ms)) {
                     return Err(SettingsError::Wait);
                 }
             }

@@ -109,7 +109,7 @@ impl Recurring {
         let settings = self
             .settings
             .clone()
-            .unwrap_or_else(|| SettingsDraft::default_for(self.table, self.sit_and_go.unwrap_or(27)));
+            .unwrap_or_else(|| SettingsDraft::default_for(self.table, self.sit_and_go.unwrap_or(SCHEDULED_FIELD)));
         SettingsDraft { table: self.table, ..settings }
     }
 

@@ -68,6 +68,41 @@ pub enum SettingsError {
     Table { table: TableType, settings: TableType },
 }
 
+/// Each setting's bounds, inclusive: what [`SettingsDraft::check`] holds a draft to, and what the create
+/// form offers (`GET /api/tournaments/rules`).
+#[derive(ts_rs::TS, Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct SettingsBounds {
+    pub chips: [i64; 2],
+    pub stake: [i64; 2],
+    pub line_percent: [i64; 2],
+    pub line_step_percent: [i64; 2],
+    pub line_every: [u32; 2],
+    pub chip_rounds: [u32; 2],
+    pub carry_percent: [i64; 2],
+    pub deals_per_round: [u32; 2],
+    pub final_deals: [u32; 2],
+}
+
+pub const BOUNDS: SettingsBounds = SettingsBounds {
+    chips: [1_000, 1_000_000],
+    stake: [1, 10_000],
+    line_percent: [0, 90],
+    line_step_percent: [0, 50],
+    line_every: [1, 12],
+    chip_rounds: [1, 6],
+    carry_percent: [0, 100],
+    deals_per_round: [1, 12],
+    final_deals: [1, 24],
+};
+
+/// Whether `value` is within `[low, high]`.
+fn within<T: PartialOrd>(value: T, [low, high]: [T; 2]) -> bool {
+    low <= value && value <= high
+}
+
+/// The field a scheduled event's default settings are for, before anyone registers.
+pub const SCHEDULED_FIELD: usize = 27;
+
 /// The longest title a tournament may have, in characters.
 pub const TITLE_CHARS: usize = 40;
 
@@ -157,23 +192,24 @@ impl SettingsDraft {
     /// field is known: a sit-and-go's size).
     pub fn check(self, entrants: Option<usize>) -> Result<Settings, SettingsError> {
         let seats = seats(self.table);
-        if !(1_000..=1_000_000).contains(&self.chips) || !(1..=10_000).contains(&self.stake) {
+        let b = &BOUNDS;
+        if !within(self.chips, b.chips) || !within(self.stake, b.stake) {
             return Err(SettingsError::Chips);
         }
-        if !(0..=90).contains(&self.line_percent) || !(0..=50).contains(&self.line_step_percent) {
+        if !within(self.line_percent, b.line_percent) || !within(self.line_step_percent, b.line_step_percent) {
             return Err(SettingsError::Line);
         }
-        if !(1..=12).contains(&self.line_every) || !(1..=6).contains(&self.chip_rounds) {
+        if !within(self.line_every, b.line_every) || !within(self.chip_rounds, b.chip_rounds) {
             return Err(SettingsError::ChipRounds);
         }
         let until = self.chip_rounds_until;
         if until < seats || !until.is_multiple_of(seats) || entrants.is_some_and(|n| until > n / 2) {
             return Err(SettingsError::ChipRoundsUntil { seats });
         }
-        if !(0..=100).contains(&self.carry_percent) {
+        if !within(self.carry_percent, b.carry_percent) {
             return Err(SettingsError::Carry);
         }
-        if !(1..=12).contains(&self.deals_per_round) || !(1..=24).contains(&self.final_deals) {
+        if !within(self.deals_per_round, b.deals_per_round) || !within(self.final_deals, b.final_deals) {
             return Err(SettingsError::Deals);
         }
         Ok(Settings(self))
