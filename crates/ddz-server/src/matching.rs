@@ -168,3 +168,134 @@ mod tests {
         assert_eq!(fill_level(TableType::House, &table_of(&[between - 50.0, between + 50.0])), BotKind::Normal);
     }
 }
+
+/// The matcher on paused time: an in-memory database, the matcher looking every [`TICK`], the clock moved
+/// only by `tokio::time::advance`, so that each test says exactly when a table is made.
+#[cfg(test)]
+mod paused_tests {
+    use super::*;
+    use crate::clock::Clock;
+    use crate::clock::paused::{self, settle};
+    use crate::domain::names::PlayerName;
+    use crate::room::Timing;
+    use crate::store::Db;
+    use crate::wire::protocol::RoomView;
+
+    const T0: u64 = 1_900_000_000_000;
+    /// How far the clock moves between two looks at the tickets.
+    const STEP: u64 = 50;
+
+    struct Queue {
+        rooms: Rooms,
+        waiting: Waiting,
+        _held: std::sync::mpsc::Sender<()>,
+    }
+
+    impl Queue {
+        /// A server's rooms with the matcher running, bots filling after `fill_after_ms`.
+        async fn open(fill_after_ms: u64) -> Queue {
+            let held = paused::hold();
+            let db = Db::open("sqlite::memory:").await.expect("a database");
+            let rooms = Rooms::new(db, Clock::starting_at(T0), Timing::default());
+            let waiting = Waiting::default();
+            spawn(rooms.clone(), fill_after_ms, waiting.clone());
+            Queue { rooms, waiting, _held: held }
+        }
+
+        /// `name` joins `table`'s queue: the ticket.
+        async fn join(&self, name: &str, table: TableType) -> String {
+            let name = PlayerName::parse(name).expect("a name");
+            let joined = self.rooms.db().join_queue(&name, table, 1500.0, None, self.rooms.now_ms()).await;
+            joined.expect("queued").ticket
+        }
+
+        /// The ticket's room, once it has one (polled as the page polls it, which keeps it in the queue).
+        async fn room(&self, ticket: &str) -> Option<RoomCode> {
+            let polled = self.rooms.db().poll_ticket(ticket, self.rooms.now_ms()).await.expect("the ticket reads");
+            polled.expect("a known ticket").room
+        }
+
+        /// Moves the clock on `ms`, a step at a time, polling `tickets` (as their pages do) at each.
+        async fn pass(&self, ms: u64, tickets: &[&str]) {
+            for _ in 0..ms / STEP {
+                for ticket in tickets {
+                    self.room(ticket).await;
+                }
+                tokio::time::advance(Duration::from_millis(STEP)).await;
+                settle().await;
+            }
+        }
+
+        async fn view(&self, code: &RoomCode) -> RoomView {
+            self.rooms.view(code).await.expect("the room is there")
+        }
+    }
+
+    fn tick_ms() -> u64 {
+        TICK.as_millis() as u64
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn three_waiting_for_house_sit_down_together_at_the_next_look() {
+        let queue = Queue::open(10_000).await;
+        let tickets = [queue.join("Ann", TableType::House).await, queue.join("Bea", TableType::House).await];
+        queue.pass(2 * tick_ms(), &[&tickets[0], &tickets[1]]).await;
+        assert_eq!(queue.room(&tickets[0]).await, None, "two are no table");
+        assert_eq!(queue.waiting.get(TableType::House), 2);
+        let cy = queue.join("Cy", TableType::House).await;
+        queue.pass(2 * tick_ms(), &[]).await;
+        let room = queue.room(&cy).await.expect("a table within two looks");
+        for ticket in &tickets {
+            assert_eq!(queue.room(ticket).await.as_ref(), Some(&room), "one table for the three");
+        }
+        let view = queue.view(&room).await;
+        assert_eq!(view.mode, Mode::Quick);
+        assert!(view.seats.iter().all(|s| s.occupant.as_ref().is_some_and(|o| !o.is_bot())), "no bot among three");
+        assert_eq!(queue.waiting.get(TableType::House), 0);
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_player_alone_waits_out_the_fill_time_then_gets_bots() {
+        let fill = 10_000;
+        let queue = Queue::open(fill).await;
+        let ann = queue.join("Ann", TableType::NoShuffle).await;
+        queue.pass(fill - tick_ms(), &[&ann]).await;
+        assert_eq!(queue.room(&ann).await, None, "not before the wait is out");
+        queue.pass(3 * tick_ms(), &[&ann]).await;
+        let room = queue.room(&ann).await.expect("bots once the wait is out");
+        let view = queue.view(&room).await;
+        let bots = view.seats.iter().filter(|s| s.occupant.as_ref().is_some_and(|o| o.is_bot())).count();
+        assert_eq!(bots, 2, "{:?}", view.seats);
+        assert!(view.offer.is_some() || view.deal.is_some(), "the first deal is offered at once");
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn players_of_different_table_types_are_never_seated_together() {
+        let queue = Queue::open(60_000).await;
+        let ann = queue.join("Ann", TableType::House).await;
+        let bea = queue.join("Bea", TableType::NoShuffle).await;
+        let cy = queue.join("Cy", TableType::House).await;
+        queue.pass(2 * tick_ms(), &[&ann, &bea, &cy]).await;
+        assert_eq!(queue.room(&ann).await, None, "three waiting, but of two table types");
+        let dan = queue.join("Dan", TableType::House).await;
+        queue.pass(2 * tick_ms(), &[&bea]).await;
+        let room = queue.room(&dan).await.expect("the third House player makes a table");
+        assert_eq!((queue.room(&ann).await, queue.room(&cy).await), (Some(room.clone()), Some(room)));
+        assert_eq!(queue.room(&bea).await, None);
+        assert_eq!((queue.waiting.get(TableType::House), queue.waiting.get(TableType::NoShuffle)), (0, 1));
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_ticket_nobody_polls_leaves_the_queue_after_its_time() {
+        let queue = Queue::open(10 * 60_000).await;
+        let gone = queue.join("Ann", TableType::TwoPlayer).await;
+        let kept = queue.join("Bea", TableType::NoShuffle).await;
+        queue.pass(STALE_MS - tick_ms(), &[&kept]).await;
+        assert_eq!(queue.waiting.get(TableType::TwoPlayer), 1, "not before its time");
+        queue.pass(3 * tick_ms(), &[&kept]).await;
+        assert_eq!(queue.waiting.get(TableType::TwoPlayer), 0, "a closed tab's ticket is dropped");
+        assert_eq!(queue.waiting.get(TableType::NoShuffle), 1, "a polled ticket stays");
+        let polled = queue.rooms.db().poll_ticket(&gone, queue.rooms.now_ms()).await.expect("the queue reads");
+        assert_eq!(polled, None, "the ticket is no more");
+    }
+}

@@ -25,7 +25,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use common::services::{Haproxy, Nats, Postgres};
-use common::{Client, Received, check_hidden_information, get, invite_room, ws_url};
+use common::{Client, Received, check_hidden_information, get, invite_room, poll, ws_url};
 use ddz_engine::{Action, DealRecord};
 use ddz_server::protocol::{ClientAction, Command, ErrorCode, Event, simple_action};
 use nodes::{LEASE_MS, Node, owner_of};
@@ -288,7 +288,19 @@ async fn player(
     account
 }
 
-/// Runs the schedule against the cluster; the seconds each moved room took to get a new live owner.
+/// How long a fault keeps its victim down before it is brought back: a paused node past its lease (so that
+/// its rooms move and it must be fenced when it wakes), the others a moment.
+fn down_for(fault: &Fault) -> Duration {
+    match fault {
+        Fault::Pause(_) => Duration::from_millis(LEASE_MS + 500),
+        Fault::Kill(_) | Fault::Term(_) => Duration::from_millis(500),
+        Fault::NatsRestart | Fault::PostgresRestart => Duration::from_millis(700),
+    }
+}
+
+/// Runs the schedule against the cluster, as a timeline: each fault `gap` after the last one's victim came
+/// back, its victim brought back `down_for` it after the fault. The seconds each moved room took to get a
+/// new live owner.
 async fn run_schedule(
     faults: Vec<(Fault, u64)>,
     postgres: &Postgres,
@@ -297,17 +309,16 @@ async fn run_schedule(
     codes: &[String],
 ) -> Vec<f64> {
     let mut moves = Vec::new();
-    let started = Instant::now();
-    for (fault, pause_ms) in faults {
-        tokio::time::sleep(Duration::from_millis(pause_ms)).await;
+    let started = tokio::time::Instant::now();
+    let mut back = started;
+    for (fault, gap_ms) in faults {
+        tokio::time::sleep_until(back + Duration::from_millis(gap_ms)).await;
         println!("chaos: {fault:?} at {:?}", started.elapsed());
-        let owned_by = |i: usize| -> Vec<String> {
-            codes.iter().filter(|c| owner_of(postgres, nodes, c) == Some(i)).cloned().collect()
-        };
+        let at = tokio::time::Instant::now();
         match fault {
             Fault::Kill(i) | Fault::Term(i) | Fault::Pause(i) => {
-                let owned = owned_by(i);
-                let at = Instant::now();
+                let owned: Vec<String> =
+                    codes.iter().filter(|c| owner_of(postgres, nodes, c) == Some(i)).cloned().collect();
                 match fault {
                     Fault::Kill(_) => nodes[i].kill(),
                     Fault::Term(_) => {
@@ -317,40 +328,36 @@ async fn run_schedule(
                     _ => nodes[i].signal("STOP"),
                 }
                 for code in &owned {
-                    loop {
-                        if owner_of(postgres, nodes, code).is_some_and(|o| o != i) {
-                            moves.push(at.elapsed().as_secs_f64());
-                            break;
-                        }
-                        assert!(
-                            at.elapsed() < Duration::from_secs(15),
-                            "room {code} found no new owner after {fault:?}"
-                        );
-                        tokio::time::sleep(Duration::from_millis(25)).await;
-                    }
+                    let moved = format!("room {code} finding a new owner after {fault:?}");
+                    poll(&moved, Duration::from_secs(15), Duration::from_millis(25), || async {
+                        owner_of(postgres, nodes, code).is_some_and(|o| o != i).then_some(())
+                    })
+                    .await;
+                    moves.push(at.elapsed().as_secs_f64());
                 }
-                if let Fault::Pause(_) = fault {
-                    // Past the lease, then woken: whatever it still believes, its rooms are others' now.
-                    let past_lease = Duration::from_millis(LEASE_MS + 500).saturating_sub(at.elapsed());
-                    tokio::time::sleep(past_lease).await;
-                    nodes[i].signal("CONT");
-                } else {
-                    tokio::time::sleep(Duration::from_millis(500)).await;
-                    nodes[i].restart(postgres, nats);
+                tokio::time::sleep_until(at + down_for(&fault)).await;
+                // Woken, a paused node may still believe its rooms are its own: they are others' now.
+                match fault {
+                    Fault::Pause(_) => nodes[i].signal("CONT"),
+                    _ => nodes[i].restart(postgres, nats),
                 }
             }
             Fault::NatsRestart => {
                 nats.stop();
-                tokio::time::sleep(Duration::from_millis(700)).await;
+                tokio::time::sleep_until(at + down_for(&fault)).await;
                 nats.restart();
             }
-            Fault::PostgresRestart => postgres.restart(Duration::from_millis(700)),
+            Fault::PostgresRestart => {
+                postgres.crash();
+                tokio::time::sleep_until(at + down_for(&fault)).await;
+                postgres.start_server();
+            }
         }
+        back = tokio::time::Instant::now();
     }
     moves
 }
 
-/// The seeded schedule: each kind of fault at least once, on nodes drawn from the seed, in a drawn order.
 fn schedule(rng: &mut ChaCha8Rng, events: usize) -> Vec<(Fault, u64)> {
     let node = |rng: &mut ChaCha8Rng| rng.random_range(0..3);
     let mut faults = vec![
@@ -418,10 +425,13 @@ async fn the_cluster_under_chaos_loses_no_acknowledged_action_and_leaks_no_card(
     // The schedule starts once every room is dealing.
     let since = Instant::now();
     for room in &rooms {
-        while get(lb, &format!("/api/rooms/{}", room.code)).await["deal"].is_null() {
-            assert!(since.elapsed() < Duration::from_secs(30), "room {} did not start dealing", room.code);
-            tokio::time::sleep(Duration::from_millis(200)).await;
-        }
+        let path = format!("/api/rooms/{}", room.code);
+        let dealing = format!("room {} dealing", room.code);
+        let wait = Duration::from_secs(30).saturating_sub(since.elapsed());
+        poll(&dealing, wait, Duration::from_millis(200), || async {
+            (!get(lb, &path).await["deal"].is_null()).then_some(())
+        })
+        .await;
     }
     let codes: Vec<String> = rooms.iter().map(|r| r.code.clone()).collect();
     let faults = schedule(&mut rng, events);

@@ -1,5 +1,8 @@
 //! The `ddz` subcommands end to end, as a user runs them.
 
+#[path = "../../ddz-server/tests/server/common/mod.rs"]
+mod common;
+
 use std::io::Write;
 use std::process::{Command, Output, Stdio};
 
@@ -417,15 +420,11 @@ fn serve_survives_kill_minus_nine_mid_deal() {
 
     // The room as `GET /api/rooms/CODE` shows it, polled until it is as `wanted` says (20 s at most).
     let room_when = |addr: &str, code: &str, what: &str, wanted: &dyn Fn(&serde_json::Value) -> bool| {
-        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
-        loop {
+        let (wait, every) = (std::time::Duration::from_secs(20), std::time::Duration::from_millis(50));
+        common::poll_blocking(what, wait, every, || {
             let room = http(addr, "GET", &format!("/api/rooms/{code}"), "");
-            if wanted(&room) {
-                return room;
-            }
-            assert!(std::time::Instant::now() < deadline, "{what} within 20 s: {room}");
-            std::thread::sleep(std::time::Duration::from_millis(50));
-        }
+            wanted(&room).then_some(room)
+        })
     };
     let moved = |room: &serde_json::Value| room["deal"]["actions"].as_array().is_some_and(|a| !a.is_empty());
 

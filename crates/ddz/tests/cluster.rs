@@ -123,8 +123,7 @@ async fn every_node_lists_every_public_table_and_one_rally_attempt_per_name_hold
     // tables and the same built-in events, created once across the nodes.
     let _watchers =
         futures_util::future::join_all(nodes.iter().map(|n| common::Watcher::open(n.addr, &Say::WatchHall))).await;
-    let waiting_since = Instant::now();
-    loop {
+    poll("every hall counting every node", Duration::from_secs(10), Duration::from_millis(100), || async {
         let halls = futures_util::future::join_all(nodes.iter().map(|n| get(n.addr, "/api/hall"))).await;
         let counted = halls.iter().all(|hall| hall["online"].as_u64().is_some_and(|n| n >= 3));
         let open = |hall: &serde_json::Value| -> Vec<String> {
@@ -134,12 +133,9 @@ async fn every_node_lists_every_public_table_and_one_rally_attempt_per_name_hold
             ids
         };
         let same_events = halls.iter().all(|hall| open(hall) == open(&halls[0]) && open(hall).len() == 4);
-        if counted && same_events && halls.iter().all(|hall| lobby_codes(hall.clone()) == codes) {
-            break;
-        }
-        assert!(waiting_since.elapsed() < Duration::from_secs(10), "every hall counts every node: {halls:?}");
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
+        (counted && same_events && halls.iter().all(|hall| lobby_codes(hall.clone()) == codes)).then_some(())
+    })
+    .await;
     let sit_and_gos = postgres.query("SELECT count(*) FROM tournaments WHERE id LIKE '%sit-and-go-%'");
     assert_eq!(sit_and_gos, "3", "one sit-and-go per table type, across three nodes");
 
@@ -316,27 +312,19 @@ async fn a_nats_blip_keeps_a_node_in_the_balancer() {
     let node = Node::spawn("n1", &postgres, &nats).ready().await;
     let readiness = |addr| async move { get_status(addr, "/readyz").await };
     nats.stop();
-    let deadline = Instant::now() + Duration::from_secs(8);
-    loop {
+    poll("the node noticing NATS is down", Duration::from_secs(8), Duration::from_millis(100), || async {
         let (status, body) = readiness(node.addr).await;
         assert_eq!(status, 200, "ready through the blip: {body}");
-        if body.contains("NATS reconnecting") {
-            break;
-        }
-        assert!(Instant::now() < deadline, "the node notices NATS is down: {body}");
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
+        body.contains("NATS reconnecting").then_some(())
+    })
+    .await;
     nats.restart();
-    let deadline = Instant::now() + Duration::from_secs(20);
-    loop {
+    poll("the node reconnecting to NATS", Duration::from_secs(20), Duration::from_millis(200), || async {
         let (status, body) = readiness(node.addr).await;
         assert_eq!(status, 200, "{body}");
-        if !body.contains("reconnecting") {
-            break;
-        }
-        assert!(Instant::now() < deadline, "the node reconnects to NATS: {body}");
-        tokio::time::sleep(Duration::from_millis(200)).await;
-    }
+        (!body.contains("reconnecting")).then_some(())
+    })
+    .await;
     // And it serves rooms again, through NATS.
     let code = invite_room(node.addr, "Blip Ann", "house").await;
     let ann = Client::join(node.addr, &code, "Blip Ann").await;

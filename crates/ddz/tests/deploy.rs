@@ -15,10 +15,10 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-use common::get_status;
 use common::services::{Haproxy, free_port};
+use common::{get_status, poll, poll_blocking};
 
 const DDZ: &str = env!("CARGO_BIN_EXE_ddz");
 
@@ -90,17 +90,16 @@ struct NamedNode {
 impl NamedNode {
     fn start(name: &'static str) -> NamedNode {
         let listener = TcpListener::bind("127.0.0.1:0").unwrap();
-        listener.set_nonblocking(true).unwrap();
         let addr = listener.local_addr().unwrap();
         let stopped = Arc::new(AtomicBool::new(false));
         let stop = stopped.clone();
         let thread = std::thread::spawn(move || {
-            while !stop.load(Ordering::Relaxed) {
-                let Ok((mut socket, _)) = listener.accept() else {
-                    std::thread::sleep(Duration::from_millis(2));
-                    continue;
-                };
-                let _ = socket.set_nonblocking(false);
+            // Blocked in `accept` until a connection comes: `stop` sends one to wake it.
+            for socket in listener.incoming() {
+                if stop.load(Ordering::Relaxed) {
+                    break;
+                }
+                let Ok(mut socket) = socket else { continue };
                 let _ = socket.set_read_timeout(Some(Duration::from_secs(2)));
                 let mut request = Vec::new();
                 let mut buf = [0; 1024];
@@ -122,6 +121,7 @@ impl NamedNode {
     fn stop(&mut self) {
         self.stopped.store(true, Ordering::Relaxed);
         if let Some(thread) = self.thread.take() {
+            let _ = TcpStream::connect(self.addr);
             thread.join().unwrap();
         }
     }
@@ -164,8 +164,8 @@ fn rooms_are_routed_by_code(lb: SocketAddr, nodes: &mut [NamedNode; 3]) {
     assert!(plain.len() >= 2, "sockets without a room (the lobby's) are spread: {plain:?}");
 
     nodes[1].stop();
-    let deadline = Instant::now() + Duration::from_secs(8);
-    loop {
+    let n2 = home.values().filter(|n| *n == "n2").count();
+    poll_blocking("n2's rooms moving", Duration::from_secs(8), Duration::from_millis(200), || {
         let mut moved = 0;
         for code in &codes {
             // A request caught as the balancer gives the node up may fail: a client just connects again.
@@ -177,17 +177,12 @@ fn rooms_are_routed_by_code(lb: SocketAddr, nodes: &mut [NamedNode; 3]) {
                 assert_eq!(now, home[code], "room {code} moved although its node lives");
             }
         }
-        let n2 = home.values().filter(|n| *n == "n2").count();
-        if moved == n2 {
-            // Hashed afresh, the dead node's rooms each land on one node.
-            for code in codes.iter().filter(|c| home[*c] == "n2") {
-                let now = answered_by(lb, &path(code));
-                assert_eq!(now, answered_by(lb, &path(code)), "room {code} has one new node");
-            }
-            return;
-        }
-        assert!(Instant::now() < deadline, "n2's rooms never moved");
-        std::thread::sleep(Duration::from_millis(200));
+        (moved == n2).then_some(())
+    });
+    // Hashed afresh, the dead node's rooms each land on one node.
+    for code in codes.iter().filter(|c| home[*c] == "n2") {
+        let now = answered_by(lb, &path(code));
+        assert_eq!(now, answered_by(lb, &path(code)), "room {code} has one new node");
     }
 }
 
@@ -231,13 +226,10 @@ impl Nginx {
             .spawn()
             .expect("nginx is not installed: apt-get install nginx-light (.ci/run does)");
         let nginx = Nginx { child, dir, addr };
-        for _ in 0..100 {
-            if TcpStream::connect(addr).is_ok() {
-                return nginx;
-            }
-            std::thread::sleep(Duration::from_millis(50));
-        }
-        panic!("nginx did not listen on {addr}");
+        poll_blocking(&format!("nginx listening on {addr}"), Duration::from_secs(5), Duration::from_millis(50), || {
+            TcpStream::connect(addr).ok()
+        });
+        nginx
     }
 }
 
@@ -330,12 +322,10 @@ fn the_image_runtime_is_ready_and_serves_every_metric_the_dashboard_and_alerts_u
     let addr: std::net::SocketAddr = format!("127.0.0.1:{port}").parse().unwrap();
     let runtime = tokio::runtime::Runtime::new().unwrap();
     let served = runtime.block_on(async {
-        for _ in 0..100 {
-            if tokio::net::TcpStream::connect(addr).await.is_ok() {
-                break;
-            }
-            tokio::time::sleep(Duration::from_millis(100)).await;
-        }
+        poll("the image's server listening", Duration::from_secs(10), Duration::from_millis(100), || async {
+            tokio::net::TcpStream::connect(addr).await.ok()
+        })
+        .await;
         let ready = get_status(addr, "/readyz").await;
         (ready, get_status(addr, "/metrics").await.1)
     });

@@ -15,12 +15,11 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
-use common::{Client, poll};
+use common::poll;
+use common::tournament::{self, try_get};
 use ddz_engine::DealRecord;
-use ddz_server::protocol::{Command, Event, simple_action};
 use nodes::{LEASE_MS, cluster_with, owner_of};
 use serde_json::{Value, json};
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::time::Instant;
 
 /// No node is dead yet.
@@ -54,20 +53,6 @@ impl Nodes {
     }
 }
 
-/// A GET's JSON, or `None` when the node did not answer (it died) or answered with no JSON.
-async fn try_get(addr: SocketAddr, path: &str) -> Option<Value> {
-    let exchange = async {
-        let mut stream = tokio::net::TcpStream::connect(addr).await.ok()?;
-        let head = format!("GET {path} HTTP/1.1\r\nHost: test\r\nConnection: close\r\n\r\n");
-        stream.write_all(head.as_bytes()).await.ok()?;
-        let mut response = String::new();
-        stream.read_to_string(&mut response).await.ok()?;
-        let (head, body) = response.split_once("\r\n\r\n")?;
-        head.starts_with("HTTP/1.1 200").then(|| serde_json::from_str(body).ok())?
-    };
-    tokio::time::timeout(Duration::from_secs(5), exchange).await.ok()?
-}
-
 /// A GET through any live node.
 async fn get_any(nodes: &Nodes, path: &str) -> Value {
     let attempt = AtomicUsize::new(0);
@@ -75,117 +60,6 @@ async fn get_any(nodes: &Nodes, path: &str) -> Value {
         try_get(nodes.pick(0, attempt.fetch_add(1, Ordering::Relaxed)), path).await
     })
     .await
-}
-
-/// Connects to room `code` through `addr` and says hello; `None` when the node does not answer.
-async fn try_connect(addr: SocketAddr, code: &str, name: &str) -> Option<Client> {
-    let url = common::ws_url(addr, code);
-    let connecting = tokio_tungstenite::connect_async(url);
-    let (ws, _) = tokio::time::timeout(Duration::from_secs(5), connecting).await.ok()?.ok()?;
-    let mut client = Client::over(ws, name);
-    let hello = Command::Hello { room: code.into(), name: name.into(), token: None, key: None, browser: None };
-    client.try_send(&hello).await.then_some(client)
-}
-
-/// The table `name` plays at now, if the tournament has seated them in a round still in play.
-fn table_of(view: &Value, name: &str) -> Option<String> {
-    let round = view["rounds"].as_array()?.last().filter(|r| r["closed"] == false)?;
-    round["tables"].as_array()?.iter().find_map(|t| {
-        let seated = t["players"].as_array()?.iter().any(|p| p == name);
-        seated.then(|| t["code"].as_str().unwrap().to_string())
-    })
-}
-
-fn is_out(view: &Value, name: &str) -> bool {
-    view["standings"].as_array().is_some_and(|s| s.iter().any(|e| e["name"] == name && e["out"].is_number()))
-}
-
-/// What one simulated player went through.
-#[derive(Debug, Default)]
-struct Played {
-    /// Actions the tables acknowledged.
-    actions: usize,
-    /// Sockets opened after the first to the same table (a drop, a dead node, a refused hello).
-    reconnects: usize,
-    /// Requests and sockets a dead node failed.
-    failures: usize,
-}
-
-/// One simulated player whose home is node `home`: reads the tournament's page as the web client does,
-/// goes to their table, plays their turns, and (if `drops`) leaves in the middle of a deal once, to come
-/// back a second later while the bot plays for them. When their node fails them (it died), they go
-/// through the next live one. Returns once they are out or the tournament is over.
-async fn play(nodes: Nodes, home: usize, id: String, name: String, drops: bool) -> Played {
-    let deadline = Instant::now() + Duration::from_secs(300);
-    let mut at: Option<(String, Client)> = None;
-    let mut dropped = false;
-    let mut played = Played::default();
-    let mut attempt = 0;
-    loop {
-        assert!(Instant::now() < deadline, "{name}: the tournament did not end within 5 minutes");
-        let Some(page) = try_get(nodes.pick(home, attempt), &format!("/api/tournaments/{id}")).await else {
-            played.failures += 1;
-            attempt += 1;
-            tokio::time::sleep(Duration::from_millis(100)).await;
-            continue;
-        };
-        if page["summary"]["phase"] == "finished" || is_out(&page, &name) {
-            return played;
-        }
-        let Some(code) = table_of(&page, &name) else {
-            tokio::time::sleep(Duration::from_millis(100)).await;
-            continue;
-        };
-        if at.as_ref().is_none_or(|(here, client)| *here != code || client.closed) {
-            if at.as_ref().is_some_and(|(here, _)| *here == code) {
-                played.reconnects += 1;
-            }
-            at = None;
-            match try_connect(nodes.pick(home, attempt), &code, &name).await {
-                Some(client) => at = Some((code.clone(), client)),
-                None => {
-                    played.failures += 1;
-                    attempt += 1;
-                    tokio::time::sleep(Duration::from_millis(100)).await;
-                    continue;
-                }
-            }
-        }
-        let (_, client) = at.as_mut().unwrap();
-        let until = Instant::now() + Duration::from_millis(400);
-        // The state an action was sent from and its number: one action per state, until it is answered.
-        let mut sent: Option<(u64, u64)> = None;
-        while Instant::now() < until && !client.closed {
-            if client.my_turn() && sent.is_none_or(|(n, _)| client.n > n) {
-                let seq = client.next_seq();
-                let action = simple_action(client.deal().unwrap());
-                if client.try_send(&Command::Act { seq, action }).await {
-                    sent = Some((client.n, seq));
-                }
-            }
-            match client.recv_within(Duration::from_millis(40)).await {
-                Some(Event::Ack { seq }) if sent.is_some_and(|(_, s)| s == seq) => played.actions += 1,
-                // Refused (a stale view): try again.
-                Some(Event::Error { seq: Some(seq), .. }) if sent.is_some_and(|(_, s)| s == seq) => sent = None,
-                _ => {}
-            }
-        }
-        if client.closed {
-            // The node went away (or refused the hello while the old socket still counted): another go,
-            // through the next live node.
-            played.failures += 1;
-            attempt += 1;
-            tokio::time::sleep(Duration::from_millis(200)).await;
-            continue;
-        }
-        let playing = client.deal().is_some_and(|d| d.result.is_none());
-        if drops && !dropped && playing {
-            // The tab closes mid-deal; the bot plays this seat until the player is back.
-            at = None;
-            dropped = true;
-            tokio::time::sleep(Duration::from_millis(1_000)).await;
-        }
-    }
 }
 
 /// Every deal of every table: as many as the round asked, each record replaying and verifying.
@@ -241,16 +115,24 @@ async fn a_scheduled_event_of_27_on_three_nodes_reaches_its_standings_when_a_nod
         .enumerate()
         .map(|(i, name)| {
             let drops = ["Entrant5", "Entrant11", "Entrant20"].contains(&name.as_str());
-            tokio::spawn(play(nodes.clone(), i % 3, id.clone(), name.clone(), drops))
+            {
+                let (nodes, id, name) = (nodes.clone(), id.clone(), name.clone());
+                tokio::spawn(
+                    async move { tournament::play(|attempt| nodes.pick(i % 3, attempt), &id, &name, drops).await },
+                )
+            }
         })
         .collect();
 
     // Once a round after the first is seated, the node that owns most of its unplayed tables dies.
-    let (killed, round_killed, tables_owned) = loop {
-        assert!(started.elapsed() < Duration::from_secs(120), "no round after the first was seated in play");
-        let page = get_any(&nodes, &format!("/api/tournaments/{id}")).await;
-        let round = page["rounds"].as_array().and_then(|r| r.last().cloned()).unwrap_or_default();
-        if round["number"].as_u64().is_some_and(|n| n >= 2) && round["closed"] == false {
+    let seated = "a round after the first seated in play, with unplayed tables";
+    let (killed, round_killed, tables_owned) =
+        poll(seated, Duration::from_secs(120), Duration::from_millis(50), || async {
+            let page = get_any(&nodes, &format!("/api/tournaments/{id}")).await;
+            let round = page["rounds"].as_array().and_then(|r| r.last().cloned()).unwrap_or_default();
+            if round["number"].as_u64().is_none_or(|n| n < 2) || round["closed"] != false {
+                return None;
+            }
             let unplayed: Vec<String> = round["tables"]
                 .as_array()
                 .unwrap()
@@ -265,30 +147,24 @@ async fn a_scheduled_event_of_27_on_three_nodes_reaches_its_standings_when_a_nod
                 }
             }
             let most = (0..3).max_by_key(|&i| owned[i].len()).unwrap();
-            if !owned[most].is_empty() {
-                break (most, round["number"].as_u64().unwrap(), std::mem::take(&mut owned[most]));
-            }
-        }
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    };
+            (!owned[most].is_empty())
+                .then(|| (most, round["number"].as_u64().unwrap(), std::mem::take(&mut owned[most])))
+        })
+        .await;
     nodes.dead.store(killed, Ordering::SeqCst);
     cluster[killed].kill();
     let killed_at = started.elapsed();
     // Its tables move to live nodes (unless the round is over first: a closed table need not move).
-    let moved_after = loop {
+    let moving = format!("the dead node's tables {tables_owned:?} moving");
+    let moved_after = poll(&moving, Duration::from_secs(15), Duration::from_millis(50), || async {
         let moved = tables_owned.iter().all(|code| owner_of(&postgres, &cluster, code).is_some_and(|o| o != killed));
         if moved {
-            break Some(started.elapsed() - killed_at);
+            return Some(Some(started.elapsed() - killed_at));
         }
         let page = get_any(&nodes, &format!("/api/tournaments/{id}")).await;
-        let round = &page["rounds"][round_killed as usize - 1];
-        if round["closed"] == true {
-            break None;
-        }
-        let waited = started.elapsed() - killed_at;
-        assert!(waited < Duration::from_secs(15), "the dead node's tables {tables_owned:?} did not move in {waited:?}");
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    };
+        (page["rounds"][round_killed as usize - 1]["closed"] == true).then_some(None)
+    })
+    .await;
 
     let mut played = Vec::new();
     for player in players {

@@ -8,6 +8,7 @@ use ddz_engine::TableType;
 
 use super::{Creating, Desk};
 use crate::clock::Clock;
+use crate::clock::paused::{self, settle};
 use crate::domain::names::PlayerName;
 use crate::domain::tournament::{Entry, Format, Phase, SettingsDraft, Stage, Tournament};
 use crate::room::Timing;
@@ -42,7 +43,7 @@ struct Site {
 
 impl Site {
     async fn open(db: Db, now: u64) -> Site {
-        let held = hold_the_clock();
+        let held = paused::hold();
         let rooms = Rooms::new(db, Clock::starting_at(now), QUICK);
         rooms.restore().await.expect("the rooms are restored");
         let desk = Desk::new(rooms.clone(), Vec::new());
@@ -98,20 +99,6 @@ impl Site {
 
 fn name(name: &str) -> PlayerName {
     PlayerName::parse(name).expect("a good name")
-}
-
-/// Holds tokio's paused clock still until dropped, as the room task's tests do: it moves only by
-/// `advance`, not by itself whenever the runtime waits on the database's thread.
-fn hold_the_clock() -> std::sync::mpsc::Sender<()> {
-    let (release, released) = std::sync::mpsc::channel::<()>();
-    tokio::task::spawn_blocking(move || released.recv_timeout(Duration::from_secs(120)));
-    release
-}
-
-/// Lets the tasks the step woke run, the database's thread included, while tokio's clock stands still
-/// (it does not jump ahead while a blocking task runs).
-async fn settle() {
-    tokio::task::spawn_blocking(|| std::thread::sleep(Duration::from_millis(2))).await.expect("slept");
 }
 
 /// The entries of the log that `keep` picks.

@@ -117,7 +117,11 @@ async fn open_table(addr: SocketAddr, n: usize) -> Table {
 /// Plays for `span`: players read (unless deaf), act when it is their turn, and the host deals again.
 async fn play(addr: SocketAddr, table: &mut Table, span: Duration) {
     let until = tokio::time::Instant::now() + span;
+    // A round of the players every 10 ms at most: each waits a moment for what the server sends.
+    let mut pace = tokio::time::interval(Duration::from_millis(10));
+    pace.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     while tokio::time::Instant::now() < until {
+        pace.tick().await;
         for (i, player) in table.players.iter_mut().enumerate() {
             if player.deaf_until.is_some_and(|t| tokio::time::Instant::now() < t) {
                 continue;
@@ -185,7 +189,6 @@ async fn play(addr: SocketAddr, table: &mut Table, span: Duration) {
                 client.try_send(&Command::Start).await;
             }
         }
-        tokio::time::sleep(Duration::from_millis(10)).await;
     }
 }
 

@@ -7,12 +7,12 @@ use crate::common;
 use std::net::SocketAddr;
 use std::time::Duration;
 
+use common::tournament::{self, table_of};
 use common::*;
 use ddz_engine::DealRecord;
 use ddz_server::Timing;
 use ddz_server::protocol::{Command, ErrorCode, Event};
 use serde_json::{Value, json};
-use tokio::time::Instant;
 
 /// A player away half a second has the bot play for them; tables deal again at once.
 const TOURNEY: Timing = Timing { away_ms: 500, ..FAST };
@@ -33,61 +33,13 @@ async fn tournament_server(db: &std::path::Path) -> ddz_server::Running {
     guarded_server(db, TOURNEY, ddz_server::Guards { api: many, websockets: many, ..Default::default() }).await
 }
 
+/// One entrant at the one server ([`tournament::play`]): the tables they sat at.
+async fn play_at(addr: SocketAddr, id: String, name: String, drops: bool) -> usize {
+    tournament::play(|_| addr, &id, &name, drops).await.tables
+}
+
 async fn view(addr: SocketAddr, id: &str) -> Value {
     get(addr, &format!("/api/tournaments/{id}")).await
-}
-
-/// The table `name` plays at now, if the tournament has seated them in a round still in play.
-fn table_of(view: &Value, name: &str) -> Option<String> {
-    let round = view["rounds"].as_array()?.last().filter(|r| r["closed"] == false)?;
-    round["tables"].as_array()?.iter().find_map(|t| {
-        let seated = t["players"].as_array()?.iter().any(|p| p == name);
-        seated.then(|| t["code"].as_str().unwrap().to_string())
-    })
-}
-
-fn is_out(view: &Value, name: &str) -> bool {
-    view["standings"].as_array().unwrap().iter().any(|e| e["name"] == name && e["out"].is_number())
-}
-
-/// One simulated player: reads the tournament's page as the web client does, goes to their table, plays
-/// their turns, and (if `drops`) leaves in the middle of a deal once, to come back a second later while
-/// the bot plays for them. Returns once they are out or the tournament is over.
-async fn play(addr: SocketAddr, id: String, name: String, drops: bool) -> usize {
-    let deadline = Instant::now() + Duration::from_secs(300);
-    let mut at: Option<(String, Client)> = None;
-    let mut dropped = false;
-    let mut tables = 0;
-    loop {
-        assert!(Instant::now() < deadline, "{name}: the tournament did not end within 5 minutes");
-        let page = view(addr, &id).await;
-        if page["summary"]["phase"] == "finished" || is_out(&page, &name) {
-            return tables;
-        }
-        let Some(code) = table_of(&page, &name) else {
-            tokio::time::sleep(Duration::from_millis(100)).await;
-            continue;
-        };
-        if at.as_ref().is_none_or(|(here, _)| *here != code) {
-            at = Some((code.clone(), Client::connect(addr, &code, &name).await));
-            tables += 1;
-        }
-        let (_, client) = at.as_mut().unwrap();
-        let until = Instant::now() + Duration::from_millis(400);
-        while Instant::now() < until && !client.closed {
-            if client.my_turn() {
-                client.act().await;
-            }
-            client.recv_within(Duration::from_millis(40)).await;
-        }
-        let playing = client.deal().is_some_and(|d| d.result.is_none());
-        if drops && !dropped && playing {
-            // The tab closes mid-deal; the bot plays this seat until the player is back.
-            at = None;
-            dropped = true;
-            tokio::time::sleep(Duration::from_millis(1_000)).await;
-        }
-    }
 }
 
 /// Every deal of every table: as many as the round asked, each record replaying and verifying.
@@ -156,7 +108,7 @@ async fn a_nine_player_sit_and_go_plays_over_sockets_to_its_podium() {
     let mut follower = Watcher::open(addr, &follow).await;
     // The ninth fills it: it starts at once.
     let players: Vec<_> =
-        names.iter().map(|name| tokio::spawn(play(addr, id.clone(), name.clone(), name == "Player3"))).collect();
+        names.iter().map(|name| tokio::spawn(play_at(addr, id.clone(), name.clone(), name == "Player3"))).collect();
     post(addr, &format!("/api/tournaments/{id}/register"), json!({"name": names[8]})).await;
     for player in players {
         player.await.expect("a player");
@@ -271,7 +223,7 @@ async fn a_scheduled_event_of_27_gives_the_28th_a_bye_and_plays_chip_and_swiss_r
         .iter()
         .map(|name| {
             let drops = ["Entrant5", "Entrant11", "Entrant20"].contains(&name.as_str());
-            tokio::spawn(play(addr, id.clone(), name.clone(), drops))
+            tokio::spawn(play_at(addr, id.clone(), name.clone(), drops))
         })
         .collect();
     for player in players {

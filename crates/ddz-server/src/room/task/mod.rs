@@ -789,7 +789,7 @@ mod tests {
 
     /// An empty No Shuffle room hosted by Ann, its task running.
     async fn start() -> Started {
-        let held = hold_the_clock();
+        let held = crate::clock::paused::hold();
         let db = Db::open("sqlite::memory:").await.expect("an in-memory database");
         let rules = Rules::no_shuffle(false);
         db.create_room(&code(), rules, Mode::Invite, &player("Ann"), OPENED_MS).await.expect("the room is stored");
@@ -812,16 +812,6 @@ mod tests {
         let clock = Clock::starting_at(OPENED_MS);
         let task = tokio::spawn(RoomTask::new(room, db.clone(), clock, TIMING, taken, summaries, env).run());
         Started { db, registry, inbox, stopping, pool, task, _held: held }
-    }
-
-    /// Holds tokio's paused clock still until dropped: it then moves only by `tokio::time::advance`, not
-    /// by itself whenever the runtime waits on the database's thread (it would jump to the next deadline).
-    /// Tokio does not auto-advance while a blocking task runs; this one waits for the drop, or 30 s at
-    /// most, after which a test still waiting fails by its timeouts instead of hanging.
-    fn hold_the_clock() -> std::sync::mpsc::Sender<()> {
-        let (release, released) = std::sync::mpsc::channel::<()>();
-        tokio::task::spawn_blocking(move || released.recv_timeout(Duration::from_secs(30)));
-        release
     }
 
     /// The one place a `Msg::Connect` is built, beside the other `Msg`s.

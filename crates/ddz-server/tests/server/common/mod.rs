@@ -4,6 +4,7 @@
 #![allow(dead_code)]
 
 pub mod services;
+pub mod tournament;
 
 use std::collections::HashSet;
 use std::net::SocketAddr;
@@ -173,6 +174,18 @@ where
         }
         assert!(tokio::time::Instant::now() < deadline, "{what}: not within {wait:?}");
         tokio::time::sleep(every).await;
+    }
+}
+
+/// [`poll`] for a test outside tokio (a thread waiting for a process it started: PostgreSQL, NATS, nginx).
+pub fn poll_blocking<T>(what: &str, wait: Duration, every: Duration, mut probe: impl FnMut() -> Option<T>) -> T {
+    let deadline = std::time::Instant::now() + wait;
+    loop {
+        if let Some(found) = probe() {
+            return found;
+        }
+        assert!(std::time::Instant::now() < deadline, "{what}: not within {wait:?}");
+        std::thread::sleep(every);
     }
 }
 

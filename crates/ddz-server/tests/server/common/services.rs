@@ -5,6 +5,9 @@
 
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
+use std::time::Duration;
+
+use super::poll_blocking;
 
 /// A PostgreSQL server of its own, stopped and deleted when dropped.
 pub struct Postgres {
@@ -43,7 +46,8 @@ impl Postgres {
         format!("postgres://postgres@127.0.0.1:{}/ddz", self.port)
     }
 
-    fn start_server(&self) {
+    /// Starts the server (again, after [`Postgres::crash`]) on its port with its data.
+    pub fn start_server(&self) {
         let options = format!("-p {} -k {} -c listen_addresses=127.0.0.1 -c fsync=off", self.port, self.dir.display());
         run(as_postgres(&self.bin.join("pg_ctl"))
             .arg("-D")
@@ -53,17 +57,15 @@ impl Postgres {
             .args(["-w", "-o", &options, "start"]));
     }
 
-    /// An outage: the server stops at once (every connection cut, as a crash or failover would), stays
-    /// down for `down`, and starts again on the same port with the same data.
-    pub fn restart(&self, down: std::time::Duration) {
+    /// An outage begins: the server stops at once (every connection cut, as a crash or failover would),
+    /// until [`Postgres::start_server`] starts it again on the same port with the same data.
+    pub fn crash(&self) {
         run(as_postgres(&self.bin.join("pg_ctl")).arg("-D").arg(self.dir.join("data")).args([
             "-m",
             "immediate",
             "-w",
             "stop",
         ]));
-        std::thread::sleep(down);
-        self.start_server();
     }
 }
 
@@ -143,7 +145,7 @@ impl Nats {
             .into_iter()
             .find(|p| Path::new(p).exists())
             .expect("nats-server is not installed: apt-get install nats-server (.ci/run does)");
-        let mut nats = Nats {
+        let nats = Nats {
             child: Command::new(program)
                 .args(["-a", "127.0.0.1", "-p", &port.to_string()])
                 .stdout(Stdio::null())
@@ -152,15 +154,14 @@ impl Nats {
                 .expect("nats-server starts"),
             port,
         };
-        for _ in 0..100 {
-            if std::net::TcpStream::connect(("127.0.0.1", port)).is_ok() {
-                return nats;
-            }
-            std::thread::sleep(std::time::Duration::from_millis(50));
-        }
-        let _ = nats.child.kill();
-        let _ = nats.child.wait();
-        panic!("nats-server did not listen on {port}");
+        // Should it never listen, the panic drops it, which stops it.
+        poll_blocking(
+            &format!("nats-server listening on {port}"),
+            Duration::from_secs(5),
+            Duration::from_millis(50),
+            || std::net::TcpStream::connect(("127.0.0.1", port)).ok(),
+        );
+        nats
     }
 
     /// An outage: the server is killed; [`Nats::restart`] brings it back on the same port.
@@ -209,15 +210,14 @@ impl Haproxy {
             .stderr(Stdio::null())
             .spawn()
             .expect("haproxy is not installed: apt-get install haproxy (.ci/run does)");
-        let mut haproxy = Haproxy { child, addr };
-        for _ in 0..100 {
-            if std::net::TcpStream::connect(addr).is_ok() {
-                return haproxy;
-            }
-            std::thread::sleep(std::time::Duration::from_millis(50));
-        }
-        let _ = haproxy.child.kill();
-        panic!("haproxy did not listen on {addr}");
+        let haproxy = Haproxy { child, addr };
+        poll_blocking(
+            &format!("haproxy listening on {addr}"),
+            Duration::from_secs(5),
+            Duration::from_millis(50),
+            || std::net::TcpStream::connect(addr).ok(),
+        );
+        haproxy
     }
 }
 
