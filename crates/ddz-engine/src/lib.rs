@@ -15,6 +15,7 @@ pub mod readings;
 pub mod record;
 pub mod rng;
 pub mod rules;
+pub mod solve;
 pub mod story;
 pub mod view;
 
@@ -30,5 +31,6 @@ pub use readings::{PlayError, readings};
 pub use record::{DealRecord, RecordError, ReplayStep, Verified};
 pub use rng::Seed;
 pub use rules::{Rules, TableRules, TableType, UnknownTable, WildRankError, Wilds};
+pub use solve::{Endgame, Move, Next, Solver};
 pub use story::{LastMove, ScoreLine};
 pub use view::{DealView, TrickMove};
