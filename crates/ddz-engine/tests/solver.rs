@@ -102,7 +102,7 @@ fn random_endgame(rng: &mut ChaCha8Rng, most: usize) -> Endgame {
 }
 
 fn golden_positions() -> Vec<Endgame> {
-    let mut rng = ChaCha8Rng::seed_from_u64(2026_12_06);
+    let mut rng = ChaCha8Rng::seed_from_u64(20_261_206);
     let mut positions: Vec<Endgame> = (0..240).map(|_| random_endgame(&mut rng, 4)).collect();
     positions.extend((0..60).map(|_| random_endgame(&mut rng, 7)));
     positions
