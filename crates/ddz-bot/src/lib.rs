@@ -20,6 +20,7 @@ pub mod inference;
 pub mod plan;
 pub mod policy;
 pub mod protocol;
+pub mod puzzles;
 pub mod review;
 pub mod rule_agent;
 pub mod search;

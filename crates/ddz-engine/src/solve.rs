@@ -7,8 +7,10 @@
 //! A position is canonical: the hands as counts by rank (suits never decide a Dou Dizhu play), whose
 //! turn, and the play to beat as what decides beating it (shape, rank, strength) with who played it.
 //! The search is alpha-beta with the window of a win (a side's first winning move ends its node) and a
-//! transposition table of solved positions; moves are tried biggest first (going out first), passing
-//! last. Pure: no I/O, no clock, nothing random.
+//! transposition table of solved positions, checked for every child before any is searched (a child
+//! already won settles the node). Moves are tried closest to out first (the fewest ranks left in the hand,
+//! then the biggest play), and on a partner's play letting it stand first. Pure: no I/O, no clock, nothing
+//! random.
 
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
@@ -85,10 +87,21 @@ impl Endgame {
     pub fn moves(&self) -> Vec<Move> {
         let mut plays = Vec::new();
         legal_plays(&self.rules, self.hands[self.turn], self.trick.as_ref().map(|(_, p)| p), &mut plays);
-        plays.sort_by_key(|p| std::cmp::Reverse(p.len()));
+        let hand = self.hands[self.turn];
+        // Closest to out first: the fewest ranks left in the hand, then the biggest play.
+        plays.sort_by_key(|p| {
+            let left = hand.checked_sub(p.cards).unwrap_or_default();
+            (left.slots().count(), std::cmp::Reverse(p.len()))
+        });
         let may_pass = self.trick.is_some() || plays.is_empty();
-        let mut moves: Vec<Move> = plays.into_iter().map(Some).collect();
-        if may_pass {
+        // On a partner's play, letting it stand comes first.
+        let partners = self.trick.is_some_and(|(seat, _)| self.is_landlord(seat) == self.is_landlord(self.turn));
+        let mut moves: Vec<Move> = Vec::with_capacity(plays.len() + 1);
+        if may_pass && partners {
+            moves.push(None);
+        }
+        moves.extend(plays.into_iter().map(Some));
+        if may_pass && !partners {
             moves.push(None);
         }
         moves
@@ -191,18 +204,23 @@ impl Solver {
         }
         self.nodes += 1;
         let landlords_turn = position.is_landlord(position.turn);
-        // The side to move wins at its first winning move; otherwise the other side wins.
-        let mut result = !landlords_turn;
-        for mv in position.moves() {
-            let landlord_won = match position.after(&mv) {
-                Next::Over { landlord_won } => landlord_won,
-                Next::Position(next) => self.landlord_wins(&next),
-            };
-            if landlord_won == landlords_turn {
-                result = landlords_turn;
-                break;
-            }
-        }
+        let children: Vec<Next> = position.moves().iter().map(|mv| position.after(mv)).collect();
+        // A move that ends the deal, or leads to a position already solved, in the side's favour settles it
+        // without a search (an enhanced transposition cutoff).
+        let settled = children.iter().any(|child| match child {
+            Next::Over { landlord_won } => *landlord_won == landlords_turn,
+            Next::Position(next) => self.table.get(&next.key()) == Some(&landlords_turn),
+        });
+        // Otherwise the side to move wins at its first winning move, and the other side wins if none does.
+        let result = if settled {
+            landlords_turn
+        } else {
+            let wins = children.iter().any(|child| match child {
+                Next::Over { landlord_won } => *landlord_won == landlords_turn,
+                Next::Position(next) => self.landlord_wins(next) == landlords_turn,
+            });
+            if wins { landlords_turn } else { !landlords_turn }
+        };
         self.table.insert(position.key(), result);
         result
     }

@@ -3,6 +3,7 @@
 mod arena;
 mod load;
 mod moves;
+mod puzzles;
 mod ratings;
 mod simulate;
 
@@ -136,6 +137,9 @@ enum Command {
         #[command(subcommand)]
         command: FairnessCommand,
     },
+    /// Puzzles (docs/puzzles.md): `mine` them from bot games or deal records.
+    #[command(subcommand)]
+    Puzzles(PuzzlesCommand),
     /// Re-validate deal records from scratch and summarise them.
     Replay {
         #[arg(required = true)]
@@ -215,6 +219,26 @@ fn fairness(database: &str, command: FairnessCommand) -> Result<(), String> {
             }
         }
     })
+}
+
+#[derive(Subcommand)]
+enum PuzzlesCommand {
+    /// Mine puzzles into a JSON-lines file: positions where the side to move wins with best play, exactly one
+    /// first move wins and the normal bot would choose another (at most one a deal).
+    Mine {
+        /// Play this many seeded deals of normal bots (every table type and option in turn) and mine them.
+        #[arg(long, conflicts_with = "records")]
+        bots: Option<u64>,
+        /// The bot games' first seed.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Mine the deal records (`*.json`) in this folder, as `ddz simulate --out` writes them.
+        #[arg(long)]
+        records: Option<PathBuf>,
+        /// Where the puzzles go, one JSON line each.
+        #[arg(long)]
+        out: PathBuf,
+    },
 }
 
 #[derive(Subcommand)]
@@ -469,6 +493,11 @@ fn main() -> ExitCode {
         }
         Command::Simulate { table, wild_rank, deals, seed, out } => simulate::table_rules(&table, wild_rank)
             .and_then(|rules| simulate::simulate(rules, deals, seed, out.as_deref())),
+        Command::Puzzles(PuzzlesCommand::Mine { bots, seed, records, out }) => match (bots, records) {
+            (Some(deals), None) => puzzles::mine_bots(deals, seed, &out).map(|_| ()),
+            (None, Some(dir)) => puzzles::mine_records(&dir, &out).map(|_| ()),
+            _ => Err("mine --bots N or --records DIR".to_string()),
+        },
         Command::Replay { files } => simulate::replay(&files),
         Command::Verify { records, previous } => simulate::verify(&records, previous.as_deref()),
         Command::VerifyTournament { record, commitment } => verify_tournament(&record, commitment.as_deref()),
