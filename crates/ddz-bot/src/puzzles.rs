@@ -38,14 +38,18 @@ pub struct Puzzle {
 }
 
 /// Where a puzzle came from.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(rename = "PuzzleSource"))]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Source {
     /// A stored deal: its room and number.
+    #[cfg_attr(feature = "ts", ts(optional))]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub room: Option<String>,
+    #[cfg_attr(feature = "ts", ts(optional))]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub number: Option<u32>,
     /// A bot game (`ddz puzzles mine --bots`): its seed, 64 hex digits.
+    #[cfg_attr(feature = "ts", ts(optional))]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub seed: Option<String>,
     /// The position is after this many of the deal's actions.
@@ -53,6 +57,7 @@ pub struct Source {
 }
 
 /// What a puzzle's solution line shows.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(rename = "PuzzleTheme"))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Theme {
@@ -136,11 +141,13 @@ pub fn puzzle_id(endgame: &Endgame) -> String {
     Sha256::digest(json.as_bytes()).iter().take(5).map(|b| format!("{b:02x}")).collect()
 }
 
-/// A puzzle's first rating: 1000, and more for a bigger proof, more bot levels failing it and a longer line
-/// (600 to 2400).
+/// A puzzle's first rating: 1100, and more for a bigger proof (60 a doubling of the solver's tree), each bot
+/// level beyond the first that fails it (80) and each move of the line beyond three (12); 800 to 2600.
 pub fn starting_rating(nodes: u64, bots_failing: u8, line: usize) -> i32 {
     let tree = 60.0 * ((nodes + 1) as f64).log2();
-    (1000.0 + tree + 150.0 * f64::from(bots_failing) + 15.0 * line as f64).clamp(600.0, 2400.0).round() as i32
+    let bots = 80.0 * f64::from(bots_failing.saturating_sub(1));
+    let length = 12.0 * line.saturating_sub(SHORTEST_LINE) as f64;
+    (1100.0 + tree + bots + length).clamp(800.0, 2600.0).round() as i32
 }
 
 /// The themes the solution line shows.

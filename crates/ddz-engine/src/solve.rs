@@ -28,6 +28,7 @@ use crate::{Rank, Wilds};
 pub type Move = Option<Play>;
 
 /// A position with every hand known, in a deal's play phase: a puzzle's, an endgame's.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(as = "EndgameJson"))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(try_from = "EndgameJson", into = "EndgameJson")]
 pub struct Endgame {
@@ -288,26 +289,34 @@ impl Solver {
 
 /// An endgame as JSON (puzzles, the golden file): the rules by name, each hand as ranks (`"334BR"`, `W`
 /// for the Wild), the play to beat as a reading.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(rename = "Endgame"))]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-struct EndgameJson {
-    rules: String,
+pub struct EndgameJson {
+    /// `house`, `house-nowild`, `noshuffle`, `noshuffle-wildrank`, `twoplayer`, `twoplayer-wildrank`.
+    pub rules: String,
+    #[cfg_attr(feature = "ts", ts(optional))]
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    wild_rank: Option<Rank>,
-    hands: Vec<String>,
-    landlord: Seat,
-    turn: Seat,
+    pub wild_rank: Option<Rank>,
+    /// By seat, as ranks: `"334BR"`, `W` for the Wild.
+    pub hands: Vec<String>,
+    pub landlord: Seat,
+    pub turn: Seat,
+    #[cfg_attr(feature = "ts", ts(optional))]
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    trick: Option<TrickJson>,
+    pub trick: Option<TrickJson>,
+    #[cfg_attr(feature = "ts", ts(optional))]
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    allowance: Option<u32>,
+    pub allowance: Option<u32>,
 }
 
+/// The play to beat, and who played it.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(rename = "EndgameTrick"))]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-struct TrickJson {
-    seat: Seat,
-    play: Play,
+pub struct TrickJson {
+    pub seat: Seat,
+    pub play: Play,
 }
 
 impl From<Endgame> for EndgameJson {

@@ -317,7 +317,7 @@ export type Summary = { code: RoomCode, mode: Mode, rules: TableRules, seats: Ar
  */
 people: number, deals_played: number, in_deal: boolean, closed: boolean, };
 
-export type ErrorCode = "deal_over" | "not_your_turn" | "wrong_phase" | "must_take" | "bad_bid" | "bid_too_low" | "declined_cannot_rob" | "already_seen" | "not_in_hand" | "cards_do_not_match" | "not_that_reading" | "does_not_beat" | "cannot_pass_on_lead" | "no_cards" | "wild_alone" | "wild_with_both_jokers" | "four_in_a_row" | "two_or_joker_in_run" | "not_in_deck" | "not_a_play" | "room_closed" | "seat_taken" | "no_such_seat" | "room_full" | "already_seated" | "not_host" | "deal_in_progress" | "seats_empty" | "no_deal" | "not_seated" | "run_over" | "challenge_rules" | "challenge_seats" | "challenge_auto_play" | "no_nonce_wanted" | "dealing" | "not_a_challenge" | "unknown_room" | "name_taken" | "superseded" | "bad_name" | "bad_message" | "already_in_room" | "frame_too_large" | "rate_limited" | "busy" | "server_full" | "bad_request" | "hand_too_large" | "not_found" | "rally_played" | "spectator" | "rally_open" | "too_many_watching" | "name_protected" | "already_protected" | "wrong_recovery_code" | "too_many_guesses" | "method_not_allowed" | "bad_position" | "no_such_deal" | "unknown_table_type" | "unknown_board" | "not_a_date" | "rally_not_begun" | "rally_not_finished" | "no_such_ticket" | "name_not_protected" | "no_such_tournament" | "bad_settings" | "registration_closed" | "already_registered" | "not_registered" | "tournament_full" | "hosting_limit" | "tournament_not_over" | "tournament_table" | "entrant_watching" | "connection_broken" | "room_moved" | "save_failed" | "database_unavailable" | "room_unreachable" | "restarting" | "not_ready" | "internal";
+export type ErrorCode = "deal_over" | "not_your_turn" | "wrong_phase" | "must_take" | "bad_bid" | "bid_too_low" | "declined_cannot_rob" | "already_seen" | "not_in_hand" | "cards_do_not_match" | "not_that_reading" | "does_not_beat" | "cannot_pass_on_lead" | "no_cards" | "wild_alone" | "wild_with_both_jokers" | "four_in_a_row" | "two_or_joker_in_run" | "not_in_deck" | "not_a_play" | "room_closed" | "seat_taken" | "no_such_seat" | "room_full" | "already_seated" | "not_host" | "deal_in_progress" | "seats_empty" | "no_deal" | "not_seated" | "run_over" | "challenge_rules" | "challenge_seats" | "challenge_auto_play" | "no_nonce_wanted" | "dealing" | "not_a_challenge" | "unknown_room" | "name_taken" | "superseded" | "bad_name" | "bad_message" | "already_in_room" | "frame_too_large" | "rate_limited" | "busy" | "server_full" | "bad_request" | "hand_too_large" | "not_found" | "rally_played" | "spectator" | "rally_open" | "too_many_watching" | "name_protected" | "already_protected" | "wrong_recovery_code" | "too_many_guesses" | "method_not_allowed" | "bad_position" | "no_such_deal" | "unknown_table_type" | "unknown_board" | "not_a_date" | "rally_not_begun" | "rally_not_finished" | "no_such_ticket" | "name_not_protected" | "no_such_tournament" | "bad_settings" | "registration_closed" | "already_registered" | "not_registered" | "tournament_full" | "hosting_limit" | "tournament_not_over" | "tournament_table" | "entrant_watching" | "no_such_puzzle" | "puzzle_attempted" | "not_a_legal_move" | "attempt_unfinished" | "connection_broken" | "room_moved" | "save_failed" | "database_unavailable" | "room_unreachable" | "restarting" | "not_ready" | "internal";
 
 export type ClientAction = { "action": "take" } | { "action": "pass" } | { "action": "bid", bid: number, } | { "action": "call", call: boolean, } | { "action": "rob", rob: boolean, } | { "action": "seen" } | { "action": "play", cards: CardSet, play: Play, };
 
@@ -751,6 +751,80 @@ bots_after_ms: [number, number],
  * The longest title, in characters.
  */
 title_chars: number, };
+
+export type PuzzleView = { id: string, endgame: Endgame, 
+/**
+ * `landlord` or `farmers`.
+ */
+side: string, rating: number, plays: number, solved: number, themes: Array<PuzzleTheme>, source: PuzzleSource, 
+/**
+ * The daily puzzle's date (UTC).
+ */
+date?: string, };
+
+export type PuzzleAttempt = { name: string, 
+/**
+ * The name's key, if it is protected (`docs/names.md`).
+ */
+key: string | null, moves: Array<Play | null>, };
+
+export type PuzzleResult = { solved: boolean, 
+/**
+ * Every move as it was played: the player's and the solver's answers.
+ */
+line: Array<Play | null>, 
+/**
+ * The player's move (by its place among theirs) that gave the win away.
+ */
+wrong?: number, 
+/**
+ * After the wrong move: how the other side wins (the solver's refutation).
+ */
+refutation: Array<Play | null>, 
+/**
+ * The puzzle's solution line.
+ */
+solution: Array<Play | null>, 
+/**
+ * The ratings the attempt moved (the name's first attempt at the puzzle).
+ */
+rating?: PuzzleRatingChange, };
+
+export type PuzzleRatingChange = { before: number, after: number, puzzle_before: number, puzzle_after: number, };
+
+export type PuzzleBoard = { rows: Array<PuzzleBoardRow>, you?: PuzzleStanding, };
+
+export type PuzzleBoardRow = { rank: number, name: string, rating: number, attempts: number, solved: number, yours?: boolean, };
+
+export type PuzzleStanding = { rating: number, attempts: number, };
+
+export type Endgame = { 
+/**
+ * `house`, `house-nowild`, `noshuffle`, `noshuffle-wildrank`, `twoplayer`, `twoplayer-wildrank`.
+ */
+rules: string, wild_rank?: Rank, 
+/**
+ * By seat, as ranks: `"334BR"`, `W` for the Wild.
+ */
+hands: Array<string>, landlord: number, turn: number, trick?: EndgameTrick, allowance?: number, };
+
+export type EndgameTrick = { seat: number, play: Play, };
+
+export type PuzzleTheme = "bomb_held_back" | "rocket_last" | "let_through" | "wild_reading" | "spring";
+
+export type PuzzleSource = { 
+/**
+ * A stored deal: its room and number.
+ */
+room?: string, number?: number, 
+/**
+ * A bot game (`ddz puzzles mine --bots`): its seed, 64 hex digits.
+ */
+seed?: string, 
+/**
+ * The position is after this many of the deal's actions.
+ */
+step: number, };
 
 export type TableTournaments = { table: TableType, 
 /**

@@ -7,6 +7,7 @@ pub mod challenge;
 pub mod fairness;
 pub mod matching;
 pub mod names;
+pub mod puzzles;
 pub mod rating;
 pub mod room;
 pub mod stats;

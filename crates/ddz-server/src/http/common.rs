@@ -164,12 +164,12 @@ fn status(code: ErrorCode) -> StatusCode {
             StatusCode::SERVICE_UNAVAILABLE
         }
         UnknownRoom | NotFound | NoSuchDeal | NoSuchSeat | UnknownTableType | UnknownBoard | RallyNotBegun
-        | RallyNotFinished | NoSuchTicket | NameNotProtected | NoSuchTournament | NotRegistered => {
+        | RallyNotFinished | NoSuchTicket | NameNotProtected | NoSuchTournament | NotRegistered | NoSuchPuzzle => {
             StatusCode::NOT_FOUND
         }
         RallyOpen | NameProtected | WrongRecoveryCode | EntrantWatching => StatusCode::FORBIDDEN,
         RallyPlayed | AlreadyProtected | AlreadyRegistered | TournamentFull | RegistrationClosed | HostingLimit
-        | TournamentNotOver => StatusCode::CONFLICT,
+        | TournamentNotOver | PuzzleAttempted => StatusCode::CONFLICT,
         TooManyGuesses | RateLimited => StatusCode::TOO_MANY_REQUESTS,
         MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
         // Every other refusal names what was wrong with the request: each listed, so that a new code
@@ -180,9 +180,8 @@ fn status(code: ErrorCode) -> StatusCode {
         | RoomFull | AlreadySeated | NotHost | DealInProgress | SeatsEmpty | NoDeal | NotSeated | RunOver
         | ChallengeRules | ChallengeSeats | ChallengeAutoPlay | NoNonceWanted | Dealing | NotAChallenge | NameTaken
         | Superseded | BadName | BadMessage | AlreadyInRoom | FrameTooLarge | BadRequest | HandTooLarge | Spectator
-        | TooManyWatching | BadPosition | NotADate | BadSettings | TournamentTable | ConnectionBroken => {
-            StatusCode::BAD_REQUEST
-        }
+        | TooManyWatching | BadPosition | NotADate | BadSettings | TournamentTable | ConnectionBroken
+        | NotALegalMove | AttemptUnfinished => StatusCode::BAD_REQUEST,
     }
 }
 

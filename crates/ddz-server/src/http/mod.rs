@@ -19,6 +19,7 @@ mod assets;
 mod common;
 pub mod limit;
 mod names;
+mod puzzles;
 mod quick;
 mod tournaments;
 mod ws;
@@ -66,6 +67,11 @@ pub fn router(state: AppState) -> Router {
         .route("/api/quick-match", post(quick::join))
         .route("/api/quick-match/{ticket}", get(quick::poll).delete(quick::leave))
         .route("/api/tournaments", get(tournaments::list).post(tournaments::create))
+        .route("/api/puzzles/daily", get(puzzles::daily))
+        .route("/api/puzzles/next", get(puzzles::next))
+        .route("/api/puzzles/board", get(puzzles::board))
+        .route("/api/puzzles/{id}", get(puzzles::one))
+        .route("/api/puzzles/{id}/attempt", post(puzzles::attempt))
         .route("/api/tournaments/rules", get(tournaments::rules))
         .route("/api/tournaments/{id}", get(tournaments::view))
         .route("/api/tournaments/{id}/page", get(tournaments::page))

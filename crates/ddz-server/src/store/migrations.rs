@@ -52,7 +52,7 @@ macro_rules! source {
 const BIGINT_NOTE: &str = "the same schema, with 64-bit integers (BIGINT) where SQLite's are 64-bit by nature.";
 
 /// Every migration, in order.
-const MIGRATIONS: [Source; 12] = [
+const MIGRATIONS: [Source; 13] = [
     source!(1, "rooms", "0001_rooms.sql", BIGINT_NOTE),
     source!(2, "challenges", "0002_challenges.sql", BIGINT_NOTE),
     source!(3, "reviews", "0003_reviews.sql", BIGINT_NOTE),
@@ -65,6 +65,7 @@ const MIGRATIONS: [Source; 12] = [
     source!(10, "one table spelling", "0010_one_table_spelling.sql"),
     source!(11, "tournaments", "0011_tournaments.sql"),
     source!(12, "hall", "0012_hall.sql"),
+    source!(13, "puzzles", "0013_puzzles.sql"),
 ];
 
 /// The migrations for `backend`.

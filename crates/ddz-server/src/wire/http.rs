@@ -2,8 +2,9 @@
 //! the socket's types, so that the web client's calls cannot drift from what the server reads and sends.
 
 use ddz_bot::BotKind;
+use ddz_bot::puzzles::{Source, Theme};
 use ddz_bot::review::Review;
-use ddz_engine::{DealRecord, Fairness, ReplayStep, Seed, TableType};
+use ddz_engine::{DealRecord, Endgame, Fairness, Play, ReplayStep, Seed, TableType};
 use serde::{Deserialize, Serialize};
 
 use crate::domain::challenge::{BoardRow, ChallengeKind, RallyResult};
@@ -500,4 +501,92 @@ pub struct TournamentRecord {
     pub id: String,
     pub commitment: String,
     pub log: Vec<Stamped>,
+}
+
+/// A puzzle as the page shows it (`GET /api/puzzles/daily`, `/next`, `/{id}`): every hand face up, the side
+/// that solves it (the one to move), its rating now, its themes and where it came from.
+#[derive(ts_rs::TS, Clone, Debug, Serialize)]
+pub struct PuzzleView {
+    pub id: String,
+    pub endgame: Endgame,
+    /// `landlord` or `farmers`.
+    pub side: String,
+    pub rating: i32,
+    pub plays: i64,
+    pub solved: i64,
+    pub themes: Vec<Theme>,
+    pub source: Source,
+    /// The daily puzzle's date (UTC).
+    #[ts(optional)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub date: Option<String>,
+}
+
+/// `POST /api/puzzles/{id}/attempt`: the solving side's moves in order (both farmers' when the farmers
+/// solve), each a reading or `null` for a pass. Checked by the server's solver; rated once a name.
+#[derive(ts_rs::TS, Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PuzzleAttempt {
+    pub name: String,
+    /// The name's key, if it is protected (`docs/names.md`).
+    #[serde(default)]
+    pub key: Option<String>,
+    pub moves: Vec<Option<Play>>,
+}
+
+/// How an attempt went.
+#[derive(ts_rs::TS, Clone, Debug, Serialize)]
+pub struct PuzzleResult {
+    pub solved: bool,
+    /// Every move as it was played: the player's and the solver's answers.
+    pub line: Vec<Option<Play>>,
+    /// The player's move (by its place among theirs) that gave the win away.
+    #[ts(optional)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub wrong: Option<usize>,
+    /// After the wrong move: how the other side wins (the solver's refutation).
+    pub refutation: Vec<Option<Play>>,
+    /// The puzzle's solution line.
+    pub solution: Vec<Option<Play>>,
+    /// The ratings the attempt moved (the name's first attempt at the puzzle).
+    #[ts(optional)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rating: Option<PuzzleRatingChange>,
+}
+
+#[derive(ts_rs::TS, Clone, Copy, Debug, Serialize)]
+pub struct PuzzleRatingChange {
+    pub before: i32,
+    pub after: i32,
+    pub puzzle_before: i32,
+    pub puzzle_after: i32,
+}
+
+/// `GET /api/puzzles/board?name=`: the best puzzle ratings (names with 5 attempts or more), and the
+/// reader's own.
+#[derive(ts_rs::TS, Clone, Debug, Serialize)]
+pub struct PuzzleBoard {
+    pub rows: Vec<PuzzleBoardRow>,
+    #[ts(optional)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub you: Option<PuzzleStanding>,
+}
+
+#[derive(ts_rs::TS, Clone, Debug, Serialize)]
+pub struct PuzzleBoardRow {
+    pub rank: usize,
+    pub name: String,
+    pub rating: i32,
+    pub attempts: i64,
+    pub solved: i64,
+    #[ts(as = "Option<bool>", optional)]
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub yours: bool,
+}
+
+/// A name's puzzle rating and attempts.
+#[derive(ts_rs::TS, Clone, Copy, Debug, Serialize)]
+pub struct PuzzleStanding {
+    pub rating: i32,
+    pub attempts: i64,
 }

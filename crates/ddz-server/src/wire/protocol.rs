@@ -342,6 +342,14 @@ pub enum ErrorCode {
     TournamentTable,
     /// Watching a tournament's table from the address of an entrant who plays at another table of it.
     EntrantWatching,
+    /// A puzzle id no puzzle has.
+    NoSuchPuzzle,
+    /// A second rated attempt at a puzzle by one name.
+    PuzzleAttempted,
+    /// A puzzle attempt's move that is not legal in its position.
+    NotALegalMove,
+    /// A puzzle attempt that stops before the deal is won or lost.
+    AttemptUnfinished,
     /// The socket broke (not a frame too large): the connection closed.
     ConnectionBroken,
     // The server's own situations: each says what the player can do.

@@ -17,7 +17,8 @@ use crate::domain::tournament::{
 use crate::wire::http::{
     ApiError, Board, BoardRank, ChallengeStanding, ChallengeStarted, CreateRoom, CreateTournament, DealReview, Health,
     JoinQuickMatch, Lobby, NameCard, NameSecrets, Placing, PlayVsBots, PlayedDeal, PlayedDeals, PlayerStats,
-    ProtectName, QuickMatch, Rallies, RallyComparison, RallyFairness, RatingBoard, RatingPlacing, RecoverName, Replay,
+    ProtectName, PuzzleAttempt, PuzzleBoard, PuzzleBoardRow, PuzzleRatingChange, PuzzleResult, PuzzleStanding,
+    PuzzleView, QuickMatch, Rallies, RallyComparison, RallyFairness, RatingBoard, RatingPlacing, RecoverName, Replay,
     RoomCreated, RoomDeals, SitAndGoDefaults, Standing, StartChallenge, TableTournaments, TournamentCreated,
     TournamentEntry, TournamentFinish, TournamentRound, TournamentRules, TournamentView, Tournaments,
 };
@@ -31,9 +32,11 @@ use crate::wire::protocol::{
     ChallengeView, Chat, ClientAction, Command, ErrorCode, Event, OfferView, RoomView, SeatView,
 };
 use ddz_bot::BotKind;
+use ddz_bot::puzzles::{Source as PuzzleSource, Theme as PuzzleTheme};
 use ddz_bot::review::{Decision, Review};
 use ddz_engine::hints::{HintPlay, Hints, Position, ReadingsAnswer, Refusal};
 use ddz_engine::play::{AttachJson, PlayJson};
+use ddz_engine::solve::{EndgameJson as Endgame, TrickJson as EndgameTrick};
 use ddz_engine::{
     Action, Auction, Card, CardSet, DealRecord, DealResult, DealSetup, DealView, Dealing, End, Fairness, Kind,
     LastMove, Payment, Phase, Play, Rank, ReplayStep, Rules, ScoreLine, Seed, Start, Strength, TableRules, TableType,
@@ -138,6 +141,17 @@ pub fn typescript() -> String {
         decl::<TournamentSettings>(&cfg),
         decl::<SettingsBounds>(&cfg),
         decl::<TournamentRules>(&cfg),
+        decl::<PuzzleView>(&cfg),
+        decl::<PuzzleAttempt>(&cfg),
+        decl::<PuzzleResult>(&cfg),
+        decl::<PuzzleRatingChange>(&cfg),
+        decl::<PuzzleBoard>(&cfg),
+        decl::<PuzzleBoardRow>(&cfg),
+        decl::<PuzzleStanding>(&cfg),
+        decl::<Endgame>(&cfg),
+        decl::<EndgameTrick>(&cfg),
+        decl::<PuzzleTheme>(&cfg),
+        decl::<PuzzleSource>(&cfg),
         decl::<TableTournaments>(&cfg),
         decl::<SitAndGoDefaults>(&cfg),
         decl::<TournamentFormat>(&cfg),

@@ -17,6 +17,7 @@ mod metrics;
 mod nonces;
 mod postgres;
 mod protected_names;
+mod puzzles;
 mod quick_match;
 mod rally_secrecy;
 mod ratings;

@@ -1,0 +1,158 @@
+//! Puzzles over HTTP (docs/puzzles.md, docs/protocol.md): the daily puzzle, a next puzzle near the reader's
+//! rating, each puzzle at its own address, an attempt checked by the server's solver on the work pool and
+//! rated once a name, and the puzzle board.
+
+use axum::Json;
+use axum::extract::State;
+use ddz_bot::puzzles::Puzzle;
+use serde::Deserialize;
+
+use super::common::{AppError, AppState, Body, ClientAddr, Params, Queried, busy, path_name};
+use super::names::proven_name;
+use crate::domain::challenge::utc_date;
+use crate::domain::names::NameKey;
+use crate::domain::puzzles::{AttemptError, check, rate, solving_side};
+use crate::store::StoredPuzzle;
+use crate::wire::http::{
+    PuzzleAttempt, PuzzleBoard, PuzzleBoardRow, PuzzleRatingChange, PuzzleResult, PuzzleStanding, PuzzleView,
+};
+use crate::wire::protocol::ErrorCode;
+
+/// Rows the puzzle board shows.
+const BOARD_ROWS: i64 = 100;
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct ReaderQuery {
+    #[serde(default)]
+    name: Option<String>,
+}
+
+fn view(stored: StoredPuzzle, date: Option<String>) -> PuzzleView {
+    let StoredPuzzle { puzzle, rating, plays, solved } = stored;
+    let Puzzle { id, endgame, themes, source, .. } = puzzle;
+    PuzzleView {
+        id,
+        side: solving_side(&endgame).to_string(),
+        endgame,
+        rating: rating.rating.round() as i32,
+        plays,
+        solved,
+        themes,
+        source,
+        date,
+    }
+}
+
+fn no_such_puzzle(id: &str) -> AppError {
+    AppError::new(ErrorCode::NoSuchPuzzle, format!("no puzzle {id:?}"))
+}
+
+/// `GET /api/puzzles/daily`: today's puzzle (UTC), the same for everyone.
+pub(super) async fn daily(State(state): State<AppState>) -> Result<Json<PuzzleView>, AppError> {
+    let now = state.rooms.now_ms();
+    let date = utc_date(now);
+    let stored = state.rooms.db().daily_puzzle(&date, now / 86_400_000).await?;
+    let stored = stored.ok_or_else(|| no_such_puzzle(&date))?;
+    Ok(Json(view(stored, Some(date))))
+}
+
+/// `GET /api/puzzles/next?name=`: a puzzle the name has not attempted, near their puzzle rating (1500 for a
+/// name new to puzzles, or no name).
+pub(super) async fn next(
+    State(state): State<AppState>,
+    Queried(query): Queried<ReaderQuery>,
+) -> Result<Json<PuzzleView>, AppError> {
+    let name = query.name.as_deref().filter(|n| !n.trim().is_empty()).map(path_name).transpose()?;
+    let db = state.rooms.db();
+    let rating = match &name {
+        Some(name) => db.puzzle_rating(name).await?.0.rating,
+        None => crate::domain::puzzles::NEW_PLAYER.rating,
+    };
+    let stored = db.next_puzzle(name.as_ref(), rating, rand::random()).await?;
+    let stored = stored.ok_or_else(|| AppError::new(ErrorCode::NoSuchPuzzle, "every puzzle is attempted"))?;
+    Ok(Json(view(stored, None)))
+}
+
+/// `GET /api/puzzles/{id}`.
+pub(super) async fn one(
+    State(state): State<AppState>,
+    Params(id): Params<String>,
+) -> Result<Json<PuzzleView>, AppError> {
+    let stored = state.rooms.db().puzzle(&id).await?.ok_or_else(|| no_such_puzzle(&id))?;
+    Ok(Json(view(stored, None)))
+}
+
+/// `POST /api/puzzles/{id}/attempt`: the attempt checked move by move by the solver (never trusted from the
+/// page); the name's first attempt at the puzzle moves both ratings, a second is refused.
+pub(super) async fn attempt(
+    State(state): State<AppState>,
+    ClientAddr(from): ClientAddr,
+    Params(id): Params<String>,
+    Body(req): Body<PuzzleAttempt>,
+) -> Result<Json<PuzzleResult>, AppError> {
+    let name = proven_name(&state, &req.name, req.key.as_deref(), from).await?;
+    let db = state.rooms.db();
+    let stored = db.puzzle(&id).await?.ok_or_else(|| no_such_puzzle(&id))?;
+    if db.attempted(&name, &id).await? {
+        let message = format!("{name} has made their rated attempt at puzzle {id}");
+        return Err(AppError::new(ErrorCode::PuzzleAttempted, message));
+    }
+    let puzzle = stored.puzzle.clone();
+    let moves = req.moves;
+    let checked = state.rooms.pool().try_run(move || check(&puzzle, &moves)).await.map_err(|_| busy())?;
+    let checked = checked.map_err(|e| match e {
+        AttemptError::NotLegal(_) => AppError::new(ErrorCode::NotALegalMove, e.to_string()),
+        AttemptError::Unfinished(_) => AppError::new(ErrorCode::AttemptUnfinished, e.to_string()),
+    })?;
+    let solved = checked.solved;
+    let rated = db.rate_attempt(&name, &id, solved, state.rooms.now_ms(), move |p, q| rate(p, q, solved)).await?;
+    let Some(rated) = rated else {
+        let message = format!("{name} has made their rated attempt at puzzle {id}");
+        return Err(AppError::new(ErrorCode::PuzzleAttempted, message));
+    };
+    let points = |r: skillratings::glicko2::Glicko2Rating| r.rating.round() as i32;
+    Ok(Json(PuzzleResult {
+        solved,
+        line: checked.line,
+        wrong: checked.wrong,
+        refutation: checked.refutation,
+        solution: stored.puzzle.solution,
+        rating: Some(PuzzleRatingChange {
+            before: points(rated.player_before),
+            after: points(rated.player_after),
+            puzzle_before: points(rated.puzzle_before),
+            puzzle_after: points(rated.puzzle_after),
+        }),
+    }))
+}
+
+/// `GET /api/puzzles/board?name=`: the best puzzle ratings, the reader's row marked, and the reader's own.
+pub(super) async fn board(
+    State(state): State<AppState>,
+    Queried(query): Queried<ReaderQuery>,
+) -> Result<Json<PuzzleBoard>, AppError> {
+    let reader = query.name.as_deref().filter(|n| !n.trim().is_empty()).map(path_name).transpose()?;
+    let db = state.rooms.db();
+    let rows = db.puzzle_board(BOARD_ROWS).await?;
+    let rows = rows
+        .into_iter()
+        .enumerate()
+        .map(|(i, row)| PuzzleBoardRow {
+            rank: i + 1,
+            yours: reader.as_ref().is_some_and(|r| *r.key() == NameKey::of_stored(&row.name)),
+            name: row.name,
+            rating: row.rating.round() as i32,
+            attempts: row.attempts,
+            solved: row.solved,
+        })
+        .collect();
+    let you = match &reader {
+        Some(name) => {
+            let (rating, attempts) = db.puzzle_rating(name).await?;
+            (attempts > 0).then(|| PuzzleStanding { rating: rating.rating.round() as i32, attempts })
+        }
+        None => None,
+    };
+    Ok(Json(PuzzleBoard { rows, you }))
+}
