@@ -9,10 +9,13 @@
 //! (`ReadingsAnswer`, `Hints`), or `{"message": ...}` for a malformed position (the endpoint's 400).
 //! `web/src/lib/engine.ts` is the other side.
 //!
+//! [`mod@puzzle`] is the exact solver on a puzzle's position, for the puzzle page (online and offline).
+//!
 //! [`mod@offline`] is Play vs 2 Bots when the server cannot be reached: the deal state machine and the
 //! `beginner`, `easy` and `normal` bots over a table the page keeps ([`offline::OfflineTable`]).
 
 pub mod offline;
+pub mod puzzle;
 
 use ddz_engine::hints::{Position, PositionError, hints_answer, readings_answer};
 
@@ -72,6 +75,25 @@ pub unsafe extern "C" fn offline(ptr: *mut u8, len: usize) -> u64 {
             Err(offline::Refused(message)) => refusal(message),
         },
         Err(e) => refusal(format!("bad table: {e}")),
+    };
+    leak(body)
+}
+
+/// A puzzle's position in the page ([`puzzle::PuzzleAsk`]): the legal moves, those that win, the defence and a
+/// line of best play, after the move if one was made ([`puzzle::PuzzleAnswer`]), or `{"message": ...}`.
+///
+/// # Safety
+/// `ptr` and `len` are an allocation of [`alloc`] holding the question's JSON; it is freed here.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn puzzle(ptr: *mut u8, len: usize) -> u64 {
+    // SAFETY: as the caller promises.
+    let input = unsafe { take(ptr, len) };
+    let body = match serde_json::from_slice::<puzzle::PuzzleAsk>(&input) {
+        Ok(ask) => match puzzle::answer(&ask) {
+            Ok(answer) => serde_json::to_vec(&answer).expect("answers serialise"),
+            Err(message) => refusal(message),
+        },
+        Err(e) => refusal(format!("bad question: {e}")),
     };
     leak(body)
 }

@@ -12,8 +12,9 @@
 //! after the server is stopped), `tournament.mjs` (a sit-and-go created, registered for, played at its table
 //! and followed to its podium), `hall-layout.mjs` (the hall at every size, fresh and busy, in both languages),
 //! `hall.mjs` (the hall's one-tap ways to play), `pages-layout.mjs` (the tournaments, an event's page, a
-//! player's page and the boards at every size, fresh and busy, in both languages) and `follow.mjs` (an event's
-//! page pushed as it fills and starts; a deal played opened from the player's page into its replay).
+//! player's page and the boards at every size, fresh and busy, in both languages), `follow.mjs` (an event's
+//! page pushed as it fills and starts; a deal played opened from the player's page into its replay) and
+//! `puzzles.mjs` (the daily puzzle from the hall solved and rated, a wrong move refuted, a puzzle offline).
 //!
 //! Needs Node.js, `npm ci` in `web/`, and Chromium (`.ci/run` installs them); without them it fails.
 
@@ -178,6 +179,13 @@ fn pages_follow_what_happens_in_chromium() {
             "100",
         ],
     );
+}
+
+/// Puzzles: the daily one from the hall solved move by move and rated, a wrong first move refuted with the
+/// solution shown, and a puzzle kept in the app played with the server out of reach.
+#[test]
+fn puzzles_are_solved_refuted_and_played_offline_in_chromium() {
+    run_browser_tests("puzzles.mjs", &[]);
 }
 
 /// Serves a fresh database with `server_args` and runs `web/e2e/{script}` against it.

@@ -19,6 +19,9 @@ import type {
   Hints,
   JoinQuickMatch,
   NameCard,
+  PuzzleResult,
+  PuzzleView,
+  Reading,
   NameSecrets,
   PlayerStats,
   PlayedDeals,
@@ -97,7 +100,10 @@ function get<T>(path: string): Promise<T> {
  * A request that acts as `name`, sent with the name's key if this browser keeps one. A key the server refuses
  * is forgotten: the name was recovered on another device, and only its new code takes it back.
  */
-async function asName<T>(path: string, body: { name: string; key: string | null }): Promise<T> {
+async function asName<T, B extends { name: string; key: string | null } = { name: string; key: string | null }>(
+  path: string,
+  body: B,
+): Promise<T> {
   try {
     return await post<T>(path, body);
   } catch (e) {
@@ -237,6 +243,25 @@ export function hall(): Promise<Hall> {
 }
 
 /** The tournaments: upcoming, running and finished. */
+/** Today's puzzle (UTC), the same for everyone. */
+export function dailyPuzzle(): Promise<PuzzleView> {
+  return get('/api/puzzles/daily');
+}
+
+/** A puzzle `name` has not attempted, near their puzzle rating. */
+export function nextPuzzle(name: string): Promise<PuzzleView> {
+  return get(`/api/puzzles/next${name ? `?name=${encodeURIComponent(name)}` : ''}`);
+}
+
+export function puzzle(id: string): Promise<PuzzleView> {
+  return get(`/api/puzzles/${encodeURIComponent(id)}`);
+}
+
+/** The solving side's moves of an attempt, checked (and rated once) by the server. */
+export function attemptPuzzle(id: string, name: string, moves: (Reading | null)[]): Promise<PuzzleResult> {
+  return asName(`/api/puzzles/${encodeURIComponent(id)}/attempt`, { name, key: nameKey(name), moves });
+}
+
 /** What a host may choose: each table type's sizes and default settings, the bounds (the server's own rules). */
 export function tournamentRules(): Promise<TournamentRules> {
   return get('/api/tournaments/rules');

@@ -5,7 +5,7 @@
 // `/@/NAME` (a real path, as a replay's: Me and every name link there); `#/stats/NAME` is still read. Quick match's waiting page is `#/quick` (the
 // ticket it waits on is in sessionStorage, `lib/quick.ts`); Play vs 2 Bots without the server is `#/offline`.
 // The tournaments are listed at `#/tournaments`, and one tournament's page is `#/tournaments/ID` (ids may hold
-// dashes: `house-sit-and-go-3`).
+// dashes: `house-sit-and-go-3`). Puzzles are at `#/puzzles` (today's) and each at `#/puzzles/ID`.
 
 /** What an address shows. */
 export type Address =
@@ -18,7 +18,8 @@ export type Address =
   | { view: 'quick' }
   | { view: 'offline' }
   | { view: 'tournaments' }
-  | { view: 'tournament'; id: string };
+  | { view: 'tournament'; id: string }
+  | { view: 'puzzle'; id: string | null };
 
 /** The current address: a watched room, a replay, a boards or stats page (their hash may follow a room's
  * query), then a room. */
@@ -38,6 +39,8 @@ export function currentAddress(): Address {
   const tournament = location.hash.match(/^#\/tournaments(?:\/([A-Za-z0-9-]+))?\/?$/);
   if (tournament) return tournament[1] ? { view: 'tournament', id: tournament[1] } : { view: 'tournaments' };
   if (/^#\/offline\/?$/.test(location.hash)) return { view: 'offline' };
+  const puzzle = location.hash.match(/^#\/puzzles(?:\/([a-f0-9]+))?\/?$/);
+  if (puzzle) return { view: 'puzzle', id: puzzle[1] ?? null };
   const query = new URLSearchParams(location.search).get('room');
   const hash = location.hash.match(/^#\/room\/([A-Za-z0-9]+)/)?.[1];
   const code = (query ?? hash)?.toUpperCase();
@@ -108,6 +111,11 @@ export function playerLink(player: string): string {
 /** The tournaments' lists; with an id, that tournament's page. */
 export function tournamentsHash(id?: string): string {
   return id ? `#/tournaments/${id}` : '#/tournaments';
+}
+
+/** The puzzles: today's, or with an id that puzzle's own address. */
+export function puzzlesHash(id?: string): string {
+  return id ? `#/puzzles/${id}` : '#/puzzles';
 }
 
 /** The shell's tabs (`components/shell/Shell.svelte`): the hall, the tournaments, the boards, the player's own page. */

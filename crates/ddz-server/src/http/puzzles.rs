@@ -156,3 +156,34 @@ pub(super) async fn board(
     };
     Ok(Json(PuzzleBoard { rows, you }))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::domain::puzzles::{built_in, puzzle_start};
+
+    /// The puzzles the page keeps for playing offline (`web/src/lib/puzzles-offline.json`): every 40th of the
+    /// built-in set, as `GET /api/puzzles/{id}` shows it fresh. `DDZ_BLESS=1` writes the file.
+    #[test]
+    fn the_pages_offline_puzzles_are_the_built_in_sets() {
+        let views: Vec<PuzzleView> = built_in()
+            .into_iter()
+            .step_by(40)
+            .map(|puzzle| {
+                let rating = puzzle_start(&puzzle);
+                view(StoredPuzzle { puzzle, rating, plays: 0, solved: 0 }, None)
+            })
+            .collect();
+        let json = serde_json::to_string(&views).expect("views serialise") + "\n";
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../web/src/lib/puzzles-offline.json");
+        if std::env::var_os("DDZ_BLESS").is_some() {
+            std::fs::write(&path, &json).expect("the offline set is written");
+        }
+        let kept = std::fs::read_to_string(&path).unwrap_or_default();
+        assert!(
+            kept == json,
+            "{} is out of date: run DDZ_BLESS=1 cargo test -p ddz-server --lib offline_puzzles",
+            path.display()
+        );
+    }
+}

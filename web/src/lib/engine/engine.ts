@@ -10,7 +10,7 @@
 // the module replays it and says what the server's room would, with the next bot's move.
 
 import { hints as fetchHints, readings as fetchReadings } from '../api';
-import type { Action, BotKind, DealView, HintPlay, Hints, Payment, Position, ReadingsAnswer, TableRules } from '../wire';
+import type { Action, BotKind, DealView, Endgame, HintPlay, Hints, Payment, Position, Reading, ReadingsAnswer, TableRules } from '../wire';
 import wasmUrl from './ddz.wasm?url';
 
 /** The module's exports (`crates/ddz-wasm/src/lib.rs`). */
@@ -21,6 +21,21 @@ type Exports = {
   readings(ptr: number, len: number): bigint;
   hints(ptr: number, len: number): bigint;
   offline(ptr: number, len: number): bigint;
+  puzzle(ptr: number, len: number): bigint;
+};
+
+/** A question about a puzzle's position (`PuzzleAsk` in `crates/ddz-wasm/src/puzzle.rs`): the position, and the
+ * move made from it if one was (`null`: a pass). */
+export type PuzzleAsk = { endgame: Endgame; move?: Reading | null };
+
+/** The solver's answer (`PuzzleAnswer`): the position asked about (after the move), or the deal's end. */
+export type PuzzleAnswer = {
+  endgame: Endgame | null;
+  landlord_won: boolean | null;
+  moves: (Reading | null)[];
+  winning: (Reading | null)[];
+  defence: Reading | null | undefined;
+  line: (Reading | null)[];
 };
 
 /** A table the page keeps (`OfflineTable` in `crates/ddz-wasm/src/offline.rs`). */
@@ -54,6 +69,8 @@ export type Engine = {
   hints(pos: Position): Hints;
   /** Throws the rules' reason for an action they refuse. */
   offline(table: OfflineTable): OfflineState;
+  /** The exact solver on a puzzle's position; throws for a move not legal there. */
+  puzzle(ask: PuzzleAsk): PuzzleAnswer;
 };
 
 /** The engine over an instantiated module. A malformed position throws with the engine's reason. */
@@ -61,7 +78,7 @@ export function engineOf(instance: WebAssembly.Instance): Engine {
   const wasm = instance.exports as unknown as Exports;
   const encoder = new TextEncoder();
   const decoder = new TextDecoder();
-  function call<T>(exported: 'readings' | 'hints' | 'offline', question: Position | OfflineTable): T {
+  function call<T>(exported: 'readings' | 'hints' | 'offline' | 'puzzle', question: Position | OfflineTable | PuzzleAsk): T {
     const input = encoder.encode(JSON.stringify(question));
     const ptr = wasm.alloc(input.length);
     new Uint8Array(wasm.memory.buffer, ptr, input.length).set(input);
@@ -76,6 +93,7 @@ export function engineOf(instance: WebAssembly.Instance): Engine {
     readings: (pos) => call('readings', pos),
     hints: (pos) => call('hints', pos),
     offline: (table) => call('offline', table),
+    puzzle: (ask) => call('puzzle', ask),
   };
 }
 
