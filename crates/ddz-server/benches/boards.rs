@@ -69,6 +69,7 @@ async fn bench(backend: &str, url: &str, players: u64) {
         trusted_proxies: Vec::new(),
         listing: Listing::DEFAULT,
         tournaments: Vec::new(),
+        mine_puzzles: false,
     })
     .await
     .expect("the server starts");

@@ -72,6 +72,7 @@ async fn bench(deals: u64, online: u64) {
         trusted_proxies: Vec::new(),
         listing: Listing::DEFAULT,
         tournaments: Vec::new(),
+        mine_puzzles: false,
     })
     .await
     .expect("the server starts");

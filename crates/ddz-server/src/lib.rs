@@ -90,6 +90,8 @@ pub struct Config {
     pub listing: Listing,
     /// The operator's recurring tournaments (`ddz serve --tournaments FILE`).
     pub tournaments: Vec<Recurring>,
+    /// Mine puzzles from the deals finished here (docs/puzzles.md; `ddz serve --no-puzzle-mining` turns it off).
+    pub mine_puzzles: bool,
 }
 
 /// Limits on what one client can make the server do.
@@ -170,6 +172,9 @@ pub async fn start(config: Config) -> Result<Running, Box<dyn std::error::Error 
     };
     let mut rooms =
         Rooms::new(db.clone(), config.clock, config.timing).with_pool(pool).with_spectators(config.guards.spectators);
+    if config.mine_puzzles {
+        rooms = rooms.with_puzzle_mining();
+    }
     let mut cluster = None;
     if let Some(joining) = &config.cluster {
         let (node, subscriptions) = cluster::Cluster::join(joining, db, config.clock).await?;

@@ -52,6 +52,8 @@ pub struct Rooms {
     pool: Pool,
     /// Spectators one room takes.
     spectators: usize,
+    /// Puzzles are mined from the deals finished here (none: not).
+    mining: Option<crate::room::mining::Mining>,
     /// Cluster mode: this node's part, the proxies of the rooms in use here, and one take at a time.
     placement: Option<Arc<dyn Placement>>,
     proxies: Registry,
@@ -110,6 +112,7 @@ impl Rooms {
             stopping: CancellationToken::new(),
             pool: Pool::per_core(),
             spectators: SPECTATORS,
+            mining: None,
             placement: None,
             proxies: Registry::default(),
             taking: Arc::default(),
@@ -125,6 +128,12 @@ impl Rooms {
     /// The same registry with rooms taking at most `spectators` spectators each (before any room starts).
     pub fn with_spectators(mut self, spectators: usize) -> Rooms {
         self.spectators = spectators;
+        self
+    }
+
+    /// The same registry mining puzzles from the deals its rooms finish (before any room starts).
+    pub fn with_puzzle_mining(mut self) -> Rooms {
+        self.mining = Some(crate::room::mining::Mining::default());
         self
     }
 
@@ -342,6 +351,7 @@ impl Rooms {
             spectators: self.spectators,
             fence,
             summaries_out: self.placement.as_ref().map(|p| p.summaries_out()),
+            mining: self.mining.clone(),
         };
         let task = RoomTask::new(room, self.db.clone(), self.clock, self.timing, rx, self.summaries.clone(), env);
         self.tasks.spawn(task.run());

@@ -296,6 +296,9 @@ struct ServeArgs {
     /// No recurring tournaments at all, not even the built-in ones.
     #[arg(long, env = "DDZ_NO_TOURNAMENTS")]
     no_tournaments: bool,
+    /// Do not mine puzzles from the deals played here (docs/puzzles.md); the built-in set stays.
+    #[arg(long, env = "DDZ_NO_PUZZLE_MINING")]
+    no_puzzle_mining: bool,
     /// A tournament table's pause between a deal's end and the next deal (milliseconds).
     #[arg(long, env = "DDZ_TOURNAMENT_PAUSE_MS", default_value_t = 5000)]
     tournament_pause_ms: u64,
@@ -445,6 +448,7 @@ fn serve(args: ServeArgs) -> Result<(), String> {
         trusted_proxies: args.trusted_proxies,
         listing: ddz_server::Listing { deals: args.board_min_deals, opponents: args.board_min_opponents },
         tournaments,
+        mine_puzzles: !args.no_puzzle_mining,
         guards: ddz_server::Guards {
             api: ddz_server::Rate::new(args.api_rate, args.api_burst),
             websockets: ddz_server::Rate::new(args.ws_rate, args.ws_burst),

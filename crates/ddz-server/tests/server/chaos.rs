@@ -43,6 +43,7 @@ impl Node {
             trusted_proxies: Vec::new(),
             listing: ddz_server::Listing::DEFAULT,
             tournaments: Vec::new(),
+            mine_puzzles: false,
             guards: Guards {
                 api: ddz_server::Rate::new(1000.0, 1000.0),
                 websockets: ddz_server::Rate::new(1000.0, 1000.0),

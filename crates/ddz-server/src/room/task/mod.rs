@@ -34,6 +34,7 @@ use crate::work::Pool;
 
 mod clocks;
 mod connections;
+pub mod mining;
 mod verdicts;
 
 /// The room clocks.
@@ -102,6 +103,8 @@ pub struct TaskEnv {
     /// node's lobby.
     pub fence: Option<Fence>,
     pub summaries_out: Option<mpsc::UnboundedSender<Summary>>,
+    /// Puzzles are mined from the deals finished here (`mining.rs`); none when the server does not.
+    pub mining: Option<mining::Mining>,
 }
 struct Connection {
     /// `None`: a spectator, who watches without a name and can never take a seat.
@@ -676,6 +679,7 @@ impl RoomTask {
         let ratings_moved = matches!(stamped.entry, Entry::Sit { .. })
             || append.finished_deal.as_ref().is_some_and(|d| d.results.rating.is_some() && d.held_for.is_none());
         let verdicts = append.finished_deal.as_ref().map(|d| d.verdicts.clone());
+        let to_mine = append.finished_deal.as_ref().filter(|d| d.held_for.is_none()).map(|d| d.number);
         if let Err(e) = self.db.append(append).await {
             if matches!(e, StoreError::Fenced(_)) {
                 self.fenced = true;
@@ -703,6 +707,9 @@ impl RoomTask {
         }
         if let Some(verdicts) = verdicts {
             self.note_verdicts(verdicts, &before);
+        }
+        if let Some(number) = to_mine {
+            self.mine(number);
         }
         Ok(())
     }
@@ -806,6 +813,7 @@ mod tests {
             spectators: 10,
             fence: None,
             summaries_out: None,
+            mining: None,
         };
         let summaries = Summaries::default();
         let room = Room::new(code(), rules, Mode::Invite, "Ann".into());

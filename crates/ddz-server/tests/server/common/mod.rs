@@ -135,6 +135,9 @@ fn test_config(
         trusted_proxies: Vec::new(),
         listing: LISTED_AT_ONCE,
         tournaments: Vec::new(),
+        // Mining puzzles from every deal a test finishes would take the bots' CPU (tests/server/puzzles.rs
+        // mines).
+        mine_puzzles: false,
     }
 }
 
