@@ -1,7 +1,8 @@
 //! Puzzles (残局, docs/puzzles.md): endgames mined from deals, proved by the engine's exact solver
 //! ([`ddz_engine::Solver`]). A position of a deal becomes a puzzle when the side to move wins with best play,
 //! exactly one first move wins (as lichess keeps one solution move), that move does not simply go out, the
-//! `normal` bot would have chosen a losing move there, and the solution takes a few moves. Each puzzle keeps
+//! `normal` bot would have chosen a losing move there, the solution takes a few moves, and the proof is small
+//! enough for the page to answer at once. Each puzzle keeps
 //! where it came from, its solution line, a difficulty (the solver's tree and how many bot levels fail it)
 //! and the themes its line shows.
 
@@ -13,6 +14,8 @@ use crate::{BotKind, bot_action};
 
 /// The most cards a hand may hold in a mined position (so that each is proved in well under a second).
 pub const MOST_CARDS: u32 = 10;
+/// The largest proof kept, in positions searched: a puzzle the page must answer at once, on a phone too.
+pub const MOST_NODES: u64 = 200_000;
 /// The shortest solution line kept, in moves (both sides' and the passes).
 pub const SHORTEST_LINE: usize = 3;
 /// The bot levels a puzzle's difficulty counts the failures of, weakest first.
@@ -123,6 +126,9 @@ fn puzzle_at(deal: &Deal, endgame: Endgame, solver: &mut Solver, source: Source)
     let mut fresh = Solver::new();
     fresh.side_to_move_wins(&endgame);
     let nodes = fresh.nodes;
+    if nodes > MOST_NODES {
+        return None;
+    }
     Some(Puzzle {
         id: puzzle_id(&endgame),
         themes: themes(&endgame, &solution, deal.rules().hand_size),

@@ -47,5 +47,39 @@ fn solve(c: &mut Criterion) {
     }
 }
 
-criterion_group!(benches, solve);
+/// Every position of the built-in puzzle set (`crates/ddz-server/data/puzzles.jsonl`), each solved by a fresh
+/// solver: the slowest is printed once, before the timing.
+fn built_in_puzzles(c: &mut Criterion) {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../ddz-server/data/puzzles.jsonl");
+    let text = std::fs::read_to_string(path).expect("the built-in puzzles");
+    let positions: Vec<Endgame> = text
+        .lines()
+        .map(|line| {
+            let puzzle: serde_json::Value = serde_json::from_str(line).expect("a puzzle");
+            serde_json::from_value(puzzle["endgame"].clone()).expect("its position")
+        })
+        .collect();
+    let slowest = positions
+        .iter()
+        .map(|position| {
+            let started = std::time::Instant::now();
+            Solver::new().side_to_move_wins(position);
+            started.elapsed()
+        })
+        .max()
+        .unwrap_or_default();
+    println!("built-in puzzles: {} positions, the slowest solved in {slowest:?}", positions.len());
+    let mut group = c.benchmark_group("solve the built-in puzzles");
+    group.sample_size(10);
+    group.bench_function("every position", |b| {
+        b.iter(|| {
+            for position in &positions {
+                black_box(Solver::new().side_to_move_wins(position));
+            }
+        })
+    });
+    group.finish();
+}
+
+criterion_group!(benches, solve, built_in_puzzles);
 criterion_main!(benches);
