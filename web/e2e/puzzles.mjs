@@ -63,6 +63,9 @@ describe('puzzles', { concurrency: 2 }, () => {
     const board = await api(`/api/puzzles/board?name=${encodeURIComponent(name)}`);
     assert.equal(board.you.attempts, 1, 'the server rated the attempt');
     await assertLayout(page, 'a solved puzzle');
+    // The puzzle board says the reader's own rating (listed among the best after five attempts).
+    await page.goto(`${BASE}/#/boards/puzzles`);
+    await page.getByTestId('puzzle-board-you').filter({ hasText: /Your puzzle rating: 1[5-9]\d\d \(1 attempts\)/ }).waitFor();
     await page.context().close();
   });
 

@@ -4,7 +4,7 @@
 // hands Chromium's install offer to the player. Then the server is stopped (killed: `DDZ_SERVER_PID`), the page
 // reloads from the service worker, and Play vs 2 Bots (the name asked first) opens the page's own table, says
 // it is offline, and plays a whole deal to its result against the bots in the page. A reload finds the table
-// again, result and all.
+// again, result and all; and a puzzle kept in the app plays there with the solver in the page, unrated.
 // Usage: DDZ_URL=http://127.0.0.1:8080 DDZ_SERVER_PID=<the server's pid> node web/e2e/pwa.mjs
 
 import assert from 'node:assert/strict';
@@ -103,5 +103,17 @@ test('the app installs, and with the server stopped Play vs 2 Bots plays a whole
   await page.reload();
   await page.getByTestId('offline-banner').waitFor();
   assert.deepEqual(await resultText(page), result);
+
+  // A puzzle kept in the app plays with the solver in the page, unrated.
+  await page.goto(`${BASE}/#/puzzles`);
+  await page.getByTestId('puzzle-goal').waitFor();
+  const outcome = page.getByTestId('puzzle-outcome');
+  for (let turn = 0; turn < 40 && !(await outcome.isVisible()); turn++) {
+    await tap(page, page.getByTestId('puzzle-hint'));
+    const pass = page.getByTestId('puzzle-pass');
+    await tap(page, (await pass.evaluate((b) => b.classList.contains('hinted'))) ? pass : page.getByTestId('puzzle-play'));
+  }
+  assert.equal(await outcome.innerText(), 'Solved!');
+  assert.match(await page.getByTestId('puzzle').innerText(), /Offline: a puzzle kept in this app, not rated\./);
   await page.context().close();
 });

@@ -19,6 +19,7 @@ import type {
   Hints,
   JoinQuickMatch,
   NameCard,
+  PuzzleBoard,
   PuzzleResult,
   PuzzleView,
   Reading,
@@ -260,6 +261,12 @@ export function puzzle(id: string): Promise<PuzzleView> {
 /** The solving side's moves of an attempt, checked (and rated once) by the server. */
 export function attemptPuzzle(id: string, name: string, moves: (Reading | null)[]): Promise<PuzzleResult> {
   return asName(`/api/puzzles/${encodeURIComponent(id)}/attempt`, { name, key: nameKey(name), moves });
+}
+
+/** The puzzle board, with the reader's own rating. */
+export function puzzleBoard(reader: string): Promise<PuzzleBoard> {
+  const query = readerQuery(reader);
+  return get(`/api/puzzles/board${query ? `?${query}` : ''}`);
 }
 
 /** What a host may choose: each table type's sizes and default settings, the bounds (the server's own rules). */

@@ -565,6 +565,8 @@ const words = {
   puzzleToWinFarmers: 'You are both farmers: win from here.',
   puzzleToWinFarmer: 'You are the farmer: win from here.',
   puzzleYou: 'you',
+  puzzleAttempts: 'Attempts',
+  puzzleYourRating: 'Your puzzle rating: {rating} ({n} attempts)',
   puzzleYourMove: 'Your move ({seat}).',
   puzzleGood: 'Good move. The defence plays.',
   puzzleSolved: 'Solved!',

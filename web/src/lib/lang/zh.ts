@@ -561,6 +561,8 @@ const words: Words = {
   puzzleToWinFarmers: '你同时执两位农民：从这里赢下来。',
   puzzleToWinFarmer: '你是农民：从这里赢下来。',
   puzzleYou: '你',
+  puzzleAttempts: '解题数',
+  puzzleYourRating: '你的残局积分：{rating}（解过 {n} 题）',
   puzzleYourMove: '轮到你出牌（{seat}）。',
   puzzleGood: '好棋。对方应对。',
   puzzleSolved: '解开了！',
