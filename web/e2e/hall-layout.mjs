@@ -46,6 +46,8 @@ const PLAYER = fixture('player');
 /** The room the busy player sits at: a table fixture's, with the player in its first seat. */
 const SEATED = JSON.parse(readFileSync(join(here, 'fixtures/table-trick.json'), 'utf8')).room;
 SEATED.seats[0].occupant.name = PLAYER.name;
+// The seat's key as the server gives it (the page finds its player's seat by key, never by comparing names).
+SEATED.seats[0].key = (await (await fetch(`${BASE}/api/names/${encodeURIComponent(PLAYER.name)}`)).json()).key;
 
 /**
  * A page at `size` in `lang` whose hall, player, tournament and room requests this test answers while the
