@@ -233,8 +233,11 @@ enum PuzzlesCommand {
         #[arg(long, default_value_t = 1)]
         seed: u64,
         /// Mine the deal records (`*.json`) in this folder, as `ddz simulate --out` writes them.
-        #[arg(long)]
+        #[arg(long, conflicts_with = "database")]
         records: Option<PathBuf>,
+        /// Mine every finished deal (but a rally's) a server stored: `sqlite://ddz.db` or `postgres://...`.
+        #[arg(long, conflicts_with = "bots")]
+        database: Option<String>,
         /// Where the puzzles go, one JSON line each.
         #[arg(long)]
         out: PathBuf,
@@ -497,11 +500,14 @@ fn main() -> ExitCode {
         }
         Command::Simulate { table, wild_rank, deals, seed, out } => simulate::table_rules(&table, wild_rank)
             .and_then(|rules| simulate::simulate(rules, deals, seed, out.as_deref())),
-        Command::Puzzles(PuzzlesCommand::Mine { bots, seed, records, out }) => match (bots, records) {
-            (Some(deals), None) => puzzles::mine_bots(deals, seed, &out).map(|_| ()),
-            (None, Some(dir)) => puzzles::mine_records(&dir, &out).map(|_| ()),
-            _ => Err("mine --bots N or --records DIR".to_string()),
-        },
+        Command::Puzzles(PuzzlesCommand::Mine { bots, seed, records, database, out }) => {
+            match (bots, records, database) {
+                (Some(deals), None, None) => puzzles::mine_bots(deals, seed, &out).map(|_| ()),
+                (None, Some(dir), None) => puzzles::mine_records(&dir, &out).map(|_| ()),
+                (None, None, Some(database)) => puzzles::mine_database(&database, &out).map(|_| ()),
+                _ => Err("mine one of --bots N, --records DIR or --database URL".to_string()),
+            }
+        }
         Command::Replay { files } => simulate::replay(&files),
         Command::Verify { records, previous } => simulate::verify(&records, previous.as_deref()),
         Command::VerifyTournament { record, commitment } => verify_tournament(&record, commitment.as_deref()),

@@ -1,6 +1,6 @@
 //! `ddz puzzles mine`: puzzles from deals (docs/puzzles.md), as JSON lines: from bot games (`--bots N`: N
-//! seeded deals of `normal` bots at each table type and option in turn) or from deal records on disk
-//! (`--records DIR`, as `ddz simulate --out` writes them). Each deal gives at most one puzzle; a position
+//! seeded deals of `normal` bots at each table type and option in turn), from deal records on disk
+//! (`--records DIR`, as `ddz simulate --out` writes them) or from a server's store (`--database URL`). Each deal gives at most one puzzle; a position
 //! already mined is not written twice. The games are played and mined on every core.
 
 use std::collections::HashSet;
@@ -44,6 +44,31 @@ pub fn mine_bots(deals: u64, seed: u64, out: &Path) -> Result<usize, String> {
     });
     let found = found.into_inner().expect("the found puzzles");
     eprintln!("{} puzzles from {deals} bot games in {:.1} s", found.kept, started.elapsed().as_secs_f64());
+    Ok(found.kept)
+}
+
+/// Mines every finished deal stored in `database` (but a rally's) into `out`, each puzzle with its room and
+/// deal: the puzzles found.
+pub fn mine_database(database: &str, out: &Path) -> Result<usize, String> {
+    let runtime = tokio::runtime::Runtime::new().map_err(|e| e.to_string())?;
+    let mut found = Found::open(out)?;
+    let deals = runtime.block_on(async {
+        let db = ddz_server::Db::open(database).await.map_err(|e| format!("cannot open {database}: {e}"))?;
+        let (mut after, mut deals) = (None, 0);
+        loop {
+            let page = db.deal_records_after(after.clone(), 500).await.map_err(|e| e.to_string())?;
+            let Some((code, number, _)) = page.last() else { return Ok::<_, String>(deals) };
+            after = Some((code.clone(), *number));
+            deals += page.len();
+            for (code, number, record) in page {
+                let source = Source { room: Some(code.to_string()), number: Some(number), seed: None, step: 0 };
+                if let Some(puzzle) = mine(&record.setup, &record.actions, source) {
+                    found.keep(puzzle);
+                }
+            }
+        }
+    })?;
+    eprintln!("{} puzzles from {deals} stored deals", found.kept);
     Ok(found.kept)
 }
 

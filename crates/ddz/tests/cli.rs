@@ -72,6 +72,37 @@ fn simulated_records_replay_and_tampered_ones_are_rejected() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// `ddz puzzles mine` from bot games, from record files and from a server's store: every line a puzzle that
+/// names where it came from; one source at a time.
+#[test]
+fn puzzles_are_mined_from_bot_games_records_and_a_store() {
+    let dir = std::env::temp_dir().join(format!("ddz-cli-puzzles-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = |name: &str| dir.join(name).to_str().unwrap().to_string();
+    let out = run(&["puzzles", "mine", "--bots", "60", "--seed", "1", "--out", &path("bots.jsonl")], "");
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let mined = std::fs::read_to_string(path("bots.jsonl")).unwrap();
+    assert!(text(&out.stderr).contains(&format!("{} puzzles from 60 bot games", mined.lines().count())));
+    assert!(mined.lines().count() > 0, "60 bot games make a puzzle or more");
+    for line in mined.lines() {
+        let puzzle: serde_json::Value = serde_json::from_str(line).unwrap();
+        assert_eq!(puzzle["id"].as_str().map(str::len), Some(10), "{line}");
+        assert!(puzzle["source"]["seed"].is_string() && puzzle["solution"].as_array().is_some_and(|s| s.len() >= 3));
+    }
+    let records = path("records");
+    assert!(run(&["simulate", "--table", "noshuffle", "--deals", "20", "--out", &records], "").status.success());
+    let out = run(&["puzzles", "mine", "--records", &records, "--out", &path("records.jsonl")], "");
+    assert!(out.status.success() && text(&out.stderr).contains("from 20 records"), "{}", text(&out.stderr));
+    let empty = format!("sqlite://{}", path("empty.db"));
+    let out = run(&["puzzles", "mine", "--database", &empty, "--out", &path("store.jsonl")], "");
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(text(&out.stderr).contains("0 puzzles from 0 stored deals"), "{}", text(&out.stderr));
+    let both = run(&["puzzles", "mine", "--bots", "1", "--records", &records, "--out", &path("x.jsonl")], "");
+    assert!(!both.status.success(), "one source at a time");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn replay_reports_a_missing_file_and_checks_the_rest() {
     let dir = std::env::temp_dir().join(format!("ddz-cli-missing-{}", std::process::id()));

@@ -105,6 +105,38 @@ impl Db {
         texts.iter().enumerate().map(|(i, text)| read_record(code, i as u32 + 1, text)).collect()
     }
 
+    /// Up to `limit` finished deals of every room but a rally's (a rally's deals are the same for everyone that
+    /// day), in the order of their room and number, after `after`: for mining puzzles from the store
+    /// (`ddz puzzles mine --database`).
+    pub async fn deal_records_after(
+        &self,
+        after: Option<(RoomCode, u32)>,
+        limit: i64,
+    ) -> DbResult<Vec<(RoomCode, u32, DealRecord)>> {
+        let (code, number) = after.map_or((String::new(), 0), |(code, number)| (code.to_string(), number));
+        let rows: Vec<(String, i64, String)> = self
+            .run(move |s| async move {
+                sqlx::query_as(
+                    "SELECT code, number, record FROM deals WHERE (code > $1 OR (code = $1 AND number > $2)) \
+                     AND code NOT IN (SELECT code FROM challenges WHERE rally IS NOT NULL) \
+                     ORDER BY code, number LIMIT $3",
+                )
+                .bind(&code)
+                .bind(i64::from(number))
+                .bind(limit)
+                .fetch_all(&s.pool)
+                .await
+            })
+            .await?;
+        rows.into_iter()
+            .map(|(code, number, text)| {
+                let code = RoomCode::from(code);
+                let number = number as u32;
+                read_record(&code, number, &text).map(|record| (code, number, record))
+            })
+            .collect()
+    }
+
     /// The record of deal `number` (1-based) of room `code`, if it finished.
     pub async fn deal_record(&self, code: &RoomCode, number: u32) -> DbResult<Option<DealRecord>> {
         let key = code.clone();
@@ -229,4 +261,60 @@ fn read_record(code: &RoomCode, number: u32, text: &str) -> DbResult<DealRecord>
         crate::metrics::counter!(crate::metrics::UNREADABLE_STORED).increment(1);
         StoreError::Corrupt(format!("deal {number} of {code}: {e}"))
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::test_room;
+    use ddz_engine::{Deal, DealSetup, Rules, Seed, Start};
+
+    /// Stores deal `number` of room `code` (dealt, unplayed: a record all the same).
+    async fn store_deal(db: &Db, code: &RoomCode, number: u32) {
+        let setup = DealSetup::shuffled(Rules::no_shuffle(false), Seed::from_u64(u64::from(number)), Start::Seat(0));
+        let seats = vec!["Ann".to_string(), "Bea".to_string(), "Cy".to_string()];
+        let record = serde_json::to_string(&DealRecord::of(&Deal::new(setup), seats)).expect("records serialise");
+        let code = code.clone();
+        db.run(move |s| async move {
+            sqlx::query("INSERT INTO deals (code, number, finished_at, record) VALUES ($1, $2, 0, $3)")
+                .bind(code.as_str())
+                .bind(i64::from(number))
+                .bind(record)
+                .execute(&s.pool)
+                .await
+        })
+        .await
+        .expect("the deal is stored");
+    }
+
+    #[tokio::test]
+    async fn stored_deals_are_read_in_pages_and_a_rallys_are_left_out() {
+        let db = Db::open("sqlite::memory:").await.expect("a database");
+        let (abc, xyz, rally) =
+            (test_room(&db, "ABCABC").await, test_room(&db, "XYZXYZ").await, test_room(&db, "RALRAL").await);
+        for code in [&abc, &xyz, &rally] {
+            store_deal(&db, code, 1).await;
+            store_deal(&db, code, 2).await;
+        }
+        let code = rally.clone();
+        db.run(move |s| async move {
+            sqlx::query(
+                "INSERT INTO challenges (code, kind, rally, name_key, name, started_at) \
+                 VALUES ($1, 'rally', '2026-12-06', 'ann', 'Ann', 0)",
+            )
+            .bind(code.as_str())
+            .execute(&s.pool)
+            .await
+        })
+        .await
+        .expect("a rally run");
+        let read = |page: Vec<(RoomCode, u32, DealRecord)>| -> Vec<(String, u32)> {
+            page.into_iter().map(|(code, number, _)| (code.to_string(), number)).collect()
+        };
+        let first = db.deal_records_after(None, 3).await.unwrap();
+        assert_eq!(read(first), [("ABCABC".into(), 1), ("ABCABC".into(), 2), ("XYZXYZ".into(), 1)]);
+        let second = db.deal_records_after(Some((xyz.clone(), 1)), 3).await.unwrap();
+        assert_eq!(read(second), [("XYZXYZ".into(), 2)], "the rally's deals are left out");
+        assert!(db.deal_records_after(Some((xyz, 2)), 3).await.unwrap().is_empty());
+    }
 }
