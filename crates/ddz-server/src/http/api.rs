@@ -277,7 +277,7 @@ async fn mark_rows<'a>(
 }
 
 /// The name a board is asked about (`?name=`), if any: a 400 unless it is a valid name.
-fn reader(name: Option<&str>) -> Result<Option<PlayerName>, AppError> {
+pub(super) fn reader(name: Option<&str>) -> Result<Option<PlayerName>, AppError> {
     name.filter(|name| !name.trim().is_empty()).map(path_name).transpose()
 }
 

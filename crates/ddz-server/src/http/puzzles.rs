@@ -7,7 +7,8 @@ use axum::extract::State;
 use ddz_bot::puzzles::Puzzle;
 use serde::Deserialize;
 
-use super::common::{AppError, AppState, Body, ClientAddr, Params, Queried, busy, path_name};
+use super::api::reader;
+use super::common::{AppError, AppState, Body, ClientAddr, Params, Queried, busy};
 use super::names::proven_name;
 use crate::domain::challenge::utc_date;
 use crate::domain::names::NameKey;
@@ -63,7 +64,7 @@ pub(super) async fn next(
     State(state): State<AppState>,
     Queried(query): Queried<ReaderQuery>,
 ) -> Result<Json<PuzzleView>, AppError> {
-    let name = query.name.as_deref().filter(|n| !n.trim().is_empty()).map(path_name).transpose()?;
+    let name = reader(query.name.as_deref())?;
     let db = state.rooms.db();
     let rating = match &name {
         Some(name) => db.puzzle_rating(name).await?.0.rating,
@@ -94,9 +95,13 @@ pub(super) async fn attempt(
     let name = proven_name(&state, &req.name, req.key.as_deref(), from).await?;
     let db = state.rooms.db();
     let stored = db.puzzle(&id).await?.ok_or_else(|| no_such_puzzle(&id))?;
-    if db.attempted(&name, &id).await? {
+    let attempted = || {
         let message = format!("{name} has made their rated attempt at puzzle {id}");
-        return Err(AppError::new(ErrorCode::PuzzleAttempted, message));
+        AppError::new(ErrorCode::PuzzleAttempted, message)
+    };
+    // Asked first, so that a second attempt costs no solving; the rating's own transaction decides a race.
+    if db.attempted(&name, &id).await? {
+        return Err(attempted());
     }
     let puzzle = stored.puzzle.clone();
     let moves = req.moves;
@@ -107,10 +112,7 @@ pub(super) async fn attempt(
     })?;
     let solved = checked.solved;
     let rated = db.rate_attempt(&name, &id, solved, state.rooms.now_ms(), move |p, q| rate(p, q, solved)).await?;
-    let Some(rated) = rated else {
-        let message = format!("{name} has made their rated attempt at puzzle {id}");
-        return Err(AppError::new(ErrorCode::PuzzleAttempted, message));
-    };
+    let rated = rated.ok_or_else(attempted)?;
     let points = |r: skillratings::glicko2::Glicko2Rating| r.rating.round() as i32;
     Ok(Json(PuzzleResult {
         solved,
@@ -132,7 +134,7 @@ pub(super) async fn board(
     State(state): State<AppState>,
     Queried(query): Queried<ReaderQuery>,
 ) -> Result<Json<PuzzleBoard>, AppError> {
-    let reader = query.name.as_deref().filter(|n| !n.trim().is_empty()).map(path_name).transpose()?;
+    let reader = reader(query.name.as_deref())?;
     let db = state.rooms.db();
     let rows = db.puzzle_board(BOARD_ROWS).await?;
     let rows = rows
