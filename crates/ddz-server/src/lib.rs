@@ -182,11 +182,6 @@ pub async fn start(config: Config) -> Result<Running, Box<dyn std::error::Error 
         cluster = Some((node, subscriptions));
     }
     let restored = rooms.restore().await?;
-    let (digest, built_in) = (domain::puzzles::built_in_digest(), domain::puzzles::built_in);
-    let added = rooms.db().add_built_in_puzzles(digest, built_in, config.clock.now_ms()).await?;
-    if added > 0 {
-        tracing::info!(added, "the built-in puzzles are stored");
-    }
     let waiting = matching::Waiting::default();
     matching::spawn(rooms.clone(), config.timing.match_fill_ms, waiting.clone());
     upkeep::spawn(rooms.clone());
@@ -219,6 +214,7 @@ pub async fn start(config: Config) -> Result<Running, Box<dyn std::error::Error 
             http::limit::PerClient::new(http::limit::PROTECTS, http::limit::CLIENTS).trusting(&config.trusted_proxies),
         ),
         reviews: work::Queue::new(1, http::REVIEWS_QUEUED),
+        built_in_puzzles: Arc::default(),
     };
     let listener = listen(config.addr)?;
     let addr = listener.local_addr()?;

@@ -60,6 +60,8 @@ pub struct AppState {
     pub protects: Arc<PerClient>,
     /// The bot's reviews of finished deals: one thread, a few waiting, never the tables' pool.
     pub reviews: Queue,
+    /// Set once this server has stored the built-in puzzles (at the first request for a puzzle).
+    pub built_in_puzzles: Arc<tokio::sync::OnceCell<()>>,
 }
 
 /// The WebSocket heartbeat: a ping every `every`; a client silent for `silent_after` is dropped.

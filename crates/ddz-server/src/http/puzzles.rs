@@ -12,7 +12,7 @@ use super::common::{AppError, AppState, Body, ClientAddr, Params, Queried, busy}
 use super::names::proven_name;
 use crate::domain::challenge::utc_date;
 use crate::domain::names::NameKey;
-use crate::domain::puzzles::{AttemptError, check, rate, solving_side};
+use crate::domain::puzzles::{AttemptError, built_in, built_in_digest, check, rate, solving_side};
 use crate::store::StoredPuzzle;
 use crate::wire::http::{
     PuzzleAttempt, PuzzleBoard, PuzzleBoardRow, PuzzleRatingChange, PuzzleResult, PuzzleStanding, PuzzleView,
@@ -45,12 +45,31 @@ fn view(stored: StoredPuzzle, date: Option<String>) -> PuzzleView {
     }
 }
 
+/// Stores the built-in set the first time this server is asked for a puzzle (once for each version of the set: the
+/// store keeps its digest), so that a fresh server has puzzles at once and a server nobody asks writes none.
+async fn built_in_stored(state: &AppState) -> Result<(), AppError> {
+    let db = state.rooms.db();
+    let now = state.rooms.now_ms();
+    state
+        .built_in_puzzles
+        .get_or_try_init(|| async move {
+            let added = db.add_built_in_puzzles(built_in_digest(), built_in, now).await?;
+            if added > 0 {
+                tracing::info!(added, "the built-in puzzles are stored");
+            }
+            Ok::<_, AppError>(())
+        })
+        .await?;
+    Ok(())
+}
+
 fn no_such_puzzle(id: &str) -> AppError {
     AppError::new(ErrorCode::NoSuchPuzzle, format!("no puzzle {id:?}"))
 }
 
 /// `GET /api/puzzles/daily`: today's puzzle (UTC), the same for everyone.
 pub(super) async fn daily(State(state): State<AppState>) -> Result<Json<PuzzleView>, AppError> {
+    built_in_stored(&state).await?;
     let now = state.rooms.now_ms();
     let date = utc_date(now);
     let stored = state.rooms.db().daily_puzzle(&date, now / 86_400_000).await?;
@@ -64,6 +83,7 @@ pub(super) async fn next(
     State(state): State<AppState>,
     Queried(query): Queried<ReaderQuery>,
 ) -> Result<Json<PuzzleView>, AppError> {
+    built_in_stored(&state).await?;
     let name = reader(query.name.as_deref())?;
     let db = state.rooms.db();
     let rating = match &name {
@@ -80,6 +100,7 @@ pub(super) async fn one(
     State(state): State<AppState>,
     Params(id): Params<String>,
 ) -> Result<Json<PuzzleView>, AppError> {
+    built_in_stored(&state).await?;
     let stored = state.rooms.db().puzzle(&id).await?.ok_or_else(|| no_such_puzzle(&id))?;
     Ok(Json(view(stored, None)))
 }
@@ -92,6 +113,7 @@ pub(super) async fn attempt(
     Params(id): Params<String>,
     Body(req): Body<PuzzleAttempt>,
 ) -> Result<Json<PuzzleResult>, AppError> {
+    built_in_stored(&state).await?;
     let name = proven_name(&state, &req.name, req.key.as_deref(), from).await?;
     let db = state.rooms.db();
     let stored = db.puzzle(&id).await?.ok_or_else(|| no_such_puzzle(&id))?;
