@@ -211,6 +211,21 @@ describe('every screen', { concurrency: 3 }, () => {
       await assertAxe(page, 'the result');
       assert.equal(await page.getByTestId('pot').count(), 0, 'the pot chip goes when the deal ends');
       await shot(page, `screen-${size}-result`);
+      // Five lines with the longest in the middle (a deal of two bombs and a rocket gave it): on a phone held
+      // sideways the explanation takes two columns, and no line may be split between them.
+      const dealsLines = await page.evaluate(() => {
+        const lines = document.querySelector('[data-testid=score-lines]');
+        const before = lines.innerHTML;
+        const longest = [...lines.children].reduce((a, b) => (b.textContent.length > a.textContent.length ? b : a));
+        while (lines.children.length < 5) lines.append(lines.lastElementChild.cloneNode(true));
+        while (lines.children.length > 5) lines.lastElementChild.remove();
+        lines.children[2].textContent = longest.textContent;
+        return before;
+      });
+      await assertLayout(page, 'five lines, the longest in the middle');
+      await page.evaluate((before) => {
+        document.querySelector('[data-testid=score-lines]').innerHTML = before;
+      }, dealsLines);
       // The longest end this deal's cards may not have given: an explanation of six lines (several bombs and
       // a spring) and the left seat showing both its last play and a hand, built from the page's own.
       await page.evaluate(() => {
