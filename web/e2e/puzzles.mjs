@@ -1,5 +1,6 @@
 // Puzzles (issue 60, docs/puzzles.md) on a phone held sideways: the daily puzzle opened from the hall and solved
-// move by move (the hint, then the play; the solver in the page answers), the attempt rated by the server; a wrong
+// move by move (the hint, then the play; the solver in the page answers), the attempt rated by the server, and the
+// bots' game it came from replayed from its position; a wrong
 // first move shows the other side's winning line and the solution; and with the server out of reach, a puzzle
 // kept in the app plays all the same, unrated (and reads in Chinese).
 // Usage: DDZ_URL=http://127.0.0.1:8080 node web/e2e/puzzles.mjs
@@ -63,6 +64,16 @@ describe('puzzles', { concurrency: 2 }, () => {
     const board = await api(`/api/puzzles/board?name=${encodeURIComponent(name)}`);
     assert.equal(board.you.attempts, 1, 'the server rated the attempt');
     await assertLayout(page, 'a solved puzzle');
+    // The game it came from: the bots' deal played again, opened at the puzzle's position, and back.
+    const deal = await api(`/api/puzzles/${daily.id}/deal`);
+    await tap(page, page.getByTestId('puzzle-source'));
+    await page.waitForURL(new RegExp(`#/puzzles/${daily.id}/deal$`));
+    await page.locator(`main.replay[data-step="${deal.step}"]`).waitFor();
+    assert.match(await page.getByRole('heading', { level: 1 }).innerText(), new RegExp(`Puzzle ${daily.id}: the game it came from`));
+    await assertLayout(page, "a puzzle's game");
+    await tap(page, page.getByTestId('puzzle-deal-note').getByRole('link'));
+    await page.waitForURL(new RegExp(`#/puzzles/${daily.id}$`));
+    await page.getByTestId('puzzle-goal').waitFor();
     // The puzzle board says the reader's own rating (listed among the best after five attempts).
     await page.goto(`${BASE}/#/boards/puzzles`);
     await page.getByTestId('puzzle-board-you').filter({ hasText: /Your puzzle rating: 1[5-9]\d\d \(1 attempts\)/ }).waitFor();

@@ -6,7 +6,7 @@
 //! where it came from, its solution line, a difficulty (the solver's tree and how many bot levels fail it)
 //! and the themes its line shows.
 
-use ddz_engine::{Action, Deal, DealSetup, Endgame, Kind, Move, Next, Phase, Solver};
+use ddz_engine::{Action, Deal, DealSetup, Endgame, Kind, Move, Next, Phase, Rules, Seed, Solver, Start};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
@@ -42,7 +42,7 @@ pub struct Puzzle {
 
 /// Where a puzzle came from.
 #[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(rename = "PuzzleSource"))]
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Source {
     /// A stored deal: its room and number.
     #[cfg_attr(feature = "ts", ts(optional))]
@@ -51,10 +51,15 @@ pub struct Source {
     #[cfg_attr(feature = "ts", ts(optional))]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub number: Option<u32>,
-    /// A bot game (`ddz puzzles mine --bots`): its seed, 64 hex digits.
+    /// A bot game (`ddz puzzles mine --bots`) or a deal record on disk: its seed, 64 hex digits.
     #[cfg_attr(feature = "ts", ts(optional))]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub seed: Option<String>,
+    /// A bot game: the level of its bots, who play it again from `seed` at the puzzle's table
+    /// ([`source_game`]).
+    #[cfg_attr(feature = "ts", ts(optional))]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bots: Option<BotKind>,
     /// The position is after this many of the deal's actions.
     pub step: usize,
 }
@@ -205,6 +210,25 @@ pub fn keeps_the_win(solver: &mut Solver, endgame: &Endgame, mv: &Move) -> bool 
     endgame.moves().contains(mv) && solver.keeps_the_win(endgame, mv)
 }
 
+/// A bot game's deal: shuffled from `seed`, the first to bid drawn from it too.
+pub fn bot_game_setup(rules: Rules, seed: Seed) -> DealSetup {
+    DealSetup::shuffled(rules, seed, Start::Random)
+}
+
+/// The deal a puzzle came from, played to its end again: a bot game, from its seed, by bots of its level.
+/// `None` when the puzzle names no bot game, or when today's bots play it otherwise (the position after
+/// `step` actions is not the puzzle's: the built-in set wants mining again, docs/puzzles.md).
+pub fn source_game(puzzle: &Puzzle) -> Option<Deal> {
+    let level = puzzle.source.bots?;
+    let seed = puzzle.source.seed.as_deref()?.parse().ok()?;
+    // The table's rules, its wild rank not drawn yet: the deal draws it from the seed.
+    let rules = puzzle.endgame.rules.name().parse().ok()?;
+    let setup = bot_game_setup(rules, seed);
+    let deal = bot_game(setup.clone(), level);
+    let at = Deal::replay(setup, deal.actions().get(..puzzle.source.step)?).ok()?;
+    (Endgame::of(&at) == Some(puzzle.endgame)).then_some(deal)
+}
+
 /// A whole deal between `level` bots at every seat, played from `setup` to its end: a game to mine.
 pub fn bot_game(setup: DealSetup, level: BotKind) -> Deal {
     let mut deal = Deal::new(setup);
@@ -219,16 +243,16 @@ pub fn bot_game(setup: DealSetup, level: BotKind) -> Deal {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use ddz_engine::{Rules, Seed, Start};
 
     /// Mines bot games until `wanted` puzzles: each checked again from scratch.
     #[test]
     fn a_mined_puzzle_has_exactly_one_winning_first_move_which_the_normal_bot_misses() {
         let mut found = Vec::new();
         for seed in 0..400u64 {
-            let setup = DealSetup::shuffled(Rules::no_shuffle(false), Seed::from_u64(seed), Start::Seat(0));
+            let setup = bot_game_setup(Rules::no_shuffle(false), Seed::from_u64(seed));
             let deal = bot_game(setup.clone(), BotKind::Normal);
-            let source = Source { room: None, number: None, seed: Some(setup.seed.to_string()), step: 0 };
+            let source =
+                Source { seed: Some(setup.seed.to_string()), bots: Some(BotKind::Normal), ..Source::default() };
             if let Some(puzzle) = mine(&setup, deal.actions(), source) {
                 found.push((setup, deal, puzzle));
             }
@@ -247,6 +271,37 @@ mod tests {
             assert!(!solver.keeps_the_win(&puzzle.endgame, &normal), "the normal bot's move loses");
             assert!(puzzle.solution.len() >= SHORTEST_LINE && puzzle.bots_failing >= 1);
             assert_eq!(puzzle.id, puzzle_id(&puzzle.endgame));
+            let again = source_game(&puzzle).expect("the bot game plays again");
+            assert_eq!(again.actions(), deal.actions(), "the same game, to its end");
         }
+    }
+
+    #[test]
+    fn a_puzzle_whose_bot_game_goes_otherwise_names_no_source_game() {
+        let setup = bot_game_setup(Rules::two_player(false), Seed::from_u64(7));
+        let deal = bot_game(setup.clone(), BotKind::Normal);
+        let step = deal.actions().len() - 2;
+        let at = Deal::replay(setup.clone(), &deal.actions()[..step]).unwrap();
+        let endgame = Endgame::of(&at).expect("the deal is in play two actions before its end");
+        let source =
+            Source { seed: Some(setup.seed.to_string()), bots: Some(BotKind::Normal), step, ..Source::default() };
+        let puzzle = Puzzle {
+            id: puzzle_id(&endgame),
+            endgame,
+            solution: vec![],
+            rating: 1500,
+            nodes: 0,
+            bots_failing: 0,
+            themes: vec![],
+            source,
+        };
+        assert!(source_game(&puzzle).is_some(), "its own game");
+        let easy =
+            Puzzle { source: Source { bots: Some(BotKind::Beginner), ..puzzle.source.clone() }, ..puzzle.clone() };
+        assert!(source_game(&easy).is_none(), "beginners play that seed otherwise");
+        let elsewhere = Puzzle { source: Source { step: step - 1, ..puzzle.source.clone() }, ..puzzle.clone() };
+        assert!(source_game(&elsewhere).is_none(), "the position is one action earlier");
+        let records = Puzzle { source: Source { bots: None, ..puzzle.source.clone() }, ..puzzle };
+        assert!(source_game(&records).is_none(), "a record on disk is not played again");
     }
 }

@@ -11,8 +11,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
 use ddz_bot::BotKind;
-use ddz_bot::puzzles::{Puzzle, Source, bot_game, mine};
-use ddz_engine::{DealRecord, DealSetup, Rules, Seed, Start};
+use ddz_bot::puzzles::{Puzzle, Source, bot_game, bot_game_setup, mine};
+use ddz_engine::{DealRecord, Rules, Seed};
 
 /// The tables bot games cycle through: every table type, with and without its option.
 const TABLES: [&str; 6] =
@@ -32,9 +32,10 @@ pub fn mine_bots(deals: u64, seed: u64, out: &Path) -> Result<usize, String> {
                         return;
                     }
                     let rules: Rules = TABLES[(i % TABLES.len() as u64) as usize].parse().expect("a table");
-                    let setup = DealSetup::shuffled(rules, Seed::from_u64(seed.wrapping_add(i)), Start::Random);
+                    let setup = bot_game_setup(rules, Seed::from_u64(seed.wrapping_add(i)));
                     let deal = bot_game(setup.clone(), BotKind::Normal);
-                    let source = Source { room: None, number: None, seed: Some(setup.seed.to_string()), step: 0 };
+                    let source =
+                        Source { seed: Some(setup.seed.to_string()), bots: Some(BotKind::Normal), ..Source::default() };
                     if let Some(puzzle) = mine(&setup, deal.actions(), source) {
                         found.lock().expect("the found puzzles").keep(puzzle);
                     }
@@ -61,7 +62,7 @@ pub fn mine_database(database: &str, out: &Path) -> Result<usize, String> {
             after = Some((code.clone(), *number));
             deals += page.len();
             for (code, number, record) in page {
-                let source = Source { room: Some(code.to_string()), number: Some(number), seed: None, step: 0 };
+                let source = Source { room: Some(code.to_string()), number: Some(number), ..Source::default() };
                 if let Some(puzzle) = mine(&record.setup, &record.actions, source) {
                     found.keep(puzzle);
                 }
@@ -84,7 +85,7 @@ pub fn mine_records(dir: &Path, out: &Path) -> Result<usize, String> {
     for path in &paths {
         let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
         let record: DealRecord = serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
-        let source = Source { room: None, number: None, seed: Some(record.setup.seed.to_string()), step: 0 };
+        let source = Source { seed: Some(record.setup.seed.to_string()), ..Source::default() };
         if let Some(puzzle) = mine(&record.setup, &record.actions, source) {
             found.keep(puzzle);
         }

@@ -85,10 +85,15 @@ fn puzzles_are_mined_from_bot_games_records_and_a_store() {
     let mined = std::fs::read_to_string(path("bots.jsonl")).unwrap();
     assert!(text(&out.stderr).contains(&format!("{} puzzles from 60 bot games", mined.lines().count())));
     assert!(mined.lines().count() > 0, "60 bot games make a puzzle or more");
+    // The built-in set is `--bots 30000 --seed 1`: its first games' puzzles are these, to the byte.
+    let built_in: std::collections::HashSet<&str> =
+        include_str!("../../ddz-server/data/puzzles.jsonl").lines().collect();
     for line in mined.lines() {
         let puzzle: serde_json::Value = serde_json::from_str(line).unwrap();
         assert_eq!(puzzle["id"].as_str().map(str::len), Some(10), "{line}");
         assert!(puzzle["source"]["seed"].is_string() && puzzle["solution"].as_array().is_some_and(|s| s.len() >= 3));
+        assert_eq!(puzzle["source"]["bots"], "normal", "{line}");
+        assert!(built_in.contains(line), "the built-in set holds {line}");
     }
     let records = path("records");
     assert!(run(&["simulate", "--table", "noshuffle", "--deals", "20", "--out", &records], "").status.success());

@@ -20,6 +20,7 @@ import type {
   JoinQuickMatch,
   NameCard,
   PuzzleBoard,
+  PuzzleDeal,
   PuzzleResult,
   PuzzleView,
   Reading,
@@ -256,6 +257,11 @@ export function nextPuzzle(name: string): Promise<PuzzleView> {
 
 export function puzzle(id: string): Promise<PuzzleView> {
   return get(`/api/puzzles/${encodeURIComponent(id)}`);
+}
+
+/** The bot game a built-in puzzle came from, played again, step by step from its position. */
+export function puzzleDeal(id: string): Promise<PuzzleDeal> {
+  return get(`/api/puzzles/${encodeURIComponent(id)}/deal`);
 }
 
 /** The solving side's moves of an attempt, checked (and rated once) by the server. */

@@ -1,8 +1,9 @@
 // @vitest-environment happy-dom
 // The addresses the client reads: the tournaments' lists and one tournament's page, a recurring event's id
-// (its slug and run, with hyphens) among them; a player's clean page address and the old hash.
+// (its slug and run, with hyphens) among them; a player's clean page address and the old hash; a puzzle and the
+// game it came from.
 import { afterEach, describe, expect, it } from 'vitest';
-import { currentAddress, playerPath, tournamentsHash } from './routes';
+import { currentAddress, playerPath, puzzleDealHash, puzzlesHash, tournamentsHash } from './routes';
 
 function at(address: string) {
   history.replaceState(null, '', address.startsWith('#') ? `/${address}` : address);
@@ -29,5 +30,14 @@ describe("a player's address", () => {
 
   it("lets a hash route win over the player's page it was opened from", () => {
     expect(at(`${playerPath('Ann')}${tournamentsHash('abc')}`)).toEqual({ view: 'tournament', id: 'abc' });
+  });
+});
+
+describe("a puzzle's address", () => {
+  it("reads today's puzzle, one puzzle and the game it came from", () => {
+    expect(at(puzzlesHash())).toEqual({ view: 'puzzle', id: null });
+    expect(at(puzzlesHash('270affe54a'))).toEqual({ view: 'puzzle', id: '270affe54a' });
+    expect(at(puzzleDealHash('270affe54a'))).toEqual({ view: 'puzzleDeal', id: '270affe54a' });
+    expect(at('#/puzzles/270affe54a/nothing')).toEqual({ view: 'home' });
   });
 });

@@ -5,7 +5,8 @@
 // `/@/NAME` (a real path, as a replay's: Me and every name link there); `#/stats/NAME` is still read. Quick match's waiting page is `#/quick` (the
 // ticket it waits on is in sessionStorage, `lib/quick.ts`); Play vs 2 Bots without the server is `#/offline`.
 // The tournaments are listed at `#/tournaments`, and one tournament's page is `#/tournaments/ID` (ids may hold
-// dashes: `house-sit-and-go-3`). Puzzles are at `#/puzzles` (today's) and each at `#/puzzles/ID`.
+// dashes: `house-sit-and-go-3`). Puzzles are at `#/puzzles` (today's) and each at `#/puzzles/ID`; the bot game a
+// built-in puzzle came from is replayed at `#/puzzles/ID/deal`.
 
 /** What an address shows. */
 export type Address =
@@ -19,7 +20,11 @@ export type Address =
   | { view: 'offline' }
   | { view: 'tournaments' }
   | { view: 'tournament'; id: string }
-  | { view: 'puzzle'; id: string | null };
+  | { view: 'puzzle'; id: string | null }
+  | { view: 'puzzleDeal'; id: string };
+
+/** What a replay shows: a room's finished deal, or the bot game a puzzle came from. */
+export type ReplaySource = { code: string; deal: number } | { puzzle: string };
 
 /** The current address: a watched room, a replay, a boards or stats page (their hash may follow a room's
  * query), then a room. */
@@ -39,6 +44,8 @@ export function currentAddress(): Address {
   const tournament = location.hash.match(/^#\/tournaments(?:\/([A-Za-z0-9-]+))?\/?$/);
   if (tournament) return tournament[1] ? { view: 'tournament', id: tournament[1] } : { view: 'tournaments' };
   if (/^#\/offline\/?$/.test(location.hash)) return { view: 'offline' };
+  const puzzleDeal = location.hash.match(/^#\/puzzles\/([a-f0-9]+)\/deal\/?$/);
+  if (puzzleDeal) return { view: 'puzzleDeal', id: puzzleDeal[1] };
   const puzzle = location.hash.match(/^#\/puzzles(?:\/([a-f0-9]+))?\/?$/);
   if (puzzle) return { view: 'puzzle', id: puzzle[1] ?? null };
   const query = new URLSearchParams(location.search).get('room');
@@ -116,6 +123,11 @@ export function tournamentsHash(id?: string): string {
 /** The puzzles: today's, or with an id that puzzle's own address. */
 export function puzzlesHash(id?: string): string {
   return id ? `#/puzzles/${id}` : '#/puzzles';
+}
+
+/** The bot game puzzle `id` came from, replayed from the puzzle's position. */
+export function puzzleDealHash(id: string): string {
+  return `#/puzzles/${id}/deal`;
 }
 
 /** The shell's tabs (`components/shell/Shell.svelte`): the hall, the tournaments, the boards, the player's own page. */

@@ -23,6 +23,7 @@ export type {
   LogLine,
   Occupant,
   PlayerRating,
+  PuzzleDeal,
   RallyComparison,
   RallyResult,
   RatingRow,

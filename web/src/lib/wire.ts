@@ -762,6 +762,12 @@ side: string, rating: number, plays: number, solved: number, themes: Array<Puzzl
  */
 date?: string, };
 
+export type PuzzleDeal = { id: string, seats: Array<string>, record: DealRecord, steps: Array<ReplayStep>, 
+/**
+ * The puzzle is the position after this many of the deal's actions: `steps[step]`.
+ */
+step: number, };
+
 export type PuzzleAttempt = { name: string, 
 /**
  * The name's key, if it is protected (`docs/names.md`).
@@ -818,9 +824,14 @@ export type PuzzleSource = {
  */
 room?: string, number?: number, 
 /**
- * A bot game (`ddz puzzles mine --bots`): its seed, 64 hex digits.
+ * A bot game (`ddz puzzles mine --bots`) or a deal record on disk: its seed, 64 hex digits.
  */
 seed?: string, 
+/**
+ * A bot game: the level of its bots, who play it again from `seed` at the puzzle's table
+ * ([`source_game`]).
+ */
+bots?: BotKind, 
 /**
  * The position is after this many of the deal's actions.
  */

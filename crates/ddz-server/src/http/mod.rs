@@ -72,6 +72,7 @@ pub fn router(state: AppState) -> Router {
         .route("/api/puzzles/board", get(puzzles::board))
         .route("/api/puzzles/{id}", get(puzzles::one))
         .route("/api/puzzles/{id}/attempt", post(puzzles::attempt))
+        .route("/api/puzzles/{id}/deal", get(puzzles::deal))
         .route("/api/tournaments/rules", get(tournaments::rules))
         .route("/api/tournaments/{id}", get(tournaments::view))
         .route("/api/tournaments/{id}/page", get(tournaments::page))

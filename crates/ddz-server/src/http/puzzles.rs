@@ -4,18 +4,20 @@
 
 use axum::Json;
 use axum::extract::State;
-use ddz_bot::puzzles::Puzzle;
+use ddz_bot::puzzles::{Puzzle, source_game};
+use ddz_engine::DealRecord;
 use serde::Deserialize;
 
 use super::api::reader;
-use super::common::{AppError, AppState, Body, ClientAddr, Params, Queried, busy};
+use super::common::{AppError, AppState, Body, ClientAddr, Params, Queried, busy, internal};
 use super::names::proven_name;
 use crate::domain::challenge::utc_date;
 use crate::domain::names::NameKey;
 use crate::domain::puzzles::{AttemptError, built_in, built_in_digest, check, rate, solving_side};
 use crate::store::StoredPuzzle;
 use crate::wire::http::{
-    PuzzleAttempt, PuzzleBoard, PuzzleBoardRow, PuzzleRatingChange, PuzzleResult, PuzzleStanding, PuzzleView,
+    PuzzleAttempt, PuzzleBoard, PuzzleBoardRow, PuzzleDeal, PuzzleRatingChange, PuzzleResult, PuzzleStanding,
+    PuzzleView,
 };
 use crate::wire::protocol::ErrorCode;
 
@@ -103,6 +105,43 @@ pub(super) async fn one(
     built_in_stored(&state).await?;
     let stored = state.rooms.db().puzzle(&id).await?.ok_or_else(|| no_such_puzzle(&id))?;
     Ok(Json(view(stored, None)))
+}
+
+/// `GET /api/puzzles/{id}/deal`: the bot game a puzzle came from, played again by today's bots on the work pool
+/// and replayed step by step. A puzzle mined from a room's deal is refused with that deal's address (its replay
+/// is the room's, with the room's own checks).
+pub(super) async fn deal(
+    State(state): State<AppState>,
+    Params(id): Params<String>,
+) -> Result<Json<PuzzleDeal>, AppError> {
+    built_in_stored(&state).await?;
+    let puzzle = state.rooms.db().puzzle(&id).await?.ok_or_else(|| no_such_puzzle(&id))?.puzzle;
+    let source = &puzzle.source;
+    if let (Some(room), Some(number)) = (&source.room, source.number) {
+        let message = format!("puzzle {id} comes from deal {number} of room {room}: /replay/{room}/{number}");
+        return Err(AppError::new(ErrorCode::NoSuchDeal, message));
+    }
+    let Some(level) = source.bots else {
+        return Err(AppError::new(ErrorCode::NoSuchDeal, format!("puzzle {id} names no deal to replay")));
+    };
+    let step = source.step;
+    let replayed = state
+        .rooms
+        .pool()
+        .try_run(move || {
+            let deal = source_game(&puzzle)?;
+            let seats = (1..=deal.players()).map(|nth| level.seat_name(nth)).collect();
+            let record = DealRecord::of(&deal, seats);
+            let steps = record.steps().ok()?;
+            Some((record, steps))
+        })
+        .await
+        .map_err(|_| busy())?;
+    let Some((record, steps)) = replayed else {
+        tracing::error!(%id, "a puzzle's bot game no longer reaches its position: mine the set again");
+        return Err(internal(format!("puzzle {id}'s bot game no longer reaches its position")));
+    };
+    Ok(Json(PuzzleDeal { id, seats: record.seats.clone(), record, steps, step }))
 }
 
 /// `POST /api/puzzles/{id}/attempt`: the attempt checked move by move by the solver (never trusted from the

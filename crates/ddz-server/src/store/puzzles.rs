@@ -55,6 +55,13 @@ pub struct PuzzlePlayer {
     pub solved: i64,
 }
 
+/// A puzzle not stored yet, at its starting rating.
+const ADD_PUZZLE: &str = "INSERT INTO puzzles (id, body, rating, deviation, volatility, added_at) \
+    VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (id) DO NOTHING";
+/// The same, and a puzzle stored before takes the new body, keeping its rating and plays.
+const REFRESH_PUZZLE: &str = "INSERT INTO puzzles (id, body, rating, deviation, volatility, added_at) \
+    VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (id) DO UPDATE SET body = excluded.body";
+
 /// A rated attempt, as stored: both ratings before and after.
 #[derive(Clone, Copy, Debug)]
 pub struct Rated {
@@ -67,24 +74,26 @@ pub struct Rated {
 impl Db {
     /// Adds the puzzles not stored yet (a position is one puzzle however often it is mined): how many.
     pub async fn add_puzzles(&self, puzzles: Vec<Puzzle>, now: u64) -> DbResult<u64> {
+        self.insert_puzzles(puzzles, now, ADD_PUZZLE).await
+    }
+
+    /// Stores `puzzles` with `insert` (one of the two statements above): how many rows were written.
+    async fn insert_puzzles(&self, puzzles: Vec<Puzzle>, now: u64, insert: &'static str) -> DbResult<u64> {
         self.run(move |s| async move {
             let mut tx = s.pool.begin().await?;
             let mut added = 0;
             for puzzle in &puzzles {
                 let start = puzzle_start(puzzle);
                 let body = serde_json::to_string(puzzle).expect("puzzles serialise");
-                let done = sqlx::query(
-                    "INSERT INTO puzzles (id, body, rating, deviation, volatility, added_at) \
-                     VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (id) DO NOTHING",
-                )
-                .bind(&puzzle.id)
-                .bind(body)
-                .bind(start.rating)
-                .bind(start.deviation)
-                .bind(start.volatility)
-                .bind(now as i64)
-                .execute(&mut *tx)
-                .await?;
+                let done = sqlx::query(insert)
+                    .bind(&puzzle.id)
+                    .bind(body)
+                    .bind(start.rating)
+                    .bind(start.deviation)
+                    .bind(start.volatility)
+                    .bind(now as i64)
+                    .execute(&mut *tx)
+                    .await?;
                 added += done.rows_affected();
             }
             tx.commit().await?;
@@ -94,7 +103,8 @@ impl Db {
     }
 
     /// Stores the built-in set (`read`, called only when needed) once for each `digest` of it: how many
-    /// puzzles were new.
+    /// puzzles were written. A puzzle stored before keeps its rating and plays and takes the set's body (a set
+    /// mined again may say more of where a position came from).
     pub async fn add_built_in_puzzles(&self, digest: String, read: fn() -> Vec<Puzzle>, now: u64) -> DbResult<u64> {
         let stored = digest.clone();
         let known: Option<String> = self
@@ -109,7 +119,7 @@ impl Db {
         if known.as_deref() == Some(stored.as_str()) {
             return Ok(0);
         }
-        let added = self.add_puzzles(read(), now).await?;
+        let added = self.insert_puzzles(read(), now, REFRESH_PUZZLE).await?;
         self.run(move |s| async move {
             sqlx::query(
                 "INSERT INTO settings (key, value) VALUES ('built_in_puzzles', $1)                  ON CONFLICT (key) DO UPDATE SET value = $1",

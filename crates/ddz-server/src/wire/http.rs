@@ -522,6 +522,18 @@ pub struct PuzzleView {
     pub date: Option<String>,
 }
 
+/// `GET /api/puzzles/{id}/deal`: the bot game a built-in puzzle came from, played again, to step through from
+/// the puzzle's position (`step`) as a room's finished deal is ([`Replay`]).
+#[derive(ts_rs::TS, Clone, Debug, Serialize, Deserialize)]
+pub struct PuzzleDeal {
+    pub id: String,
+    pub seats: Vec<String>,
+    pub record: DealRecord,
+    pub steps: Vec<ReplayStep>,
+    /// The puzzle is the position after this many of the deal's actions: `steps[step]`.
+    pub step: usize,
+}
+
 /// `POST /api/puzzles/{id}/attempt`: the solving side's moves in order (both farmers' when the farmers
 /// solve), each a reading or `null` for a pass. Checked by the server's solver; rated once a name.
 #[derive(ts_rs::TS, Clone, Debug, Serialize, Deserialize)]

@@ -17,10 +17,11 @@ use crate::domain::tournament::{
 use crate::wire::http::{
     ApiError, Board, BoardRank, ChallengeStanding, ChallengeStarted, CreateRoom, CreateTournament, DealReview, Health,
     JoinQuickMatch, Lobby, NameCard, NameSecrets, Placing, PlayVsBots, PlayedDeal, PlayedDeals, PlayerStats,
-    ProtectName, PuzzleAttempt, PuzzleBoard, PuzzleBoardRow, PuzzleRatingChange, PuzzleResult, PuzzleStanding,
-    PuzzleView, QuickMatch, Rallies, RallyComparison, RallyFairness, RatingBoard, RatingPlacing, RecoverName, Replay,
-    RoomCreated, RoomDeals, SitAndGoDefaults, Standing, StartChallenge, TableTournaments, TournamentCreated,
-    TournamentEntry, TournamentFinish, TournamentRound, TournamentRules, TournamentView, Tournaments,
+    ProtectName, PuzzleAttempt, PuzzleBoard, PuzzleBoardRow, PuzzleDeal, PuzzleRatingChange, PuzzleResult,
+    PuzzleStanding, PuzzleView, QuickMatch, Rallies, RallyComparison, RallyFairness, RatingBoard, RatingPlacing,
+    RecoverName, Replay, RoomCreated, RoomDeals, SitAndGoDefaults, Standing, StartChallenge, TableTournaments,
+    TournamentCreated, TournamentEntry, TournamentFinish, TournamentRound, TournamentRules, TournamentView,
+    Tournaments,
 };
 use crate::wire::pages::{
     EntrantView, Hall, QuickLine, RoundLine, TournamentFollow, TournamentPage, TournamentSummary, TournamentTable,
@@ -142,6 +143,7 @@ pub fn typescript() -> String {
         decl::<SettingsBounds>(&cfg),
         decl::<TournamentRules>(&cfg),
         decl::<PuzzleView>(&cfg),
+        decl::<PuzzleDeal>(&cfg),
         decl::<PuzzleAttempt>(&cfg),
         decl::<PuzzleResult>(&cfg),
         decl::<PuzzleRatingChange>(&cfg),

@@ -110,3 +110,61 @@ async fn the_board_lists_a_name_after_five_attempts_and_marks_the_reader() {
     assert!(board["you"]["rating"].as_i64().unwrap() > 1500);
     assert!(running.stop().await);
 }
+
+/// A built-in puzzle's deal is its bot game played again, opening at the puzzle's position; a puzzle stored
+/// before its set said which bots played takes the set's body; a puzzle from a room's deal is sent to that
+/// deal's replay.
+#[tokio::test]
+async fn a_puzzle_links_to_the_deal_it_came_from() {
+    let path = temp_db("puzzle-deal");
+    let builtin: ddz_bot::puzzles::Puzzle =
+        serde_json::from_str(include_str!("../../data/puzzles.jsonl").lines().next().unwrap()).unwrap();
+    let older = ddz_bot::puzzles::Puzzle {
+        source: ddz_bot::puzzles::Source { bots: None, ..builtin.source.clone() },
+        ..builtin.clone()
+    };
+    let from_a_room = ddz_bot::puzzles::Puzzle {
+        id: "0123456789".into(),
+        source: ddz_bot::puzzles::Source {
+            room: Some("ABC234".into()),
+            number: Some(3),
+            ..ddz_bot::puzzles::Source::default()
+        },
+        ..builtin.clone()
+    };
+    let db = ddz_server::Db::open(&format!("sqlite://{}", path.display())).await.unwrap();
+    assert_eq!(db.add_puzzles(vec![older, from_a_room], 0).await.unwrap(), 2);
+    drop(db);
+
+    let running = server(&path, FAST).await;
+    let addr = running.addr;
+    let id = &builtin.id;
+    let shown = get(addr, &format!("/api/puzzles/{id}")).await;
+    assert_eq!(shown["source"]["bots"], "normal", "the set's body replaced the older one: {shown}");
+    let deal = get(addr, &format!("/api/puzzles/{id}/deal")).await;
+    let step = deal["step"].as_u64().unwrap() as usize;
+    assert_eq!(step, builtin.source.step);
+    let steps = deal["steps"].as_array().unwrap();
+    assert_eq!(
+        steps.len(),
+        deal["record"]["actions"].as_array().unwrap().len() + 1,
+        "a step before each action and one at the end"
+    );
+    assert_eq!(deal["seats"][0], "Bot Normal");
+    assert!(steps.last().unwrap()["view"]["result"].is_object(), "played to its end");
+    let position: Vec<String> = steps[step]["hands"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|hand| serde_json::from_value::<ddz_engine::CardSet>(hand.clone()).unwrap().counts().to_string())
+        .collect();
+    let puzzle_hands: Vec<String> = builtin.endgame.hands[..position.len()].iter().map(ToString::to_string).collect();
+    assert_eq!(position, puzzle_hands, "the step opened is the puzzle's position");
+
+    let elsewhere = http(addr, "GET", "/api/puzzles/0123456789/deal", None).await;
+    assert_eq!((elsewhere.status, elsewhere.body["code"].as_str()), (404, Some("no_such_deal")), "{}", elsewhere.body);
+    assert!(elsewhere.body["message"].as_str().unwrap().contains("/replay/ABC234/3"), "{}", elsewhere.body);
+    let unknown = http(addr, "GET", "/api/puzzles/fedcba9876/deal", None).await;
+    assert_eq!((unknown.status, unknown.body["code"].as_str()), (404, Some("no_such_puzzle")));
+    assert!(running.stop().await);
+}

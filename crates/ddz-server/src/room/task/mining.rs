@@ -34,7 +34,7 @@ impl RoomTask {
         }
         let done = Done(mining.0.clone());
         let (setup, actions) = (deal.setup().clone(), deal.actions().to_vec());
-        let source = Source { room: Some(self.room.code.to_string()), number: Some(number), seed: None, step: 0 };
+        let source = Source { room: Some(self.room.code.to_string()), number: Some(number), ..Source::default() };
         let (db, now) = (self.db.clone(), self.clock.now_ms());
         self.env.background.spawn(async move {
             let _done = done;
@@ -74,11 +74,9 @@ mod tests {
         let (setup, deal) = (0..400u64)
             .map(|seed| DealSetup::shuffled(Rules::no_shuffle(false), Seed::from_u64(seed), Start::Seat(0)))
             .map(|setup| (setup.clone(), bot_game(setup, BotKind::Normal)))
-            .find(|(setup, deal)| {
-                mine(setup, deal.actions(), Source { room: None, number: None, seed: None, step: 0 }).is_some()
-            })
+            .find(|(setup, deal)| mine(setup, deal.actions(), Source::default()).is_some())
             .expect("bot games have puzzles");
-        let source = Source { room: Some("ABC234".into()), number: Some(7), seed: None, step: 0 };
+        let source = Source { room: Some("ABC234".into()), number: Some(7), ..Source::default() };
         let id = mine_and_store(&db, setup, deal.actions().to_vec(), source, 1).await.expect("a puzzle");
         let stored = db.puzzle(&id).await.unwrap().expect("stored");
         assert_eq!((stored.puzzle.source.room.as_deref(), stored.puzzle.source.number), (Some("ABC234"), Some(7)));
