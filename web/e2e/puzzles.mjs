@@ -1,6 +1,6 @@
 // Puzzles (issue 60, docs/puzzles.md) on a phone held sideways: the daily puzzle opened from the hall and solved
 // move by move (the hint, then the play; the solver in the page answers), the attempt rated by the server, and the
-// bots' game it came from replayed from its position; a wrong
+// bots' game it came from replayed from its position, and the attempt on the player's page; a wrong
 // first move shows the other side's winning line and the solution; and with the server out of reach, a puzzle
 // kept in the app plays all the same, unrated (and reads in Chinese).
 // Usage: DDZ_URL=http://127.0.0.1:8080 node web/e2e/puzzles.mjs
@@ -77,6 +77,14 @@ describe('puzzles', { concurrency: 2 }, () => {
     // The puzzle board says the reader's own rating (listed among the best after five attempts).
     await page.goto(`${BASE}/#/boards/puzzles`);
     await page.getByTestId('puzzle-board-you').filter({ hasText: /Your puzzle rating: 1[5-9]\d\d \(1 attempts\)/ }).waitFor();
+    // Their own page: the rating, and the attempt opening its puzzle.
+    await page.goto(`${BASE}/@/${encodeURIComponent(name)}`);
+    const record = page.getByTestId('puzzle-record');
+    await record.filter({ hasText: /Puzzle rating 1[5-9]\d\d: 1 of 1 solved/ }).waitFor();
+    await assertLayout(page, "the player's puzzles");
+    await tap(page, record.getByTestId(`tried-${daily.id}`));
+    await page.waitForURL(new RegExp(`#/puzzles/${daily.id}$`));
+    await page.getByTestId('puzzle-goal').waitFor();
     await page.context().close();
   });
 

@@ -15,14 +15,18 @@ CREATE TABLE puzzles (
 );
 CREATE INDEX puzzles_by_rating ON puzzles (rating, id);
 
--- A name's rated attempt at a puzzle: one each.
+-- A name's rated attempt at a puzzle: one each, numbered in the name's order (`nth`: 1 for their first), with the
+-- name's puzzle rating after it; their page reads their latest through the index.
 CREATE TABLE puzzle_attempts (
     name_key TEXT NOT NULL,
     id TEXT NOT NULL,
     solved INTEGER NOT NULL,
     at INTEGER NOT NULL,
+    nth INTEGER NOT NULL,
+    rating DOUBLE PRECISION NOT NULL,
     PRIMARY KEY (name_key, id)
 );
+CREATE INDEX puzzle_attempts_by_name ON puzzle_attempts (name_key, nth DESC);
 
 -- A name's puzzle rating; the board reads it through its index, highest first.
 CREATE TABLE puzzle_players (

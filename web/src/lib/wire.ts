@@ -631,7 +631,7 @@ challenges: Array<ChallengeStanding>,
 /**
  * The finished tournaments the name played in, newest first (at most [`TOURNAMENTS_SHOWN`]).
  */
-tournaments: Array<TournamentFinish>, };
+tournaments: Array<TournamentFinish>, puzzles: PuzzleRecord, };
 
 export type PlayedDeal = { code: RoomCode, number: number, 
 /**
@@ -767,6 +767,10 @@ export type PuzzleDeal = { id: string, seats: Array<string>, record: DealRecord,
  * The puzzle is the position after this many of the deal's actions: `steps[step]`.
  */
 step: number, };
+
+export type PuzzleRecord = { rating: number, attempts: number, solved: number, recent: Array<PuzzleTry>, };
+
+export type PuzzleTry = { id: string, solved: boolean, at: number, rating: number, puzzle_rating: number, };
 
 export type PuzzleAttempt = { name: string, 
 /**

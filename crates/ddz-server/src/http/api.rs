@@ -23,8 +23,8 @@ use crate::domain::stats::BoardName;
 use crate::room::Request;
 use crate::store::{Db, DealsCursor, StoreError};
 use crate::wire::http::{
-    Board, ChallengeStanding, ChallengeStarted, CreateRoom, DealReview, Lobby, PlayVsBots, PlayedDeals, PlayerStats,
-    Rallies, RallyComparison, RallyFairness, RatingBoard, Replay, RoomCreated, RoomDeals, StartChallenge,
+    Board, ChallengeStanding, ChallengeStarted, CreateRoom, DealReview, Lobby, PUZZLES_SHOWN, PlayVsBots, PlayedDeals,
+    PlayerStats, Rallies, RallyComparison, RallyFairness, RatingBoard, Replay, RoomCreated, RoomDeals, StartChallenge,
 };
 use crate::wire::protocol::{ErrorCode, Refused};
 use ddz_engine::TableType;
@@ -177,13 +177,14 @@ pub(super) async fn player_stats(
     let db = state.rooms.db();
     let today = utc_date(state.rooms.now_ms());
     // Every read at once, each on its own connection: the page waits for the slowest, not the sum.
-    let (lines, ratings, protection, standing, tournaments, challenges) = tokio::join!(
+    let (lines, ratings, protection, standing, tournaments, challenges, puzzles) = tokio::join!(
         db.stats(&name),
         db.player_ratings(&name),
         db.name_protection(&name),
         db.standing(&name),
         db.tournament_finishes(&name),
         challenge_standings(&state, &name, &today),
+        db.puzzle_history(&name, PUZZLES_SHOWN),
     );
     Ok(Json(PlayerStats {
         key: name.key().clone(),
@@ -194,6 +195,7 @@ pub(super) async fn player_stats(
         standing: standing?,
         challenges: challenges?,
         tournaments: tournaments?,
+        puzzles: super::puzzles::record(puzzles?),
     })
     .into_response())
 }

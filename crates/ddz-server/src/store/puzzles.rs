@@ -62,6 +62,26 @@ const ADD_PUZZLE: &str = "INSERT INTO puzzles (id, body, rating, deviation, vola
 const REFRESH_PUZZLE: &str = "INSERT INTO puzzles (id, body, rating, deviation, volatility, added_at) \
     VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (id) DO UPDATE SET body = excluded.body";
 
+/// A name's puzzles: their rating, attempts, puzzles solved and latest attempts.
+#[derive(Clone, Debug)]
+pub struct PuzzleHistory {
+    pub rating: f64,
+    pub attempts: i64,
+    pub solved: i64,
+    pub recent: Vec<PuzzleTried>,
+}
+
+/// One rated attempt: the puzzle, whether it was solved, when, the name's rating after it and the puzzle's now.
+#[derive(Clone, Debug, FromRow)]
+pub struct PuzzleTried {
+    pub id: String,
+    /// 1 when solved (an integer in both databases).
+    pub solved: i64,
+    pub at: i64,
+    pub rating: f64,
+    pub puzzle_rating: f64,
+}
+
 /// A rated attempt, as stored: both ratings before and after.
 #[derive(Clone, Copy, Debug)]
 pub struct Rated {
@@ -222,6 +242,30 @@ impl Db {
         .await
     }
 
+    /// `name`'s puzzle rating, attempts and puzzles solved, and their latest `latest` rated attempts, newest
+    /// first.
+    pub async fn puzzle_history(&self, name: &PlayerName, latest: i64) -> DbResult<PuzzleHistory> {
+        let key = name.key().clone();
+        self.run(move |s| async move {
+            let player: Option<(f64, i64, i64)> =
+                sqlx::query_as("SELECT rating, attempts, solved FROM puzzle_players WHERE name_key = $1")
+                    .bind(&key)
+                    .fetch_optional(&s.pool)
+                    .await?;
+            let (rating, attempts, solved) = player.unwrap_or((NEW_PLAYER.rating, 0, 0));
+            let recent = sqlx::query_as(
+                "SELECT a.id, a.solved, a.at, a.rating, p.rating AS puzzle_rating FROM puzzle_attempts a \
+                 JOIN puzzles p ON p.id = a.id WHERE a.name_key = $1 ORDER BY a.nth DESC LIMIT $2",
+            )
+            .bind(&key)
+            .bind(latest)
+            .fetch_all(&s.pool)
+            .await?;
+            Ok::<_, StoreError>(PuzzleHistory { rating, attempts, solved, recent })
+        })
+        .await
+    }
+
     /// Whether `name` has made their rated attempt at puzzle `id`.
     pub async fn attempted(&self, name: &PlayerName, id: &str) -> DbResult<bool> {
         let (key, id) = (name.key().clone(), id.to_string());
@@ -249,8 +293,10 @@ impl Db {
         let (key, display, id) = (name.key().clone(), name.to_string(), id.to_string());
         self.run(move |s| async move {
             let mut tx = s.pool.begin().await?;
+            // The attempt is written first: it decides a race between two of the name's (the second writes
+            // nothing), and a transaction that begins by writing waits its turn rather than failing to upgrade a read.
             let first = sqlx::query(
-                "INSERT INTO puzzle_attempts (name_key, id, solved, at) VALUES ($1, $2, $3, $4) \
+                "INSERT INTO puzzle_attempts (name_key, id, solved, at, nth, rating) VALUES ($1, $2, $3, $4, 0, 0) \
                  ON CONFLICT (name_key, id) DO NOTHING",
             )
             .bind(&key)
@@ -262,16 +308,16 @@ impl Db {
             if first.rows_affected() == 0 {
                 return Ok(None);
             }
-            let player: Option<(f64, f64, f64)> =
-                sqlx::query_as("SELECT rating, deviation, volatility FROM puzzle_players WHERE name_key = $1")
-                    .bind(&key)
-                    .fetch_optional(&mut *tx)
-                    .await?;
-            let player_before = player.map_or(NEW_PLAYER, |(rating, deviation, volatility)| Glicko2Rating {
-                rating,
-                deviation,
-                volatility,
-            });
+            let player: Option<(f64, f64, f64, i64)> = sqlx::query_as(
+                "SELECT rating, deviation, volatility, attempts FROM puzzle_players WHERE name_key = $1",
+            )
+            .bind(&key)
+            .fetch_optional(&mut *tx)
+            .await?;
+            let (player_before, attempts_before) = player
+                .map_or((NEW_PLAYER, 0), |(rating, deviation, volatility, n)| {
+                    (Glicko2Rating { rating, deviation, volatility }, n)
+                });
             let (rating, deviation, volatility): (f64, f64, f64) =
                 sqlx::query_as("SELECT rating, deviation, volatility FROM puzzles WHERE id = $1")
                     .bind(&id)
@@ -279,6 +325,13 @@ impl Db {
                     .await?;
             let puzzle_before = Glicko2Rating { rating, deviation, volatility };
             let (player_after, puzzle_after) = rate(player_before, puzzle_before);
+            sqlx::query("UPDATE puzzle_attempts SET nth = $1, rating = $2 WHERE name_key = $3 AND id = $4")
+                .bind(attempts_before + 1)
+                .bind(player_after.rating)
+                .bind(&key)
+                .bind(&id)
+                .execute(&mut *tx)
+                .await?;
             sqlx::query(
                 "INSERT INTO puzzle_players (name_key, name, rating, deviation, volatility, attempts, solved, last_at) \
                  VALUES ($1, $2, $3, $4, $5, 1, $6, $7) ON CONFLICT (name_key) DO UPDATE SET name = excluded.name, \

@@ -151,6 +151,32 @@ pub struct PlayerStats {
     pub challenges: Vec<ChallengeStanding>,
     /// The finished tournaments the name played in, newest first (at most [`TOURNAMENTS_SHOWN`]).
     pub tournaments: Vec<TournamentFinish>,
+    pub puzzles: PuzzleRecord,
+}
+
+/// A player's puzzles on their page: their puzzle rating (1500 before any attempt), how many they attempted and
+/// solved, and their latest rated attempts, newest first (at most [`PUZZLES_SHOWN`]).
+#[derive(ts_rs::TS, Clone, Debug, Serialize, Deserialize)]
+pub struct PuzzleRecord {
+    pub rating: i32,
+    pub attempts: i64,
+    pub solved: i64,
+    pub recent: Vec<PuzzleTry>,
+}
+
+/// How many of a player's latest puzzle attempts their page shows.
+pub const PUZZLES_SHOWN: i64 = 10;
+
+/// One rated attempt at a puzzle: solved or not, when (ms since the epoch), the player's puzzle rating after it
+/// and the puzzle's rating now.
+#[derive(ts_rs::TS, Clone, Debug, Serialize, Deserialize)]
+pub struct PuzzleTry {
+    pub id: String,
+    pub solved: bool,
+    #[ts(type = "number")]
+    pub at: u64,
+    pub rating: i32,
+    pub puzzle_rating: i32,
 }
 
 /// How many of a player's finished tournaments their page shows.

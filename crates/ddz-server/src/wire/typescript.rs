@@ -17,11 +17,11 @@ use crate::domain::tournament::{
 use crate::wire::http::{
     ApiError, Board, BoardRank, ChallengeStanding, ChallengeStarted, CreateRoom, CreateTournament, DealReview, Health,
     JoinQuickMatch, Lobby, NameCard, NameSecrets, Placing, PlayVsBots, PlayedDeal, PlayedDeals, PlayerStats,
-    ProtectName, PuzzleAttempt, PuzzleBoard, PuzzleBoardRow, PuzzleDeal, PuzzleRatingChange, PuzzleResult,
-    PuzzleStanding, PuzzleView, QuickMatch, Rallies, RallyComparison, RallyFairness, RatingBoard, RatingPlacing,
-    RecoverName, Replay, RoomCreated, RoomDeals, SitAndGoDefaults, Standing, StartChallenge, TableTournaments,
-    TournamentCreated, TournamentEntry, TournamentFinish, TournamentRound, TournamentRules, TournamentView,
-    Tournaments,
+    ProtectName, PuzzleAttempt, PuzzleBoard, PuzzleBoardRow, PuzzleDeal, PuzzleRatingChange, PuzzleRecord,
+    PuzzleResult, PuzzleStanding, PuzzleTry, PuzzleView, QuickMatch, Rallies, RallyComparison, RallyFairness,
+    RatingBoard, RatingPlacing, RecoverName, Replay, RoomCreated, RoomDeals, SitAndGoDefaults, Standing,
+    StartChallenge, TableTournaments, TournamentCreated, TournamentEntry, TournamentFinish, TournamentRound,
+    TournamentRules, TournamentView, Tournaments,
 };
 use crate::wire::pages::{
     EntrantView, Hall, QuickLine, RoundLine, TournamentFollow, TournamentPage, TournamentSummary, TournamentTable,
@@ -144,6 +144,8 @@ pub fn typescript() -> String {
         decl::<TournamentRules>(&cfg),
         decl::<PuzzleView>(&cfg),
         decl::<PuzzleDeal>(&cfg),
+        decl::<PuzzleRecord>(&cfg),
+        decl::<PuzzleTry>(&cfg),
         decl::<PuzzleAttempt>(&cfg),
         decl::<PuzzleResult>(&cfg),
         decl::<PuzzleRatingChange>(&cfg),

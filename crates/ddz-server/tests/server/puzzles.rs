@@ -93,14 +93,16 @@ async fn a_fresh_server_has_puzzles_a_daily_one_and_rates_one_attempt_a_name() {
 }
 
 #[tokio::test]
-async fn the_board_lists_a_name_after_five_attempts_and_marks_the_reader() {
+async fn the_board_and_the_players_page_show_their_puzzle_rating() {
     let running = server(&temp_db("puzzle-board"), FAST).await;
     let addr = running.addr;
+    let mut tried = Vec::new();
     for _ in 0..5 {
         let next = get(addr, "/api/puzzles/next?name=Cy").await;
         let id = next["id"].as_str().unwrap();
         let done = attempt(addr, id, "Cy", &solution_moves(&next)).await;
         assert_eq!(done.body["solved"], true, "{}", done.body);
+        tried.push((id.to_string(), done.body["rating"]["after"].clone()));
     }
     let board = get(addr, "/api/puzzles/board?name=%EF%BC%A3%EF%BD%99").await;
     let rows = board["rows"].as_array().unwrap();
@@ -108,6 +110,20 @@ async fn the_board_lists_a_name_after_five_attempts_and_marks_the_reader() {
     assert_eq!((&rows[0]["name"], &rows[0]["yours"], &rows[0]["attempts"]), (&json!("Cy"), &json!(true), &json!(5)));
     assert_eq!(board["you"]["attempts"], 5, "the reader's own, whatever the spelling");
     assert!(board["you"]["rating"].as_i64().unwrap() > 1500);
+
+    // Their page: the same rating, and their attempts newest first, each with their rating after it.
+    let page = get(addr, "/api/players/cy").await["puzzles"].clone();
+    assert_eq!((&page["rating"], &page["attempts"], &page["solved"]), (&board["you"]["rating"], &json!(5), &json!(5)));
+    let recent: Vec<(String, Value)> = page["recent"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| (a["id"].as_str().unwrap().to_string(), a["rating"].clone()))
+        .collect();
+    tried.reverse();
+    assert_eq!(recent, tried, "{page}");
+    let fresh = get(addr, "/api/players/Dee").await["puzzles"].clone();
+    assert_eq!(fresh, json!({"rating": 1500, "attempts": 0, "solved": 0, "recent": []}));
     assert!(running.stop().await);
 }
 
@@ -166,5 +182,29 @@ async fn a_puzzle_links_to_the_deal_it_came_from() {
     assert!(elsewhere.body["message"].as_str().unwrap().contains("/replay/ABC234/3"), "{}", elsewhere.body);
     let unknown = http(addr, "GET", "/api/puzzles/fedcba9876/deal", None).await;
     assert_eq!((unknown.status, unknown.body["code"].as_str()), (404, Some("no_such_puzzle")));
+    assert!(running.stop().await);
+}
+
+/// Eight attempts at one puzzle on one name at once (two tabs, a double tap): one is rated, the others are
+/// refused as second attempts, and the puzzle and the name each moved once.
+#[tokio::test]
+async fn a_rush_of_attempts_on_one_name_rates_one() {
+    let running = server(&temp_db("puzzle-rush"), FAST).await;
+    let addr = running.addr;
+    let daily = get(addr, "/api/puzzles/daily").await;
+    let id = daily["id"].as_str().unwrap().to_string();
+    let moves = solution_moves(&daily);
+    let rush = (0..8).map(|_| {
+        let (id, moves) = (id.clone(), moves.clone());
+        tokio::spawn(async move { attempt(addr, &id, "Rush", &moves).await })
+    });
+    let answers: Vec<Answer> = futures_util::future::join_all(rush).await.into_iter().map(Result::unwrap).collect();
+    let mut codes: Vec<(u16, Option<String>)> =
+        answers.iter().map(|a| (a.status, a.body["code"].as_str().map(str::to_string))).collect();
+    codes.sort();
+    let refused = (409, Some("puzzle_attempted".to_string()));
+    assert_eq!(codes, [vec![(200, None)], vec![refused; 7]].concat(), "{codes:?}");
+    assert_eq!(get(addr, &format!("/api/puzzles/{id}")).await["plays"], 1);
+    assert_eq!(get(addr, "/api/players/Rush").await["puzzles"]["attempts"], 1);
     assert!(running.stop().await);
 }
