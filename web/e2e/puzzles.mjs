@@ -81,6 +81,7 @@ describe('puzzles', { concurrency: 2 }, () => {
     await page.goto(`${BASE}/@/${encodeURIComponent(name)}`);
     const record = page.getByTestId('puzzle-record');
     await record.filter({ hasText: /Puzzle rating 1[5-9]\d\d: 1 of 1 solved/ }).waitFor();
+    await record.getByTestId('record-daily-puzzle').waitFor();
     await assertLayout(page, "the player's puzzles");
     await tap(page, record.getByTestId(`tried-${daily.id}`));
     await page.waitForURL(new RegExp(`#/puzzles/${daily.id}$`));

@@ -420,45 +420,62 @@ fn bot_answers_every_mutated_line_and_never_crashes() {
     }
 }
 
+/// `ddz serve` on `url` with `args` on a free port: the process and its address.
+fn serve(url: &str, args: &[&str]) -> (std::process::Child, String) {
+    use std::io::{BufRead, BufReader};
+    let mut child = Command::new(DDZ)
+        .args(["serve", "--addr", "127.0.0.1:0", "--database", url])
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("ddz serve starts");
+    let mut line = String::new();
+    BufReader::new(child.stdout.as_mut().unwrap()).read_line(&mut line).unwrap();
+    let addr = line.trim().strip_prefix("Dou Dizhu on http://").expect("the address line").to_string();
+    (child, addr)
+}
+
+/// One request to `addr`: the answer's status and JSON body, or none when the server is gone mid-way.
+fn request(addr: &str, method: &str, path: &str, body: &str) -> Option<(u16, serde_json::Value)> {
+    use std::io::Read;
+    let mut stream = std::net::TcpStream::connect(addr).ok()?;
+    write!(
+        stream,
+        "{method} {path} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    )
+    .ok()?;
+    let mut response = String::new();
+    stream.read_to_string(&mut response).ok()?;
+    let (head, body) = response.split_once("\r\n\r\n")?;
+    let status = head.split(' ').nth(1)?.parse().ok()?;
+    Some((status, serde_json::from_str(body).unwrap_or(serde_json::Value::Null)))
+}
+
+/// One request to a server that is up: the answer's status and JSON body.
+fn http(addr: &str, method: &str, path: &str, body: &str) -> (u16, serde_json::Value) {
+    request(addr, method, path, body).unwrap_or_else(|| panic!("{method} {path}: no answer"))
+}
+
+/// The JSON of a `GET`.
+fn get(addr: &str, path: &str) -> serde_json::Value {
+    http(addr, "GET", path, "").1
+}
+
 /// A server process killed with SIGKILL mid-deal comes back with the same room, deal and hands.
 #[test]
 fn serve_survives_kill_minus_nine_mid_deal() {
-    use std::io::{BufRead, BufReader, Read};
-    use std::net::TcpStream;
-
     let db = std::env::temp_dir().join(format!("ddz-kill9-{}.db", std::process::id()));
     let url = format!("sqlite://{}", db.display());
-    let start = || {
-        // Dealt at once: the wait for a nonce Alice never sends is another test's (tests/nonces.rs).
-        let mut child = Command::new(DDZ)
-            .args(["serve", "--addr", "127.0.0.1:0", "--database", &url, "--nonce-wait-ms", "0"])
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("ddz serve starts");
-        let mut line = String::new();
-        BufReader::new(child.stdout.as_mut().unwrap()).read_line(&mut line).unwrap();
-        let addr = line.trim().strip_prefix("Dou Dizhu on http://").expect("the address line").to_string();
-        (child, addr)
-    };
-    let http = |addr: &str, method: &str, path: &str, body: &str| -> serde_json::Value {
-        let mut stream = TcpStream::connect(addr).unwrap();
-        write!(
-            stream,
-            "{method} {path} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
-            body.len()
-        )
-        .unwrap();
-        let mut response = String::new();
-        stream.read_to_string(&mut response).unwrap();
-        serde_json::from_str(response.split_once("\r\n\r\n").unwrap().1).unwrap()
-    };
+    // Dealt at once: the wait for a nonce Alice never sends is another test's (tests/nonces.rs).
+    let start = || serve(&url, &["--nonce-wait-ms", "0"]);
 
     // The room as `GET /api/rooms/CODE` shows it, polled until it is as `wanted` says (20 s at most).
     let room_when = |addr: &str, code: &str, what: &str, wanted: &dyn Fn(&serde_json::Value) -> bool| {
         let (wait, every) = (std::time::Duration::from_secs(20), std::time::Duration::from_millis(50));
         common::poll_blocking(what, wait, every, || {
-            let room = http(addr, "GET", &format!("/api/rooms/{code}"), "");
+            let room = get(addr, &format!("/api/rooms/{code}"));
             wanted(&room).then_some(room)
         })
     };
@@ -470,7 +487,7 @@ fn serve_survives_kill_minus_nine_mid_deal() {
     // it does.
     let (code, before) = (0..12)
         .find_map(|_| {
-            let created = http(&addr, "POST", "/api/play-vs-bots", r#"{"name":"Alice","level":"normal"}"#);
+            let created = http(&addr, "POST", "/api/play-vs-bots", r#"{"name":"Alice","level":"normal"}"#).1;
             let code = created["code"].as_str().unwrap().to_string();
             let room = room_when(&addr, &code, "the first deal", &|room| !room["deal"].is_null());
             if room["deal"]["first"] == 0 {
@@ -484,13 +501,97 @@ fn serve_survives_kill_minus_nine_mid_deal() {
     server.wait().unwrap();
 
     let (mut server, addr) = start();
-    let after = http(&addr, "GET", &format!("/api/rooms/{code}"), "");
+    let after = get(&addr, &format!("/api/rooms/{code}"));
     let actions = |v: &serde_json::Value| v["deal"]["actions"].as_array().unwrap().len();
     assert!(actions(&after) >= actions(&before), "no stored action was lost");
     let stored = &after["deal"]["actions"].as_array().unwrap()[..actions(&before)];
     assert_eq!(stored, before["deal"]["actions"].as_array().unwrap().as_slice(), "the same deal goes on");
     assert_eq!(after["deal"]["hand_sizes"].as_array().unwrap().len(), 3);
     assert_eq!(after["seats"], before["seats"]);
+    server.kill().unwrap();
+    server.wait().unwrap();
+    for suffix in ["", "-wal", "-shm"] {
+        let _ = std::fs::remove_file(format!("{}{suffix}", db.display()));
+    }
+}
+
+/// A server killed with SIGKILL while six names' puzzle attempts pour in comes back with each attempt whole or
+/// absent: every attempt it answered is there, and each name's count, their list and each puzzle's plays agree.
+#[test]
+fn serve_keeps_each_puzzle_attempt_whole_through_kill_minus_nine() {
+    use ddz_engine::{Endgame, Solver};
+    use std::collections::{BTreeSet, HashMap};
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
+    let db = std::env::temp_dir().join(format!("ddz-kill9-puzzles-{}.db", std::process::id()));
+    let url = format!("sqlite://{}", db.display());
+    let unlimited = ["--api-rate", "100000", "--api-burst", "100000"];
+    let (mut server, addr) = serve(&url, &unlimited);
+    // Ten puzzles, each with a first move that gives the win away (a rated attempt, worked out before the rush).
+    let mut pool: HashMap<String, serde_json::Value> = HashMap::new();
+    for _ in 0..200 {
+        let next = get(&addr, "/api/puzzles/next");
+        let endgame: Endgame = serde_json::from_value(next["endgame"].clone()).unwrap();
+        let mut solver = Solver::new();
+        let wrong = endgame.moves().into_iter().find(|mv| !solver.keeps_the_win(&endgame, mv)).unwrap();
+        pool.insert(next["id"].as_str().unwrap().to_string(), serde_json::to_value(wrong).unwrap());
+        if pool.len() == 10 {
+            break;
+        }
+    }
+    assert_eq!(pool.len(), 10, "ten puzzles near 1500");
+
+    let answered = AtomicUsize::new(0);
+    let names: Vec<String> = (0..6).map(|i| format!("Rush{i}")).collect();
+    let rated: Vec<BTreeSet<String>> = std::thread::scope(|scope| {
+        let rushes: Vec<_> = names
+            .iter()
+            .map(|name| {
+                let (pool, answered, addr) = (&pool, &answered, &addr);
+                scope.spawn(move || {
+                    let mut rated = BTreeSet::new();
+                    for (id, wrong) in pool {
+                        let body = serde_json::json!({"name": name, "moves": [wrong]}).to_string();
+                        match request(addr, "POST", &format!("/api/puzzles/{id}/attempt"), &body) {
+                            Some((200, _)) => {
+                                rated.insert(id.clone());
+                                answered.fetch_add(1, Ordering::SeqCst);
+                            }
+                            Some((status, answer)) => panic!("{status}: {answer}"),
+                            None => break,
+                        }
+                    }
+                    rated
+                })
+            })
+            .collect();
+        // Mid-rush: a few attempts answered, most still to come.
+        while answered.load(Ordering::SeqCst) < 5 {
+            std::thread::yield_now();
+        }
+        server.kill().unwrap();
+        rushes.into_iter().map(|rush| rush.join().unwrap()).collect()
+    });
+    server.wait().unwrap();
+    let answered = answered.into_inner();
+    assert!(answered < names.len() * pool.len(), "killed mid-rush ({answered} answered)");
+
+    let (mut server, addr) = serve(&url, &unlimited);
+    let mut plays: HashMap<&str, i64> = HashMap::new();
+    for (name, rated) in names.iter().zip(&rated) {
+        let puzzles = &get(&addr, &format!("/api/players/{name}"))["puzzles"];
+        let kept: BTreeSet<String> =
+            puzzles["recent"].as_array().unwrap().iter().map(|a| a["id"].as_str().unwrap().to_string()).collect();
+        assert!(rated.is_subset(&kept), "{name}: every answered attempt is kept ({rated:?} of {kept:?})");
+        assert_eq!(puzzles["attempts"].as_u64(), Some(kept.len() as u64), "{name}: the count is the list: {puzzles}");
+        for id in &kept {
+            *plays.entry(pool.get_key_value(id).expect("a puzzle of the rush").0).or_default() += 1;
+        }
+    }
+    for id in pool.keys() {
+        let shown = get(&addr, &format!("/api/puzzles/{id}"));
+        assert_eq!(shown["plays"].as_i64(), Some(plays.get(id.as_str()).copied().unwrap_or(0)), "puzzle {id}'s plays");
+    }
     server.kill().unwrap();
     server.wait().unwrap();
     for suffix in ["", "-wal", "-shm"] {

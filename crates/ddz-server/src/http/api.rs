@@ -184,7 +184,7 @@ pub(super) async fn player_stats(
         db.standing(&name),
         db.tournament_finishes(&name),
         challenge_standings(&state, &name, &today),
-        db.puzzle_history(&name, PUZZLES_SHOWN),
+        db.puzzle_record(&name, PUZZLES_SHOWN),
     );
     Ok(Json(PlayerStats {
         key: name.key().clone(),
@@ -195,7 +195,7 @@ pub(super) async fn player_stats(
         standing: standing?,
         challenges: challenges?,
         tournaments: tournaments?,
-        puzzles: super::puzzles::record(puzzles?),
+        puzzles: puzzles?,
     })
     .into_response())
 }

@@ -14,10 +14,10 @@ use super::names::proven_name;
 use crate::domain::challenge::utc_date;
 use crate::domain::names::NameKey;
 use crate::domain::puzzles::{AttemptError, built_in, built_in_digest, check, rate, solving_side};
-use crate::store::{PuzzleHistory, StoredPuzzle};
+use crate::store::StoredPuzzle;
 use crate::wire::http::{
-    PuzzleAttempt, PuzzleBoard, PuzzleBoardRow, PuzzleDeal, PuzzleRatingChange, PuzzleRecord, PuzzleResult,
-    PuzzleStanding, PuzzleTry, PuzzleView,
+    PuzzleAttempt, PuzzleBoard, PuzzleBoardRow, PuzzleDeal, PuzzleRatingChange, PuzzleResult, PuzzleStanding,
+    PuzzleView,
 };
 use crate::wire::protocol::ErrorCode;
 
@@ -45,22 +45,6 @@ fn view(stored: StoredPuzzle, date: Option<String>) -> PuzzleView {
         source,
         date,
     }
-}
-
-/// A player's puzzles as their page shows them (`GET /api/players/{name}`).
-pub(super) fn record(history: PuzzleHistory) -> PuzzleRecord {
-    let PuzzleHistory { rating, attempts, solved, recent } = history;
-    let recent = recent
-        .into_iter()
-        .map(|tried| PuzzleTry {
-            id: tried.id,
-            solved: tried.solved != 0,
-            at: tried.at as u64,
-            rating: tried.rating.round() as i32,
-            puzzle_rating: tried.puzzle_rating.round() as i32,
-        })
-        .collect();
-    PuzzleRecord { rating: rating.round() as i32, attempts, solved, recent }
 }
 
 /// Stores the built-in set the first time this server is asked for a puzzle (once for each version of the set: the

@@ -47,7 +47,7 @@ pub use boards::FlaggedPair;
 pub use challenges::ChallengeStart;
 pub use ownership::Fence;
 pub use players::DealsCursor;
-pub use puzzles::{PuzzleHistory, StoredPuzzle};
+pub use puzzles::StoredPuzzle;
 pub use queue::Ticket;
 pub use rooms::StoredRoom;
 pub use tournaments::{Creation, Hosting, Listed, Places};

@@ -9,6 +9,7 @@ use sqlx::FromRow;
 use super::{Db, DbResult, StoreError};
 use crate::domain::names::{NameKey, PlayerName};
 use crate::domain::puzzles::{NEW_PLAYER, puzzle_start};
+use crate::wire::http::{PuzzleRecord, PuzzleTry};
 
 /// A stored puzzle with its rating now and how often it was played and solved.
 #[derive(Clone, Debug)]
@@ -62,24 +63,15 @@ const ADD_PUZZLE: &str = "INSERT INTO puzzles (id, body, rating, deviation, vola
 const REFRESH_PUZZLE: &str = "INSERT INTO puzzles (id, body, rating, deviation, volatility, added_at) \
     VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (id) DO UPDATE SET body = excluded.body";
 
-/// A name's puzzles: their rating, attempts, puzzles solved and latest attempts.
-#[derive(Clone, Debug)]
-pub struct PuzzleHistory {
-    pub rating: f64,
-    pub attempts: i64,
-    pub solved: i64,
-    pub recent: Vec<PuzzleTried>,
-}
-
-/// One rated attempt: the puzzle, whether it was solved, when, the name's rating after it and the puzzle's now.
-#[derive(Clone, Debug, FromRow)]
-pub struct PuzzleTried {
-    pub id: String,
+/// One rated attempt as stored, with the puzzle's rating now.
+#[derive(FromRow)]
+struct AttemptRow {
+    id: String,
     /// 1 when solved (an integer in both databases).
-    pub solved: i64,
-    pub at: i64,
-    pub rating: f64,
-    pub puzzle_rating: f64,
+    solved: i64,
+    at: i64,
+    rating: f64,
+    puzzle_rating: f64,
 }
 
 /// A rated attempt, as stored: both ratings before and after.
@@ -242,9 +234,9 @@ impl Db {
         .await
     }
 
-    /// `name`'s puzzle rating, attempts and puzzles solved, and their latest `latest` rated attempts, newest
-    /// first.
-    pub async fn puzzle_history(&self, name: &PlayerName, latest: i64) -> DbResult<PuzzleHistory> {
+    /// `name`'s puzzles as their page shows them: their puzzle rating, attempts and puzzles solved, and their
+    /// latest `latest` rated attempts, newest first.
+    pub async fn puzzle_record(&self, name: &PlayerName, latest: i64) -> DbResult<PuzzleRecord> {
         let key = name.key().clone();
         self.run(move |s| async move {
             let player: Option<(f64, i64, i64)> =
@@ -253,7 +245,7 @@ impl Db {
                     .fetch_optional(&s.pool)
                     .await?;
             let (rating, attempts, solved) = player.unwrap_or((NEW_PLAYER.rating, 0, 0));
-            let recent = sqlx::query_as(
+            let rows: Vec<AttemptRow> = sqlx::query_as(
                 "SELECT a.id, a.solved, a.at, a.rating, p.rating AS puzzle_rating FROM puzzle_attempts a \
                  JOIN puzzles p ON p.id = a.id WHERE a.name_key = $1 ORDER BY a.nth DESC LIMIT $2",
             )
@@ -261,7 +253,17 @@ impl Db {
             .bind(latest)
             .fetch_all(&s.pool)
             .await?;
-            Ok::<_, StoreError>(PuzzleHistory { rating, attempts, solved, recent })
+            let recent = rows
+                .into_iter()
+                .map(|row| PuzzleTry {
+                    id: row.id,
+                    solved: row.solved != 0,
+                    at: row.at as u64,
+                    rating: row.rating.round() as i32,
+                    puzzle_rating: row.puzzle_rating.round() as i32,
+                })
+                .collect();
+            Ok::<_, StoreError>(PuzzleRecord { rating: rating.round() as i32, attempts, solved, recent })
         })
         .await
     }
