@@ -5,10 +5,10 @@
 //! written by the room's close (`commit.rs`), which keeps it as its name's best on the board if it is (`challenge_bests`,
 //! migration 0012: the boards are read through its ranked index, never from every run).
 
-use sqlx::{AnyConnection, AnyPool, FromRow};
+use sqlx::{AnyConnection, FromRow};
 
 use super::rooms::insert_room;
-use super::{Db, DbResult, StoreError};
+use super::{Db, DbResult, Store, StoreError};
 use crate::domain::challenge::{
     BOARD_ROWS, BoardRow, Challenge, ChallengeKind, FinishedRun, RallyResult, RunRank, ranked_rows, utc_date,
 };
@@ -131,11 +131,11 @@ impl Db {
     ) -> DbResult<ChallengeStart> {
         let (code, challenge, name) = (code.clone(), challenge.clone(), name.clone());
         self.run(move |s| async move {
-            match try_start(&s.pool, &code, &challenge, &name, at).await {
+            match try_start(&s, &code, &challenge, &name, at).await {
                 // Another request (on this node or another) started the same name's run first: the
                 // database's unique index refused this one, and the run it started is the one to join.
                 Err(StoreError::Unavailable(e)) if e.as_database_error().is_some_and(|d| d.is_unique_violation()) => {
-                    try_start(&s.pool, &code, &challenge, &name, at).await
+                    try_start(&s, &code, &challenge, &name, at).await
                 }
                 result => result,
             }
@@ -294,13 +294,13 @@ impl Db {
 /// One try at starting a run, in one transaction: the name's earlier run if it has one that bars a new
 /// one, or the new room and run.
 async fn try_start(
-    pool: &AnyPool,
+    store: &Store,
     code: &RoomCode,
     challenge: &Challenge,
     name: &PlayerName,
     at: u64,
 ) -> DbResult<ChallengeStart> {
-    let mut tx = pool.begin().await?;
+    let mut tx = store.begin_write().await?;
     let earlier = sqlx::query_as::<_, EarlierRun>(
         "SELECT code, CASE WHEN finished_at IS NULL THEN 0 ELSE 1 END AS finished FROM challenges \
          WHERE name_key = $1 AND kind = $2 AND rally IS NOT DISTINCT FROM $3 \

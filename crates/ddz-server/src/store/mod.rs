@@ -97,6 +97,7 @@ type Job = Box<dyn FnOnce(Store) -> Pin<Box<dyn Future<Output = ()> + Send>> + S
 #[derive(Clone)]
 struct Store {
     pool: AnyPool,
+    backend: Backend,
     listing: Listing,
 }
 
@@ -300,6 +301,17 @@ const STALLED_TRANSACTION_MS: u64 = 1_000;
 const LOCK_WAIT_MS: u64 = 2_000;
 
 impl Store {
+    /// A transaction that reads before it writes. On SQLite it takes the write lock at its start (`BEGIN
+    /// IMMEDIATE`) and so waits its turn behind another writer: begun as a reader, its first write would fail at
+    /// once with "database is locked" whenever another connection wrote in between (SQLite cannot wait there).
+    /// PostgreSQL's rows are locked as they are written.
+    async fn begin_write(&self) -> Result<sqlx::Transaction<'static, sqlx::Any>, sqlx::Error> {
+        match self.backend {
+            Backend::Sqlite => self.pool.begin_with("BEGIN IMMEDIATE").await,
+            Backend::Postgres => self.pool.begin().await,
+        }
+    }
+
     /// Connects to `url`, runs the migrations (`migrations.rs`) and moves stored names to their keys
     /// (`rekey.rs`).
     async fn open(url: &str, listing: Listing) -> DbResult<Store> {
@@ -352,7 +364,7 @@ impl Store {
             }
         };
         migrations::migrator(backend).run(&pool).await.map_err(|e| StoreError::Unavailable(e.into()))?;
-        let store = Store { pool, listing };
+        let store = Store { pool, backend, listing };
         store.rekey_names().await?;
         Ok(store)
     }

@@ -294,9 +294,9 @@ impl Db {
     ) -> DbResult<Option<Rated>> {
         let (key, display, id) = (name.key().clone(), name.to_string(), id.to_string());
         self.run(move |s| async move {
-            let mut tx = s.pool.begin().await?;
+            let mut tx = s.begin_write().await?;
             // The attempt is written first: it decides a race between two of the name's (the second writes
-            // nothing), and a transaction that begins by writing waits its turn rather than failing to upgrade a read.
+            // nothing).
             let first = sqlx::query(
                 "INSERT INTO puzzle_attempts (name_key, id, solved, at, nth, rating) VALUES ($1, $2, $3, $4, 0, 0) \
                  ON CONFLICT (name_key, id) DO NOTHING",

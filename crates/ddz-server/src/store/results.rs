@@ -280,7 +280,7 @@ impl Db {
                 sqlx::query_scalar("SELECT DISTINCT rally FROM held_results").fetch_all(&s.pool).await?;
             let mut released = 0;
             for rally in rallies.into_iter().filter(|date| rally_closed(date, now)) {
-                let mut tx = s.pool.begin().await?;
+                let mut tx = s.begin_write().await?;
                 let rows: Vec<HeldRow> = sqlx::query_as(
                     "SELECT code, number, at, results FROM held_results WHERE rally = $1 ORDER BY at, code, number",
                 )
