@@ -134,7 +134,8 @@ impl Db {
         let added = self.insert_puzzles(read(), now, REFRESH_PUZZLE).await?;
         self.run(move |s| async move {
             sqlx::query(
-                "INSERT INTO settings (key, value) VALUES ('built_in_puzzles', $1)                  ON CONFLICT (key) DO UPDATE SET value = $1",
+                "INSERT INTO settings (key, value) VALUES ('built_in_puzzles', $1) \
+                 ON CONFLICT (key) DO UPDATE SET value = $1",
             )
             .bind(&digest)
             .execute(&s.pool)
