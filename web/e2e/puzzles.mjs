@@ -76,7 +76,7 @@ describe('puzzles', { concurrency: 2 }, () => {
     await page.getByTestId('puzzle-goal').waitFor();
     // The puzzle board says the reader's own rating (listed among the best after five attempts).
     await page.goto(`${BASE}/#/boards/puzzles`);
-    await page.getByTestId('puzzle-board-you').filter({ hasText: /Your puzzle rating: 1[5-9]\d\d \(1 attempts\)/ }).waitFor();
+    await page.getByTestId('puzzle-board-you').filter({ hasText: /Your puzzle rating: 1[5-9]\d\d \(1 attempt\)/ }).waitFor();
     // Their own page: the rating, and the attempt opening its puzzle.
     await page.goto(`${BASE}/@/${encodeURIComponent(name)}`);
     const record = page.getByTestId('puzzle-record');
