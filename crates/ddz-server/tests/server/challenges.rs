@@ -306,31 +306,10 @@ async fn challenge_requests_with_bad_input_get_clear_errors() {
     assert!(running.stop().await, "the server stops in time");
 }
 
-/// Forty starts of runs at once on SQLite's pool, eight names: each name gets one run and every other start joins
-/// it (as on PostgreSQL, `postgres.rs`), none refused for a busy database.
+/// Run starts racing on SQLite's pool: one run a name, every other start joins it (as on PostgreSQL, `postgres.rs`),
+/// none refused for a busy database.
 #[tokio::test]
 async fn starts_racing_on_sqlite_make_one_run_a_name() {
-    use ddz_server::{Challenge, ChallengeKind, ChallengeStart, Db, PlayerName, RoomCode};
-    let db = Db::open(&format!("sqlite://{}", temp_db("start-races").display())).await.unwrap();
-    let kinds = [(ChallengeKind::Rally, Some("2026-12-01".to_string())), (ChallengeKind::Buster, None)];
-    for (round, (kind, rally)) in kinds.into_iter().enumerate() {
-        let starts: Vec<_> = (0..40)
-            .map(|i| {
-                let (db, challenge) = (db.clone(), Challenge { kind, rally: rally.clone() });
-                let (code, name) = (RoomCode::from(format!("R{round}X{i:02}")), format!("Zed{}", i % 8));
-                let player = PlayerName::parse(&name).unwrap();
-                tokio::spawn(async move { (name.clone(), db.start_challenge(&code, &challenge, &player, 1).await) })
-            })
-            .collect();
-        let mut runs = std::collections::BTreeMap::<String, Vec<ChallengeStart>>::new();
-        for start in starts {
-            let (name, started) = start.await.unwrap();
-            runs.entry(name).or_default().push(started.unwrap_or_else(|e| panic!("{kind:?}: {e}")));
-        }
-        for (name, starts) in &runs {
-            let created: Vec<&RoomCode> =
-                starts.iter().filter_map(|s| if let ChallengeStart::Created(c) = s { Some(c) } else { None }).collect();
-            assert_eq!(created.len(), 1, "{kind:?}, {name}: one run created: {starts:?}");
-        }
-    }
+    let db = ddz_server::Db::open(&format!("sqlite://{}", temp_db("start-races").display())).await.unwrap();
+    common::race_challenge_starts(&[db]).await;
 }

@@ -9,7 +9,7 @@ use crate::common;
 use common::services::Postgres;
 use common::{Client, FAST, get, play_some, play_to_end, post, seat_three, server_on};
 use ddz_server::protocol::Command as Say;
-use ddz_server::{Challenge, ChallengeKind, ChallengeStart, Db, RoomCode};
+use ddz_server::Db;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn deals_stats_boards_replays_and_reviews_are_kept_in_postgres_and_a_restart_resumes_the_deal() {
@@ -78,29 +78,5 @@ async fn one_rally_attempt_and_one_unfinished_run_per_name_hold_when_starts_race
     // Two pools on one database, as two processes would have: the requests race between the check for an
     // earlier run and the insert, and only the database's unique indexes can settle them.
     let pools = [Db::open(&postgres.url()).await.unwrap(), Db::open(&postgres.url()).await.unwrap()];
-    let kinds = [(ChallengeKind::Rally, Some("2026-12-01".to_string())), (ChallengeKind::Buster, None)];
-    for (round, (kind, rally)) in kinds.into_iter().enumerate() {
-        let starts: Vec<_> = (0..40)
-            .map(|i| {
-                let (db, challenge) = (pools[i % 2].clone(), Challenge { kind, rally: rally.clone() });
-                let (code, name) = (RoomCode::from(format!("R{round}X{i:02}")), format!("Zed{}", i % 5));
-                let player = ddz_server::PlayerName::parse(&name).unwrap();
-                tokio::spawn(async move { (name.clone(), db.start_challenge(&code, &challenge, &player, 1).await) })
-            })
-            .collect();
-        let mut runs = std::collections::BTreeMap::<String, Vec<ChallengeStart>>::new();
-        for start in starts {
-            let (name, started) = start.await.unwrap();
-            runs.entry(name).or_default().push(started.unwrap_or_else(|e| panic!("{kind:?}: {e}")));
-        }
-        for (name, starts) in &runs {
-            let created: Vec<&RoomCode> =
-                starts.iter().filter_map(|s| if let ChallengeStart::Created(c) = s { Some(c) } else { None }).collect();
-            assert_eq!(created.len(), 1, "{kind:?}, {name}: one run created: {starts:?}");
-            let joined = starts
-                .iter()
-                .all(|s| matches!(s, ChallengeStart::Created(c) | ChallengeStart::Unfinished(c) if c == created[0]));
-            assert!(joined, "{kind:?}, {name}: every other start joins it: {starts:?}");
-        }
-    }
+    common::race_challenge_starts(&pools).await;
 }

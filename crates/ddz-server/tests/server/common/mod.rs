@@ -816,3 +816,34 @@ impl Watcher {
         }
     }
 }
+
+/// Forty starts of a rally attempt, then of a Bot Buster run, at once across `pools` (one database), five names:
+/// each name gets one run and every other start of theirs joins it, none refused.
+pub async fn race_challenge_starts(pools: &[ddz_server::Db]) {
+    use ddz_server::{Challenge, ChallengeKind, ChallengeStart, PlayerName, RoomCode};
+    let kinds = [(ChallengeKind::Rally, Some("2026-12-01".to_string())), (ChallengeKind::Buster, None)];
+    for (round, (kind, rally)) in kinds.into_iter().enumerate() {
+        let starts: Vec<_> = (0..40)
+            .map(|i| {
+                let (db, challenge) = (pools[i % pools.len()].clone(), Challenge { kind, rally: rally.clone() });
+                let (code, name) = (RoomCode::from(format!("R{round}X{i:02}")), format!("Zed{}", i % 5));
+                let player = PlayerName::parse(&name).unwrap();
+                tokio::spawn(async move { (name.clone(), db.start_challenge(&code, &challenge, &player, 1).await) })
+            })
+            .collect();
+        let mut runs = std::collections::BTreeMap::<String, Vec<ChallengeStart>>::new();
+        for start in starts {
+            let (name, started) = start.await.unwrap();
+            runs.entry(name).or_default().push(started.unwrap_or_else(|e| panic!("{kind:?}: {e}")));
+        }
+        for (name, starts) in &runs {
+            let created: Vec<&RoomCode> =
+                starts.iter().filter_map(|s| if let ChallengeStart::Created(c) = s { Some(c) } else { None }).collect();
+            assert_eq!(created.len(), 1, "{kind:?}, {name}: one run created: {starts:?}");
+            let joined = starts
+                .iter()
+                .all(|s| matches!(s, ChallengeStart::Created(c) | ChallengeStart::Unfinished(c) if c == created[0]));
+            assert!(joined, "{kind:?}, {name}: every other start joins it: {starts:?}");
+        }
+    }
+}
