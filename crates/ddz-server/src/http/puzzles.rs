@@ -65,8 +65,11 @@ async fn built_in_stored(state: &AppState) -> Result<(), AppError> {
     Ok(())
 }
 
+/// No puzzle `id` (said back up to 20 characters: an id is 10).
 fn no_such_puzzle(id: &str) -> AppError {
-    AppError::new(ErrorCode::NoSuchPuzzle, format!("no puzzle {id:?}"))
+    let shown: String = id.chars().take(20).collect();
+    let more = if shown.len() < id.len() { "…" } else { "" };
+    AppError::new(ErrorCode::NoSuchPuzzle, format!("no puzzle {shown:?}{more}"))
 }
 
 /// `GET /api/puzzles/daily`: today's puzzle (UTC), the same for everyone.

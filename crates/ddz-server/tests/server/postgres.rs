@@ -8,8 +8,8 @@ use crate::common;
 
 use common::services::Postgres;
 use common::{Client, FAST, get, play_some, play_to_end, post, seat_three, server_on};
-use ddz_server::protocol::Command as Say;
 use ddz_server::Db;
+use ddz_server::protocol::Command as Say;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn deals_stats_boards_replays_and_reviews_are_kept_in_postgres_and_a_restart_resumes_the_deal() {

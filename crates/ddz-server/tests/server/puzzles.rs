@@ -182,6 +182,9 @@ async fn a_puzzle_links_to_the_deal_it_came_from() {
     assert!(elsewhere.body["message"].as_str().unwrap().contains("/replay/ABC234/3"), "{}", elsewhere.body);
     let unknown = http(addr, "GET", "/api/puzzles/fedcba9876/deal", None).await;
     assert_eq!((unknown.status, unknown.body["code"].as_str()), (404, Some("no_such_puzzle")));
+    let long = http(addr, "GET", &format!("/api/puzzles/{}/deal", "a".repeat(5000)), None).await;
+    assert_eq!((long.status, long.body["code"].as_str()), (404, Some("no_such_puzzle")));
+    assert!(long.body["message"].as_str().unwrap().len() < 60, "an id is not said back whole: {}", long.body);
     assert!(running.stop().await);
 }
 
